@@ -1,0 +1,138 @@
+/**
+ * tsdown presets for the two halves of a dsh bundle plugin.
+ *
+ * Host half: one ESM file for Node with every `@deepseek-ai/*` import left to
+ * the running dsh, so cordis and the harness services stay single instances.
+ *
+ * Browser half: the web shell's closure-factory format. The file calls
+ * `window.__ModuleLoader__.load({ id, factory })`; `factory(require)` returns
+ * the CommonJS exports, and `require` serves only the shell's module table.
+ * Everything outside that table is bundled, stylesheets included: the shell
+ * serves `client.js` alone, so CSS is compiled by lightningcss and injected
+ * from JS once per document.
+ */
+import { readFileSync } from 'node:fs'
+import { basename } from 'node:path'
+import { transform } from 'lightningcss'
+import type { Plugin } from 'rolldown'
+import type { UserConfig } from 'tsdown'
+
+/** Specifiers the web shell shares through its module table at rc.8. */
+export const SHELL_MODULES: readonly string[] = [
+  'react', 'react/jsx-runtime', 'react-dom', 'react-dom/client',
+  '@deepseek-ai/cordis',
+  '@deepseek-ai/dsh-client-ui-slots',
+  '@deepseek-ai/dsh-client-ui-primitives',
+  '@deepseek-ai/dsh-client-runtime/client',
+]
+
+/** `@deepseek-ai/*` libraries without runtime identity, safe to inline into a browser bundle. */
+const INLINABLE = /^@deepseek-ai\/(cosmokit|schemastery)(\/|$)/
+
+const CSS_PREFIX = '\0dsh-sessions-css:'
+const CSS_SUFFIX = '.js'
+
+/** Compiles imported stylesheets and turns each into a module that injects one tagged `<style>`. */
+function stylesheets(id: string): Plugin {
+  return {
+    name: 'dsh-sessions:stylesheets',
+    async resolveId(source, importer) {
+      if (!source.endsWith('.css')) return null
+      const resolved = await this.resolve(source, importer, { skipSelf: true })
+      if (resolved === null) return null
+      return CSS_PREFIX + resolved.id + CSS_SUFFIX
+    },
+    load(moduleId) {
+      if (!moduleId.startsWith(CSS_PREFIX)) return null
+      const file = moduleId.slice(CSS_PREFIX.length, -CSS_SUFFIX.length)
+      this.addWatchFile(file)
+      const modular = file.endsWith('.module.css')
+      const result = transform({
+        filename: file,
+        code: readFileSync(file),
+        minify: true,
+        cssModules: modular ? { pattern: 'dsh-sessions_[hash]_[local]' } : false,
+      })
+      const classes = Object.fromEntries(Object.entries(result.exports ?? {}).map(([local, entry]) => [local, entry.name]))
+      const tag = `${id}/${basename(file)}`
+      return [
+        `const css = ${JSON.stringify(result.code.toString())};`,
+        `const tag = ${JSON.stringify(tag)};`,
+        'if (typeof document !== "undefined" && !document.querySelector(`style[data-plugin-css="${tag}"]`)) {',
+        '  const style = document.createElement("style");',
+        `  style.dataset.plugin = ${JSON.stringify(id)};`,
+        '  style.dataset.pluginCss = tag;',
+        '  style.textContent = css;',
+        '  document.head.appendChild(style);',
+        '}',
+        modular ? `export default ${JSON.stringify(classes)};` : 'export {};',
+      ].join('\n')
+    },
+  }
+}
+
+/** Fails the build when a browser import would bundle a second copy of a harness package. */
+function harnessPurity(): Plugin {
+  return {
+    name: 'dsh-sessions:harness-purity',
+    resolveId(source, importer) {
+      if (!source.startsWith('@deepseek-ai/') || SHELL_MODULES.includes(source) || INLINABLE.test(source)) return null
+      this.error(`browser half imports ${source} from ${importer ?? '?'}: only the shell's module table (${SHELL_MODULES.join(', ')}) may be imported at runtime`)
+    },
+  }
+}
+
+/**
+ * Browser half in the closure-factory format.
+ * @param id - the package name; the shell matches it against the boot entry.
+ * @param entry - the browser entry source.
+ * @returns the tsdown config emitting `lib/client.js`.
+ */
+export function clientBundle(id: string, entry: string): UserConfig {
+  return {
+    entry: { client: entry },
+    format: 'cjs',
+    platform: 'browser',
+    target: 'es2022',
+    outDir: 'lib',
+    clean: false,
+    dts: false,
+    sourcemap: false,
+    deps: {
+      neverBundle: (source: string) => SHELL_MODULES.includes(source),
+      alwaysBundle: (source: string) => !SHELL_MODULES.includes(source),
+    },
+    define: {
+      'process.env.NODE_ENV': JSON.stringify('production'),
+    },
+    plugins: [harnessPurity(), stylesheets(id)],
+    outputOptions: {
+      entryFileNames: 'client.js',
+      banner: `window.__ModuleLoader__.load({ id: ${JSON.stringify(id)}, factory: (require) => {`,
+      intro: 'var module = { exports: {} }; var exports = module.exports;',
+      footer: 'return module.exports; } });',
+    },
+  }
+}
+
+/**
+ * Host half: one ESM file, harness packages external.
+ * @param entry - the host entry source.
+ * @returns the tsdown config emitting `lib/index.js`.
+ */
+export function hostBundle(entry: string): UserConfig {
+  return {
+    entry: { index: entry },
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    outDir: 'lib',
+    clean: false,
+    dts: false,
+    sourcemap: false,
+    fixedExtension: false,
+    deps: {
+      neverBundle: [/^@deepseek-ai\//],
+    },
+  }
+}

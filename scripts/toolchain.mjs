@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+// Entry point of every npm script. Runs on any Node >= 18 with builtins only:
+// it provisions Node 22 from the npm registry when the running Node is older,
+// installs the dev dependencies, provisions Debian's Chromium and zstd when a
+// step needs them, then runs the step under Node 22.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const NODE_VERSION = '22.23.3'
+const MIN_MAJOR = 22
+const MIN_MINOR = 18
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const cacheRoot = process.env.DSH_SESSIONS_CACHE
+  ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'wishp3-dsh-sessions')
+
+const steps = {
+  build: () => [run('tsdown', [])],
+  typecheck: () => [run('tsc', ['--noEmit', '-p', 'tsconfig.json'])],
+  'test:unit': () => [run('vitest', ['run', '--config', 'vitest.config.ts'])],
+  'test:e2e': () => [ensureBrowser(), run('vitest', ['run', '--config', 'vitest.e2e.config.ts'])],
+  test: () => [
+    ensureBrowser(),
+    run('tsc', ['--noEmit', '-p', 'tsconfig.json']),
+    run('tsdown', []),
+    run('vitest', ['run', '--config', 'vitest.config.ts']),
+    run('vitest', ['run', '--config', 'vitest.e2e.config.ts']),
+  ],
+  start: () => [run('node', ['scripts/start.ts', ...process.argv.slice(3)])],
+}
+
+function log(message) {
+  process.stderr.write(`[toolchain] ${message}\n`)
+}
+
+function fail(message) {
+  log(message)
+  process.exit(1)
+}
+
+function sh(command, args, options = {}) {
+  const result = spawnSync(command, args, { stdio: 'inherit', cwd: root, ...options })
+  if (result.error) fail(`${command}: ${result.error.message}`)
+  return result.status ?? 1
+}
+
+function nodeIsRecentEnough(version) {
+  const [major, minor] = version.split('.').map(Number)
+  return major > MIN_MAJOR || (major === MIN_MAJOR && minor >= MIN_MINOR)
+}
+
+/** Returns the bin folder of a Node 22 unpacked from the npm registry package `node-<platform>-<arch>`. */
+function provisionNode() {
+  const dir = join(cacheRoot, `node-v${NODE_VERSION}-${process.platform}-${process.arch}`)
+  const bin = join(dir, 'bin')
+  if (existsSync(join(bin, 'node'))) return bin
+  const started = Date.now()
+  mkdirSync(cacheRoot, { recursive: true })
+  const scratch = mkdtempSync(join(tmpdir(), 'dsh-sessions-node-'))
+  try {
+    const spec = `node-${process.platform}-${process.arch}@${NODE_VERSION}`
+    log(`fetching ${spec} from the npm registry`)
+    if (sh('npm', ['pack', spec, '--silent', '--pack-destination', scratch], { stdio: ['ignore', 'ignore', 'inherit'] }) !== 0) {
+      fail(`npm pack ${spec} failed`)
+    }
+    const tarball = join(scratch, `node-${process.platform}-${process.arch}-${NODE_VERSION}.tgz`)
+    const unpacked = join(scratch, 'node')
+    mkdirSync(unpacked)
+    if (sh('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1']) !== 0) fail('unpacking Node failed')
+    renameSync(unpacked, dir)
+  } finally {
+    rmSync(scratch, { recursive: true, force: true })
+  }
+  log(`Node ${NODE_VERSION} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  return bin
+}
+
+function mtime(path) {
+  return existsSync(path) ? statSync(path).mtimeMs : 0
+}
+
+function ensureDependencies() {
+  const marker = join(root, 'node_modules', '.package-lock.json')
+  const stale = !existsSync(marker)
+    || mtime(join(root, 'package.json')) > mtime(marker)
+    || mtime(join(root, 'package-lock.json')) > mtime(marker)
+  if (!stale) return
+  const started = Date.now()
+  log('installing dev dependencies (npm install --ignore-scripts)')
+  if (sh('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund']) !== 0) fail('npm install failed')
+  log(`dev dependencies ready in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+}
+
+function chromiumPath() {
+  return process.env.DSH_SESSIONS_CHROMIUM ?? '/usr/bin/chromium'
+}
+
+/** Debian's Chromium drives the browser tests; zstd reads session logs. */
+function ensureBrowser() {
+  return () => {
+    const missing = [existsSync(chromiumPath()) ? undefined : 'chromium', hasCommand('zstd') ? undefined : 'zstd']
+      .filter(Boolean)
+    if (missing.length === 0) return 0
+    if (process.getuid?.() !== 0) fail(`missing ${missing.join(', ')}: install them with apt-get install ${missing.join(' ')}`)
+    const started = Date.now()
+    log(`installing ${missing.join(', ')} through apt`)
+    if (sh('apt-get', ['update', '-q']) !== 0) fail('apt-get update failed')
+    const code = sh('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    })
+    if (code !== 0) fail('apt-get install failed')
+    log(`apt packages ready in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    return 0
+  }
+}
+
+function hasCommand(name) {
+  return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0
+}
+
+function run(command, args) {
+  return () => {
+    const started = Date.now()
+    const code = sh(command, args)
+    log(`${[command, ...args].join(' ')} exited ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    return code
+  }
+}
+
+const step = process.argv[2]
+if (!(step in steps)) fail(`unknown step "${step}"; known: ${Object.keys(steps).join(', ')}`)
+
+if (!nodeIsRecentEnough(process.versions.node)) {
+  const bin = provisionNode()
+  const result = spawnSync(join(bin, 'node'), process.argv.slice(1), {
+    stdio: 'inherit',
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+  })
+  process.exit(result.status ?? 1)
+}
+
+const started = Date.now()
+process.env.PATH = `${join(root, 'node_modules', '.bin')}:${dirname(process.execPath)}:${process.env.PATH}`
+process.env.DSH_SESSIONS_CACHE = cacheRoot
+process.env.DSH_SESSIONS_CHROMIUM = chromiumPath()
+ensureDependencies()
+for (const action of steps[step]()) {
+  const code = action()
+  if (code !== 0) process.exit(code)
+}
+log(`${step} finished in ${((Date.now() - started) / 1000).toFixed(1)} s`)

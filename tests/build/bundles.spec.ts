@@ -1,0 +1,70 @@
+/**
+ * The built halves, as the host loads them: `lib/index.js` as an ESM module
+ * whose harness imports stay external, and `lib/client.js` as a closure
+ * factory that requires nothing outside the web shell's module table.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { runInNewContext } from 'node:vm'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { SHELL_MODULES } from '../../scripts/client-bundle.ts'
+
+const lib = join(import.meta.dirname, '..', '..', 'lib')
+
+beforeAll(() => {
+  for (const file of ['index.js', 'client.js']) {
+    if (!existsSync(join(lib, file))) throw new Error(`lib/${file} is missing: run \`npm run build\` first`)
+  }
+})
+
+describe('host half (lib/index.js)', () => {
+  it('imports only harness packages, left external', () => {
+    const source = readFileSync(join(lib, 'index.js'), 'utf8')
+    const specifiers = [...source.matchAll(/^import\s[^'"]*['"]([^'"]+)['"]/gm)].map(match => match[1])
+    expect(specifiers.length).toBeGreaterThan(0)
+    for (const specifier of specifiers) expect(specifier).toMatch(/^@deepseek-ai\//)
+  })
+
+  it('exports a function plugin with its Config schema and no default export', async () => {
+    const host = await import(join(lib, 'index.js')) as Record<string, unknown>
+    expect(Object.keys(host).sort()).toEqual(['Config', 'apply', 'name'])
+    expect(host.name).toBe('dsh-sessions')
+    expect((host.Config as (value: unknown) => unknown)({})).toMatchObject({ scope: 'workspace', candidateLimit: 50 })
+  })
+})
+
+describe('browser half (lib/client.js)', () => {
+  function materialize(): { id: string; exports: Record<string, unknown>; required: string[] } {
+    const source = readFileSync(join(lib, 'client.js'), 'utf8')
+    const registrations: { id: string; factory: (require: (id: string) => unknown) => Record<string, unknown> }[] = []
+    const window = { __ModuleLoader__: { load: (registration: (typeof registrations)[number]) => registrations.push(registration) } }
+    runInNewContext(source, { window })
+    expect(registrations).toHaveLength(1)
+    const [registration] = registrations
+    const required: string[] = []
+    const exports = registration!.factory((id) => {
+      required.push(id)
+      if (!SHELL_MODULES.includes(id)) throw new Error(`require("${id}") missed the module table`)
+      return {}
+    })
+    return { id: registration!.id, exports, required }
+  }
+
+  it('registers one factory under the package name', () => {
+    const { id } = materialize()
+    expect(id).toBe('@wishp3/dsh-sessions')
+  })
+
+  it('returns apply and inject and requires only shell modules', () => {
+    const { exports, required } = materialize()
+    expect(typeof exports.apply).toBe('function')
+    expect(exports.inject).toEqual(['locale'])
+    for (const id of required) expect(SHELL_MODULES).toContain(id)
+  })
+
+  it('is a script, not an ES module', () => {
+    const source = readFileSync(join(lib, 'client.js'), 'utf8')
+    expect(source.startsWith('window.__ModuleLoader__.load(')).toBe(true)
+    expect(source).not.toMatch(/^\s*(import|export)\s/m)
+  })
+})

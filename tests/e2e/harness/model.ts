@@ -1,0 +1,145 @@
+/**
+ * Stand-in model: a DeepSeek/OpenAI-compatible streaming chat-completions
+ * server on 127.0.0.1 that records every request body, so tests assert
+ * exactly what the model saw. It answers session-title requests with
+ * `Title <first four words>` and every other request with
+ * `Stand-in reply #<n>. You said: <the last human text>`.
+ */
+import { appendFileSync } from 'node:fs'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/** One chat message as the adapter sends it. */
+export interface WireMessage {
+  role: string
+  content?: string | { type: string; text?: string }[] | null
+  [key: string]: unknown
+}
+
+/** One recorded request. */
+export interface RecordedRequest {
+  /** `title` for session-title requests, `turn` for every other. */
+  kind: 'title' | 'turn'
+  /** The parsed request body. */
+  body: { model?: string; messages: WireMessage[]; [key: string]: unknown }
+  /** The reply text streamed back. */
+  reply: string
+}
+
+/** A running stand-in model. */
+export interface StandInModel {
+  /** Base URL for `DEEPSEEK_BASE_URL`. */
+  readonly url: string
+  /** Every request so far, in arrival order. */
+  readonly requests: readonly RecordedRequest[]
+  /** The `turn` requests so far. */
+  turns(): RecordedRequest[]
+  /** Stops listening and closes open connections. */
+  stop(): Promise<void>
+}
+
+/** Options of {@link startModel}. */
+export interface ModelOptions {
+  /** Append each request as one JSON line to this file. */
+  readonly logFile?: string
+}
+
+const TITLE_PROMPT = /^Create a concise title/
+const RUNTIME_CONTEXT = /^Current runtime context/
+const REFERENCED_SESSIONS = /^## Referenced sessions/
+
+/**
+ * Text of a wire message, its text parts joined.
+ * @param message - a wire message.
+ * @returns its text.
+ */
+export function textOf(message: WireMessage): string {
+  const { content } = message
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  return content.map(part => (part.type === 'text' ? part.text ?? '' : '')).join('')
+}
+
+function humanText(messages: readonly WireMessage[]): string {
+  const human = messages.filter(message => message.role === 'user')
+    .map(textOf)
+    .filter(text => !RUNTIME_CONTEXT.test(text) && !REFERENCED_SESSIONS.test(text))
+  return human.at(-1) ?? ''
+}
+
+function titleReply(messages: readonly WireMessage[]): string {
+  const user = messages.find(message => message.role === 'user')
+  const json = user === undefined ? '' : textOf(user).replace(/^[^[]*/, '')
+  let first = ''
+  try {
+    const parsed = JSON.parse(json) as { text?: string }[]
+    first = parsed[0]?.text ?? ''
+  } catch {
+    first = json
+  }
+  return `Title ${first.split(/\s+/).filter(Boolean).slice(0, 4).join(' ')}`.trim()
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
+
+function stream(res: ServerResponse, model: string, text: string): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
+  const id = `chatcmpl-standin-${Date.now()}`
+  const chunk = (choice: object, extra: object = {}) =>
+    res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [choice], ...extra })}\n\n`)
+  chunk({ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null })
+  for (const piece of text.match(/.{1,24}/gsu) ?? []) chunk({ index: 0, delta: { content: piece }, finish_reason: null })
+  chunk({ index: 0, delta: {}, finish_reason: 'stop' }, {
+    usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+  })
+  res.write('data: [DONE]\n\n')
+  res.end()
+}
+
+/**
+ * Starts the stand-in on an OS-chosen loopback port.
+ * @param options - where to log.
+ * @returns the running model.
+ */
+export async function startModel(options: ModelOptions = {}): Promise<StandInModel> {
+  const requests: RecordedRequest[] = []
+  let turn = 0
+  const server = createServer((req, res) => {
+    void (async () => {
+      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}')
+        return
+      }
+      const body = JSON.parse(await readBody(req)) as RecordedRequest['body']
+      const system = body.messages.find(message => message.role === 'system')
+      const kind = system !== undefined && TITLE_PROMPT.test(textOf(system)) ? 'title' : 'turn'
+      const reply = kind === 'title'
+        ? titleReply(body.messages)
+        : `Stand-in reply #${++turn}. You said: ${humanText(body.messages)}`
+      const record: RecordedRequest = { kind, body, reply }
+      requests.push(record)
+      if (options.logFile !== undefined) appendFileSync(options.logFile, `${JSON.stringify(record)}\n`)
+      stream(res, body.model ?? 'stand-in', reply)
+    })().catch((error: unknown) => {
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(error) }))
+    })
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    turns: () => requests.filter(request => request.kind === 'turn'),
+    stop: () => new Promise<void>(resolve => {
+      server.closeAllConnections()
+      server.close(() => resolve())
+    }),
+  }
+}

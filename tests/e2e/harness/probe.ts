@@ -1,0 +1,98 @@
+/**
+ * Observes a browser half from the test: an init script wraps the shell's
+ * `window.__ModuleLoader__.load` so that when the bundle with the given id
+ * registers, its `apply` is wrapped. After the real `apply` returns, the
+ * wrapper records that it ran and keeps the row context's locale lookup for
+ * the plugin's namespace, so a test can read the dictionaries the plugin
+ * registered through the real locale service.
+ */
+import type { BrowserContext, Page } from 'playwright-core'
+
+/** What the probe saw of the browser half. */
+export interface ApplyProbe {
+  /** How many times `apply` returned. */
+  applied: number
+  /** The error `apply` threw, if any. */
+  error?: string
+}
+
+/* The init script runs in the page; it must stay self-contained. */
+function install({ id, ns }: { id: string; ns: string }): void {
+  const state: { applied: number; error?: string; translate?: (key: string) => string } = { applied: 0 }
+  const wrapLoad = (load: (registration: { id: string; factory: (require: unknown) => unknown }) => unknown) =>
+    function wrapped(this: unknown, registration: { id: string; factory: (require: unknown) => unknown }) {
+      if (registration.id !== id) return load.call(this, registration)
+      const factory = registration.factory
+      return load.call(this, {
+        ...registration,
+        factory: (require: unknown) => {
+          const exports = factory(require) as { apply: (ctx: unknown, config: unknown) => unknown; inject?: unknown }
+          return {
+            ...exports,
+            apply(ctx: { locale: { bind(ns: string): (key: string) => string } }, config: unknown) {
+              try {
+                const result = exports.apply(ctx, config)
+                state.applied += 1
+                state.translate = ctx.locale.bind(ns)
+                return result
+              } catch (error) {
+                state.error = String(error)
+                throw error
+              }
+            },
+          }
+        },
+      })
+    }
+  let facade: { load: typeof wrapLoad extends (l: infer L) => unknown ? L : never } | undefined
+  Object.defineProperty(window, '__dshSessionsProbe', { value: state })
+  Object.defineProperty(window, '__ModuleLoader__', {
+    configurable: true,
+    get: () => facade,
+    set(value: NonNullable<typeof facade>) {
+      facade = value
+      let inner = value.load
+      Object.defineProperty(value, 'load', {
+        configurable: true,
+        get: () => wrapLoad(inner),
+        set: (next: typeof inner) => { inner = next },
+      })
+    },
+  })
+}
+
+/**
+ * Installs the probe in every page the context opens.
+ * @param context - the browser context.
+ * @param id - the bundle id (the package name).
+ * @param ns - the locale namespace to expose.
+ */
+export async function installApplyProbe(context: BrowserContext, id: string, ns: string): Promise<void> {
+  await context.addInitScript(install, { id, ns })
+}
+
+/**
+ * Reads the probe.
+ * @param page - a page of the probed context.
+ * @returns what the probe saw.
+ */
+export async function readProbe(page: Page): Promise<ApplyProbe> {
+  return page.evaluate(() => {
+    const state = (window as unknown as { __dshSessionsProbe: { applied: number; error?: string } }).__dshSessionsProbe
+    return { applied: state.applied, ...(state.error === undefined ? {} : { error: state.error }) }
+  })
+}
+
+/**
+ * Looks a key up through the locale service the plugin registered into.
+ * @param page - a page of the probed context.
+ * @param key - a key of the plugin's namespace.
+ * @returns the text in the active locale.
+ */
+export async function translateInPage(page: Page, key: string): Promise<string> {
+  return page.evaluate(k => {
+    const state = (window as unknown as { __dshSessionsProbe: { translate?: (key: string) => string } }).__dshSessionsProbe
+    if (state.translate === undefined) throw new Error('the browser half has not applied')
+    return state.translate(k)
+  }, key)
+}

@@ -1,0 +1,59 @@
+/**
+ * One real-host run: a throwaway home, the stand-in model, the web profile
+ * with (or without) the plugin tarball installed, and `dsh web` started in
+ * the `alpha` project folder.
+ */
+import { createHome, type Home } from './home.ts'
+import { type DshOptions, dshPlugin, startWeb, type WebProcess } from './dsh.ts'
+import { type StandInModel, startModel } from './model.ts'
+
+/** Package name users install. */
+export const PLUGIN = '@wishp3/dsh-sessions'
+
+/** A running stack. */
+export interface Stack {
+  readonly home: Home
+  readonly model: StandInModel
+  readonly options: DshOptions
+  /** The current `dsh web`; replaced by {@link Stack.restart}. */
+  web: WebProcess
+  /** Stops `dsh web` and starts it again (the host reads plugins at boot). */
+  restart(): Promise<WebProcess>
+  /** Stops every process and deletes the home. */
+  stop(): Promise<void>
+}
+
+/**
+ * Starts a stack.
+ * @param setup - the host's bin folder and the plugin tarball to add (none: the bare host).
+ * @returns the running stack.
+ */
+export async function startStack(setup: { hostBin: string; tarball?: string }): Promise<Stack> {
+  const home = createHome()
+  const model = await startModel()
+  const options: DshOptions = { home, hostBin: setup.hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
+  try {
+    if (setup.tarball !== undefined) dshPlugin(options, ['add', setup.tarball])
+    const stack: Stack = {
+      home,
+      model,
+      options,
+      web: await startWeb(options, { cwd: home.project('alpha') }),
+      async restart() {
+        await stack.web.stop()
+        stack.web = await startWeb(options, { cwd: home.project('alpha') })
+        return stack.web
+      },
+      async stop() {
+        await stack.web.stop()
+        await model.stop()
+        home.remove()
+      },
+    }
+    return stack
+  } catch (error) {
+    await model.stop()
+    home.remove()
+    throw error
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * `dsh plugin --profile web remove` takes the plugin out of the profile and
+ * leaves a profile that boots to a working page without it.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { launchBrowser } from './harness/browser.ts'
+import { dshPlugin, dumpConfig } from './harness/dsh.ts'
+import { PLUGIN, type Stack, startStack } from './harness/stack.ts'
+import { report } from './harness/timing.ts'
+import { openApp, startSessionWithTurn } from './harness/web-ui.ts'
+
+describe('removing the plugin', () => {
+  let stack: Stack
+
+  beforeAll(async () => {
+    stack = await startStack({ hostBin: inject('hostBin'), tarball: inject('tarball') })
+  })
+
+  afterAll(async () => {
+    await stack?.stop()
+  })
+
+  it('leaves a web profile that boots without the plugin row or bundle', async () => {
+    await stack.web.stop()
+    dshPlugin(stack.options, ['remove', PLUGIN])
+    const profile = JSON.parse(readFileSync(join(stack.home.dshHome, 'profiles', 'web', 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>
+      dsh: { profile: { bundles: string[] } }
+    }
+    expect(profile.dependencies?.[PLUGIN]).toBeUndefined()
+    expect(profile.dsh.profile.bundles).toEqual(['@deepseek-ai/dsh-base', '@deepseek-ai/dsh-web-app'])
+    expect(dumpConfig(stack.options)).not.toMatch(/session-bridge|@wishp3\/dsh-sessions/)
+
+    const web = await stack.restart()
+    report('dsh web boot after remove', web.bootMs)
+    const browser = await launchBrowser()
+    try {
+      await openApp(browser.page, web.url)
+      const entries = await browser.page.evaluate(() =>
+        (window as unknown as { __DSH_BOOT__: { entries: { id: string }[] } }).__DSH_BOOT__.entries.map(entry => entry.id))
+      expect(entries).not.toContain(PLUGIN)
+      expect(entries).toContain('@deepseek-ai/dsh-client-ui-workspace')
+      await startSessionWithTurn(browser.page, 'beta', 'Hello after removal')
+      expect(browser.errors).toEqual([])
+    } finally {
+      await browser.close()
+    }
+  })
+})

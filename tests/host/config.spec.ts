@@ -1,0 +1,45 @@
+import { Context } from '@deepseek-ai/cordis'
+import { describe, expect, it } from 'vitest'
+import { Config } from '../../src/config.ts'
+import * as plugin from '../../src/index.ts'
+
+const DEFAULTS = {
+  scope: 'workspace',
+  allowBareSessionIds: true,
+  allowPlainTitleMentions: true,
+  candidateLimit: 50,
+  failureMode: 'passthrough',
+}
+
+describe('plugin configuration', () => {
+  it('fills every key with its default', () => {
+    expect(Config({})).toEqual(DEFAULTS)
+    expect(Config(undefined)).toEqual(DEFAULTS)
+  })
+
+  it('keeps valid values', () => {
+    const config = { scope: 'all', allowBareSessionIds: false, allowPlainTitleMentions: false, candidateLimit: 1, failureMode: 'reject' }
+    expect(Config(config)).toEqual(config)
+  })
+
+  it.each([
+    ['scope', { scope: 'everything' }],
+    ['scope', { scope: 1 }],
+    ['allowBareSessionIds', { allowBareSessionIds: 'yes' }],
+    ['allowPlainTitleMentions', { allowPlainTitleMentions: 0 }],
+    ['candidateLimit', { candidateLimit: 0 }],
+    ['candidateLimit', { candidateLimit: 2.5 }],
+    ['candidateLimit', { candidateLimit: '50' }],
+    ['failureMode', { failureMode: 'ignore' }],
+  ])('refuses an invalid %s with a message naming the key', (key, config) => {
+    expect(() => Config(config as never)).toThrow(new RegExp(`\\$\\.${key}\\b`))
+  })
+
+  it('is validated by cordis when the row loads', async () => {
+    const ctx = new Context()
+    const loaded = ctx.plugin(plugin, { scope: 'all' })
+    await loaded
+    expect(loaded.config).toEqual({ ...DEFAULTS, scope: 'all' })
+    await expect(Promise.resolve(ctx.plugin(plugin, { failureMode: 'drop' }))).rejects.toThrow(/failureMode/)
+  })
+})
