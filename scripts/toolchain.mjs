@@ -28,7 +28,7 @@ const steps = {
     run('vitest', ['run', '--config', 'vitest.config.ts']),
     run('vitest', ['run', '--config', 'vitest.e2e.config.ts']),
   ],
-  start: () => [run('node', ['scripts/start.ts', ...process.argv.slice(3)])],
+  start: () => [run('tsdown', []), run('node', ['scripts/start.ts', ...process.argv.slice(3)])],
 }
 
 function log(message) {
