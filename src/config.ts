@@ -25,8 +25,8 @@ export interface Config {
   failureMode: FailureMode
 }
 
-/** Schema validated by cordis at load; an invalid value fails naming its key. */
-export const Config: z<Config> = z.object({
+/** Schema validated by cordis at load; every key is optional on input, and an invalid value fails naming its key. */
+export const Config: z<Partial<Config>, Config> = z.object({
   scope: z.union(['workspace', 'all'] as const).default('workspace')
     .description('Reference only sessions of the current workspace, or every visible session.'),
   allowBareSessionIds: z.boolean().default(true)

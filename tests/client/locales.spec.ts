@@ -20,7 +20,7 @@ describe('browser dictionaries', () => {
     const register = vi.fn(() => unregister)
     const ctx = new Context()
     ctx.provide('locale', { register })
-    const fiber = ctx.plugin(client as never)
+    const fiber = ctx.plugin(client as never, {} as never)
     await fiber
     expect(register).toHaveBeenCalledWith(NS, { zh, en })
     expect(unregister).not.toHaveBeenCalled()
