@@ -4,11 +4,38 @@
  * package's `dsh.client` declaration on the same row.
  * @module @wishp3/dsh-sessions
  */
+import type { Context } from '@deepseek-ai/cordis'
+import type {} from '@deepseek-ai/dsh-host-webserver'
+import type {} from '@deepseek-ai/dsh-session-query'
+import type {} from '@deepseek-ai/dsh-session-reference'
+import type { Config } from './config.ts'
+import { registerPreStep } from './host/pre-step.ts'
+import { ReferenceResolver } from './host/resolver.ts'
+import { registerRoutes } from './host/routes.ts'
+import { SessionIndex } from './host/session-index.ts'
+import { installSessionsSettings } from './host/settings.ts'
+
 export { Config } from './config.ts'
 export type { FailureMode, ReferenceScope } from './config.ts'
 
 /** Plugin name shown in the Loader and in Settings → Plugins. */
 export const name = 'dsh-sessions'
 
-/** Host plugin body. Cordis validates the row `config` against {@link Config} before it runs. */
-export function apply(): void {}
+/**
+ * Services the row waits for. The official resolver comes first so its
+ * prepended pre-step listener is registered before this plugin's.
+ */
+export const inject = ['sessionReferenceResolver', 'sessionQuery', 'sessions', 'webServer']
+
+/**
+ * Host plugin body. Cordis validates the row `config` against {@link Config} before it runs.
+ * @param ctx - the row's context.
+ * @param config - the validated row configuration, the base of the settings section.
+ */
+export function apply(ctx: Context, config: Config): void {
+  const settings = installSessionsSettings(ctx, config)
+  const index = new SessionIndex(ctx)
+  const resolver = new ReferenceResolver(index, ctx.sessionReferenceResolver)
+  registerPreStep(ctx, resolver, settings)
+  registerRoutes(ctx, { index, resolver, settings })
+}

@@ -9,8 +9,20 @@ import { createUserMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
 import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
 import SessionQueryEngine from '@deepseek-ai/dsh-session-query'
 import SessionReferenceResolver from '@deepseek-ai/dsh-session-reference'
+import { SettingsProvider } from '@deepseek-ai/dsh-settings'
+import WebServer from '@deepseek-ai/dsh-host-webserver'
+import type { Config } from '../../src/config.ts'
+import * as plugin from '../../src/index.ts'
+
+/** Ids whose stored log reads fail, as after a deletion on disk. */
+const unreadable = new Set<string>()
 
 class TestSessionQueryEngine extends SessionQueryEngine {
+  override readSurface(id: SessionId) {
+    if (unreadable.has(id)) return Promise.reject(new Error(`session "${id}" not found`))
+    return super.readSurface(id)
+  }
+
   searchSessions() {
     return Promise.resolve({ items: [] })
   }
@@ -20,8 +32,28 @@ class TestSessionQueryEngine extends SessionQueryEngine {
   }
 }
 
+/** Settings held in memory; `persisted` records every written document. */
+class MemorySettings extends SettingsProvider {
+  readonly writable = true
+  static persisted: unknown[] = []
+  protected load() {
+    return Promise.resolve({})
+  }
+
+  protected persist(document: unknown) {
+    MemorySettings.persisted.push(structuredClone(document))
+    return Promise.resolve()
+  }
+}
+
 export interface HostHarness {
   ctx: Context
+  /** Loads the plugin (with a web server on an OS-chosen port and in-memory settings); returns the base URL. */
+  mount(config?: Partial<Config>): Promise<{ url: string; dispose(): Promise<void> }>
+  /** Makes a session's stored log unreadable, as a deletion on disk does. */
+  breakLog(id: string): void
+  /** Documents the settings provider persisted. */
+  persisted(): unknown[]
   /** Creates a session with a header cwd and optional title and messages. */
   session(id: string, options?: { cwd?: string; title?: string; messages?: string[]; createdAt?: number }): SessionId
   /** Appends a title event. */
@@ -32,13 +64,26 @@ export interface HostHarness {
 
 let clock = 1_000
 
-export async function createHostHarness(): Promise<HostHarness> {
+export async function createHostHarness(options: { maxReferenceBytes?: number } = {}): Promise<HostHarness> {
+  unreadable.clear()
+  MemorySettings.persisted = []
   const ctx = new Context()
   await ctx.plugin(SessionStore)
-  await ctx.plugin(TestSessionQueryEngine as never)
-  await ctx.plugin(SessionReferenceResolver, {})
+  await ctx.plugin(TestSessionQueryEngine as never, {} as never)
+  await ctx.plugin(SessionReferenceResolver, options)
   const harness: HostHarness = {
     ctx,
+    async mount(config = {}) {
+      await ctx.plugin(MemorySettings as never, {} as never)
+      await ctx.plugin(WebServer, { host: '127.0.0.1', port: 0 })
+      const fiber = ctx.plugin(plugin, config as Config)
+      await fiber
+      return { url: `http://127.0.0.1:${ctx.webServer.port}`, dispose: () => fiber.dispose() }
+    },
+    breakLog(id) {
+      unreadable.add(id)
+    },
+    persisted: () => MemorySettings.persisted,
     session(id, options = {}) {
       const sessionId = SessionId(id)
       const session = ctx.sessions.create(sessionId, {
@@ -59,7 +104,7 @@ export async function createHostHarness(): Promise<HostHarness> {
       const agent = { id: session.id, session } as unknown as Agent
       const messages: UserMessage[] = texts.map(text => createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } }))
       return agentEvents(ctx, agent).waterfall('agent/pre-step',
-        { agent, messages, turn: 1, step: 1, signal: new AbortController().signal },
+        { messages, turn: 1, step: 1, signal: new AbortController().signal },
         () => Promise.resolve({ kind: 'enter', messages }))
     },
   }

@@ -1,0 +1,38 @@
+/**
+ * Which sessions a target session may reference (H2): with `workspace`, only
+ * sessions whose cwd equals the target's (plain string equality, the official
+ * ranking's "same cwd" group, so a session without a cwd matches nothing);
+ * with `all`, every visible session. The target itself never qualifies.
+ * @module @wishp3/dsh-sessions/host/scope
+ */
+import type { ReferenceScope } from '../config.ts'
+
+/** The session a message is sent in. */
+export interface ReferenceTarget {
+  readonly id: string
+  /** Its working directory; `undefined` for a session without one. */
+  readonly cwd: string | undefined
+}
+
+/**
+ * Whether a source session is inside the scope of a target.
+ * @param scope - the configured scope.
+ * @param target - the citing session.
+ * @param source - the cited session's id and cwd.
+ * @returns true when the target may reference the source.
+ */
+export function isInScope(scope: ReferenceScope, target: ReferenceTarget, source: { id: string; cwd?: string | undefined }): boolean {
+  if (source.id === target.id) return false
+  return scope === 'all' || rankGroup(source.cwd, target.cwd) === 0
+}
+
+/**
+ * The official ranking group: same cwd first, then no cwd, then other cwds.
+ * @param cwd - the candidate's cwd.
+ * @param targetCwd - the target's cwd.
+ * @returns 0, 1 or 2.
+ */
+export function rankGroup(cwd: string | undefined, targetCwd: string | undefined): 0 | 1 | 2 {
+  if (cwd !== undefined && cwd === targetCwd) return 0
+  return cwd === undefined ? 1 : 2
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest'
+import { isTrustedRequest } from '../../src/host/trust.ts'
+
+describe('route trust fence', () => {
+  it.each([
+    [{ host: '127.0.0.1:3080' }],
+    [{ host: 'localhost:3080', origin: 'http://localhost:3080', 'sec-fetch-site': 'same-origin' }],
+    [{ host: '[::1]:3080', origin: 'http://[::1]:3080' }],
+    [{ host: 'box.lan:3080', origin: 'http://box.lan:3080' }, ['box.lan']],
+    [{ host: 'box.lan:3080' }, ['box.lan:3080']],
+    [{ host: '127.0.0.1:3080', 'sec-fetch-site': 'same-site' }],
+  ])('admits %j', (headers, trusted: string[] = []) => {
+    expect(isTrustedRequest(headers, trusted)).toBe(true)
+  })
+
+  it.each([
+    [{}],
+    [{ host: 'evil.example:3080' }],
+    [{ host: 'box.lan:3081' }, ['box.lan:3080']],
+    [{ host: '127.0.0.1:3080', 'sec-fetch-site': 'cross-site' }],
+    [{ host: '127.0.0.1:3080', origin: 'http://evil.example' }],
+    [{ host: '127.0.0.1:3080', origin: 'http://127.0.0.1:3081' }],
+    [{ host: '127.0.0.1:3080', origin: 'null' }],
+    [{ host: 'not a host' }],
+    [{ host: '127.0.0.1.evil.example' }],
+  ])('refuses %j', (headers, trusted: string[] = []) => {
+    expect(isTrustedRequest(headers, trusted)).toBe(false)
+  })
+})
