@@ -1,7 +1,6 @@
-import { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it } from 'vitest'
 import { Config } from '../../src/config.ts'
-import * as plugin from '../../src/index.ts'
+import { createHostHarness } from './harness.ts'
 
 const DEFAULTS = {
   scope: 'workspace',
@@ -36,10 +35,10 @@ describe('plugin configuration', () => {
   })
 
   it('is validated by cordis when the row loads', async () => {
-    const ctx = new Context()
-    const loaded = ctx.plugin(plugin, { scope: 'all' })
-    await loaded
-    expect(loaded.config).toEqual({ ...DEFAULTS, scope: 'all' })
-    await expect(Promise.resolve(ctx.plugin(plugin, { failureMode: 'drop' } as never))).rejects.toThrow(/failureMode/)
+    const valid = await createHostHarness()
+    const { url } = await valid.mount({ scope: 'all' })
+    expect(await (await fetch(`${url}/dsh-sessions/settings`)).json()).toEqual({ ...DEFAULTS, scope: 'all' })
+    const invalid = await createHostHarness()
+    await expect(invalid.mount({ failureMode: 'drop' } as never)).rejects.toThrow(/failureMode/)
   })
 })

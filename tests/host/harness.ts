@@ -32,7 +32,7 @@ class TestSessionQueryEngine extends SessionQueryEngine {
   }
 }
 
-/** Settings held in memory; `persisted` records every written document. */
+/** Settings held in memory; `persisted` records every written section. */
 class MemorySettings extends SettingsProvider {
   readonly writable = true
   static persisted: unknown[] = []
@@ -40,8 +40,8 @@ class MemorySettings extends SettingsProvider {
     return Promise.resolve({})
   }
 
-  protected persist(document: unknown) {
-    MemorySettings.persisted.push(structuredClone(document))
+  protected persist(ns: string, section: Record<string, unknown>) {
+    MemorySettings.persisted.push({ [ns]: structuredClone(section) })
     return Promise.resolve()
   }
 }
@@ -52,7 +52,7 @@ export interface HostHarness {
   mount(config?: Partial<Config>): Promise<{ url: string; dispose(): Promise<void> }>
   /** Makes a session's stored log unreadable, as a deletion on disk does. */
   breakLog(id: string): void
-  /** Documents the settings provider persisted. */
+  /** Sections the settings provider persisted, as `{ [namespace]: section }`. */
   persisted(): unknown[]
   /** Creates a session with a header cwd and optional title and messages. */
   session(id: string, options?: { cwd?: string; title?: string; messages?: string[]; createdAt?: number }): SessionId

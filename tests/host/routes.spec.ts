@@ -1,0 +1,168 @@
+import { request } from 'node:http'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import { describe, expect, it } from 'vitest'
+import { createHostHarness, type HostHarness } from './harness.ts'
+
+const A = '/w/alpha'
+const B = '/w/beta'
+const id = (n: number) => `session-00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
+const TARGET = id(1)
+
+async function setup(config: Record<string, unknown> = {}): Promise<{ h: HostHarness; url: string }> {
+  const h = await createHostHarness()
+  h.session(TARGET, { cwd: A })
+  h.session(id(2), { cwd: A, title: 'Alpha notes', messages: ['alpha text'] })
+  h.session(id(3), { cwd: B, title: 'Beta notes', messages: ['beta text'] })
+  h.session(id(4), { messages: ['no cwd'] })
+  const { url } = await h.mount(config)
+  return { h, url }
+}
+
+function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${url}/dsh-sessions/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+}
+
+async function ids(url: string, body: Record<string, unknown>): Promise<string[]> {
+  const res = await post(url, 'candidates', { sessionId: TARGET, ...body })
+  expect(res.status).toBe(200)
+  return ((await res.json()) as { candidates: { sessionId: string }[] }).candidates.map(c => c.sessionId)
+}
+
+describe('candidates route', () => {
+  it('lists in-scope sessions with label, cwd, creation time and canonical mention, excluding the target', async () => {
+    const { url } = await setup()
+    const res = await post(url, 'candidates', { sessionId: TARGET })
+    const { candidates } = await res.json() as { candidates: Record<string, unknown>[] }
+    expect(candidates).toEqual([{
+      sessionId: id(2), label: 'Alpha notes', cwd: A, createdAt: expect.any(Number),
+      mention: expect.stringMatching(/^@\[Alpha notes\]\(dsh-session:[A-Za-z0-9_-]+\)$/),
+    }])
+  })
+
+  it('follows scope all with the official ranking: same cwd, no cwd, other cwd', async () => {
+    const { url } = await setup({ scope: 'all' })
+    expect(await ids(url, {})).toEqual([id(2), id(4), id(3)])
+    expect(await ids(url, { query: 'BETA' })).toEqual([id(3)])
+    expect(await ids(url, { query: '/w/' })).toEqual([id(2), id(3)])
+    expect(await ids(url, { limit: 1 })).toEqual([id(2)])
+  })
+
+  it('returns the same set and order as the official listCandidates for every query', async () => {
+    const h = await createHostHarness()
+    const cwds = [A, B, '/w/gamma', undefined]
+    h.session(TARGET, { cwd: A })
+    for (let n = 2; n < 60; n += 1) {
+      const title = n % 5 === 0 ? undefined : `Topic ${n} ${n % 3 === 0 ? 'Pear' : 'apple'}`
+      const cwd = cwds[n % 4]
+      h.session(id(n), { ...(cwd === undefined ? {} : { cwd }), ...(title === undefined ? {} : { title }), messages: [`m${n}`] })
+    }
+    const { url } = await h.mount({ scope: 'all', candidateLimit: 50 })
+    const agent = { id: TARGET, session: h.ctx.sessions.get(TARGET as never) } as unknown as Agent
+    for (const query of ['', 'p', 'pear', 'TOPIC 1', 'gamma', 'session-0000', 'zzz']) {
+      const official = await h.ctx.sessionReferenceResolver.listCandidates(agent, query)
+      const res = await post(url, 'candidates', { sessionId: TARGET, query })
+      const ours = ((await res.json()) as { candidates: { sessionId: string; label: string }[] }).candidates
+      expect(ours.map(c => [c.sessionId, c.label]), query).toEqual(official.map(c => [c.sessionId, c.label]))
+    }
+  })
+
+  it('shows a new or retitled session in the very next request', async () => {
+    const { h, url } = await setup()
+    h.retitle(id(2), 'Renamed alpha')
+    h.session(id(9), { cwd: A, title: 'Fresh one', messages: ['fresh'] })
+    const { candidates } = await (await post(url, 'candidates', { sessionId: TARGET })).json() as { candidates: { sessionId: string; label: string }[] }
+    expect(candidates.map(c => [c.sessionId, c.label])).toEqual([[id(9), 'Fresh one'], [id(2), 'Renamed alpha']])
+  })
+
+  it('scopes a session the host does not know yet by the cwd the browser sends', async () => {
+    const { url } = await setup()
+    const res = await post(url, 'candidates', { sessionId: id(50), cwd: B })
+    expect(((await res.json()) as { candidates: { sessionId: string }[] }).candidates.map(c => c.sessionId)).toEqual([id(3)])
+  })
+})
+
+describe('preflight route', () => {
+  it('resolves and prepares, or returns a stable code with a readable message', async () => {
+    const { url } = await setup()
+    const ok = await (await post(url, 'preflight', { sessionId: TARGET, text: `see ${id(2)}` })).json()
+    expect(ok).toEqual({ ok: true, text: `see ${id(2)}`, references: [{ sessionId: id(2), label: 'Alpha notes' }] })
+    const scope = await (await post(url, 'preflight', { sessionId: TARGET, text: id(3) })).json()
+    expect(scope).toMatchObject({ ok: false, code: 'DSH_SESSIONS_OUT_OF_SCOPE', sessionId: id(3) })
+    const self = await (await post(url, 'preflight', { sessionId: TARGET, text: TARGET })).json()
+    expect(self).toMatchObject({ ok: false, code: 'SESSION_REFERENCE_SELF_REFERENCE' })
+    const malformed = await (await post(url, 'preflight', { sessionId: TARGET, text: '@[x](dsh-session:!!)' })).json()
+    expect(malformed).toMatchObject({ ok: false, code: 'SESSION_REFERENCE_INVALID_REFERENCE' })
+  })
+
+  it('reports a source deleted after the pick', async () => {
+    const { h, url } = await setup()
+    h.breakLog(id(2))
+    const res = await (await post(url, 'preflight', { sessionId: TARGET, text: id(2) })).json()
+    expect(res).toMatchObject({ ok: false, code: 'SESSION_REFERENCE_READ_FAILED' })
+  })
+})
+
+describe('settings routes', () => {
+  it('serves the effective settings and writes valid changes live', async () => {
+    const { h, url } = await setup()
+    expect(await (await fetch(`${url}/dsh-sessions/settings`)).json()).toEqual({
+      scope: 'workspace', allowBareSessionIds: true, allowPlainTitleMentions: true, candidateLimit: 50, failureMode: 'passthrough',
+    })
+    const res = await post(url, 'settings', { scope: 'all' })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ scope: 'all' })
+    expect(h.persisted().at(-1)).toEqual({ 'dsh-sessions': { scope: 'all' } })
+    expect(await ids(url, {})).toEqual([id(2), id(4), id(3)])
+  })
+
+  it('refuses invalid settings naming the key and writes nothing', async () => {
+    const { h, url } = await setup()
+    for (const body of [{ scope: 'everything' }, { candidateLimit: 0 }, { failureMode: 1 }, { unknownKey: true }, [1], 'null']) {
+      const res = await post(url, 'settings', body)
+      expect(res.status).toBe(400)
+      const { error } = await res.json() as { error: { code: string; message: string } }
+      if (typeof body === 'object' && !Array.isArray(body)) expect(error.message).toContain(Object.keys(body)[0])
+    }
+    expect(h.persisted()).toEqual([])
+  })
+})
+
+describe('route guards', () => {
+  it.each([
+    [{ origin: 'http://evil.example' }],
+    [{ origin: 'null' }],
+    [{ 'sec-fetch-site': 'cross-site' }],
+    [{ host: 'evil.example' }],
+  ])('refuses a request failing the trust fence (%j) with 403', async headers => {
+    const { url } = await setup()
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${url}/dsh-sessions/candidates`, {
+        method: 'POST', headers: { 'content-type': 'application/json', ...headers },
+      }, res => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+      req.on('error', reject)
+      req.end(JSON.stringify({ sessionId: TARGET }))
+    })
+    expect(status).toBe(403)
+  })
+
+  it('answers malformed, oversized and mistyped bodies with 4xx and keeps serving', async () => {
+    const { url } = await setup()
+    expect((await post(url, 'candidates', '{"sessionId":')).status).toBe(400)
+    expect((await post(url, 'candidates', { query: 'x' })).status).toBe(400)
+    expect((await post(url, 'candidates', { sessionId: 7 })).status).toBe(400)
+    expect((await post(url, 'candidates', { sessionId: TARGET, limit: 0 })).status).toBe(400)
+    expect((await post(url, 'preflight', { sessionId: TARGET })).status).toBe(400)
+    expect((await post(url, 'candidates', { sessionId: TARGET, query: 'x'.repeat(70_000) })).status).toBe(413)
+    expect((await post(url, 'candidates', 'x', { 'content-type': 'text/plain' })).status).toBe(415)
+    expect((await fetch(`${url}/dsh-sessions/candidates`)).status).toBe(405)
+    expect((await fetch(`${url}/dsh-sessions/nothing`)).status).toBe(404)
+    expect((await post(url, 'candidates', { sessionId: TARGET })).status).toBe(200)
+  })
+})
