@@ -27,7 +27,7 @@ describe('host half (lib/index.js)', () => {
 
   it('exports a function plugin with its Config schema and no default export', async () => {
     const host = await import(join(lib, 'index.js')) as Record<string, unknown>
-    expect(Object.keys(host).sort()).toEqual(['Config', 'apply', 'name'])
+    expect(Object.keys(host).sort()).toEqual(['Config', 'apply', 'inject', 'name'])
     expect(host.name).toBe('dsh-sessions')
     expect((host.Config as (value: unknown) => unknown)({})).toMatchObject({ scope: 'workspace', candidateLimit: 50 })
   })
