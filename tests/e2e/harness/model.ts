@@ -24,6 +24,8 @@ export interface RecordedRequest {
   body: { model?: string; messages: WireMessage[]; [key: string]: unknown }
   /** The reply text streamed back. */
   reply: string
+  /** The `x-deepseek-harness-session-id` header: the session the request is for. */
+  sessionId: string | undefined
 }
 
 /** A running stand-in model. */
@@ -123,7 +125,8 @@ export async function startModel(options: ModelOptions = {}): Promise<StandInMod
       const reply = kind === 'title'
         ? titleReply(body.messages)
         : `Stand-in reply #${++turn}. You said: ${humanText(body.messages)}`
-      const record: RecordedRequest = { kind, body, reply }
+      const header = req.headers['x-deepseek-harness-session-id']
+      const record: RecordedRequest = { kind, body, reply, sessionId: typeof header === 'string' ? header : undefined }
       requests.push(record)
       if (options.logFile !== undefined) appendFileSync(options.logFile, `${JSON.stringify(record)}\n`)
       stream(res, body.model ?? 'stand-in', reply)

@@ -79,10 +79,20 @@ export async function chooseWorkspace(page: Page, project: Project): Promise<voi
  * @param text - the message.
  */
 export async function sendAndAwaitReply(page: Page, text: string): Promise<void> {
+  await send(page, text)
+  await page.getByText(`You said: ${text.split('\n')[0]}`, { exact: false }).first().waitFor({ timeout: 30_000 })
+}
+
+/**
+ * Types a message into the composer and clicks Send (Enter could pick an
+ * open `@` menu row instead).
+ * @param page - the browser page with a usable composer.
+ * @param text - the message.
+ */
+export async function send(page: Page, text: string): Promise<void> {
   const input = composer(page)
   await input.fill(text)
-  await input.press('Enter')
-  await page.getByText(`You said: ${text}`, { exact: false }).first().waitFor({ timeout: 30_000 })
+  await page.getByRole('button', { name: 'Send message' }).click()
 }
 
 /**
