@@ -29,6 +29,7 @@ const steps = {
     run('vitest', ['run', '--config', 'vitest.e2e.config.ts']),
   ],
   start: () => [run('tsdown', []), run('node', ['scripts/start.ts', ...process.argv.slice(3)])],
+  bench: () => [run('tsdown', []), run('node', ['scripts/bench.ts', ...process.argv.slice(3)])],
 }
 
 function log(message) {

@@ -52,10 +52,13 @@ interface Found {
 
 /** Resolves mentions against the session index and prepares snapshots through the official service. */
 export class ReferenceResolver {
-  constructor(
-    private readonly index: SessionIndex,
-    private readonly service: SessionReferenceResolver,
-  ) {}
+  private readonly index: SessionIndex
+  private readonly service: SessionReferenceResolver
+
+  constructor(index: SessionIndex, service: SessionReferenceResolver) {
+    this.index = index
+    this.service = service
+  }
 
   /**
    * Resolves the mentions of one text.

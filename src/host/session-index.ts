@@ -9,7 +9,8 @@
  * session, a `session/title` event retitles it, `session/disposed` drops one
  * that was never persisted, and a periodic listing reconciles what other
  * processes changed. A cold session whose title the cache lacks is read in
- * the background, one log at a time.
+ * the background, one log at a time, through the cache service, which then
+ * keeps the title for later starts.
  * @module @wishp3/dsh-sessions/host/session-index
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -73,8 +74,10 @@ export class SessionIndex {
   private sorted: IndexedSession[] | undefined
   private readonly started: Promise<void>
   private readonly controller = new AbortController()
+  private readonly ctx: Context
 
-  constructor(private readonly ctx: Context, options: SessionIndexOptions = {}) {
+  constructor(ctx: Context, options: SessionIndexOptions = {}) {
+    this.ctx = ctx
     ctx.on('session/created', session => {
       this.upsertLive(session)
     })
@@ -201,7 +204,11 @@ export class SessionIndex {
     void this.repair()
   }
 
-  /** Reads the titles the cache lacked, one log at a time, off the request path. */
+  /**
+   * Reads the titles the projection cache lacked, one log at a time, off the
+   * request path. Through the cache service when mounted, which also stores
+   * the title for the sidebar and the next start.
+   */
   private async repair(): Promise<void> {
     if (this.repairing) return
     this.repairing = true
@@ -210,9 +217,9 @@ export class SessionIndex {
         if (this.controller.signal.aborted) return
         if (this.eventTitled.has(id) || !this.sessions.has(id)) continue
         try {
-          const title = await this.ctx.sessionQuery.readTitle(id as SessionHeader['id'], this.controller.signal)
+          const title = await this.readTitle(id as SessionHeader['id'])
           const current = this.sessions.get(id)
-          if (title !== undefined && current !== undefined && !this.eventTitled.has(id)) this.put(entry(current, title.title))
+          if (title != null && current !== undefined && !this.eventTitled.has(id)) this.put(entry(current, title))
         } catch {
           // unreadable log: the entry keeps its id label.
         }
@@ -220,5 +227,14 @@ export class SessionIndex {
     } finally {
       this.repairing = false
     }
+  }
+
+  private async readTitle(id: SessionHeader['id']): Promise<string | null | undefined> {
+    const cache = this.ctx.get('sessionProjectionCache')
+    if (cache !== undefined) {
+      const snapshot = await cache.coldSnapshot(id, this.controller.signal)
+      return (snapshot.values as { title?: string | null }).title
+    }
+    return (await this.ctx.sessionQuery.readTitle(id, this.controller.signal))?.title
   }
 }

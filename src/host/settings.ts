@@ -18,9 +18,11 @@ const KEYS = new Set(Object.keys(Config({})))
 /** A refused settings write; the message names the offending key. */
 export class SettingsWriteError extends Error {
   override readonly name = 'SettingsWriteError'
+  readonly status: 400 | 503
 
-  constructor(message: string, readonly status: 400 | 503) {
+  constructor(message: string, status: 400 | 503) {
     super(message)
+    this.status = status
   }
 }
 

@@ -1,0 +1,52 @@
+/**
+ * Pre-step cost of one `@Title` mention at N sessions (PF3): the plugin's
+ * resolution plus the official `prepare()`, against `prepare()` alone, on the
+ * official rc.8 services with an in-memory session store.
+ */
+import { Config } from '../src/config.ts'
+import { ReferenceResolver } from '../src/host/resolver.ts'
+import { SessionIndex } from '../src/host/session-index.ts'
+import { createHostHarness } from '../tests/host/harness.ts'
+
+interface Percentiles { p50: number; p95: number }
+
+function percentiles(samples: number[]): Percentiles {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!
+  return { p50: at(0.5), p95: at(0.95) }
+}
+
+/**
+ * Measures both paths, interleaved.
+ * @param sessions - sessions in the store.
+ * @param workspaces - workspaces they spread over.
+ * @param runs - samples per path.
+ * @returns p50/p95 of each path in milliseconds.
+ */
+export async function measurePreStep(sessions: number, workspaces: number, runs: number): Promise<{ prepare: Percentiles; resolved: Percentiles }> {
+  const harness = await createHostHarness()
+  const index = new SessionIndex(harness.ctx)
+  const resolver = new ReferenceResolver(index, harness.ctx.sessionReferenceResolver)
+  const target = harness.session('session-target', { cwd: '/w/ws-00' })
+  for (let n = 0; n < sessions; n += 1) {
+    harness.session(`session-${n}`, { cwd: `/w/ws-${String(n % workspaces).padStart(2, '0')}`, title: `Topic ${n} notes`, messages: [`text ${n}`] })
+  }
+  await index.ready()
+  const config = Config({})
+  const cited = `Topic ${workspaces * 7} notes`
+  const text = `please compare @${cited} with this`
+  const targetRef = { id: target, cwd: '/w/ws-00' }
+  const prepareOnly: number[] = []
+  const resolved: number[] = []
+  for (let run = 0; run < runs + 10; run += 1) {
+    let started = performance.now()
+    await resolver.prepare(targetRef, [{ type: 'text', text }], [{ sessionId: `session-${workspaces * 7}` as never, label: cited }])
+    if (run >= 10) prepareOnly.push(performance.now() - started)
+    started = performance.now()
+    const resolution = await resolver.resolveText(targetRef, text, config)
+    if (resolution.references.length !== 1) throw new Error(`expected one reference, got ${resolution.references.length}`)
+    await resolver.prepare(targetRef, [{ type: 'text', text: resolution.text }], resolution.references)
+    if (run >= 10) resolved.push(performance.now() - started)
+  }
+  return { prepare: percentiles(prepareOnly), resolved: percentiles(resolved) }
+}

@@ -1,0 +1,120 @@
+/**
+ * `npm run bench`: the candidates route against the official candidates call,
+ * through the real dsh 0.1.0-rc.8 web host, on a store of 2,000 persisted
+ * titled sessions over 20 workspaces; and the pre-step cost of resolving one
+ * `@Title` mention against `prepare()` alone. Prints p50/p95 and ratios.
+ *
+ *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100]
+ */
+import { rmSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { parseArgs } from 'node:util'
+import { type DshOptions, dshPlugin, startWeb, type WebProcess } from '../tests/e2e/harness/dsh.ts'
+import { createHome } from '../tests/e2e/harness/home.ts'
+import { ensureHost, hostDir } from '../tests/e2e/harness/host.ts'
+import { startModel } from '../tests/e2e/harness/model.ts'
+import { packPlugin } from '../tests/e2e/harness/pack.ts'
+import { writeSessionStore } from '../tests/e2e/harness/store.ts'
+import { measurePreStep } from './bench-pre-step.ts'
+
+const { values } = parseArgs({
+  options: {
+    sessions: { type: 'string', default: '2000' },
+    workspaces: { type: 'string', default: '20' },
+    'official-runs': { type: 'string', default: '5' },
+    runs: { type: 'string', default: '100' },
+  },
+})
+const SESSIONS = Number(values.sessions)
+const WORKSPACES = Number(values.workspaces)
+const OFFICIAL_RUNS = Number(values['official-runs'])
+const RUNS = Number(values.runs)
+const QUERIES = [['empty', ''], ['one letter', 'p'], ['five letters', 'grape']] as const
+
+function percentile(samples: readonly number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+}
+
+function ms(value: number): string {
+  return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`
+}
+
+async function timedPost(url: string, body: unknown): Promise<{ ms: number; json: any }> {
+  const started = performance.now()
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const json = await res.json()
+  const elapsed = performance.now() - started
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${JSON.stringify(json)}`)
+  return { ms: elapsed, json }
+}
+
+function official(web: WebProcess, sessionId: string, query: string) {
+  return timedPost(`${web.url}/api/sessionReferenceResolver/candidates`, {
+    type: 'client-request', rpcId: crypto.randomUUID(), method: 'sessionReferenceResolver/candidates',
+    payload: { args: { agentId: sessionId, query } },
+  })
+}
+
+function ours(web: WebProcess, sessionId: string, query: string) {
+  return timedPost(`${web.url}/dsh-sessions/candidates`, { sessionId, query })
+}
+
+const hostBin = await ensureHost()
+const home = createHome()
+const model = await startModel()
+const options: DshOptions = { home, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
+try {
+  let started = performance.now()
+  const store = await writeSessionStore(hostDir(), home, SESSIONS, WORKSPACES)
+  console.log(`store: ${SESSIONS} sessions over ${WORKSPACES} workspaces written in ${ms(performance.now() - started)}`)
+  const tarball = packPlugin()
+  dshPlugin(options, ['add', tarball])
+  rmSync(dirname(tarball), { recursive: true, force: true })
+  const target = store.find(session => session.cwd.endsWith('ws-00'))!
+  const oldest = store[0]!
+
+  let web = await startWeb(options, { cwd: dirname(target.cwd) })
+  console.log(`dsh web boot (cold projection cache): ${ms(web.bootMs)}`)
+  const first = await ours(web, target.id, '')
+  console.log(`first candidates request after boot (cold cache): ${ms(first.ms)}`)
+  started = performance.now()
+  for (;;) {
+    const { json } = await ours(web, target.id, oldest.title)
+    if (json.candidates.some((candidate: { sessionId: string }) => candidate.sessionId === oldest.id)) break
+    await new Promise(resolve => setTimeout(resolve, 250))
+  }
+  console.log(`background title repair of the cold cache finished after ${ms(performance.now() - started)}`)
+
+  const rows: string[] = []
+  for (const [name, query] of QUERIES) {
+    const officialSamples: number[] = []
+    for (let run = 0; run < OFFICIAL_RUNS; run += 1) officialSamples.push((await official(web, target.id, query)).ms)
+    const oursSamples: number[] = []
+    for (let run = 0; run < 5; run += 1) await ours(web, target.id, query)
+    for (let run = 0; run < RUNS; run += 1) oursSamples.push((await ours(web, target.id, query)).ms)
+    const o50 = percentile(officialSamples, 50)
+    const o95 = percentile(officialSamples, 95)
+    const p50 = percentile(oursSamples, 50)
+    const p95 = percentile(oursSamples, 95)
+    rows.push(`| ${name} (${JSON.stringify(query)}) | ${ms(o50)} / ${ms(o95)} | ${ms(p50)} / ${ms(p95)} | ${(o50 / p50).toFixed(0)}× / ${(o95 / p95).toFixed(0)}× |`)
+  }
+  await web.stop()
+  web = await startWeb(options, { cwd: dirname(target.cwd) })
+  const warmFirst = await ours(web, target.id, 'p')
+  const labelled = warmFirst.json.candidates.every((candidate: { label: string }) => candidate.label.startsWith('Topic '))
+  await web.stop()
+
+  const preStep = await measurePreStep(SESSIONS, WORKSPACES, RUNS)
+  console.log('')
+  console.log(`candidates at ${SESSIONS} sessions, ${WORKSPACES} workspaces (official runs: ${OFFICIAL_RUNS}, ours: ${RUNS})`)
+  console.log('| query | official p50 / p95 | dsh-sessions p50 / p95 | ratio p50 / p95 |')
+  console.log('| --- | --- | --- | --- |')
+  for (const row of rows) console.log(row)
+  console.log(`dsh web boot (warm projection cache): ${ms(web.bootMs)}; first candidates request after boot: ${ms(warmFirst.ms)} (titles ${labelled ? 'all present' : 'missing'})`)
+  console.log(`pre-step with one @Title mention: prepare() alone p50 ${ms(preStep.prepare.p50)} / p95 ${ms(preStep.prepare.p95)}; resolution + prepare() p50 ${ms(preStep.resolved.p50)} / p95 ${ms(preStep.resolved.p95)}; added p95 ${ms(preStep.resolved.p95 - preStep.prepare.p95)}`)
+} finally {
+  await model.stop()
+  home.remove()
+}
+process.exit(0)
