@@ -134,6 +134,17 @@ describe('cross-session references in the real host', () => {
     expect(restored.status).toBe(200)
   })
 
+  it('shows a retitled session in the very next candidates request', async () => {
+    const json = { 'content-type': 'application/json' }
+    const renamed = await raw(stack.web.url, '/api/session.rename', {
+      headers: json,
+      body: JSON.stringify({ type: 'client-request', rpcId: 'rename-1', method: 'session.rename', payload: { sessionId: alphaId, title: 'Orchard budget, renamed' } }),
+    })
+    expect(JSON.parse(renamed.body).result).toMatchObject({ ok: true })
+    const listed = await raw(stack.web.url, '/dsh-sessions/candidates', { headers: json, body: JSON.stringify({ sessionId: turns().at(-1)!.sessionId, query: 'renamed' }) })
+    expect(JSON.parse(listed.body).candidates.map((c: { sessionId: string; label: string }) => [c.sessionId, c.label])).toEqual([[alphaId, 'Orchard budget, renamed']])
+  })
+
   it('refuses cross-site and malformed requests and keeps serving', async () => {
     const json = { 'content-type': 'application/json' }
     const body = JSON.stringify({ sessionId: alphaId })
