@@ -26,8 +26,11 @@ export const SHELL_MODULES: readonly string[] = [
   '@deepseek-ai/dsh-client-runtime/client',
 ]
 
-/** `@deepseek-ai/*` libraries without runtime identity, safe to inline into a browser bundle. */
-const INLINABLE = /^@deepseek-ai\/(cosmokit|schemastery)(\/|$)/
+/**
+ * `@deepseek-ai/*` modules without runtime identity, safe to inline into a
+ * browser bundle: the vendored libraries and the browser-safe file grammar.
+ */
+const INLINABLE = /^@deepseek-ai\/(cosmokit|schemastery)(\/|$)|^@deepseek-ai\/dsh-file-reference\/grammar$/
 
 const CSS_PREFIX = '\0dsh-sessions-css:'
 const CSS_SUFFIX = '.js'

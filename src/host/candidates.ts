@@ -8,19 +8,9 @@
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 import type { SessionId } from '@deepseek-ai/dsh-session'
 import type { Config } from '../config.ts'
+import type { Candidate } from '../core/wire.ts'
 import { isInScope, rankGroup, type ReferenceTarget } from './scope.ts'
 import type { IndexedSession, SessionIndex } from './session-index.ts'
-
-/** One candidate as the routes return it. */
-export interface Candidate {
-  readonly sessionId: string
-  /** Latest title, or the id. */
-  readonly label: string
-  readonly cwd?: string
-  readonly createdAt: number
-  /** Canonical `@[label](dsh-session:…)` mention. */
-  readonly mention: string
-}
 
 /**
  * The in-scope sessions a target may reference, in ranking order.

@@ -1,0 +1,36 @@
+/**
+ * Typed calls from the browser to the host's `/dsh-sessions` routes
+ * (same origin, so the host's trust fence admits them).
+ * @module @wishp3/dsh-sessions/client/api
+ */
+import type { CandidatesResponse, ErrorResponse, PreflightResponse } from '../core/wire.ts'
+
+/** The routes, as the browser half uses them. */
+export interface SessionsApi {
+  candidates(sessionId: string, query: string, signal: AbortSignal): Promise<CandidatesResponse>
+  preflight(sessionId: string, text: string, signal: AbortSignal): Promise<PreflightResponse>
+}
+
+async function post<T>(fetcher: typeof fetch, path: string, body: unknown, signal: AbortSignal): Promise<T> {
+  const res = await fetcher(`/dsh-sessions/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  })
+  const json = await res.json() as T | ErrorResponse
+  if (!res.ok) throw new Error((json as ErrorResponse).error?.message ?? `HTTP ${res.status}`)
+  return json as T
+}
+
+/**
+ * Binds the routes to a fetch implementation.
+ * @param fetcher - the page's `fetch`.
+ * @returns the calls.
+ */
+export function createSessionsApi(fetcher: typeof fetch): SessionsApi {
+  return {
+    candidates: (sessionId, query, signal) => post(fetcher, 'candidates', { sessionId, query }, signal),
+    preflight: (sessionId, text, signal) => post(fetcher, 'preflight', { sessionId, text }, signal),
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The plugin's one `@` source (D3, B1, B2). It replaces the built-in
+ * `ui-reference` source, which the bundle patch disables: the files group is
+ * the built-in's (same candidates from `fileReferences`, same names, same
+ * chips, same text sent), and the session group comes from this plugin's
+ * scoped candidates route. A session chip's codec preflights the reference
+ * on send; a failure rejects the send with the reason in the user's language,
+ * which keeps the draft and every chip.
+ * @module @wishp3/dsh-sessions/client/mention/source
+ */
+import type { FileReferenceCandidate } from '@deepseek-ai/dsh-file-reference/types'
+import { formatFileMention } from '@deepseek-ai/dsh-file-reference/grammar'
+import type { InputTriggerCandidate, InputTriggerSource } from '@deepseek-ai/dsh-client-ui-input-trigger/client'
+import { formatAge } from '../../core/age.ts'
+import { decodeChipRef, encodeChipRef, type ChipRef } from '../../core/chip-ref.ts'
+import type { Candidate } from '../../core/wire.ts'
+import type { SessionsApi } from '../api.ts'
+import type { SessionsKey } from '../locales.ts'
+import { failureKey } from './failure.ts'
+
+/** Source name; also the `source` of every chip it inserts. */
+export const MENTION_SOURCE = 'dsh-sessions'
+
+/** What the source reads. */
+export interface MentionSourceDeps {
+  /** Files and folders under the session's workspace matching a query. */
+  listFiles(sessionId: string, query: string, signal: AbortSignal): Promise<readonly FileReferenceCandidate[]>
+  readonly api: SessionsApi
+  /** Text of a key in the active locale. */
+  t(key: SessionsKey): string
+  /** The active locale id. */
+  locale(): string
+  now(): number
+}
+
+/** What a candidate row carries to `onPick`. */
+type CandidateValue =
+  | { kind: 'file'; directory: boolean; label: string; mention: string }
+  | { kind: 'session'; target: string; candidate: Candidate }
+
+function fileRow(file: FileReferenceCandidate, quoted: boolean, deps: MentionSourceDeps): InputTriggerCandidate[] {
+  const mention = formatFileMention(file, quoted)
+  if (mention === undefined) return []
+  const name = file.path.slice(file.path.lastIndexOf('/') + 1)
+  const directory = file.kind === 'directory'
+  const value: CandidateValue = { kind: 'file', directory, label: name, mention }
+  return [{
+    name: `${deps.t(directory ? 'candidate.folder' : 'candidate.file')} · ${name}${directory ? '/' : ''}`,
+    description: file.path,
+    section: deps.t('section.files'),
+    value: JSON.stringify(value),
+  }]
+}
+
+function sessionRow(target: string, candidate: Candidate, deps: MentionSourceDeps): InputTriggerCandidate {
+  const parts = [
+    ...(candidate.label === candidate.sessionId ? [] : [candidate.sessionId]),
+    candidate.cwd ?? deps.t('candidate.noCwd'),
+    formatAge(candidate.createdAt, deps.now(), deps.locale()),
+  ]
+  const value: CandidateValue = { kind: 'session', target, candidate }
+  return {
+    name: `${deps.t('candidate.session')} · ${candidate.label}`,
+    description: parts.join(' · '),
+    section: deps.t('section.sessions'),
+    value: JSON.stringify(value),
+  }
+}
+
+/**
+ * Builds the source.
+ * @param deps - file listing, routes, locale and clock.
+ * @returns the `@` source to register.
+ */
+export function createMentionSource(deps: MentionSourceDeps): InputTriggerSource {
+  return {
+    trigger: '@',
+    name: MENTION_SOURCE,
+    showGroupTitle: false,
+    async candidates(session, { query, quoted, signal }) {
+      const files = deps.listFiles(session.sessionId, query, signal).catch(() => [] as const)
+      const sessions = quoted === true
+        ? Promise.resolve([] as readonly Candidate[])
+        : deps.api.candidates(session.sessionId, query, signal).then(response => response.candidates, () => [] as const)
+      const [fileItems, sessionItems] = await Promise.all([files, sessions])
+      if (signal.aborted) return []
+      return [
+        ...fileItems.flatMap(file => fileRow(file, quoted === true, deps)),
+        ...sessionItems.map(candidate => sessionRow(session.sessionId, candidate, deps)),
+      ]
+    },
+    onPick({ candidate }) {
+      if (candidate.value === undefined) return undefined
+      const value = JSON.parse(candidate.value) as CandidateValue
+      if (value.kind === 'file') {
+        if (value.directory) return { text: value.mention, continue: true }
+        const ref: ChipRef = { kind: 'file', mention: value.mention }
+        return { insert: { source: MENTION_SOURCE, ref: encodeChipRef(ref), label: value.label, appearance: 'file', clipboardText: value.mention } }
+      }
+      const { target, candidate: picked } = value
+      const ref: ChipRef = { kind: 'session', target, source: picked.sessionId, label: picked.label, mention: picked.mention }
+      return { insert: { source: MENTION_SOURCE, ref: encodeChipRef(ref), label: picked.label, appearance: 'session', clipboardText: picked.mention } }
+    },
+    codec: {
+      clipboardText(ref) {
+        return decodeChipRef(ref)?.mention ?? ''
+      },
+      async serialize(ref, signal) {
+        const chip = decodeChipRef(ref)
+        if (chip === undefined) throw new Error(deps.t('error.invalid'))
+        if (chip.kind === 'file') return chip.mention
+        let result
+        try {
+          result = await deps.api.preflight(chip.target, chip.mention, signal)
+        } catch {
+          throw new Error(deps.t('error.unavailable'))
+        }
+        if (!result.ok) throw new Error(deps.t(failureKey(result.code)).replace('{label}', chip.label))
+        return chip.mention
+      },
+    },
+  }
+}

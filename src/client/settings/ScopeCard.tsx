@@ -1,0 +1,119 @@
+/**
+ * The "Session references" card: collapsed by default; expanded, it switches
+ * the reference scope and shows the other keys read-only with their
+ * effective values. Reads and writes through the injected settings scope.
+ * @module @wishp3/dsh-sessions/client/settings/ScopeCard
+ */
+import { useState } from 'react'
+import { IconChevronDownOutline14 } from '@deepseek-ai/dsh-client-ui-primitives'
+import type { Config, ReferenceScope } from '../../config.ts'
+import type { SessionsKey } from '../locales.ts'
+import css from './ScopeCard.module.css'
+
+/** What the card reads of the settings section. */
+export interface ScopeCardState {
+  /** `false` while the host does not serve the namespace: the card renders nothing. */
+  readonly available: boolean
+  readonly writable: boolean
+  /** Effective configuration, when loaded. */
+  readonly value: Config | undefined
+}
+
+/** Props the slot binds. */
+export interface ScopeCardProps {
+  t(key: SessionsKey): string
+  /** Selector hook over {@link ScopeCardState}. */
+  useScopeCard<T>(selector: (state: ScopeCardState) => T): T
+  /** Persists a scope; rejects when the write fails. */
+  saveScope(scope: ReferenceScope): Promise<void>
+}
+
+const SCOPES: readonly ReferenceScope[] = ['workspace', 'all']
+const OTHERS = ['allowBareSessionIds', 'allowPlainTitleMentions', 'candidateLimit', 'failureMode'] as const
+
+/**
+ * Renders the card.
+ * @param props - copy, the settings snapshot hook and the save action.
+ * @returns the card, or nothing while the section is unavailable.
+ */
+export function ScopeCard(props: ScopeCardProps) {
+  const { t } = props
+  const state = props.useScopeCard(snapshot => snapshot)
+  const [open, setOpen] = useState(false)
+  const [staged, setStaged] = useState<ReferenceScope | undefined>(undefined)
+  const [status, setStatus] = useState<'idle' | 'saving' | 'saved' | 'failed'>('idle')
+  if (!state.available || state.value === undefined) return null
+  const current = state.value.scope
+  const chosen = staged ?? current
+  const dirty = chosen !== current
+  const title = t('settings.title')
+  const save = () => {
+    setStatus('saving')
+    props.saveScope(chosen).then(
+      () => {
+        setStaged(undefined)
+        setStatus('saved')
+      },
+      () => { setStatus('failed') },
+    )
+  }
+  return (
+    <li className={open ? `${css.card} ${css.open}` : css.card} data-dsh-sessions-card="">
+      <button
+        type="button"
+        className={css.header}
+        aria-expanded={open}
+        aria-label={`${t(open ? 'settings.collapse' : 'settings.expand')}: ${title}`}
+        onClick={() => { setOpen(!open) }}
+      >
+        <span className={css.heading}>
+          <span className={css.title}>{title}</span>
+          <span className={css.description}>{t('settings.description')}</span>
+        </span>
+        <IconChevronDownOutline14 className={open ? `${css.chevron} ${css.chevronOpen}` : css.chevron} />
+      </button>
+      {open
+        ? (
+          <div className={css.body}>
+            <fieldset className={css.options} role="radiogroup" aria-label={t('settings.scope.label')}>
+              <legend className={css.legend}>{t('settings.scope.label')}</legend>
+              {SCOPES.map(scope => (
+                <label key={scope} className={css.option}>
+                  <input
+                    type="radio"
+                    name="dsh-sessions-scope"
+                    value={scope}
+                    checked={chosen === scope}
+                    disabled={!state.writable || status === 'saving'}
+                    onChange={() => {
+                      setStaged(scope)
+                      setStatus('idle')
+                    }}
+                  />
+                  {t(scope === 'workspace' ? 'settings.scope.workspace' : 'settings.scope.all')}
+                </label>
+              ))}
+            </fieldset>
+            <p className={css.hint}>{t('settings.others')}</p>
+            <dl className={css.others}>
+              {OTHERS.map(key => (
+                <div key={key} style={{ display: 'contents' }}>
+                  <dt>{key}</dt>
+                  <dd>{String(state.value?.[key])}</dd>
+                </div>
+              ))}
+            </dl>
+            <div className={css.footer}>
+              {status === 'saved' || status === 'failed'
+                ? <span className={css.hint} role="status">{t(status === 'saved' ? 'settings.saved' : 'settings.saveFailed')}</span>
+                : null}
+              <button type="button" className={css.save} disabled={!dirty || !state.writable || status === 'saving'} onClick={save}>
+                {t(status === 'saving' ? 'settings.saving' : 'settings.save')}
+              </button>
+            </div>
+          </div>
+        )
+        : null}
+    </li>
+  )
+}

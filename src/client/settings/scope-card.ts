@@ -1,0 +1,41 @@
+/**
+ * The card's face over the host's settings scope for `dsh-sessions`: a
+ * snapshot source for the card's selector hook, and the scope write.
+ * @module @wishp3/dsh-sessions/client/settings/scope-card
+ */
+import type { SettingsScope } from '@deepseek-ai/dsh-client-runtime/client'
+import { Config, type ReferenceScope } from '../../config.ts'
+import type { ScopeCardState } from './ScopeCard.tsx'
+
+/** What the slot's `inject` returns. */
+export interface ScopeCardFace {
+  readonly hooks: { readonly scopeCard: { getSnapshot(): ScopeCardState; subscribe(listener: () => void): () => void } }
+  saveScope(scope: ReferenceScope): Promise<void>
+}
+
+/**
+ * Binds the card to a settings scope.
+ * @param scope - `ctx.settingsScope.bind({ namespace: 'dsh-sessions' })`.
+ * @returns the face.
+ */
+export function createScopeCardFace(scope: SettingsScope<unknown>): ScopeCardFace {
+  let source: unknown
+  let state: ScopeCardState = { available: false, writable: false, value: undefined }
+  const getSnapshot = (): ScopeCardState => {
+    const snapshot = scope.getSnapshot()
+    if (snapshot === source) return state
+    source = snapshot
+    let value: Config | undefined
+    try {
+      value = snapshot.value === undefined ? undefined : Config(snapshot.value as Partial<Config>)
+    } catch {
+      value = undefined
+    }
+    state = { available: snapshot.status === 'ready', writable: snapshot.writable, value }
+    return state
+  }
+  return {
+    hooks: { scopeCard: { getSnapshot, subscribe: listener => scope.subscribe(listener) } },
+    saveScope: next => scope.set('scope', next),
+  }
+}
