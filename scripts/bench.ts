@@ -14,7 +14,7 @@ import { createHome } from '../tests/e2e/harness/home.ts'
 import { ensureHost, hostDir } from '../tests/e2e/harness/host.ts'
 import { startModel } from '../tests/e2e/harness/model.ts'
 import { packPlugin } from '../tests/e2e/harness/pack.ts'
-import { writeSessionStore } from '../tests/e2e/harness/store.ts'
+import { spreadSessions, writeSessionStore } from '../tests/e2e/harness/store.ts'
 import { measurePreStep } from './bench-pre-step.ts'
 
 const { values } = parseArgs({
@@ -66,7 +66,7 @@ const model = await startModel()
 const options: DshOptions = { home, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
 try {
   let started = performance.now()
-  const store = await writeSessionStore(hostDir(), home, SESSIONS, WORKSPACES)
+  const store = await writeSessionStore(hostDir(), home, spreadSessions(home, SESSIONS, WORKSPACES))
   console.log(`store: ${SESSIONS} sessions over ${WORKSPACES} workspaces written in ${ms(performance.now() - started)}`)
   const tarball = packPlugin()
   dshPlugin(options, ['add', tarball])

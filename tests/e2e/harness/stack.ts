@@ -25,15 +25,16 @@ export interface Stack {
 
 /**
  * Starts a stack.
- * @param setup - the host's bin folder and the plugin tarball to add (none: the bare host).
+ * @param setup - the host's bin folder, the plugin tarball to add (none: the bare host), and work on the home before `dsh web` starts.
  * @returns the running stack.
  */
-export async function startStack(setup: { hostBin: string; tarball?: string }): Promise<Stack> {
+export async function startStack(setup: { hostBin: string; tarball?: string; beforeBoot?: (home: Home) => Promise<void> }): Promise<Stack> {
   const home = createHome()
   const model = await startModel()
   const options: DshOptions = { home, hostBin: setup.hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
   try {
     if (setup.tarball !== undefined) dshPlugin(options, ['add', setup.tarball])
+    await setup.beforeBoot?.(home)
     const stack: Stack = {
       home,
       model,

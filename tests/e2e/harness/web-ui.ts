@@ -6,7 +6,7 @@ import type { Locator, Page } from 'playwright-core'
 import type { Project } from './home.ts'
 
 const NEW_SESSION_COMPOSER = 'textarea[placeholder="Describe what you want to build"], textarea[placeholder="Choose a workspace to start"]'
-const COMPOSER = 'textarea[placeholder="Describe what you want to build"], textarea[placeholder="Message the agent"]'
+const COMPOSER = '[data-composer-card] textarea'
 
 /**
  * Opens the app and waits until the composer is rendered (any UI language).
@@ -27,7 +27,7 @@ export async function openApp(page: Page, url: string): Promise<number> {
  * @returns its locator.
  */
 export function newSessionButton(page: Page): Locator {
-  return page.getByRole('button', { name: 'New session' }).last()
+  return page.getByRole('button', { name: /^(New session|新会话)$/ }).last()
 }
 
 /**
