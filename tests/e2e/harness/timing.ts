@@ -23,3 +23,11 @@ export async function timed<T>(label: string, work: () => Promise<T>): Promise<T
 export function report(label: string, ms: number): void {
   process.stderr.write(`[e2e] ${label}: ${(ms / 1000).toFixed(2)} s\n`)
 }
+
+/**
+ * Prints one measured line as is.
+ * @param text - what was measured and its figures.
+ */
+export function note(text: string): void {
+  process.stderr.write(`[e2e] ${text}\n`)
+}

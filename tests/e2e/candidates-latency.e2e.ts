@@ -1,0 +1,106 @@
+/**
+ * Keystroke to rendered session candidates in the real UI at 200 persisted
+ * sessions over 20 workspaces (PF2): for `@` alone and for one more letter,
+ * the time from the key press until the menu shows exactly the session rows
+ * the candidates route answers for that query. Target: p95 ≤ 150 ms.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { type Browser, launchBrowser } from './harness/browser.ts'
+import { hostDir } from './harness/host.ts'
+import { type Stack, startStack } from './harness/stack.ts'
+import { spreadSessions, writeSessionStore } from './harness/store.ts'
+import { note } from './harness/timing.ts'
+import { chooseWorkspace, composer, openApp, startNewSession } from './harness/web-ui.ts'
+
+const SAMPLES = 20
+
+function percentile(samples: readonly number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!
+}
+
+describe('session candidates latency in the real UI at 200 sessions', () => {
+  let stack: Stack
+  let browser: Browser
+  let target = ''
+
+  beforeAll(async () => {
+    stack = await startStack({
+      hostBin: inject('hostBin'),
+      tarball: inject('tarball'),
+      beforeBoot: async home => { await writeSessionStore(hostDir(), home, spreadSessions(home, 200, 20)) },
+    })
+    browser = await launchBrowser()
+    browser.page.on('request', request => {
+      if (request.url().endsWith('/dsh-sessions/candidates')) target = (JSON.parse(request.postData() ?? '{}') as { sessionId: string }).sessionId
+    })
+    await openApp(browser.page, stack.web.url)
+    await startNewSession(browser.page)
+    await chooseWorkspace(browser.page, 'ws-00' as never)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await stack?.stop()
+  })
+
+  async function expected(query: string): Promise<string[]> {
+    const res = await fetch(`${stack.web.url}/dsh-sessions/candidates`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: target, query }),
+    })
+    const { candidates } = await res.json() as { candidates: { label: string }[] }
+    return candidates.map(candidate => `Session · ${candidate.label}`)
+  }
+
+  /** Types `keys` and resolves with the milliseconds until the menu's session rows equal `rows`. */
+  async function time(keys: string, rows: readonly string[]): Promise<number> {
+    const page = browser.page
+    const waiting = page.waitForFunction(wanted => {
+      const names = [...document.querySelectorAll('[role=listbox] [role=option]')]
+        .map(option => (option.textContent ?? ''))
+        .filter(text => text.startsWith('Session · '))
+      return names.length === wanted.length && names.every((name, index) => name.startsWith(wanted[index]!))
+    }, rows, { polling: 'raf', timeout: 10_000 })
+    const started = await page.evaluate(() => performance.now())
+    await page.keyboard.type(keys)
+    await waiting
+    return (await page.evaluate(() => performance.now())) - started
+  }
+
+  it('renders the rows for @ and for @ plus one letter with p95 ≤ 150 ms', async () => {
+    const page = browser.page
+    await composer(page).fill('x ')
+    await composer(page).press('End')
+    await page.keyboard.type('@')
+    await page.getByRole('listbox').getByRole('option').first().waitFor()
+    expect(target).toMatch(/^session-/)
+    // The store was written without the host's title cache; wait for the background repair to reach the oldest session.
+    await expect.poll(() => expected('Topic 0000'), { timeout: 60_000 }).toHaveLength(1)
+    const all = await expected('')
+    expect(all.length).toBe(10)
+    let key = ''
+    let letter: string[] = []
+    for (const candidate of 'kwyghcmnlpa') {
+      letter = await expected(candidate)
+      key = candidate
+      if (letter.length > 0 && letter.length < all.length) break
+    }
+    expect(letter.length).toBeGreaterThan(0)
+    expect(letter).not.toEqual(all)
+    const alone: number[] = []
+    const plusOne: number[] = []
+    for (let sample = 0; sample < SAMPLES; sample += 1) {
+      await composer(page).fill('')
+      await page.waitForTimeout(100)
+      await composer(page).fill(`sample ${sample} `)
+      await composer(page).press('End')
+      await page.waitForTimeout(100)
+      alone.push(await time('@', all))
+      plusOne.push(await time(key, letter))
+    }
+    const summary = (samples: number[]) => `p50 ${percentile(samples, 0.5).toFixed(0)} ms, p95 ${percentile(samples, 0.95).toFixed(0)} ms`
+    note(`keystroke to rendered session candidates at 200 sessions: @ ${summary(alone)}; @${key} ${summary(plusOne)}`)
+    expect(percentile(alone, 0.95)).toBeLessThanOrEqual(150)
+    expect(percentile(plusOne, 0.95)).toBeLessThanOrEqual(150)
+  })
+})
