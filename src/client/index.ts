@@ -31,7 +31,7 @@ export function apply(ctx: ClientContext): void {
   const source = createMentionSource({
     listFiles: (sessionId, query, signal) => ctx.remote.fileReferences.list(sessionId as SessionId, query, signal)
       .then(result => (result.ok ? result.value : [])),
-    api: createSessionsApi(window.fetch.bind(window)),
+    api: createSessionsApi((input, init) => fetch(input, init)),
     t,
     locale: () => ctx.locale.getLocale().active,
     now: Date.now,
@@ -39,10 +39,10 @@ export function apply(ctx: ClientContext): void {
   const inputTriggers = ctx.get('inputTriggers') as InputTriggerServiceContract
   ctx.effect(() => inputTriggers.registerSource(source), 'dsh-sessions: @ source')
   const card = createScopeCardFace(ctx.settingsScope.bind({ namespace: NS }))
-  ctx.slots.inject('settings.plugin.item', () => ctx.slots.register({
+  ctx.effect(() => ctx.slots.inject('settings.plugin.item', () => ctx.slots.register({
     name: 'settings.plugin.item',
     key: NS,
     locale: NS,
     inject: () => card,
-  } as never, ScopeCard as never))
+  } as never, ScopeCard as never)), 'dsh-sessions: settings card')
 }

@@ -1,0 +1,42 @@
+import { Context } from '@deepseek-ai/cordis'
+import { describe, expect, it, vi } from 'vitest'
+import * as client from '../../src/client/index.ts'
+import { en, NS, zh } from '../../src/client/locales.ts'
+
+vi.mock('@deepseek-ai/dsh-client-ui-primitives', () => ({ IconChevronDownOutline14: () => null }))
+
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map(match => match[1]).sort()
+
+describe('browser dictionaries', () => {
+  it('have the same keys and placeholders in zh and en', () => {
+    expect(Object.keys(en).sort()).toEqual(Object.keys(zh).sort())
+    for (const key of Object.keys(zh) as (keyof typeof zh)[]) {
+      expect(zh[key].trim(), key).not.toBe('')
+      expect(en[key].trim(), key).not.toBe('')
+      expect(placeholders(en[key]), key).toEqual(placeholders(zh[key]))
+    }
+  })
+
+  it('are registered, with the @ source and the settings card, as effects that disposing the row removes', async () => {
+    const disposed: string[] = []
+    const disposer = (what: string) => () => { disposed.push(what) }
+    const register = vi.fn(() => disposer('dictionaries'))
+    const registerSource = vi.fn(() => disposer('source'))
+    const slotRegister = vi.fn(() => disposer('card'))
+    const ctx = new Context()
+    ctx.provide('locale', { register, bind: () => (key: string) => key, getLocale: () => ({ active: 'en' }) })
+    ctx.provide('inputTriggers', { registerSource })
+    ctx.provide('remote', { fileReferences: { list: vi.fn() } })
+    ctx.provide('remote.fileReferences', {})
+    ctx.provide('slots', { inject: (_name: string, mount: () => () => void) => mount(), register: slotRegister })
+    ctx.provide('settingsScope', { bind: () => ({ getSnapshot: () => ({}), subscribe: () => () => {}, set: vi.fn(), unset: vi.fn() }) })
+    const fiber = ctx.plugin(client as never, {} as never)
+    await fiber
+    expect(register).toHaveBeenCalledWith(NS, { zh, en })
+    expect(registerSource).toHaveBeenCalledWith(expect.objectContaining({ trigger: '@', name: 'dsh-sessions' }))
+    expect(slotRegister).toHaveBeenCalledWith(expect.objectContaining({ name: 'settings.plugin.item', key: 'dsh-sessions', locale: NS }), expect.any(Function))
+    expect(disposed).toEqual([])
+    await fiber.dispose()
+    expect(disposed.sort()).toEqual(['card', 'dictionaries', 'source'])
+  })
+})

@@ -1,0 +1,101 @@
+import type { InputTriggerSource } from '@deepseek-ai/dsh-client-ui-input-trigger/client'
+import { describe, expect, it, vi } from 'vitest'
+import type { SessionsApi } from '../../src/client/api.ts'
+import { en } from '../../src/client/locales.ts'
+import { createMentionSource, MENTION_SOURCE } from '../../src/client/mention/source.ts'
+import { decodeChipRef } from '../../src/core/chip-ref.ts'
+
+const NOW = Date.UTC(2026, 10, 29, 12)
+const alpha = { sessionId: 'session-a', label: 'Orchard plans', cwd: '/w/alpha', createdAt: NOW - 120_000, mention: '@[Orchard plans](dsh-session:a)' }
+const untitled = { sessionId: 'session-u', label: 'session-u', createdAt: NOW - 5_000, mention: '@[session-u](dsh-session:u)' }
+
+function setup(overrides: Partial<SessionsApi> = {}, files = vi.fn(() => Promise.resolve([
+  { path: 'src', kind: 'directory' }, { path: 'README.md', kind: 'file' },
+] as never))) {
+  const api: SessionsApi = {
+    candidates: vi.fn(() => Promise.resolve({ candidates: [alpha, untitled] })),
+    preflight: vi.fn(() => Promise.resolve({ ok: true as const, text: '@Orchard plans', references: [{ sessionId: 'session-a' }] })),
+    ...overrides,
+  }
+  const source = createMentionSource({ listFiles: files, api, t: key => en[key], locale: () => 'en', now: () => NOW })
+  return { source, api, files }
+}
+
+const request = (query: string, extra: object = {}) => ({ query, position: 'inline' as const, signal: new AbortController().signal, ...extra })
+const session = { sessionId: 'session-t' } as never
+
+async function rows(source: InputTriggerSource, query: string, extra: object = {}) {
+  return source.candidates(session, request(query, extra))
+}
+
+describe('the @ source', () => {
+  it('lists files first, then scoped sessions with id, cwd and age', async () => {
+    const { source, api, files } = setup()
+    const list = await rows(source, 'or')
+    expect(list.map(row => [row.name, row.description, row.section])).toEqual([
+      ['Folder · src/', 'src', 'Files & folders'],
+      ['File · README.md', 'README.md', 'Files & folders'],
+      ['Session · Orchard plans', 'session-a · /w/alpha · 2 minutes ago', 'Sessions'],
+      ['Session · session-u', '(no working directory) · 5 seconds ago', 'Sessions'],
+    ])
+    expect(files).toHaveBeenCalledWith('session-t', 'or', expect.any(AbortSignal))
+    expect(api.candidates).toHaveBeenCalledWith('session-t', 'or', expect.any(AbortSignal))
+    expect(source).toMatchObject({ trigger: '@', name: MENTION_SOURCE, showGroupTitle: false })
+  })
+
+  it('lists no sessions for a quoted file token and nothing once cancelled', async () => {
+    const { source, api } = setup()
+    expect((await rows(source, 'REA', { quoted: true })).every(row => row.section === 'Files & folders')).toBe(true)
+    expect(api.candidates).not.toHaveBeenCalled()
+    const controller = new AbortController()
+    const pending = source.candidates(session, { query: '', position: 'inline', signal: controller.signal })
+    controller.abort()
+    expect(await pending).toEqual([])
+  })
+
+  it('never rejects: a failing group is left out', async () => {
+    const { source } = setup({ candidates: () => Promise.reject(new Error('down')) }, vi.fn(() => Promise.reject(new Error('down'))))
+    expect(await rows(source, '')).toEqual([])
+  })
+
+  it('inserts file and session chips and continues a folder query', async () => {
+    const { source } = setup()
+    const [folder, file, picked] = await rows(source, '')
+    const pick = (candidate: typeof file) => source.onPick({ candidate: candidate!, session, position: 'inline', via: 'menu', span: { start: 0, end: 1, draftRev: 1 } } as never)
+    expect(pick(folder)).toEqual({ text: '@src/', continue: true })
+    const fileInsert = pick(file) as { insert: { source: string; ref: string; label: string; appearance: string; clipboardText: string } }
+    expect(fileInsert.insert).toMatchObject({ source: MENTION_SOURCE, label: 'README.md', appearance: 'file', clipboardText: '@README.md' })
+    const sessionInsert = pick(picked) as typeof fileInsert
+    expect(sessionInsert.insert).toMatchObject({ source: MENTION_SOURCE, label: 'Orchard plans', appearance: 'session', clipboardText: alpha.mention })
+    expect(decodeChipRef(sessionInsert.insert.ref)).toEqual({ kind: 'session', target: 'session-t', source: 'session-a', label: 'Orchard plans', mention: alpha.mention })
+    expect(source.codec!.clipboardText(sessionInsert.insert.ref)).toBe(alpha.mention)
+  })
+
+  it('serializes a session chip to its mention after a successful preflight', async () => {
+    const { source, api } = setup()
+    const ref = JSON.stringify({ kind: 'session', target: 'session-t', source: 'session-a', label: 'Orchard plans', mention: alpha.mention })
+    expect(await source.codec!.serialize(ref, new AbortController().signal)).toBe(alpha.mention)
+    expect(api.preflight).toHaveBeenCalledWith('session-t', alpha.mention, expect.any(AbortSignal))
+    expect(await source.codec!.serialize(JSON.stringify({ kind: 'file', mention: '@README.md' }), new AbortController().signal)).toBe('@README.md')
+  })
+
+  it.each([
+    ['DSH_SESSIONS_OUT_OF_SCOPE', 'Cannot reference "Orchard plans": it is outside the current workspace.'],
+    ['SESSION_REFERENCE_READ_FAILED', 'Cannot reference "Orchard plans": the session was deleted or cannot be read.'],
+    ['SESSION_REFERENCE_TOO_MANY', 'A message can reference at most 3 sessions.'],
+    ['SESSION_REFERENCE_BUDGET_EXCEEDED', 'Cannot reference "Orchard plans": the session is too large to reference.'],
+    ['SESSION_REFERENCE_SELF_REFERENCE', 'a session cannot reference itself.'],
+    ['SOMETHING_NEW', 'Session references cannot be checked right now.'],
+  ])('rejects the send for %s with a readable reason', async (code, text) => {
+    const { source } = setup({ preflight: () => Promise.resolve({ ok: false as const, code, message: 'raw' }) })
+    const ref = JSON.stringify({ kind: 'session', target: 'session-t', source: 'session-a', label: 'Orchard plans', mention: alpha.mention })
+    await expect(source.codec!.serialize(ref, new AbortController().signal)).rejects.toThrow(text)
+  })
+
+  it('rejects the send when the host cannot be reached or the ref is not one of ours', async () => {
+    const { source } = setup({ preflight: () => Promise.reject(new Error('offline')) })
+    const ref = JSON.stringify({ kind: 'session', target: 't', source: 's', label: 'l', mention: 'm' })
+    await expect(source.codec!.serialize(ref, new AbortController().signal)).rejects.toThrow(en['error.unavailable'])
+    await expect(source.codec!.serialize('garbage', new AbortController().signal)).rejects.toThrow(en['error.invalid'])
+  })
+})

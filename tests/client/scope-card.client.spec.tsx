@@ -1,0 +1,91 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { useSyncExternalStore } from 'react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { Config } from '../../src/config.ts'
+import { en } from '../../src/client/locales.ts'
+import { ScopeCard, type ScopeCardState } from '../../src/client/settings/ScopeCard.tsx'
+import { createScopeCardFace } from '../../src/client/settings/scope-card.ts'
+
+vi.mock('@deepseek-ai/dsh-client-ui-primitives', () => ({ IconChevronDownOutline14: () => null }))
+
+afterEach(cleanup)
+
+/** A settings scope as the host's `settingsScope.bind` returns it, held in memory. */
+function memoryScope(value: object | undefined, status: 'loading' | 'ready' | 'unavailable' = 'ready') {
+  let snapshot = { status, value, base: {}, user: {}, revision: 1, writable: true, mode: 'host' as const }
+  const listeners = new Set<() => void>()
+  return {
+    getSnapshot: () => snapshot,
+    subscribe: (listener: () => void) => {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    set: vi.fn(async (field: string, next: unknown) => {
+      snapshot = { ...snapshot, value: { ...(snapshot.value ?? {}), [field]: next }, revision: snapshot.revision + 1 }
+      for (const listener of listeners) listener()
+    }),
+    unset: vi.fn(() => Promise.resolve()),
+  }
+}
+
+function renderCard(scope: ReturnType<typeof memoryScope>, saveScope?: (scope: 'workspace' | 'all') => Promise<void>) {
+  const face = createScopeCardFace(scope)
+  const source = face.hooks.scopeCard
+  function useScopeCard<T>(selector: (state: ScopeCardState) => T): T {
+    return selector(useSyncExternalStore(source.subscribe, source.getSnapshot))
+  }
+  return render(<ScopeCard t={key => en[key]} useScopeCard={useScopeCard} saveScope={saveScope ?? face.saveScope} />)
+}
+
+describe('the Session references card', () => {
+  it('is collapsed by default and expands to the scope switch and the other keys, read-only', () => {
+    renderCard(memoryScope(Config({ candidateLimit: 20 })))
+    const header = screen.getByRole('button', { name: 'Expand: Session references' })
+    expect(header.getAttribute('aria-expanded')).toBe('false')
+    expect(screen.queryByRole('radio')).toBeNull()
+    fireEvent.click(header)
+    expect(screen.getByRole('button', { name: 'Collapse: Session references' }).getAttribute('aria-expanded')).toBe('true')
+    expect((screen.getByRole('radio', { name: 'Current workspace only' }) as HTMLInputElement).checked).toBe(true)
+    expect((screen.getByRole('radio', { name: 'All visible sessions' }) as HTMLInputElement).checked).toBe(false)
+    expect(screen.getByText('candidateLimit').nextSibling?.textContent).toBe('20')
+    expect(screen.getByText('failureMode').nextSibling?.textContent).toBe('passthrough')
+    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true)
+  })
+
+  it('saves a new scope through the settings scope and shows the saved value', async () => {
+    const scope = memoryScope(Config({}))
+    renderCard(scope)
+    fireEvent.click(screen.getByRole('button', { name: 'Expand: Session references' }))
+    fireEvent.click(screen.getByRole('radio', { name: 'All visible sessions' }))
+    const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement
+    expect(save.disabled).toBe(false)
+    await act(async () => { fireEvent.click(save) })
+    expect(scope.set).toHaveBeenCalledWith('scope', 'all')
+    expect(screen.getByRole('status').textContent).toBe('Saved')
+    expect((screen.getByRole('radio', { name: 'All visible sessions' }) as HTMLInputElement).checked).toBe(true)
+    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true)
+  })
+
+  it('reports a failed save and keeps the choice', async () => {
+    renderCard(memoryScope(Config({})), () => Promise.reject(new Error('refused')))
+    fireEvent.click(screen.getByRole('button', { name: 'Expand: Session references' }))
+    fireEvent.click(screen.getByRole('radio', { name: 'All visible sessions' }))
+    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Save' })) })
+    expect(screen.getByRole('status').textContent).toBe('Save failed')
+    expect((screen.getByRole('radio', { name: 'All visible sessions' }) as HTMLInputElement).checked).toBe(true)
+  })
+
+  it('renders nothing while the host does not serve the section', () => {
+    const { container } = renderCard(memoryScope(undefined, 'unavailable'))
+    expect(container.innerHTML).toBe('')
+  })
+
+  it('keeps one snapshot object per settings revision', () => {
+    const scope = memoryScope(Config({}))
+    const face = createScopeCardFace(scope)
+    const first = face.hooks.scopeCard.getSnapshot()
+    expect(face.hooks.scopeCard.getSnapshot()).toBe(first)
+    expect(first).toEqual({ available: true, writable: true, value: Config({}) })
+  })
+})
