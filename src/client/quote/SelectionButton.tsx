@@ -1,0 +1,59 @@
+/**
+ * The floating "Add to chat" button above a quotable selection (Q1). It
+ * follows the selection as the page scrolls or resizes, hides when the
+ * selection collapses or leaves the conversation, and shows only while the
+ * current draft is in the plain phase. Pressing it keeps the selection until
+ * the quote is taken.
+ * @module @wishp3/dsh-sessions/client/quote/SelectionButton
+ */
+import { useEffect, useState } from 'react'
+import type { SessionsKey } from '../locales.ts'
+import { quotableSelection, type QuotableSelection } from './selection.ts'
+import css from './SelectionButton.module.css'
+
+/** Props the slot binds. */
+export interface SelectionButtonProps {
+  t(key: SessionsKey): string
+  /** Whether the current session's draft accepts a quote now. */
+  canQuote(): boolean
+  /** Adds the selected text to the current draft. */
+  quote(text: string): void
+}
+
+/**
+ * Renders the button, or nothing.
+ * @param props - copy, the phase check and the quote action.
+ * @returns the button while a quotable selection exists.
+ */
+export function SelectionButton(props: SelectionButtonProps) {
+  const [selection, setSelection] = useState<QuotableSelection | undefined>(undefined)
+  useEffect(() => {
+    const update = () => { setSelection(quotableSelection(document.getSelection())) }
+    document.addEventListener('selectionchange', update)
+    window.addEventListener('scroll', update, true)
+    window.addEventListener('resize', update)
+    return () => {
+      document.removeEventListener('selectionchange', update)
+      window.removeEventListener('scroll', update, true)
+      window.removeEventListener('resize', update)
+    }
+  }, [])
+  if (selection === undefined || !props.canQuote()) return null
+  const top = Math.max(8, selection.rect.top - 40)
+  const left = Math.max(8, selection.rect.left + selection.rect.width / 2)
+  return (
+    <button
+      type="button"
+      className={css.button}
+      style={{ top, left }}
+      data-dsh-sessions-quote-button=""
+      onMouseDown={event => { event.preventDefault() }}
+      onClick={() => {
+        props.quote(selection.text)
+        setSelection(undefined)
+      }}
+    >
+      {props.t('quote.add')}
+    </button>
+  )
+}

@@ -1,0 +1,37 @@
+/**
+ * Which text selection can be quoted (Q1): a non-empty selection whose both
+ * ends lie in the conversation (`[data-conversation-scroll]`) and outside the
+ * composer (`[data-composer-seat]`, which also holds the quote bar).
+ * @module @wishp3/dsh-sessions/client/quote/selection
+ */
+
+/** A quotable selection and where it is on screen. */
+export interface QuotableSelection {
+  readonly text: string
+  /** Bounding box in viewport coordinates. */
+  readonly rect: { readonly top: number; readonly left: number; readonly width: number; readonly height: number }
+}
+
+function elementOf(node: Node | null): Element | null {
+  if (node === null) return null
+  return node.nodeType === Node.ELEMENT_NODE ? node as Element : node.parentElement
+}
+
+function inConversation(node: Node | null): boolean {
+  const element = elementOf(node)
+  return element?.closest('[data-conversation-scroll]') != null && element.closest('[data-composer-seat]') == null
+}
+
+/**
+ * Reads the current selection.
+ * @param selection - `document.getSelection()`.
+ * @returns the quotable selection, or `undefined`.
+ */
+export function quotableSelection(selection: Selection | null): QuotableSelection | undefined {
+  if (selection === null || selection.isCollapsed || selection.rangeCount === 0) return undefined
+  const text = selection.toString()
+  if (text.trim() === '') return undefined
+  if (!inConversation(selection.anchorNode) || !inConversation(selection.focusNode)) return undefined
+  const box = selection.getRangeAt(0).getBoundingClientRect()
+  return { text, rect: { top: box.top, left: box.left, width: box.width, height: box.height } }
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { decodeQuoteRef, encodeQuoteRef, firstLine, QUOTE_LIMIT, quoteText, toMarkdownQuote } from '../../src/core/quote.ts'
+
+const MARK = '… (truncated)'
+
+describe('quote text', () => {
+  it('trims and normalizes line endings', () => {
+    expect(quoteText('  \r\n line one\r\nline two\rthree \n ', MARK)).toBe('line one\nline two\nthree')
+    expect(quoteText(' \n\t ', MARK)).toBe('')
+  })
+
+  it('keeps exactly the limit and truncates one over with the marker', () => {
+    expect(quoteText('a'.repeat(QUOTE_LIMIT), MARK)).toBe('a'.repeat(QUOTE_LIMIT))
+    expect(quoteText('a'.repeat(QUOTE_LIMIT + 1), MARK)).toBe('a'.repeat(QUOTE_LIMIT) + MARK)
+  })
+
+  it('counts code points and never splits a surrogate pair', () => {
+    const astral = '🍐'.repeat(5)
+    expect(quoteText(astral, MARK, 5)).toBe(astral)
+    expect(quoteText(astral + 'x', MARK, 5)).toBe(astral + MARK)
+    expect(quoteText('ab🍐cd', MARK, 3)).toBe('ab🍐' + MARK)
+    const cut = quoteText('🍐'.repeat(QUOTE_LIMIT + 3), MARK)
+    expect([...cut.slice(0, -MARK.length)]).toHaveLength(QUOTE_LIMIT)
+    expect(cut.slice(0, -MARK.length)).not.toMatch(/[\uD800-\uDBFF]$/)
+  })
+
+  it('counts a CRLF line break as one code point', () => {
+    expect(quoteText('ab\r\ncd', MARK, 5)).toBe('ab\ncd')
+    expect(quoteText('ab\r\ncde', MARK, 5)).toBe('ab\ncd' + MARK)
+  })
+})
+
+describe('Markdown quote', () => {
+  it('prefixes every line and leaves empty lines as a bare >', () => {
+    expect(toMarkdownQuote('one\n\ntwo')).toBe('> one\n>\n> two')
+    expect(toMarkdownQuote('> nested')).toBe('> > nested')
+  })
+
+  it('previews the first non-empty line', () => {
+    expect(firstLine('\n  \nfirst\nsecond')).toBe('first')
+  })
+
+  it('round-trips refs and refuses foreign ones', () => {
+    expect(decodeQuoteRef(encodeQuoteRef('a\n"b"'))).toBe('a\n"b"')
+    expect(decodeQuoteRef('{"kind":"file","mention":"x"}')).toBeUndefined()
+    expect(decodeQuoteRef('nope')).toBeUndefined()
+  })
+})

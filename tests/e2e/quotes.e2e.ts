@@ -1,0 +1,141 @@
+/**
+ * Quoting the conversation in the real host: select part of a model reply,
+ * "Add to chat", see the chip and the quote bar; a second quote; remove the
+ * first from the bar and bring it back with undo; send, and the model reads
+ * the quoted lines as a Markdown quote without chip text. A selection in the
+ * composer offers no button; a 20,000-character selection arrives truncated
+ * with the marker.
+ */
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { type Browser, launchBrowser } from './harness/browser.ts'
+import { userTexts } from './harness/requests.ts'
+import { type Stack, startStack } from './harness/stack.ts'
+import { note } from './harness/timing.ts'
+import { composer, openApp, send, startSessionWithTurn } from './harness/web-ui.ts'
+
+const shots = process.env.DSH_SESSIONS_SCREENSHOTS
+const BUTTON = '[data-dsh-sessions-quote-button]'
+const BAR = '[data-dsh-sessions-quote-bar]'
+
+/** Selects `fragment` inside the last rendered element whose text contains it. */
+async function selectInReply(page: Page, fragment: string): Promise<void> {
+  await page.evaluate(text => {
+    const walker = document.createTreeWalker(document.querySelector('[data-conversation-scroll]')!, NodeFilter.SHOW_TEXT)
+    let match: Text | undefined
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+      if (node.textContent?.includes(text) && node.parentElement?.closest('[data-composer-seat]') == null) match = node as Text
+    }
+    if (match === undefined) throw new Error(`no text node contains ${text.slice(0, 40)}`)
+    const start = match.textContent!.indexOf(text)
+    const range = document.createRange()
+    range.setStart(match, start)
+    range.setEnd(match, start + text.length)
+    const selection = document.getSelection()!
+    selection.removeAllRanges()
+    selection.addRange(range)
+  }, fragment)
+}
+
+async function barEntries(page: Page): Promise<string[]> {
+  if (await page.locator(BAR).count() === 0) return []
+  return page.locator(`${BAR} li`).allInnerTexts()
+}
+
+describe('quoting the conversation in the real host', () => {
+  let stack: Stack
+  let browser: Browser
+
+  beforeAll(async () => {
+    stack = await startStack({ hostBin: inject('hostBin'), tarball: inject('tarball') })
+    browser = await launchBrowser()
+    await openApp(browser.page, stack.web.url)
+    await startSessionWithTurn(browser.page, 'alpha', 'Tell me about pears')
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await stack?.stop()
+  })
+
+  it('adds two quotes, removes one from the bar, undoes, and sends them as a Markdown quote', async () => {
+    const page = browser.page
+    await selectInReply(page, 'You said: Tell me')
+    await page.locator(BUTTON).waitFor()
+    expect(await page.locator(BUTTON).innerText()).toBe('Add to chat')
+    if (shots !== undefined) await page.screenshot({ path: join(shots, 'quote-button-en.png') })
+    await page.locator(BUTTON).click()
+    await expect.poll(() => composer(page).inputValue()).toBe('@Quote 1 ')
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA')
+    expect(await composer(page).evaluate(textarea => (textarea as HTMLTextAreaElement).selectionStart)).toBe(9)
+    await expect.poll(() => barEntries(page)).toEqual([expect.stringMatching(/^Quote 1\s*You said: Tell me/)])
+    expect(await page.locator(BUTTON).count()).toBe(0)
+
+    await selectInReply(page, 'Stand-in reply')
+    await page.locator(BUTTON).click()
+    await expect.poll(() => composer(page).inputValue()).toBe('@Quote 1 @Quote 2 ')
+    await expect.poll(async () => (await barEntries(page)).length).toBe(2)
+    await page.locator(`${BAR} li`).first().getByRole('button', { name: 'Expand' }).click()
+    expect(await page.locator(`${BAR} pre`).innerText()).toBe('You said: Tell me')
+    if (shots !== undefined) await page.screenshot({ path: join(shots, 'quote-bar-en.png') })
+
+    await page.getByRole('button', { name: 'Remove: Quote 1' }).click()
+    await expect.poll(() => composer(page).inputValue()).toBe(' @Quote 2 ')
+    await expect.poll(() => barEntries(page)).toEqual([expect.stringMatching(/^Quote 2\s*Stand-in reply/)])
+    await composer(page).focus()
+    await page.keyboard.press('Control+z')
+    await expect.poll(() => composer(page).inputValue()).toBe('@Quote 1 @Quote 2 ')
+    await expect.poll(async () => (await barEntries(page)).length).toBe(2)
+
+    await composer(page).press('End')
+    await composer(page).pressSequentially('compare these')
+    const before = stack.model.turns().length
+    await page.getByRole('button', { name: 'Send message' }).click()
+    await expect.poll(() => stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
+    const direct = userTexts(stack.model.turns().at(-1)!).find(text => text.includes('compare these'))!
+    expect(direct.split('\n').map(line => line.trim())).toEqual(['> You said: Tell me', '', '> Stand-in reply', 'compare these'])
+    expect(direct).not.toContain('Quote 1')
+    await expect.poll(() => barEntries(page)).toEqual([])
+  })
+
+  it('offers no button for a selection in the composer', async () => {
+    const page = browser.page
+    await composer(page).fill('draft text to select')
+    await composer(page).evaluate(textarea => (textarea as HTMLTextAreaElement).select())
+    await page.evaluate(() => {
+      const range = document.createRange()
+      range.selectNodeContents(document.querySelector('[data-composer-card]')!)
+      document.getSelection()!.removeAllRanges()
+      document.getSelection()!.addRange(range)
+    })
+    await page.waitForTimeout(300)
+    expect(await page.locator(BUTTON).count()).toBe(0)
+    await composer(page).fill('')
+  })
+
+  it('truncates a 20,000-character selection to 16,000 code points with the marker', async () => {
+    const page = browser.page
+    const long = Array.from({ length: 3000 }, (_, n) => `w${String(n).padStart(4, '0')}x`).join(' ').slice(0, 20_000)
+    await send(page, long)
+    await page.getByText(`You said: ${long.slice(0, 30)}`).first().waitFor({ timeout: 30_000 })
+    await selectInReply(page, long)
+    const elapsed = await page.evaluate(async () => {
+      const button = document.querySelector<HTMLButtonElement>('[data-dsh-sessions-quote-button]')!
+      const textarea = document.querySelector<HTMLTextAreaElement>('[data-composer-card] textarea')!
+      const started = performance.now()
+      button.click()
+      for (;;) {
+        if (textarea.value.includes('@Quote 1') && document.querySelector('[data-dsh-sessions-quote-bar]') !== null) return performance.now() - started
+        await new Promise(resolve => requestAnimationFrame(resolve))
+      }
+    })
+    note(`click to visible chip for a 16,000-code-point quote: ${elapsed.toFixed(1)} ms`)
+    const before = stack.model.turns().length
+    await page.getByRole('button', { name: 'Send message' }).click()
+    await expect.poll(() => stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
+    const direct = userTexts(stack.model.turns().at(-1)!).find(text => text.startsWith('> w0000x'))!
+    expect(direct.endsWith('… (truncated)')).toBe(true)
+    expect(direct.slice(2, -'… (truncated)'.length)).toBe(long.slice(0, 16_000))
+  })
+})
