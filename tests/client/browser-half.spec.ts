@@ -17,12 +17,12 @@ describe('browser dictionaries', () => {
     }
   })
 
-  it('are registered, with the @ source and the settings card, as effects that disposing the row removes', async () => {
+  it('are registered, with the @ sources, the settings card, the selection button and the quote bar, as effects that disposing the row removes', async () => {
     const disposed: string[] = []
     const disposer = (what: string) => () => { disposed.push(what) }
     const register = vi.fn(() => disposer('dictionaries'))
     const registerSource = vi.fn(() => disposer('source'))
-    const slotRegister = vi.fn(() => disposer('card'))
+    const slotRegister = vi.fn(() => disposer('slot'))
     const ctx = new Context()
     ctx.provide('locale', { register, bind: () => (key: string) => key, getLocale: () => ({ active: 'en' }) })
     ctx.provide('inputTriggers', { registerSource })
@@ -30,13 +30,16 @@ describe('browser dictionaries', () => {
     ctx.provide('remote.fileReferences', {})
     ctx.provide('slots', { inject: (_name: string, mount: () => () => void) => mount(), register: slotRegister })
     ctx.provide('settingsScope', { bind: () => ({ getSnapshot: () => ({}), subscribe: () => () => {}, set: vi.fn(), unset: vi.fn() }) })
+    ctx.provide('sessions', { list: { getSnapshot: () => ({}) }, scope: () => undefined })
+    ctx.provide('conversation', { input: { for: vi.fn() } })
     const fiber = ctx.plugin(client as never, {} as never)
     await fiber
     expect(register).toHaveBeenCalledWith(NS, { zh, en })
-    expect(registerSource).toHaveBeenCalledWith(expect.objectContaining({ trigger: '@', name: 'dsh-sessions' }))
+    expect(registerSource.mock.calls.map(call => (call as unknown[])[0] as { name: string }).map(source => source.name)).toEqual(['dsh-sessions', 'dsh-sessions-quote'])
+    expect(slotRegister.mock.calls.map(call => (call as unknown[])[0] as { name: string }).map(options => options.name)).toEqual(['settings.plugin.item', 'shell.overlay', 'conversation.input.dock'])
     expect(slotRegister).toHaveBeenCalledWith(expect.objectContaining({ name: 'settings.plugin.item', key: 'dsh-sessions', locale: NS }), expect.any(Function))
     expect(disposed).toEqual([])
     await fiber.dispose()
-    expect(disposed.sort()).toEqual(['card', 'dictionaries', 'source'])
+    expect(disposed.sort()).toEqual(['dictionaries', 'slot', 'slot', 'slot', 'source', 'source'])
   })
 })

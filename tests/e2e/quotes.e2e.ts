@@ -99,8 +99,13 @@ describe('quoting the conversation in the real host', () => {
     await expect.poll(() => barEntries(page)).toEqual([])
   })
 
-  it('offers no button for a selection in the composer', async () => {
+  it('offers the button for a double-click selection and none for a selection in the composer', async () => {
     const page = browser.page
+    await page.getByText('Stand-in reply #1.').first().dblclick({ position: { x: 20, y: 10 } })
+    expect(await page.evaluate(() => document.getSelection()?.toString())).toBe('Stand')
+    await page.locator(BUTTON).waitFor()
+    await page.mouse.click(5, 5)
+    await expect.poll(() => page.locator(BUTTON).count()).toBe(0)
     await composer(page).fill('draft text to select')
     await composer(page).evaluate(textarea => (textarea as HTMLTextAreaElement).select())
     await page.evaluate(() => {
