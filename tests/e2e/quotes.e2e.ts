@@ -143,4 +143,27 @@ describe('quoting the conversation in the real host', () => {
     expect(direct.endsWith('… (truncated)')).toBe(true)
     expect(direct.slice(2, -'… (truncated)'.length)).toBe(long.slice(0, 16_000))
   })
+
+  it('speaks Chinese with the UI in Chinese', async () => {
+    const zh = await launchBrowser({ locale: 'zh-CN' })
+    try {
+      const page = zh.page
+      await openApp(page, stack.web.url)
+      await page.getByText('Title Tell me about pears').first().click()
+      await page.getByText('Stand-in reply #1.').first().waitFor()
+      await selectInReply(page, 'You said: Tell me')
+      await page.locator(BUTTON).waitFor()
+      expect(await page.locator(BUTTON).innerText()).toBe('添加到对话')
+      if (shots !== undefined) await page.screenshot({ path: join(shots, 'quote-button-zh.png') })
+      await page.locator(BUTTON).click()
+      await expect.poll(() => composer(page).inputValue()).toBe('@引用 1 ')
+      await page.locator(`${BAR} li`).first().getByRole('button', { name: '展开' }).click()
+      expect(await barEntries(page)).toEqual([expect.stringMatching(/^引用 1\s*You said: Tell me\s*收起\s*移除/)])
+      if (shots !== undefined) await page.screenshot({ path: join(shots, 'quote-bar-zh.png') })
+      await page.getByRole('button', { name: '移除: 引用 1' }).click()
+      await expect.poll(() => barEntries(page)).toEqual([])
+    } finally {
+      await zh.close()
+    }
+  })
 })
