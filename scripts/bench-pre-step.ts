@@ -6,14 +6,13 @@
 import { Config } from '../src/config.ts'
 import { ReferenceResolver } from '../src/host/resolver.ts'
 import { SessionIndex } from '../src/host/session-index.ts'
+import { percentile } from '../tests/e2e/harness/stats.ts'
 import { createHostHarness } from '../tests/host/harness.ts'
 
 interface Percentiles { p50: number; p95: number }
 
 function percentiles(samples: number[]): Percentiles {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!
-  return { p50: at(0.5), p95: at(0.95) }
+  return { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) }
 }
 
 /**

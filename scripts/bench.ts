@@ -14,8 +14,10 @@ import { createHome } from '../tests/e2e/harness/home.ts'
 import { ensureHost, hostDir } from '../tests/e2e/harness/host.ts'
 import { startModel } from '../tests/e2e/harness/model.ts'
 import { packPlugin } from '../tests/e2e/harness/pack.ts'
+import { percentile } from '../tests/e2e/harness/stats.ts'
 import { spreadSessions, writeSessionStore } from '../tests/e2e/harness/store.ts'
 import { measurePreStep } from './bench-pre-step.ts'
+import { measureTti } from './bench-tti.ts'
 
 const { values } = parseArgs({
   options: {
@@ -30,11 +32,6 @@ const WORKSPACES = Number(values.workspaces)
 const OFFICIAL_RUNS = Number(values['official-runs'])
 const RUNS = Number(values.runs)
 const QUERIES = [['empty', ''], ['one letter', 'p'], ['five letters', 'grape']] as const
-
-function percentile(samples: readonly number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
-}
 
 function ms(value: number): string {
   return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`
@@ -70,7 +67,6 @@ try {
   console.log(`store: ${SESSIONS} sessions over ${WORKSPACES} workspaces written in ${ms(performance.now() - started)}`)
   const tarball = packPlugin()
   dshPlugin(options, ['add', tarball])
-  rmSync(dirname(tarball), { recursive: true, force: true })
   const inFirstWorkspace = store.filter(session => session.cwd.endsWith('ws-00'))
   const target = inFirstWorkspace[Math.floor(inFirstWorkspace.length / 2)]!
   const oldest = store[0]!
@@ -103,10 +99,10 @@ try {
     const oursSamples: number[] = []
     for (let run = 0; run < 5; run += 1) await ours(web, target.id, query)
     for (let run = 0; run < RUNS; run += 1) oursSamples.push((await ours(web, target.id, query)).ms)
-    const o50 = percentile(officialSamples, 50)
-    const o95 = percentile(officialSamples, 95)
-    const p50 = percentile(oursSamples, 50)
-    const p95 = percentile(oursSamples, 95)
+    const o50 = percentile(officialSamples, 0.5)
+    const o95 = percentile(officialSamples, 0.95)
+    const p50 = percentile(oursSamples, 0.5)
+    const p95 = percentile(oursSamples, 0.95)
     rows.push(`| ${name} (${JSON.stringify(query)}) | ${ms(o50)} / ${ms(o95)} | ${ms(p50)} / ${ms(p95)} | ${(o50 / p50).toFixed(0)}× / ${(o95 / p95).toFixed(0)}× |`)
   }
   await web.stop()
@@ -116,12 +112,15 @@ try {
   await web.stop()
 
   const preStep = await measurePreStep(SESSIONS, WORKSPACES, RUNS)
+  const tti = await measureTti(hostBin, tarball, 15)
+  rmSync(dirname(tarball), { recursive: true, force: true })
   console.log('')
   console.log(`candidates at ${SESSIONS} sessions, ${WORKSPACES} workspaces (official runs: ${OFFICIAL_RUNS}, ours: ${RUNS})`)
   console.log('| query | official p50 / p95 | dsh-sessions p50 / p95 | ratio p50 / p95 |')
   console.log('| --- | --- | --- | --- |')
   for (const row of rows) console.log(row)
   console.log(`dsh web boot (warm projection cache): ${ms(web.bootMs)}; first candidates request after boot: ${ms(warmFirst.ms)} (titles ${labelled ? 'all present' : 'missing'})`)
+  console.log(`web UI time to interactive (navigation to rendered composer, fresh profile, 15 loads each): bare p50 ${ms(tti.bare.p50)} / p95 ${ms(tti.bare.p95)}; with the plugin p50 ${ms(tti.plugin.p50)} / p95 ${ms(tti.plugin.p95)}; added at p50 ${((tti.plugin.p50 / tti.bare.p50 - 1) * 100).toFixed(1)} %`)
   console.log(`pre-step with one @Title mention: prepare() alone p50 ${ms(preStep.prepare.p50)} / p95 ${ms(preStep.prepare.p95)}; resolution + prepare() p50 ${ms(preStep.resolved.p50)} / p95 ${ms(preStep.resolved.p95)}; added p95 ${ms(preStep.resolved.p95 - preStep.prepare.p95)}`)
 } finally {
   await model.stop()

@@ -9,15 +9,11 @@ import { type Browser, launchBrowser } from './harness/browser.ts'
 import { hostDir } from './harness/host.ts'
 import { type Stack, startStack } from './harness/stack.ts'
 import { spreadSessions, writeSessionStore } from './harness/store.ts'
+import { percentile } from './harness/stats.ts'
 import { note } from './harness/timing.ts'
 import { chooseWorkspace, composer, openApp, startNewSession } from './harness/web-ui.ts'
 
 const SAMPLES = 20
-
-function percentile(samples: readonly number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!
-}
 
 describe('session candidates latency in the real UI at 200 sessions', () => {
   let stack: Stack
