@@ -8,7 +8,7 @@
  * (the sidebar's own title source). Freshness: `session/created` adds a
  * session, a `session/title` event retitles it, `session/disposed` drops one
  * that was never persisted, and a periodic listing reconciles what other
- * processes changed. A cold session whose title the cache lacks is read in
+ * processes changed (every five minutes). A cold session whose title the cache lacks is read in
  * the background, one log at a time, through the cache service, which then
  * keeps the title for later starts.
  * @module @wishp3/dsh-sessions/host/session-index
@@ -93,7 +93,7 @@ export class SessionIndex {
       if (session.seq === 0) this.remove(session.id)
     })
     ctx.effect(() => () => this.controller.abort(), 'dsh-sessions: session index')
-    const reconcileMs = options.reconcileMs ?? 60_000
+    const reconcileMs = options.reconcileMs ?? 300_000
     ctx.effect(() => {
       const timer = setInterval(() => void this.reconcile(), reconcileMs)
       timer.unref()
