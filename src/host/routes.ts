@@ -135,7 +135,9 @@ async function settings(deps: RouteDependencies, req: IncomingMessage, res: Serv
   try {
     send(res, 200, await deps.settings.update(await readJson(req)))
   } catch (error) {
-    if (error instanceof SettingsWriteError) throw new HttpError(error.status, error.status === 400 ? 'invalid-settings' : 'unavailable', error.message)
+    if (error instanceof SettingsWriteError) {
+      throw new HttpError(error.status, { 400: 'invalid-settings', 409: 'settings-refused', 503: 'unavailable' }[error.status], error.message)
+    }
     throw error
   }
 }

@@ -18,9 +18,9 @@ const KEYS = new Set(Object.keys(Config({})))
 /** A refused settings write; the message names the offending key. */
 export class SettingsWriteError extends Error {
   override readonly name = 'SettingsWriteError'
-  readonly status: 400 | 503
+  readonly status: 400 | 409 | 503
 
-  constructor(message: string, status: 400 | 503) {
+  constructor(message: string, status: 400 | 409 | 503) {
     super(message)
     this.status = status
   }
@@ -34,7 +34,7 @@ export interface SessionsSettings {
    * Validates a partial configuration and writes it through the settings service.
    * @param patch - keys to set.
    * @returns the effective configuration after the write.
-   * @throws {SettingsWriteError} when the patch is invalid (400) or no settings service is mounted (503).
+   * @throws {SettingsWriteError} when the patch is invalid (400), the settings service refuses the write (409), or none is mounted (503).
    */
   update(patch: unknown): Promise<Config>
 }
@@ -67,7 +67,12 @@ export function installSessionsSettings(ctx: Context, config: Config): SessionsS
       }
       const settings = ctx.get('settings')
       if (settings === undefined) throw new SettingsWriteError('no settings service is mounted', 503)
-      await settings.update(SETTINGS_NAMESPACE, patch)
+      try {
+        await settings.update(SETTINGS_NAMESPACE, patch)
+      } catch (error) {
+        // The service refuses the write, e.g. while the stored section is invalid and unregistered.
+        throw new SettingsWriteError(`settings were not written: ${(error as Error).message}`, 409)
+      }
       return source()
     },
   }

@@ -1,0 +1,57 @@
+/**
+ * An invalid `dsh-sessions:` section in settings.yaml (a hand edit) must not
+ * break the boot: the web UI comes up with the plugin applied, the plugin
+ * runs on its row configuration, and a write through the route is refused
+ * with a clear message instead of failing.
+ */
+import { appendFileSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { launchBrowser } from './harness/browser.ts'
+import { installApplyProbe, readProbe } from './harness/probe.ts'
+import { PLUGIN, type Stack, startStack } from './harness/stack.ts'
+import { openApp } from './harness/web-ui.ts'
+
+describe('an invalid stored settings section', () => {
+  let stack: Stack
+
+  beforeAll(async () => {
+    stack = await startStack({
+      hostBin: inject('hostBin'),
+      tarball: inject('tarball'),
+      beforeBoot: home => {
+        appendFileSync(join(home.dshHome, 'settings.yaml'), 'dsh-sessions:\n  scope: galaxy\n')
+        return Promise.resolve()
+      },
+    })
+  })
+
+  afterAll(async () => {
+    await stack?.stop()
+  })
+
+  it('boots the web UI with the plugin applied and falls back to the row configuration', async () => {
+    const browser = await launchBrowser()
+    try {
+      await installApplyProbe(browser.context, PLUGIN, 'dsh-sessions')
+      await openApp(browser.page, stack.web.url)
+      expect(await readProbe(browser.page)).toEqual({ applied: 1 })
+      expect(browser.errors).toEqual([])
+    } finally {
+      await browser.close()
+    }
+    const settings = await (await fetch(`${stack.web.url}/dsh-sessions/settings`)).json()
+    expect(settings).toMatchObject({ scope: 'workspace', failureMode: 'passthrough' })
+  })
+
+  it('refuses a write with a clear 409 and leaves the file alone', async () => {
+    const file = join(stack.home.dshHome, 'settings.yaml')
+    const before = readFileSync(file)
+    const res = await fetch(`${stack.web.url}/dsh-sessions/settings`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope: 'all' }),
+    })
+    expect(res.status).toBe(409)
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/not written.*dsh-sessions/)
+    expect(readFileSync(file).equals(before)).toBe(true)
+  })
+})
