@@ -12,10 +12,12 @@
  * from JS once per document.
  */
 import { readFileSync } from 'node:fs'
-import { basename } from 'node:path'
+import { createRequire } from 'node:module'
+import { basename, dirname, join } from 'node:path'
 import { transform } from 'lightningcss'
 import type { Plugin } from 'rolldown'
 import type { UserConfig } from 'tsdown'
+import { patchWorkspaceBundle } from '../src/vendor/workspace/patch.ts'
 
 /** Specifiers the web shell shares through its module table at rc.8. */
 export const SHELL_MODULES: readonly string[] = [
@@ -74,6 +76,34 @@ function stylesheets(id: string): Plugin {
   }
 }
 
+const VENDORED_WORKSPACE = 'virtual:dsh-sessions/vendored-workspace'
+const VENDORED_WORKSPACE_ID = '\0dsh-sessions-vendored-workspace.js'
+
+/**
+ * Serves the published, pinned `@deepseek-ai/dsh-client-ui-workspace` browser
+ * bundle with this project's patch applied (D6), headed by the upstream
+ * licence notice. A published bundle that no longer matches the patch's
+ * anchors fails the build.
+ */
+function vendoredWorkspace(): Plugin {
+  return {
+    name: 'dsh-sessions:vendored-workspace',
+    resolveId(source) {
+      return source === VENDORED_WORKSPACE ? VENDORED_WORKSPACE_ID : null
+    },
+    load(id) {
+      if (id !== VENDORED_WORKSPACE_ID) return null
+      const bundle = createRequire(import.meta.url).resolve('@deepseek-ai/dsh-client-ui-workspace/client')
+      const packageDir = dirname(dirname(bundle))
+      const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { name: string; version: string }
+      const license = readFileSync(join(packageDir, 'LICENSE'), 'utf8').replaceAll('*/', '* /')
+      this.addWatchFile(bundle)
+      const notice = `/*! ${manifest.name}@${manifest.version}, patched by @wishp3/dsh-sessions (src/vendor/workspace/patch.ts).\n${license}*/\n`
+      return notice + patchWorkspaceBundle(readFileSync(bundle, 'utf8'))
+    },
+  }
+}
+
 /** Fails the build when a browser import would bundle a second copy of a harness package. */
 function harnessPurity(): Plugin {
   return {
@@ -108,7 +138,7 @@ export function clientBundle(id: string, entry: string): UserConfig {
     define: {
       'process.env.NODE_ENV': JSON.stringify('production'),
     },
-    plugins: [harnessPurity(), stylesheets(id)],
+    plugins: [vendoredWorkspace(), harnessPurity(), stylesheets(id)],
     outputOptions: {
       entryFileNames: 'client.js',
       banner: `window.__ModuleLoader__.load({ id: ${JSON.stringify(id)}, factory: (require) => {`,

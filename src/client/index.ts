@@ -1,8 +1,9 @@
 /**
  * `@wishp3/dsh-sessions`, browser half: the closure-factory bundle the web
  * shell loads for the `session-bridge` row. Registers the dictionaries, the
- * `@` source (files and scoped sessions), the settings card, and the quote
- * feature (its chip source, the selection button and the quote bar).
+ * `@` source (files and scoped sessions), the settings card, the quote
+ * feature (its chip source, the selection button and the quote bar), and the
+ * vendored workspace browser with "Copy session ID" in its row menu.
  * @module @wishp3/dsh-sessions/client
  */
 import type {} from '@deepseek-ai/dsh-api-remotes/client'
@@ -24,9 +25,11 @@ import { SelectionButton } from './quote/SelectionButton.tsx'
 import { createQuoteSource } from './quote/source.ts'
 import { ScopeCard } from './settings/ScopeCard.tsx'
 import { createScopeCardFace } from './settings/scope-card.ts'
+import { mountVendoredWorkspace } from '../vendor/workspace/glue.ts'
+import { createRowMenu } from '../vendor/workspace/row-menu.tsx'
 
 /** Browser services this half needs before it applies. */
-export const inject = ['locale', 'inputTriggers', 'remote', 'remote.fileReferences', 'slots', 'settingsScope', 'sessions', 'conversation']
+export const inject = ['locale', 'inputTriggers', 'remote', 'remote.fileReferences', 'slots', 'settingsScope', 'sessions', 'conversation', 'workspaces', 'connection']
 
 /**
  * Registers the browser half's contributions; each is an effect, so disposing
@@ -55,6 +58,7 @@ export function apply(ctx: ClientContext): void {
   } as never, ScopeCard as never)), 'dsh-sessions: settings card')
 
   const sessions = ctx.get('sessions') as unknown as ISessions
+  mountVendoredWorkspace(ctx, createRowMenu(t))
   const port = composerPort(ctx, sessions)
   ctx.effect(() => inputTriggers.registerSource(createQuoteSource()), 'dsh-sessions: quote chip source')
   const current = () => sessions.list.getSnapshot().current

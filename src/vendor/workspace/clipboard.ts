@@ -1,0 +1,50 @@
+/**
+ * Copies text from inside a click: `document.execCommand('copy')` first,
+ * synchronously within the user gesture, then `navigator.clipboard.writeText`
+ * when that did not take. Succeeds when either accepts the text.
+ * @module @wishp3/dsh-sessions/vendor/workspace/clipboard
+ */
+
+/** The two clipboard paths, injectable for tests. */
+export interface ClipboardPaths {
+  readonly document: Document
+  readonly clipboard: Pick<Clipboard, 'writeText'> | undefined
+}
+
+function execCopy(doc: Document, text: string): boolean {
+  const focused = doc.activeElement as HTMLElement | null
+  const area = doc.createElement('textarea')
+  area.value = text
+  area.setAttribute('readonly', '')
+  area.style.position = 'fixed'
+  area.style.top = '0'
+  area.style.opacity = '0'
+  doc.body.appendChild(area)
+  try {
+    area.select()
+    return doc.execCommand('copy')
+  } catch {
+    // execCommand is missing or refused: the async path decides.
+    return false
+  } finally {
+    area.remove()
+    focused?.focus?.()
+  }
+}
+
+/**
+ * Copies `text`. Call it synchronously from the click handler.
+ * @param text - what to copy.
+ * @param paths - the document and async clipboard to use.
+ * @returns whether a clipboard path accepted the text.
+ */
+export function copyText(text: string, paths: ClipboardPaths = { document, clipboard: navigator.clipboard }): Promise<boolean> {
+  if (execCopy(paths.document, text)) return Promise.resolve(true)
+  if (paths.clipboard === undefined) return Promise.resolve(false)
+  try {
+    return paths.clipboard.writeText(text).then(() => true, () => false)
+  } catch {
+    // writeText threw synchronously (no permission model): nothing accepted the text.
+    return Promise.resolve(false)
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * "Copy session ID" in the session row menu of the vendored workspace
+ * browser, in the real host: present on every non-blank row after the
+ * built-in items, absent on the blank New Session row; it puts the exact id
+ * on the clipboard and shows a toast at the row that is gone after 4 s; with
+ * both clipboard paths failing the failure toast shows; Chinese strings.
+ */
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { type Browser, launchBrowser } from './harness/browser.ts'
+import { hostDir } from './harness/host.ts'
+import { type Stack, startStack } from './harness/stack.ts'
+import { type StoredSession, writeSessionStore } from './harness/store.ts'
+import { openApp, startNewSession } from './harness/web-ui.ts'
+import { untilAsync as until } from './harness/wait.ts'
+
+const shots = process.env.DSH_SESSIONS_SCREENSHOTS
+
+/** Opens the ⋯ menu of the row titled `title` and returns its item texts. */
+async function openRowMenu(page: Page, title: string, actions = 'Session actions for'): Promise<string[]> {
+  const row = page.locator('[data-dsh-session-row]').filter({ hasText: title })
+  await row.hover()
+  await page.getByRole('button', { name: `${actions} ${title}` }).click()
+  const menu = page.getByRole('menu')
+  await menu.waitFor()
+  return menu.getByRole('menuitem').allInnerTexts()
+}
+
+describe('Copy session ID in the session row menu', () => {
+  let stack: Stack
+  let sessions: StoredSession[]
+
+  beforeAll(async () => {
+    stack = await startStack({
+      hostBin: inject('hostBin'),
+      tarball: inject('tarball'),
+      beforeBoot: async home => {
+        sessions = await writeSessionStore(hostDir(), home, [
+          { cwd: home.project('alpha'), title: 'Orchard plans', text: 'pears' },
+          { cwd: home.project('alpha'), title: 'Budget review', text: 'numbers' },
+        ])
+      },
+    })
+    // The store was written without the host's title cache: wait until the plugin's background repair has filled it.
+    await until(async () => {
+      const res = await fetch(`${stack.web.url}/dsh-sessions/candidates`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: sessions[1]!.id }),
+      })
+      const { candidates } = await res.json() as { candidates: { label: string }[] }
+      return candidates[0]?.label === 'Orchard plans'
+    }, 'titles in the host cache')
+  })
+
+  afterAll(async () => {
+    await stack?.stop()
+  })
+
+  it('copies the exact id and shows a toast at the row for 4 s', async () => {
+    const browser = await launchBrowser()
+    try {
+      const page = browser.page
+      await openApp(page, stack.web.url)
+      const items = await openRowMenu(page, 'Orchard plans')
+      expect(items).toEqual(['Rename', 'Fork session', 'Archive session', 'Copy session ID'])
+      if (shots !== undefined) await page.screenshot({ path: `${shots}/row-menu-en.png` })
+      await page.getByRole('menuitem', { name: 'Copy session ID' }).click()
+      const toast = page.locator('[data-dsh-sessions-row-toast="done"]')
+      await page.getByRole('alert').filter({ hasText: 'Session ID copied' }).waitFor()
+      if (shots !== undefined) await page.screenshot({ path: `${shots}/row-toast-en.png` })
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(sessions[0]!.id)
+      const shown = Date.now()
+      await toast.waitFor({ state: 'detached', timeout: 8_000 })
+      expect(Date.now() - shown).toBeGreaterThan(3_000)
+      expect(Date.now() - shown).toBeLessThan(6_000)
+      expect(browser.errors).toEqual([])
+    } finally {
+      await browser.close()
+    }
+  })
+
+  it('offers no menu on the blank New Session row', async () => {
+    const browser = await launchBrowser()
+    try {
+      const page = browser.page
+      await openApp(page, stack.web.url)
+      await startNewSession(page)
+      const blank = page.locator('[data-dsh-session-row]').filter({ hasText: 'New Session' })
+      await blank.waitFor()
+      expect(await blank.getByRole('button', { includeHidden: true }).count()).toBe(0)
+    } finally {
+      await browser.close()
+    }
+  })
+
+  it('shows the failure toast when both clipboard paths refuse', async () => {
+    const browser = await launchBrowser()
+    try {
+      const page = browser.page
+      await browser.context.addInitScript(() => {
+        document.execCommand = () => false
+        Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) } })
+      })
+      await openApp(page, stack.web.url)
+      await openRowMenu(page, 'Budget review')
+      await page.getByRole('menuitem', { name: 'Copy session ID' }).click()
+      await page.getByRole('alert').filter({ hasText: 'Could not copy the session ID' }).waitFor()
+      expect(await page.locator('[data-dsh-sessions-row-toast="failed"]').count()).toBe(1)
+    } finally {
+      await browser.close()
+    }
+  })
+
+  it('speaks Chinese with the UI in Chinese', async () => {
+    const browser = await launchBrowser({ locale: 'zh-CN' })
+    try {
+      const page = browser.page
+      await openApp(page, stack.web.url)
+      const row = page.locator('[data-dsh-session-row]').filter({ hasText: 'Orchard plans' })
+      await row.hover()
+      await page.getByRole('button', { name: '会话“Orchard plans”的操作' }).click()
+      const items = await page.getByRole('menu').getByRole('menuitem').allInnerTexts()
+      expect(items.at(-1)).toBe('复制会话 ID')
+      await page.getByRole('menuitem', { name: '复制会话 ID' }).click()
+      await page.getByRole('alert').filter({ hasText: '已复制会话 ID' }).waitFor()
+      if (shots !== undefined) await page.screenshot({ path: `${shots}/row-toast-zh.png` })
+    } finally {
+      await browser.close()
+    }
+  })
+})
