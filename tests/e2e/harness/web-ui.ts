@@ -63,14 +63,25 @@ export async function chooseWorkspace(page: Page, project: Project): Promise<voi
     const known = page.getByRole('menuitem', { name: project, exact: true })
     if (await known.isVisible()) {
       await known.click()
-      await composer(page).waitFor()
+      await settled(page, project)
       return
     }
     await addWorkspace.click()
   }
   await dialog.getByText(project, { exact: true }).click()
   await dialog.getByRole('button', { name: 'Open' }).click()
+  await settled(page, project)
+}
+
+/**
+ * Waits until the hero names the chosen workspace and the blank session the
+ * host opens for it has replaced the previous one (a message sent earlier
+ * lands in the previous workspace).
+ */
+async function settled(page: Page, project: string): Promise<void> {
+  await page.getByRole('button', { name: 'Choose workspace' }).filter({ hasText: new RegExp(`^${project}$`) }).waitFor()
   await composer(page).waitFor()
+  await page.waitForTimeout(500)
 }
 
 /**

@@ -1,0 +1,172 @@
+/**
+ * The vendored workspace browser against the built-in one (W1), side by
+ * side in the real host: the same home served by the bare host and by the
+ * host with the plugin, the same steps in both, and every observation must be
+ * equal, except the one added menu item.
+ *
+ * Compared: the sidebar's groups, rows, order and titles; a row's hover
+ * card; the session search; the session and workspace ⋯ menus; rename,
+ * fork and archive outcomes; the hero workspace picker; adding a workspace
+ * through the directory-picker dialog; opening a session.
+ */
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { type Browser, launchBrowser } from './harness/browser.ts'
+import { type Stack, startStack } from './harness/stack.ts'
+import { chooseWorkspace, newSessionButton, openApp, sendAndAwaitReply, startSessionWithTurn } from './harness/web-ui.ts'
+
+type Observation = Record<string, unknown>
+
+/** The sidebar's visible text, line by line, without relative times. */
+async function sidebar(page: Page): Promise<string[]> {
+  const text = await page.locator('[role=tree]').first().innerText()
+  return text.split('\n').map(line => line.trim()).filter(line => line !== '' && !/^(now|\d+\s*(m|h|d|min|s)|just now)$/i.test(line))
+}
+
+function tree(page: Page) {
+  return page.locator('[role=tree]').first()
+}
+
+async function rowMenu(page: Page, title: string): Promise<string[]> {
+  await page.locator('[role=treeitem]').filter({ hasText: title }).first().hover()
+  await page.getByRole('button', { name: `Session actions for ${title}` }).click()
+  const items = await page.getByRole('menu').getByRole('menuitem').allInnerTexts()
+  await page.keyboard.press('Escape')
+  return items
+}
+
+async function observe(stack: Stack, browser: Browser): Promise<Observation> {
+  const page = browser.page
+  const seen: Observation = {}
+  await openApp(page, stack.web.url)
+  await startSessionWithTurn(page, 'alpha', 'Alpha first question')
+  await startSessionWithTurn(page, 'beta', 'Beta first question')
+  await startSessionWithTurn(page, 'alpha', 'Alpha second question')
+  for (const title of ['Title Alpha first question', 'Title Beta first question', 'Title Alpha second question']) {
+    await tree(page).getByText(title, { exact: true }).waitFor()
+  }
+  seen.tree = await sidebar(page)
+
+  await page.locator('[role=treeitem]').filter({ hasText: 'Title Alpha first question' }).first().hover()
+  const status = page.getByText('Idle', { exact: true }).first()
+  await status.waitFor()
+  seen.hover = (await status.locator('xpath=ancestor::*[3]').innerText()).split('\n').filter(line => !/ago|^now$/.test(line))
+  await page.mouse.move(700, 500)
+
+  seen.menu = await rowMenu(page, 'Title Alpha first question')
+  await page.locator('[role=treeitem]').filter({ hasText: 'alpha' }).first().hover()
+  await page.getByRole('button', { name: 'Workspace actions for alpha' }).click()
+  seen.workspaceMenu = await page.getByRole('menu').getByRole('menuitem').allInnerTexts()
+  await page.keyboard.press('Escape')
+
+  await page.getByRole('button', { name: 'Search sessions' }).click()
+  await page.getByPlaceholder('Search sessions...').fill('Beta')
+  await page.locator('[class*=searchResultRow]').first().waitFor()
+  await page.waitForTimeout(500)
+  seen.search = (await page.locator('[class*=searchResultRow]').allInnerTexts()).map(text => text.split('\n').filter(line => !/ago|^now$/.test(line)).join(' | '))
+  await page.getByPlaceholder('Search sessions...').fill('')
+  await page.keyboard.press('Escape')
+
+  await rowMenu(page, 'Title Beta first question').then(() => undefined)
+  await page.locator('[role=treeitem]').filter({ hasText: 'Title Beta first question' }).first().hover()
+  await page.getByRole('button', { name: 'Session actions for Title Beta first question' }).click()
+  await page.getByRole('menuitem', { name: 'Rename' }).click()
+  const rename = page.getByRole('dialog').getByRole('textbox')
+  await rename.fill('Renamed beta')
+  await rename.press('Enter')
+  await tree(page).getByText('Renamed beta', { exact: true }).waitFor()
+  seen.afterRename = await sidebar(page)
+
+  await page.locator('[role=treeitem]').filter({ hasText: 'Title Alpha second question' }).first().hover()
+  await page.getByRole('button', { name: 'Session actions for Title Alpha second question' }).click()
+  await page.getByRole('menuitem', { name: 'Archive session' }).click()
+  await tree(page).getByText('Title Alpha second question', { exact: true }).waitFor({ state: 'detached' })
+  seen.afterArchive = await sidebar(page)
+
+  await page.locator('[role=treeitem]').filter({ hasText: 'Title Alpha first question' }).first().hover()
+  await page.getByRole('button', { name: 'Session actions for Title Alpha first question' }).click()
+  await page.getByRole('menuitem', { name: 'Fork session' }).click()
+  await tree(page).getByText('Title Alpha first question (1)', { exact: true }).waitFor()
+  seen.afterFork = await sidebar(page)
+
+  await newSessionButton(page).click()
+  await page.getByRole('button', { name: 'Choose workspace' }).click()
+  seen.heroPicker = await page.getByRole('menuitem').allInnerTexts()
+  await page.keyboard.press('Escape')
+  await chooseWorkspace(page, 'beta')
+  await sendAndAwaitReply(page, 'Beta second question')
+  await tree(page).getByText('Title Beta second question', { exact: true }).waitFor()
+  seen.afterNewSession = await sidebar(page)
+
+  await page.getByRole('button', { name: 'Add workspace' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Select Workspace Directory' })
+  await dialog.getByText('gamma', { exact: true }).click()
+  await dialog.getByRole('button', { name: 'Open' }).click()
+  await tree(page).getByText('gamma', { exact: true }).waitFor()
+  seen.afterAddWorkspace = await sidebar(page)
+
+  await page.locator('[role=treeitem]').filter({ hasText: 'Title Alpha first question' }).first().click()
+  await page.getByText('You said: Alpha first question').first().waitFor()
+  await page.locator('[data-composer-card] textarea[placeholder="Message the agent"]').waitFor()
+  seen.opened = await page.getByText('Stand-in reply', { exact: false }).allInnerTexts()
+  seen.errors = browser.errors
+  return seen
+}
+
+describe('the vendored workspace browser matches the built-in one', () => {
+  const observed: Observation[] = []
+  const stacks: Stack[] = []
+  const browsers: Browser[] = []
+
+  beforeAll(async () => {
+    for (const tarball of [undefined, inject('tarball')]) {
+      const stack = await startStack({
+        hostBin: inject('hostBin'),
+        ...(tarball === undefined ? {} : { tarball }),
+        beforeBoot: async home => {
+          const { mkdirSync } = await import('node:fs')
+          mkdirSync(`${home.home}/gamma`)
+        },
+      })
+      stacks.push(stack)
+      const browser = await launchBrowser()
+      browsers.push(browser)
+      observed.push(await observe(stack, browser).catch(async (error: unknown) => {
+        await browser.page.screenshot({ path: `/tmp/parity-${observed.length}.png` })
+        throw error
+      }))
+    }
+  }, 600_000)
+
+  afterAll(async () => {
+    for (const browser of browsers) await browser.close()
+    for (const stack of stacks) await stack.stop()
+  })
+
+  it('shows the same sidebar before and after rename, archive, fork, a new session and a new workspace', () => {
+    const [builtIn, plugin] = observed
+    for (const key of ['tree', 'afterRename', 'afterArchive', 'afterFork', 'afterNewSession', 'afterAddWorkspace']) {
+      expect(plugin![key], key).toEqual(builtIn![key])
+    }
+    expect(builtIn!.tree).toEqual(expect.arrayContaining(['alpha', 'beta', 'Title Alpha first question', 'Title Beta first question']))
+    expect(builtIn!.afterArchive).not.toContain('Title Alpha second question')
+    expect(builtIn!.afterAddWorkspace).toContain('gamma')
+  })
+
+  it('shows the same hover card, search results, workspace menu and hero picker, and opens sessions alike', () => {
+    const [builtIn, plugin] = observed
+    for (const key of ['hover', 'search', 'workspaceMenu', 'heroPicker', 'opened', 'errors']) {
+      expect(plugin![key], key).toEqual(builtIn![key])
+    }
+    expect(builtIn!.heroPicker).toEqual(expect.arrayContaining(['alpha', 'beta']))
+    expect(builtIn!.hover).toContain('Title Alpha first question')
+    expect((builtIn!.search as string[]).join('\n')).toContain('Title Beta first question')
+    expect(builtIn!.errors).toEqual([])
+  })
+
+  it('differs only by Copy session ID at the end of the session menu', () => {
+    const [builtIn, plugin] = observed
+    expect(builtIn!.menu).toEqual(['Rename', 'Fork session', 'Archive session'])
+    expect(plugin!.menu).toEqual([...builtIn!.menu as string[], 'Copy session ID'])
+  })
+})
