@@ -1,9 +1,14 @@
+// @vitest-environment jsdom
 import { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it, vi } from 'vitest'
 import * as client from '../../src/client/index.ts'
 import { en, NS, zh } from '../../src/client/locales.ts'
 
 vi.mock('@deepseek-ai/dsh-client-ui-primitives', () => ({ IconChevronDownOutline14: () => null }))
+
+// The vendored workspace browser runs only in the real host (tests/e2e/copy-session-id, workspace-parity).
+const mountVendoredWorkspace = vi.hoisted(() => vi.fn())
+vi.mock('../../src/vendor/workspace/glue.ts', () => ({ mountVendoredWorkspace }))
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map(match => match[1]).sort()
 
@@ -32,12 +37,15 @@ describe('browser dictionaries', () => {
     ctx.provide('settingsScope', { bind: () => ({ getSnapshot: () => ({}), subscribe: () => () => {}, set: vi.fn(), unset: vi.fn() }) })
     ctx.provide('sessions', { list: { getSnapshot: () => ({}) }, scope: () => undefined })
     ctx.provide('conversation', { input: { for: vi.fn() } })
+    ctx.provide('workspaces', {})
+    ctx.provide('connection', {})
     const fiber = ctx.plugin(client as never, {} as never)
     await fiber
     expect(register).toHaveBeenCalledWith(NS, { zh, en })
     expect(registerSource.mock.calls.map(call => (call as unknown[])[0] as { name: string }).map(source => source.name)).toEqual(['dsh-sessions', 'dsh-sessions-quote'])
     expect(slotRegister.mock.calls.map(call => (call as unknown[])[0] as { name: string }).map(options => options.name)).toEqual(['settings.plugin.item', 'shell.overlay', 'conversation.input.dock'])
     expect(slotRegister).toHaveBeenCalledWith(expect.objectContaining({ name: 'settings.plugin.item', key: 'dsh-sessions', locale: NS }), expect.any(Function))
+    expect(mountVendoredWorkspace).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ items: expect.any(Function), select: expect.any(Function) }))
     expect(disposed).toEqual([])
     await fiber.dispose()
     expect(disposed.sort()).toEqual(['dictionaries', 'slot', 'slot', 'slot', 'source', 'source'])
