@@ -27,8 +27,13 @@ function tree(page: Page) {
   return page.locator('[role=tree]').first()
 }
 
+/** A session row's title text in the sidebar (a group row contains its sessions' titles too). */
+function rowTitle(page: Page, title: string) {
+  return tree(page).getByText(title, { exact: true })
+}
+
 async function rowMenu(page: Page, title: string): Promise<string[]> {
-  await page.locator('[role=treeitem]').filter({ hasText: title }).first().hover()
+  await rowTitle(page, title).hover()
   await page.getByRole('button', { name: `Session actions for ${title}` }).click()
   const items = await page.getByRole('menu').getByRole('menuitem').allInnerTexts()
   await page.keyboard.press('Escape')
@@ -47,14 +52,14 @@ async function observe(stack: Stack, browser: Browser): Promise<Observation> {
   }
   seen.tree = await sidebar(page)
 
-  await page.locator('[role=treeitem]').filter({ hasText: 'Title Alpha first question' }).first().hover()
+  await rowTitle(page, 'Title Alpha first question').hover()
   const status = page.getByText('Idle', { exact: true }).first()
   await status.waitFor()
   seen.hover = (await status.locator('xpath=ancestor::*[3]').innerText()).split('\n').filter(line => !/ago|^now$/.test(line))
   await page.mouse.move(700, 500)
 
   seen.menu = await rowMenu(page, 'Title Alpha first question')
-  await page.locator('[role=treeitem]').filter({ hasText: 'alpha' }).first().hover()
+  await rowTitle(page, 'alpha').hover()
   await page.getByRole('button', { name: 'Workspace actions for alpha' }).click()
   seen.workspaceMenu = await page.getByRole('menu').getByRole('menuitem').allInnerTexts()
   await page.keyboard.press('Escape')
@@ -68,7 +73,7 @@ async function observe(stack: Stack, browser: Browser): Promise<Observation> {
   await page.keyboard.press('Escape')
 
   await rowMenu(page, 'Title Beta first question').then(() => undefined)
-  await page.locator('[role=treeitem]').filter({ hasText: 'Title Beta first question' }).first().hover()
+  await rowTitle(page, 'Title Beta first question').hover()
   await page.getByRole('button', { name: 'Session actions for Title Beta first question' }).click()
   await page.getByRole('menuitem', { name: 'Rename' }).click()
   const rename = page.getByRole('dialog').getByRole('textbox')
@@ -77,13 +82,13 @@ async function observe(stack: Stack, browser: Browser): Promise<Observation> {
   await tree(page).getByText('Renamed beta', { exact: true }).waitFor()
   seen.afterRename = await sidebar(page)
 
-  await page.locator('[role=treeitem]').filter({ hasText: 'Title Alpha second question' }).first().hover()
+  await rowTitle(page, 'Title Alpha second question').hover()
   await page.getByRole('button', { name: 'Session actions for Title Alpha second question' }).click()
   await page.getByRole('menuitem', { name: 'Archive session' }).click()
   await tree(page).getByText('Title Alpha second question', { exact: true }).waitFor({ state: 'detached' })
   seen.afterArchive = await sidebar(page)
 
-  await page.locator('[role=treeitem]').filter({ hasText: 'Title Alpha first question' }).first().hover()
+  await rowTitle(page, 'Title Alpha first question').hover()
   await page.getByRole('button', { name: 'Session actions for Title Alpha first question' }).click()
   await page.getByRole('menuitem', { name: 'Fork session' }).click()
   await tree(page).getByText('Title Alpha first question (1)', { exact: true }).waitFor()
@@ -103,9 +108,12 @@ async function observe(stack: Stack, browser: Browser): Promise<Observation> {
   await dialog.getByText('gamma', { exact: true }).click()
   await dialog.getByRole('button', { name: 'Open' }).click()
   await tree(page).getByText('gamma', { exact: true }).waitFor()
+  // Adding a workspace opens a blank session in it; observe once that row is there.
+  await tree(page).getByText('New Session', { exact: true }).waitFor()
+  await page.waitForTimeout(300)
   seen.afterAddWorkspace = await sidebar(page)
 
-  await page.locator('[role=treeitem]').filter({ hasText: 'Title Alpha first question' }).first().click()
+  await rowTitle(page, 'Title Alpha first question').click()
   await page.getByText('You said: Alpha first question').first().waitFor()
   await page.locator('[data-composer-card] textarea[placeholder="Message the agent"]').waitFor()
   seen.opened = await page.getByText('Stand-in reply', { exact: false }).allInnerTexts()
