@@ -89,12 +89,15 @@ export class ReferenceResolver {
     }
 
     const claimed: Span[] = [...canonical]
-    if (config.allowPlainTitleMentions) {
+    // The in-scope title table is built only for a text that can hold an `@Title`.
+    if (config.allowPlainTitleMentions && text.includes('@')) {
       const inScope = rankedInScope(this.index, target, config).filter(session => session.title !== undefined)
       const byTitle = new Map<string, typeof inScope>()
       for (const session of inScope) {
         const key = session.title!.toLowerCase()
-        byTitle.set(key, [...byTitle.get(key) ?? [], session])
+        const named = byTitle.get(key)
+        if (named === undefined) byTitle.set(key, [session])
+        else named.push(session)
       }
       const titles = [...new Set(inScope.map(session => session.title!))]
       for (const mention of scanTitleMentions(text, titles, canonical)) {
