@@ -76,9 +76,12 @@ describe('the Session references card', () => {
     expect((screen.getByRole('radio', { name: 'All visible sessions' }) as HTMLInputElement).checked).toBe(true)
   })
 
-  it('renders nothing while the host does not serve the section', () => {
+  it('renders nothing while the host does not serve the section or serves something else', () => {
     const { container } = renderCard(memoryScope(undefined, 'unavailable'))
     expect(container.innerHTML).toBe('')
+    cleanup()
+    const other = renderCard(memoryScope({ scope: 'galaxy' }))
+    expect(other.container.innerHTML).toBe('')
   })
 
   it('keeps one snapshot object per settings revision', () => {

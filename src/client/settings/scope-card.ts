@@ -4,8 +4,20 @@
  * @module @wishp3/dsh-sessions/client/settings/scope-card
  */
 import type { SettingsScope } from '@deepseek-ai/dsh-client-runtime/client'
-import { Config, type ReferenceScope } from '../../config.ts'
+import type { Config, ReferenceScope } from '../../config.ts'
 import type { ScopeCardState } from './ScopeCard.tsx'
+
+/**
+ * The section the host resolved (defaults, row config, user layer), when it
+ * has the shape the card reads.
+ * @param value - the settings scope's resolved value.
+ * @returns the configuration, or `undefined`.
+ */
+function resolved(value: unknown): Config | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const scope = (value as { scope?: unknown }).scope
+  return scope === 'workspace' || scope === 'all' ? value as Config : undefined
+}
 
 /** What the slot's `inject` returns. */
 export interface ScopeCardFace {
@@ -25,13 +37,7 @@ export function createScopeCardFace(scope: SettingsScope<unknown>): ScopeCardFac
     const snapshot = scope.getSnapshot()
     if (snapshot === source) return state
     source = snapshot
-    let value: Config | undefined
-    try {
-      value = snapshot.value === undefined ? undefined : Config(snapshot.value as Partial<Config>)
-    } catch {
-      value = undefined
-    }
-    state = { available: snapshot.status === 'ready', writable: snapshot.writable, value }
+    state = { available: snapshot.status === 'ready', writable: snapshot.writable, value: resolved(snapshot.value) }
     return state
   }
   return {
