@@ -5,6 +5,11 @@
  * stay as written. The readable text never carries a parseable
  * `dsh-session:` URI, so the official pre-step listener has nothing left to
  * prepare or to fail on.
+ *
+ * Work per text is bounded: each distinct id is looked up once, whatever
+ * number of times the text names it; an id the index does not know costs no
+ * storage read once the index is listed, and at most a few reads before; and
+ * a failure is reported once per session.
  * @module @wishp3/dsh-sessions/host/resolver
  */
 import type { Agent } from '@deepseek-ai/dsh-agent'
@@ -20,7 +25,7 @@ import {
 } from '../core/mentions.ts'
 import { rankedInScope } from './candidates.ts'
 import { isInScope, type ReferenceTarget } from './scope.ts'
-import type { SessionIndex } from './session-index.ts'
+import { type IndexedSession, type LookupBudget, type SessionIndex, STORAGE_READS_PER_TEXT } from './session-index.ts'
 
 /** Code of a reference that names a session outside the configured scope. */
 export const OUT_OF_SCOPE = 'DSH_SESSIONS_OUT_OF_SCOPE'
@@ -71,21 +76,35 @@ export class ReferenceResolver {
     const found: Found[] = []
     const failures: ReferenceFailure[] = []
     const edits: SpanEdit[] = []
+    const budget: LookupBudget = { remaining: STORAGE_READS_PER_TEXT }
+    const looked = new Map<string, Promise<IndexedSession | undefined>>()
+    const lookup = (id: string): Promise<IndexedSession | undefined> => {
+      let pending = looked.get(id)
+      if (pending === undefined) looked.set(id, pending = this.index.lookup(id, budget))
+      return pending
+    }
+    const failed = new Set<string>()
+    const fail = (failure: ReferenceFailure): void => {
+      const key = failure.sessionId ?? `${failure.code}:${failure.message}`
+      if (failed.has(key)) return
+      failed.add(key)
+      failures.push(failure)
+    }
     const canonical = scanCanonicalMentions(text)
     for (const mention of canonical) {
       let sessionId: string
       try {
         sessionId = decodeSessionReferenceUri(mention.uri)
       } catch (error) {
-        failures.push({ code: codeOf(error, 'SESSION_REFERENCE_INVALID_REFERENCE'), message: `invalid session reference ${mention.uri}` })
+        fail({ code: codeOf(error, 'SESSION_REFERENCE_INVALID_REFERENCE'), message: `invalid session reference ${mention.uri}` })
         if (mention.label !== undefined) edits.push({ start: mention.start, end: mention.end, text: `@${mention.label}` })
         continue
       }
       const label = mention.label ?? sessionId
       edits.push({ start: mention.start, end: mention.end, text: `@${label}` })
-      const failure = await this.check(target, sessionId, config)
+      const failure = this.check(target, sessionId, sessionId === target.id ? undefined : await lookup(sessionId), config)
       if (failure === undefined) found.push({ at: mention.start, reference: { sessionId: sessionId as SessionId, label } })
-      else failures.push(failure)
+      else fail(failure)
     }
 
     const claimed: Span[] = [...canonical]
@@ -111,11 +130,11 @@ export class ReferenceResolver {
 
     if (config.allowBareSessionIds) {
       for (const bare of scanBareSessionIds(text, claimed)) {
-        const session = await this.index.lookup(bare.id)
+        const session = bare.id === target.id ? undefined : await lookup(bare.id)
         if (session === undefined && bare.id !== target.id) continue
-        const failure = await this.check(target, bare.id, config)
+        const failure = this.check(target, bare.id, session, config)
         if (failure === undefined) found.push({ at: bare.start, reference: { sessionId: bare.id as SessionId, label: session!.label } })
-        else failures.push(failure)
+        else fail(failure)
       }
     }
 
@@ -151,11 +170,10 @@ export class ReferenceResolver {
     }
   }
 
-  private async check(target: ReferenceTarget, sessionId: string, config: Config): Promise<ReferenceFailure | undefined> {
+  private check(target: ReferenceTarget, sessionId: string, session: IndexedSession | undefined, config: Config): ReferenceFailure | undefined {
     if (sessionId === target.id) {
       return { code: 'SESSION_REFERENCE_SELF_REFERENCE', message: 'a session cannot reference itself', sessionId }
     }
-    const session = await this.index.lookup(sessionId)
     if (session === undefined) {
       return { code: 'SESSION_REFERENCE_READ_FAILED', message: `session "${sessionId}" not found`, sessionId }
     }

@@ -9,6 +9,9 @@
  * - `GET /dsh-sessions/settings` → the effective settings
  * - `POST /dsh-sessions/settings` `{ …partial settings }` → the effective settings after the write
  *
+ * Reads admit loopback and the deployment's trusted hosts, like `/api`; the
+ * settings write admits loopback only, like the host's own settings methods.
+ *
  * `cwd` is the workspace of a session the host does not know yet (a new,
  * unsent draft); a known session's own cwd always wins.
  * @module @wishp3/dsh-sessions/host/routes
@@ -22,7 +25,7 @@ import { codeOf, type ReferenceResolver } from './resolver.ts'
 import type { ReferenceTarget } from './scope.ts'
 import type { SessionIndex } from './session-index.ts'
 import { type SessionsSettings, SettingsWriteError } from './settings.ts'
-import { isTrustedRequest } from './trust.ts'
+import { isAdmitted, type RouteAuthority } from './trust.ts'
 
 /** Route prefix. */
 export const ROUTE_PREFIX = '/dsh-sessions'
@@ -149,21 +152,26 @@ async function settings(deps: RouteDependencies, req: IncomingMessage, res: Serv
  */
 export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
   const logger = ctx.logger('dsh-sessions')
-  const endpoints: Record<string, { methods: readonly string[]; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> }> = {
-    [`${ROUTE_PREFIX}/candidates`]: { methods: ['POST'], handle: (req, res) => candidates(ctx, deps, req, res) },
-    [`${ROUTE_PREFIX}/preflight`]: { methods: ['POST'], handle: (req, res) => preflight(ctx, deps, req, res) },
-    [`${ROUTE_PREFIX}/settings`]: { methods: ['GET', 'POST'], handle: (req, res) => settings(deps, req, res) },
+  type Endpoint = { methods: Readonly<Record<string, RouteAuthority>>; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> }
+  const endpoints: Record<string, Endpoint> = {
+    [`${ROUTE_PREFIX}/candidates`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => candidates(ctx, deps, req, res) },
+    [`${ROUTE_PREFIX}/preflight`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => preflight(ctx, deps, req, res) },
+    [`${ROUTE_PREFIX}/settings`]: { methods: { GET: 'trusted-host', POST: 'loopback' }, handle: (req, res) => settings(deps, req, res) },
   }
   const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const trustedHosts = ctx.get('webRuntime')?.trustedHosts ?? []
-      if (!isTrustedRequest(req.headers, trustedHosts)) throw new HttpError(403, 'forbidden', 'request refused by the host trust fence')
+      if (!isAdmitted(req.headers, 'trusted-host', trustedHosts)) throw new HttpError(403, 'forbidden', 'request refused by the host trust fence')
       const path = new URL(req.url ?? '/', 'http://host').pathname.replace(/\/+$/, '')
       const endpoint = endpoints[path]
       if (endpoint === undefined) throw new HttpError(404, 'not-found', `no route ${path}`)
-      if (!endpoint.methods.includes(req.method ?? '')) {
-        res.setHeader('allow', endpoint.methods.join(', '))
+      const authority = Object.hasOwn(endpoint.methods, req.method ?? '') ? endpoint.methods[req.method!] : undefined
+      if (authority === undefined) {
+        res.setHeader('allow', Object.keys(endpoint.methods).join(', '))
         throw new HttpError(405, 'method-not-allowed', `${req.method} is not allowed on ${path}`)
+      }
+      if (!isAdmitted(req.headers, authority, trustedHosts)) {
+        throw new HttpError(403, 'forbidden', `${req.method} ${path} is served to loopback only`)
       }
       await endpoint.handle(req, res)
     } catch (error) {

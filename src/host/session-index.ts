@@ -10,13 +10,22 @@
  * that was never persisted, and a periodic listing reconciles what other
  * processes changed (every five minutes). A cold session whose title the cache lacks is read in
  * the background, one log at a time, through the cache service, which then
- * keeps the title for later starts.
+ * keeps the title for later starts; a session whose log yields no title is
+ * not read again by this process (an event or the title cache still names it).
+ *
+ * Faults: a failed listing is retried with a short backoff until one
+ * succeeds. A session leaves the index only when the host says it is gone (a
+ * listing without it, a disposed unpersisted session, or a read that answers
+ * "session not found"), never on another read error. Once a listing has
+ * succeeded, an id the index does not know is unknown without touching
+ * storage (a miss schedules an early reconciliation); before that, a caller
+ * may read storage for a few ids, and misses are remembered briefly.
  * @module @wishp3/dsh-sessions/host/session-index
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { Session, SessionEvent, SessionHeader } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-projection-cache'
-import type { SessionRecord } from '@deepseek-ai/dsh-session-query'
+import { SessionQueryError, type SessionRecord } from '@deepseek-ai/dsh-session-query'
 import type {} from '@deepseek-ai/dsh-session-title'
 
 /** One indexed session. */
@@ -36,6 +45,29 @@ export interface IndexedSession {
 export interface SessionIndexOptions {
   /** Milliseconds between reconciling listings. */
   readonly reconcileMs?: number
+  /** Milliseconds before the first retry of a failed listing; each further retry waits twice as long, up to 30 s. */
+  readonly retryMs?: number
+  /** Milliseconds a storage miss is remembered. */
+  readonly missMs?: number
+}
+
+/** How many storage reads one text may still spend on ids the index does not know. */
+export interface LookupBudget {
+  remaining: number
+}
+
+/** Storage reads one text may spend on unknown ids before the first listing has succeeded. */
+export const STORAGE_READS_PER_TEXT = 2
+
+/** Earliest interval between two reconciliations that unknown ids ask for. */
+const EARLY_RECONCILE_MS = 30_000
+
+/** Most remembered misses; the oldest are forgotten first. */
+const MAX_MISSES = 4096
+
+/** Whether a read failure is the host saying the session does not exist. */
+function isGone(error: unknown): boolean {
+  return error instanceof SessionQueryError && error.code === 'SESSION_QUERY_SESSION_NOT_FOUND'
 }
 
 function latestTitle(events: readonly SessionEvent[]): string | undefined {
@@ -70,7 +102,16 @@ export class SessionIndex {
   /** Ids whose title an event set; a listing never overrides them. */
   private readonly eventTitled = new Set<string>()
   private readonly repairQueue: string[] = []
+  /** Ids whose log was read for a title and had none; the title cache or an event still names them later. */
+  private readonly repairTried = new Set<string>()
   private repairing = false
+  /** Storage misses and when they expire. */
+  private readonly misses = new Map<string, number>()
+  /** Whether a listing has succeeded since start. */
+  private listed = false
+  private reconciling: Promise<boolean> | undefined
+  private lastEarlyReconcile = 0
+  private readonly missMs: number
   private sorted: IndexedSession[] | undefined
   private readonly started: Promise<void>
   private readonly controller = new AbortController()
@@ -94,15 +135,23 @@ export class SessionIndex {
     })
     ctx.effect(() => () => this.controller.abort(), 'dsh-sessions: session index')
     const reconcileMs = options.reconcileMs ?? 300_000
+    this.missMs = options.missMs ?? 10_000
     ctx.effect(() => {
       const timer = setInterval(() => void this.reconcile(), reconcileMs)
       timer.unref()
       return () => clearInterval(timer)
     }, 'dsh-sessions: session index reconciliation')
-    this.started = this.reconcile()
+    this.started = this.reconcile().then(ok => {
+      if (!ok) void this.retry(options.retryMs ?? 500)
+    })
   }
 
-  /** Resolves once the first listing is indexed (or failed and was logged). */
+  /** Whether a listing has succeeded, so the index answers "unknown" on its own. */
+  get isListed(): boolean {
+    return this.listed
+  }
+
+  /** Resolves once the first listing is indexed (or failed, was logged, and is being retried). */
   ready(): Promise<void> {
     return this.started
   }
@@ -123,20 +172,37 @@ export class SessionIndex {
   }
 
   /**
-   * The session with this id, reading it from storage when another process
-   * created it after the last listing.
+   * The session with this id. Once a listing has succeeded, an id the index
+   * lacks is unknown at once, and an early reconciliation is scheduled for
+   * sessions other processes created since. Before that, the id is read from
+   * storage while the budget lasts, and a miss is remembered briefly.
    * @param id - a session id.
-   * @returns the entry, or `undefined` when no such session exists.
+   * @param budget - the storage reads the calling text may still spend; omit for one unbudgeted read.
+   * @returns the entry, or `undefined` when the index does not know the session.
    */
-  async lookup(id: string): Promise<IndexedSession | undefined> {
-    return this.sessions.get(id) ?? this.refresh(id)
+  async lookup(id: string, budget?: LookupBudget): Promise<IndexedSession | undefined> {
+    const known = this.sessions.get(id)
+    if (known !== undefined) return known
+    if (this.listed) {
+      this.reconcileSoon()
+      return undefined
+    }
+    const until = this.misses.get(id)
+    if (until !== undefined && until > Date.now()) return undefined
+    if (budget !== undefined) {
+      if (budget.remaining <= 0) return undefined
+      budget.remaining -= 1
+    }
+    const found = await this.refresh(id)
+    if (found === undefined) this.rememberMiss(id)
+    return found
   }
 
   /**
    * Reads one session from storage: indexes it when it exists, drops it when
-   * it does not (deleted, unreadable).
+   * the host says it does not. Any other read error leaves the index as it was.
    * @param id - a session id.
-   * @returns the fresh entry, or `undefined`.
+   * @returns the fresh entry; the indexed one after a read error; `undefined` for a session that is gone.
    */
   async refresh(id: string): Promise<IndexedSession | undefined> {
     try {
@@ -145,16 +211,51 @@ export class SessionIndex {
       const found = entry(observation.session, title)
       this.put(found)
       return found
-    } catch {
-      // not found, unreadable or cancelled: the id names no session we can use.
-      this.remove(id)
-      return undefined
+    } catch (error) {
+      if (isGone(error)) {
+        this.remove(id)
+        return undefined
+      }
+      if (!this.controller.signal.aborted) this.ctx.logger('dsh-sessions').warn('session index: reading %s failed: %s', id, error)
+      return this.sessions.get(id)
+    }
+  }
+
+  private rememberMiss(id: string): void {
+    this.misses.delete(id)
+    this.misses.set(id, Date.now() + this.missMs)
+    if (this.misses.size > MAX_MISSES) this.misses.delete(this.misses.keys().next().value!)
+  }
+
+  /** Runs a reconciliation in the background, at most once per {@link EARLY_RECONCILE_MS}. */
+  private reconcileSoon(): void {
+    const now = Date.now()
+    if (now - this.lastEarlyReconcile < EARLY_RECONCILE_MS) return
+    this.lastEarlyReconcile = now
+    void this.reconcile()
+  }
+
+  /** Retries a failed first listing with a doubling delay until one succeeds or the fiber ends. */
+  private async retry(firstMs: number): Promise<void> {
+    let delay = firstMs
+    while (!this.listed && !this.controller.signal.aborted) {
+      await new Promise<void>(resolve => {
+        const timer = setTimeout(resolve, delay)
+        this.controller.signal.addEventListener('abort', () => {
+          clearTimeout(timer)
+          resolve()
+        }, { once: true })
+      })
+      if (this.controller.signal.aborted || this.listed) return
+      if (await this.reconcile()) return
+      delay = Math.min(delay * 2, 30_000)
     }
   }
 
   private remove(id: string): void {
     if (this.sessions.delete(id)) this.sorted = undefined
     this.eventTitled.delete(id)
+    this.repairTried.delete(id)
   }
 
   private put(next: IndexedSession): void {
@@ -172,14 +273,20 @@ export class SessionIndex {
     }
   }
 
+  /** Lists every session and merges, one listing at a time; resolves whether it succeeded. */
+  private reconcile(): Promise<boolean> {
+    this.reconciling ??= this.listAndMerge().finally(() => { this.reconciling = undefined })
+    return this.reconciling
+  }
+
   /** Lists every session and merges: new ones added, vanished cold ones dropped, event titles kept. */
-  private async reconcile(): Promise<void> {
+  private async listAndMerge(): Promise<boolean> {
     let records: SessionRecord[]
     try {
       records = await this.ctx.sessionQuery.listSessions(this.controller.signal)
     } catch (error) {
       if (!this.controller.signal.aborted) this.ctx.logger('dsh-sessions').warn('session index listing failed: %s', error)
-      return
+      return false
     }
     const cache = this.ctx.get('sessionProjectionCache')
     const seen = new Set<string>()
@@ -196,12 +303,15 @@ export class SessionIndex {
       const cached = cache?.cachedSnapshot(record.header)?.values as { title?: string | null } | undefined
       const title = cached?.title ?? previous?.title
       this.put(entry(record.header, title ?? undefined))
-      if (title == null) this.repairQueue.push(id)
+      if (title == null && !this.repairTried.has(id)) this.repairQueue.push(id)
     }
     for (const id of [...this.sessions.keys()]) {
       if (!seen.has(id) && this.ctx.sessions.get(id as SessionHeader['id']) === undefined) this.remove(id)
     }
+    this.listed = true
+    this.misses.clear()
     void this.repair()
+    return true
   }
 
   /**
@@ -219,9 +329,10 @@ export class SessionIndex {
         try {
           const title = await this.readTitle(id as SessionHeader['id'])
           const current = this.sessions.get(id)
-          if (title != null && current !== undefined && !this.eventTitled.has(id)) this.put(entry(current, title))
+          if (title == null) this.repairTried.add(id)
+          else if (current !== undefined && !this.eventTitled.has(id)) this.put(entry(current, title))
         } catch {
-          // unreadable log: the entry keeps its id label.
+          // unreadable log: the entry keeps its id label and is tried again at the next listing.
         }
       }
     } finally {

@@ -3,9 +3,17 @@
  * `Host` is a loopback name or a trusted authority, the browser did not mark
  * the request cross-site, and an `Origin`, when sent, names that same
  * authority. It is not authentication; the web host has none.
+ *
+ * The host does not export its fence, so this module restates its rules; the
+ * real-host trust test compares both fences on the same requests and fails
+ * when they disagree. Loopback means exactly what the host's own fence means:
+ * `localhost`, `[::1]` and IPv4 literals in 127/8 — no `*.localhost` names.
  * @module @wishp3/dsh-sessions/host/trust
  */
 import type { IncomingHttpHeaders } from 'node:http'
+
+/** Which requests a route admits: loopback only, or loopback and the deployment's trusted hosts. */
+export type RouteAuthority = 'loopback' | 'trusted-host'
 
 function single(value: string | string[] | undefined): string | undefined {
   return typeof value === 'string' ? value : undefined
@@ -19,9 +27,15 @@ function authority(value: string): URL | undefined {
   }
 }
 
-function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname.endsWith('.localhost')
-    || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname)
+/**
+ * Whether a normalized URL hostname is a loopback name.
+ * @param hostname - a WHATWG URL hostname (IPv6 literals keep their brackets).
+ * @returns true for `localhost`, `[::1]` and IPv4 addresses in 127/8.
+ */
+export function isLoopbackHostname(hostname: string): boolean {
+  if (hostname === 'localhost' || hostname === '[::1]') return true
+  const parts = hostname.split('.')
+  return parts.length === 4 && parts[0] === '127' && parts.every(part => /^\d{1,3}$/.test(part) && Number(part) <= 255)
 }
 
 /** A trusted entry without a port admits that host on any port; with one, only that port. */
@@ -36,14 +50,14 @@ function isTrustedHost(host: URL, trustedHosts: readonly string[]): boolean {
 /**
  * Whether a request passes the fence.
  * @param headers - the request headers.
- * @param trustedHosts - authorities admitted besides loopback (`--trusted-host`).
+ * @param trustedHosts - authorities admitted besides loopback (`--trusted-host`); pass none to admit loopback only.
  * @returns true when the request may be served.
  */
 export function isTrustedRequest(headers: IncomingHttpHeaders, trustedHosts: readonly string[]): boolean {
   const hostHeader = single(headers.host)
   const host = hostHeader === undefined ? undefined : authority(hostHeader)
   if (host === undefined) return false
-  if (!isLoopback(host.hostname) && !isTrustedHost(host, trustedHosts)) return false
+  if (!isLoopbackHostname(host.hostname) && !isTrustedHost(host, trustedHosts)) return false
   if (single(headers['sec-fetch-site']) === 'cross-site') return false
   const origin = single(headers.origin)
   if (origin === undefined) return true
@@ -52,4 +66,16 @@ export function isTrustedRequest(headers: IncomingHttpHeaders, trustedHosts: rea
   } catch {
     return false
   }
+}
+
+/**
+ * Whether a request passes the fence of a route's authority, the way the host
+ * pins its privileged methods: `loopback` ignores the trusted hosts.
+ * @param headers - the request headers.
+ * @param authorityKind - the route's authority.
+ * @param trustedHosts - the deployment's trusted hosts.
+ * @returns true when the request may be served.
+ */
+export function isAdmitted(headers: IncomingHttpHeaders, authorityKind: RouteAuthority, trustedHosts: readonly string[]): boolean {
+  return isTrustedRequest(headers, authorityKind === 'loopback' ? [] : trustedHosts)
 }

@@ -17,10 +17,57 @@ import * as plugin from '../../src/index.ts'
 /** Ids whose stored log reads fail, as after a deletion on disk. */
 const unreadable = new Set<string>()
 
+/** Storage faults injected into the official query engine, and the reads it served. */
+export interface StorageFaults {
+  /** How many of the next listings fail. */
+  failListings: number
+  /** Errors the next title reads of an id throw (one per read). */
+  readErrors: Map<string, Error[]>
+  /** Headers listed as persisted but not live (cold sessions), with the title their log holds. */
+  cold: Map<string, { cwd?: string; createdAt: number; title?: string }>
+  /** Calls per method: `listSessions`, `readTitleSnapshot:<id>`, `readTitle:<id>`. */
+  calls: Map<string, number>
+}
+
+const faults: StorageFaults = { failListings: 0, readErrors: new Map(), cold: new Map(), calls: new Map() }
+
+function count(key: string): void {
+  faults.calls.set(key, (faults.calls.get(key) ?? 0) + 1)
+}
+
 class TestSessionQueryEngine extends SessionQueryEngine {
   override readSurface(id: SessionId) {
     if (unreadable.has(id)) return Promise.reject(new Error(`session "${id}" not found`))
     return super.readSurface(id)
+  }
+
+  override async listSessions(signal?: AbortSignal) {
+    count('listSessions')
+    if (faults.failListings > 0) {
+      faults.failListings -= 1
+      throw new Error('injected listing failure')
+    }
+    const records = await super.listSessions(signal)
+    const cold = [...faults.cold].map(([id, meta]) => ({
+      header: { version: 1, id: SessionId(id), createdAt: meta.createdAt, ...(meta.cwd === undefined ? {} : { cwd: meta.cwd }) },
+      live: false,
+      persisted: true,
+    }))
+    return [...records, ...cold] as typeof records
+  }
+
+  override readTitleSnapshot(id: SessionId, signal?: AbortSignal) {
+    count(`readTitleSnapshot:${id}`)
+    const error = faults.readErrors.get(id)?.shift()
+    if (error !== undefined) return Promise.reject(error)
+    return super.readTitleSnapshot(id, signal)
+  }
+
+  override readTitle(id: SessionId, signal?: AbortSignal) {
+    count(`readTitle:${id}`)
+    const cold = faults.cold.get(id)
+    if (cold !== undefined) return Promise.resolve(cold.title === undefined ? undefined : { title: cold.title } as never)
+    return super.readTitle(id, signal)
   }
 
   searchSessions() {
@@ -52,6 +99,8 @@ export interface HostHarness {
   mount(config?: Partial<Config>): Promise<{ url: string; dispose(): Promise<void> }>
   /** Makes a session's stored log unreadable, as a deletion on disk does. */
   breakLog(id: string): void
+  /** Storage faults and read counts of the query engine. */
+  faults: StorageFaults
   /** Sections the settings provider persisted, as `{ [namespace]: section }`. */
   persisted(): unknown[]
   /** Creates a session with a header cwd and optional title and messages. */
@@ -66,6 +115,10 @@ let clock = 1_000
 
 export async function createHostHarness(options: { maxReferenceBytes?: number } = {}): Promise<HostHarness> {
   unreadable.clear()
+  faults.failListings = 0
+  faults.readErrors.clear()
+  faults.cold.clear()
+  faults.calls.clear()
   MemorySettings.persisted = []
   const ctx = new Context()
   await ctx.plugin(SessionStore)
@@ -83,6 +136,7 @@ export async function createHostHarness(options: { maxReferenceBytes?: number } 
     breakLog(id) {
       unreadable.add(id)
     },
+    faults,
     persisted: () => MemorySettings.persisted,
     session(id, options = {}) {
       const sessionId = SessionId(id)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isTrustedRequest } from '../../src/host/trust.ts'
+import { isAdmitted, isLoopbackHostname, isTrustedRequest } from '../../src/host/trust.ts'
 
 describe('route trust fence', () => {
   it.each([
@@ -23,7 +23,22 @@ describe('route trust fence', () => {
     [{ host: '127.0.0.1:3080', origin: 'null' }],
     [{ host: 'not a host' }],
     [{ host: '127.0.0.1.evil.example' }],
+    [{ host: 'app.localhost:3080' }],
+    [{ host: 'localhost.evil.example:3080' }],
   ])('refuses %j', (headers, trusted: string[] = []) => {
     expect(isTrustedRequest(headers, trusted)).toBe(false)
   })
+})
+
+describe('route authority', () => {
+  it('pins loopback routes to loopback even for a trusted host', () => {
+    expect(isAdmitted({ host: 'box.lan:3080' }, 'trusted-host', ['box.lan'])).toBe(true)
+    expect(isAdmitted({ host: 'box.lan:3080' }, 'loopback', ['box.lan'])).toBe(false)
+    expect(isAdmitted({ host: '127.0.0.1:3080' }, 'loopback', ['box.lan'])).toBe(true)
+  })
+
+  it.each([['localhost', true], ['[::1]', true], ['127.0.0.1', true], ['127.255.255.255', true], ['app.localhost', false], ['128.0.0.1', false], ['127.0.0', false]])(
+    'classifies %s as loopback: %s', (hostname, loopback) => {
+      expect(isLoopbackHostname(hostname)).toBe(loopback)
+    })
 })

@@ -105,12 +105,12 @@ export function dumpConfig(options: DshOptions): string {
 /**
  * Starts `dsh web` and waits until its page answers 200.
  * @param options - the run's user, host and model.
- * @param web - the working folder (the default workspace root) and port (0: the OS picks).
+ * @param web - the working folder (the default workspace root), port (0: the OS picks) and further `dsh web` flags.
  * @returns the running process.
  */
-export async function startWeb(options: DshOptions, web: { cwd: string; port?: number }): Promise<WebProcess> {
+export async function startWeb(options: DshOptions, web: { cwd: string; port?: number; args?: readonly string[] }): Promise<WebProcess> {
   const started = performance.now()
-  const child = spawn('dsh', ['web', '--no-open', '--host', '127.0.0.1', '--port', String(web.port ?? 0)], {
+  const child = spawn('dsh', ['web', '--no-open', '--host', '127.0.0.1', '--port', String(web.port ?? 0), ...(web.args ?? [])], {
     cwd: web.cwd,
     env: dshEnv(options),
     detached: true,

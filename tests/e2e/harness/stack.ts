@@ -25,24 +25,32 @@ export interface Stack {
 
 /**
  * Starts a stack.
- * @param setup - the host's bin folder, the plugin tarball to add (none: the bare host), and work on the home before `dsh web` starts.
+ * @param setup - the host's bin folder, the plugin tarball to add (none: the bare host), test fixture plugins, work on the home before `dsh web` starts, and further `dsh web` flags.
  * @returns the running stack.
  */
-export async function startStack(setup: { hostBin: string; tarball?: string; beforeBoot?: (home: Home) => Promise<void> }): Promise<Stack> {
+export async function startStack(setup: {
+  hostBin: string
+  tarball?: string
+  /** Plugin folders or tarballs added before the plugin under test, so their rows come first. */
+  fixtures?: readonly string[]
+  beforeBoot?: (home: Home) => Promise<void>
+  webArgs?: readonly string[]
+}): Promise<Stack> {
   const home = createHome()
   const model = await startModel()
   const options: DshOptions = { home, hostBin: setup.hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
   try {
+    for (const fixture of setup.fixtures ?? []) dshPlugin(options, ['add', fixture])
     if (setup.tarball !== undefined) dshPlugin(options, ['add', setup.tarball])
     await setup.beforeBoot?.(home)
     const stack: Stack = {
       home,
       model,
       options,
-      web: await startWeb(options, { cwd: home.project('alpha') }),
+      web: await startWeb(options, { cwd: home.project('alpha'), ...(setup.webArgs === undefined ? {} : { args: setup.webArgs }) }),
       async restart() {
         await stack.web.stop()
-        stack.web = await startWeb(options, { cwd: home.project('alpha') })
+        stack.web = await startWeb(options, { cwd: home.project('alpha'), ...(setup.webArgs === undefined ? {} : { args: setup.webArgs }) })
         return stack.web
       },
       async stop() {

@@ -1,0 +1,171 @@
+/** Bounded work per text, loopback-only settings writes, and an index that survives storage faults, on a real cordis context. */
+import { request } from 'node:http'
+import { SessionQueryError } from '@deepseek-ai/dsh-session-query'
+import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
+import { describe, expect, it } from 'vitest'
+import { SessionIndex } from '../../src/host/session-index.ts'
+import { createHostHarness, type HostHarness } from './harness.ts'
+
+const A = '/w/alpha'
+const id = (n: number) => `session-00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
+const unknownId = (n: number) => `session-ffffffff-0000-4000-8000-${String(n).padStart(12, '0')}`
+const TARGET = id(1)
+
+async function setup(config: Record<string, unknown> = {}, before?: (h: HostHarness) => void): Promise<{ h: HostHarness; url: string }> {
+  const h = await createHostHarness()
+  h.session(TARGET, { cwd: A })
+  h.session(id(2), { cwd: A, title: 'Alpha notes', messages: ['alpha text'] })
+  before?.(h)
+  const { url } = await h.mount(config)
+  return { h, url }
+}
+
+function post(url: string, path: string, body: unknown): Promise<Response> {
+  return fetch(`${url}/dsh-sessions/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+}
+
+async function candidateIds(url: string): Promise<string[]> {
+  const res = await post(url, 'candidates', { sessionId: TARGET })
+  return ((await res.json()) as { candidates: { sessionId: string }[] }).candidates.map(c => c.sessionId)
+}
+
+function storageReads(h: HostHarness): number {
+  return [...h.faults.calls].filter(([key]) => key.startsWith('readTitleSnapshot:')).reduce((sum, [, n]) => sum + n, 0)
+}
+
+/** Texts of at most 64 KiB naming unknown sessions in every form the resolver reads. */
+function hostileTexts(): Record<string, string> {
+  const fill = (unit: (n: number) => string) => {
+    let text = ''
+    for (let n = 0; ; n += 1) {
+      const next = `${unit(n)} `
+      if (text.length + next.length > 60_000) return text
+      text += next
+    }
+  }
+  return {
+    distinct: fill(unknownId),
+    repeated: fill(() => unknownId(7)),
+    canonical: fill(n => formatSessionReferenceMention({ sessionId: unknownId(n) as never, label: 'x' })),
+    ats: '@'.repeat(60_000),
+  }
+}
+
+async function waitFor(check: () => Promise<boolean>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`)
+    await new Promise(resolve => setTimeout(resolve, 50))
+  }
+}
+
+describe('bounded work per text', () => {
+  it.each(Object.entries(hostileTexts()))('resolves a 60 KB text (%s) without storage reads once the index is listed', async (_, text) => {
+    const { h, url } = await setup()
+    await post(url, 'candidates', { sessionId: TARGET })
+    const before = storageReads(h)
+    const started = performance.now()
+    const res = await post(url, 'preflight', { sessionId: TARGET, text })
+    const elapsed = performance.now() - started
+    expect(res.status).toBe(200)
+    expect(storageReads(h)).toBe(before)
+    expect(elapsed).toBeLessThan(2_000)
+    const body = await res.json() as { ok: boolean; code?: string }
+    if (text.includes('(dsh-session:')) expect(body).toMatchObject({ ok: false, code: 'SESSION_REFERENCE_READ_FAILED' })
+    else expect(body.ok).toBe(true)
+    const stepStarted = performance.now()
+    const decision = await h.preStep(TARGET, [text])
+    expect(performance.now() - stepStarted).toBeLessThan(2_000)
+    expect(decision.kind).toBe('enter')
+    expect(storageReads(h)).toBe(before)
+  })
+
+  it('reports a failure once per session however often the text names it', async () => {
+    const { url } = await setup()
+    const mention = formatSessionReferenceMention({ sessionId: unknownId(1) as never, label: 'gone' })
+    const res = await post(url, 'preflight', { sessionId: TARGET, text: `${mention} ${mention} ${mention}` })
+    expect(await res.json()).toMatchObject({ ok: false, code: 'SESSION_REFERENCE_READ_FAILED', sessionId: unknownId(1) })
+  })
+
+  it('spends at most a few storage reads per text before the first listing, and remembers misses', async () => {
+    const { h, url } = await setup({}, harness => { harness.faults.failListings = 1_000 })
+    const text = Array.from({ length: 200 }, (_, n) => unknownId(n)).join(' ')
+    await post(url, 'preflight', { sessionId: TARGET, text })
+    expect(storageReads(h)).toBeLessThanOrEqual(2)
+    expect(storageReads(h)).toBeGreaterThan(0)
+    const after = storageReads(h)
+    await post(url, 'preflight', { sessionId: TARGET, text: `${unknownId(0)} ${unknownId(1)}` })
+    expect(storageReads(h)).toBe(after)
+  })
+})
+
+describe('index faults', () => {
+  it('retries a failed first listing within seconds instead of waiting for the reconciliation', async () => {
+    const { h, url } = await setup({}, harness => { harness.faults.failListings = 2 })
+    expect(await candidateIds(url)).toEqual([])
+    await waitFor(async () => (await candidateIds(url)).includes(id(2)), 5_000)
+    expect(h.faults.calls.get('listSessions')).toBe(3)
+  })
+
+  it('keeps a session after a read error and drops it when the host says it is gone', async () => {
+    const { h, url } = await setup()
+    expect(await candidateIds(url)).toEqual([id(2)])
+    const index = new SessionIndex(h.ctx)
+    await index.ready()
+    h.faults.readErrors.set(id(2), [new Error('EIO: injected'), new SessionQueryError('gone', 'SESSION_QUERY_SESSION_NOT_FOUND')])
+    expect((await index.refresh(id(2)))?.id).toBe(id(2))
+    expect(index.get(id(2))?.label).toBe('Alpha notes')
+    expect(await index.refresh(id(2))).toBeUndefined()
+    expect(index.get(id(2))).toBeUndefined()
+  })
+
+  it('keeps every source of a message whose prepare hit a transient read error', async () => {
+    const { h, url } = await setup()
+    h.breakLog(id(2))
+    h.faults.readErrors.set(id(2), [new Error('EIO: injected')])
+    const res = await post(url, 'preflight', { sessionId: TARGET, text: id(2) })
+    expect(await res.json()).toMatchObject({ ok: false, code: 'SESSION_REFERENCE_READ_FAILED' })
+    expect(await candidateIds(url)).toEqual([id(2)])
+  })
+
+  it('reads an untitled cold log for its title once, not at every reconciliation', async () => {
+    const h = await createHostHarness()
+    h.session(TARGET, { cwd: A })
+    h.faults.cold.set(id(8), { cwd: A, createdAt: 5 })
+    h.faults.cold.set(id(9), { cwd: A, createdAt: 6, title: 'Cold title' })
+    const index = new SessionIndex(h.ctx, { reconcileMs: 40 })
+    await index.ready()
+    await waitFor(async () => (h.faults.calls.get('listSessions') ?? 0) >= 5, 3_000)
+    expect(h.faults.calls.get(`readTitle:${id(8)}`)).toBe(1)
+    expect(h.faults.calls.get(`readTitle:${id(9)}`)).toBe(1)
+    expect(index.get(id(9))?.label).toBe('Cold title')
+    expect(index.get(id(8))?.label).toBe(id(8))
+  })
+})
+
+describe('settings write authority', () => {
+  function raw(url: string, method: string, headers: Record<string, string>, body?: string): Promise<number> {
+    const { port } = new URL(url)
+    return new Promise((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/dsh-sessions/settings', method, headers }, res => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+      req.on('error', reject)
+      req.end(body)
+    })
+  }
+
+  it('serves reads to a trusted host but writes to loopback only, and refuses *.localhost', async () => {
+    const { h, url } = await setup()
+    h.ctx.provide('webRuntime', { lanAddresses: [], trustedHosts: ['box.lan'] } as never)
+    const port = new URL(url).port
+    const json = { 'content-type': 'application/json' }
+    expect(await raw(url, 'GET', { host: `box.lan:${port}` })).toBe(200)
+    expect(await raw(url, 'POST', { ...json, host: `box.lan:${port}` }, '{"scope":"all"}')).toBe(403)
+    expect(await raw(url, 'POST', { ...json, host: `127.0.0.1:${port}` }, '{"scope":"all"}')).toBe(200)
+    expect(await raw(url, 'GET', { host: `app.localhost:${port}` })).toBe(403)
+    expect(await raw(url, 'POST', { ...json, host: `app.localhost:${port}` }, '{}')).toBe(403)
+    expect(h.persisted()).toHaveLength(1)
+  })
+})
