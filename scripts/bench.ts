@@ -16,6 +16,7 @@ import { startModel } from '../tests/e2e/harness/model.ts'
 import { packPlugin } from '../tests/e2e/harness/pack.ts'
 import { percentile } from '../tests/e2e/harness/stats.ts'
 import { spreadSessions, writeSessionStore } from '../tests/e2e/harness/store.ts'
+import { type HostileFigures, measureHostilePreStep, measureHostileRoute } from './bench-hostile.ts'
 import { measurePreStep } from './bench-pre-step.ts'
 import { measureTti } from './bench-tti.ts'
 
@@ -105,6 +106,7 @@ try {
     const p95 = percentile(oursSamples, 0.95)
     rows.push(`| ${name} (${JSON.stringify(query)}) | ${ms(o50)} / ${ms(o95)} | ${ms(p50)} / ${ms(p95)} | ${(o50 / p50).toFixed(0)}× / ${(o95 / p95).toFixed(0)}× |`)
   }
+  const hostileRoute = await measureHostileRoute(web.url, target.id, 30)
   await web.stop()
   web = await startWeb(options, { cwd: dirname(target.cwd) })
   const warmFirst = await ours(web, target.id, 'p')
@@ -112,6 +114,7 @@ try {
   await web.stop()
 
   const preStep = await measurePreStep(SESSIONS, WORKSPACES, RUNS)
+  const hostileStep = await measureHostilePreStep(SESSIONS, WORKSPACES, 30)
   const tti = await measureTti(hostBin, tarball, 15)
   rmSync(dirname(tarball), { recursive: true, force: true })
   console.log('')
@@ -121,6 +124,13 @@ try {
   for (const row of rows) console.log(row)
   console.log(`dsh web boot (warm projection cache): ${ms(web.bootMs)}; first candidates request after boot: ${ms(warmFirst.ms)} (titles ${labelled ? 'all present' : 'missing'})`)
   console.log(`web UI time to interactive (navigation to rendered composer, fresh profile, 15 loads each): bare p50 ${ms(tti.bare.p50)} / p95 ${ms(tti.bare.p95)}; with the plugin p50 ${ms(tti.plugin.p50)} / p95 ${ms(tti.plugin.p95)}; added at p50 ${((tti.plugin.p50 / tti.bare.p50 - 1) * 100).toFixed(1)} %`)
+  console.log(`64 KiB texts naming unknown sessions (target p95 ≤ 100 ms): preflight route in the real host / pre-step at ${SESSIONS} sessions, p50 / p95`)
+  console.log('| text | preflight route | pre-step |')
+  console.log('| --- | --- | --- |')
+  hostileRoute.forEach((route: HostileFigures, n) => {
+    const step = hostileStep[n]!
+    console.log(`| ${route.kind} | ${ms(route.p50)} / ${ms(route.p95)} | ${ms(step.p50)} / ${ms(step.p95)} |`)
+  })
   console.log(`pre-step with one @Title mention: prepare() alone p50 ${ms(preStep.prepare.p50)} / p95 ${ms(preStep.prepare.p95)}; resolution + prepare() p50 ${ms(preStep.resolved.p50)} / p95 ${ms(preStep.resolved.p95)}; added p95 ${ms(preStep.resolved.p95 - preStep.prepare.p95)}`)
 } finally {
   await model.stop()

@@ -162,12 +162,7 @@ function followsTitle(text: string, end: number): boolean {
 export function scanTitleMentions(text: string, titles: readonly string[], masked: readonly Span[] = []): TitleMention[] {
   const found: TitleMention[] = []
   if (titles.length === 0 || !text.includes('@')) return found
-  // Per comparison key, the first title given and its NFC form.
-  const catalog = new Map<string, { title: string; nfc: string }>()
-  for (const title of titles) {
-    const key = titleKey(title)
-    if (key !== '' && !catalog.has(key)) catalog.set(key, { title, nfc: title.normalize('NFC') })
-  }
+  const catalog = new TitleCatalog(titles)
   const view = nfcView(text)
   const typed = view.text
   let at = typed.indexOf('@')
@@ -176,12 +171,14 @@ export function scanTitleMentions(text: string, titles: readonly string[], maske
     const previous = at > 0 ? typed[at - 1] : undefined
     let best: { title: string; length: number; end: number } | undefined
     if ((previous === undefined || !ID_CHAR.test(previous)) && !overlaps(masked, start, start + 1)) {
-      for (const [key, { title, nfc }] of catalog) {
+      for (const { key, title, nfc } of catalog.prefixesAt(typed, at + 1)) {
         const end = at + 1 + nfc.length
-        if ((best !== undefined && nfc.length <= best.length) || end > typed.length) continue
         if (typed.slice(at + 1, end).toLowerCase() !== key || !followsTitle(typed, end)) continue
         const sourceEnd = view.toSource(end)
-        if (sourceEnd !== undefined) best = { title, length: nfc.length, end: sourceEnd }
+        if (sourceEnd !== undefined) {
+          best = { title, length: nfc.length, end: sourceEnd }
+          break
+        }
       }
     }
     if (best !== undefined && !overlaps(masked, start, best.end)) {
@@ -192,6 +189,74 @@ export function scanTitleMentions(text: string, titles: readonly string[], maske
     }
   }
   return found
+}
+
+/** One catalog title: its comparison key, the first title given with that key, and its NFC form. */
+interface CatalogTitle {
+  readonly key: string
+  readonly title: string
+  readonly nfc: string
+}
+
+interface TrieNode {
+  readonly next: Map<string, TrieNode>
+  /** Titles whose folded form ends here. */
+  readonly titles: CatalogTitle[]
+}
+
+/** Case folding one code point at a time, with both sigmas as one, so it needs no context. */
+function fold(point: string): string {
+  return point.toLowerCase().replaceAll('ς', 'σ')
+}
+
+/**
+ * The titles in a prefix tree of their folded code points, so finding the
+ * titles written at one offset costs at most the length of the longest one,
+ * however many titles there are. Folding per code point is coarser than the
+ * comparison key, so the tree only proposes; the caller decides with the key.
+ */
+class TitleCatalog {
+  private readonly root: TrieNode = { next: new Map(), titles: [] }
+
+  constructor(titles: readonly string[]) {
+    const seen = new Set<string>()
+    for (const title of titles) {
+      const key = titleKey(title)
+      if (key === '' || seen.has(key)) continue
+      seen.add(key)
+      const nfc = title.normalize('NFC')
+      let node = this.root
+      for (const point of nfc) {
+        for (const unit of fold(point)) {
+          let child = node.next.get(unit)
+          if (child === undefined) node.next.set(unit, child = { next: new Map(), titles: [] })
+          node = child
+        }
+      }
+      node.titles.push({ key, title, nfc })
+    }
+  }
+
+  /**
+   * The titles whose folded form is written at `offset`, ending on a code point boundary, longest first.
+   * @param text - the text, in NFC.
+   * @param offset - where a title would start.
+   * @returns candidate titles, longest first.
+   */
+  prefixesAt(text: string, offset: number): CatalogTitle[] {
+    const found: CatalogTitle[] = []
+    let node: TrieNode | undefined = this.root
+    for (let index = offset; index < text.length && node !== undefined;) {
+      const point = String.fromCodePoint(text.codePointAt(index)!)
+      index += point.length
+      for (const unit of fold(point)) {
+        node = node.next.get(unit)
+        if (node === undefined) break
+      }
+      if (node !== undefined) found.push(...node.titles)
+    }
+    return found.sort((a, b) => b.nfc.length - a.nfc.length)
+  }
 }
 
 /**

@@ -1,13 +1,18 @@
 import type { InputTriggerSource } from '@deepseek-ai/dsh-client-ui-input-trigger/client'
 import { describe, expect, it, vi } from 'vitest'
 import type { SessionsApi } from '../../src/client/api.ts'
-import { en } from '../../src/client/locales.ts'
+import { en, type SessionsKey } from '../../src/client/locales.ts'
 import { createMentionSource, MENTION_SOURCE } from '../../src/client/mention/source.ts'
 import { decodeChipRef } from '../../src/core/chip-ref.ts'
 
 const NOW = Date.UTC(2026, 10, 29, 12)
 const alpha = { sessionId: 'session-a', label: 'Orchard plans', cwd: '/w/alpha', createdAt: NOW - 120_000, mention: '@[Orchard plans](dsh-session:a)' }
 const untitled = { sessionId: 'session-u', label: 'session-u', createdAt: NOW - 5_000, mention: '@[session-u](dsh-session:u)' }
+
+/** English lookup that fills `{name}` parameters the way the host's locale runtime does (its bundle loads only in a shell page). */
+function englishT() {
+  return (key: SessionsKey, params: Record<string, string> = {}) => en[key].replace(/\{(\w+)\}/g, (match, name: string) => params[name] ?? match)
+}
 
 function setup(overrides: Partial<SessionsApi> = {}, files = vi.fn(() => Promise.resolve([
   { path: 'src', kind: 'directory' }, { path: 'README.md', kind: 'file' },
@@ -17,7 +22,7 @@ function setup(overrides: Partial<SessionsApi> = {}, files = vi.fn(() => Promise
     preflight: vi.fn(() => Promise.resolve({ ok: true as const, text: '@Orchard plans', references: [{ sessionId: 'session-a' }] })),
     ...overrides,
   }
-  const source = createMentionSource({ listFiles: files, api, t: key => en[key], locale: () => 'en', now: () => NOW })
+  const source = createMentionSource({ listFiles: files, api, t: englishT(), locale: () => 'en', now: () => NOW })
   return { source, api, files }
 }
 
@@ -90,6 +95,27 @@ describe('the @ source', () => {
     const { source } = setup({ preflight: () => Promise.resolve({ ok: false as const, code, message: 'raw' }) })
     const ref = JSON.stringify({ kind: 'session', target: 'session-t', source: 'session-a', label: 'Orchard plans', mention: alpha.mention })
     await expect(source.codec!.serialize(ref, new AbortController().signal)).rejects.toThrow(text)
+  })
+
+  it('clamps a long title on the chip only: the ref, the mention and the copied text keep it whole', async () => {
+    const title = `Quarterly orchard budget review ${'and more '.repeat(20)}`.trim()
+    const long = { ...alpha, label: title, mention: `@[${title}](dsh-session:a)` }
+    const { source } = setup({ candidates: vi.fn(() => Promise.resolve({ candidates: [long] })) })
+    const row = (await rows(source, 'quarterly')).at(-1)
+    const picked = source.onPick({ candidate: row!, session, position: 'inline', via: 'menu', span: { start: 0, end: 1, draftRev: 1 } } as never) as { insert: { label: string; ref: string; clipboardText: string } }
+    expect(Array.from(picked.insert.label).length).toBeLessThanOrEqual(60)
+    expect(Array.from(picked.insert.label).length).toBeGreaterThan(50)
+    expect(picked.insert.label.endsWith('…')).toBe(true)
+    expect(title.startsWith(picked.insert.label.slice(0, -1))).toBe(true)
+    expect(picked.insert.clipboardText).toBe(long.mention)
+    expect(decodeChipRef(picked.insert.ref)).toMatchObject({ label: title, mention: long.mention })
+  })
+
+  it('names a chip whose title looks like a replacement pattern exactly as written', async () => {
+    const { source } = setup({ preflight: () => Promise.resolve({ ok: false as const, code: 'SESSION_REFERENCE_READ_FAILED', message: 'raw' }) })
+    const label = "Cost $& benefit $$ and $` and $'"
+    const ref = JSON.stringify({ kind: 'session', target: 'session-t', source: 'session-a', label, mention: alpha.mention })
+    await expect(source.codec!.serialize(ref, new AbortController().signal)).rejects.toThrow(`Cannot reference "${label}": the session was deleted or cannot be read.`)
   })
 
   it('rejects the send when the host cannot be reached or the ref is not one of ours', async () => {

@@ -268,3 +268,61 @@ describe('scanner properties', () => {
     }), { numRuns: 1000 })
   })
 })
+
+describe('title scanning at scale', () => {
+  /** The scanner's rules, checked title by title at every `@`: the reference the indexed scanner must equal. */
+  function naive(text: string, titles: readonly string[], masked: readonly Span[] = []) {
+    const found: { start: number; end: number; title: string }[] = []
+    const typed = text.normalize('NFC')
+    if (typed !== text) return undefined
+    const keys = new Map<string, string>()
+    for (const title of titles) if (titleKey(title) !== '' && !keys.has(titleKey(title))) keys.set(titleKey(title), title)
+    const ends = /^[\s\p{P}\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]$/u
+    const hits = (a: number, b: number) => masked.some(span => span.start < b && a < span.end)
+    let at = typed.indexOf('@')
+    while (at !== -1) {
+      let best: { title: string; length: number } | undefined
+      if ((at === 0 || !/[A-Za-z0-9_-]/.test(typed[at - 1]!)) && !hits(at, at + 1)) {
+        for (const [key, title] of keys) {
+          const nfc = title.normalize('NFC')
+          const end = at + 1 + nfc.length
+          if ((best !== undefined && nfc.length <= best.length) || end > typed.length) continue
+          if (typed.slice(at + 1, end).toLowerCase() !== key) continue
+          if (end < typed.length && !ends.test(String.fromCodePoint(typed.codePointAt(end)!))) continue
+          best = { title, length: nfc.length }
+        }
+      }
+      if (best !== undefined && !hits(at, at + 1 + best.length)) {
+        found.push({ start: at, end: at + 1 + best.length, title: best.title })
+        at = typed.indexOf('@', at + 1 + best.length)
+      } else {
+        at = typed.indexOf('@', at + 1)
+      }
+    }
+    return found
+  }
+
+  const pieces = fc.constantFrom(
+    '@', '@', ' ', '.', 'a', 'A', 'K', '\u212A', 'İ', 'i\u0307', 'I', 'ı', 'Σ', 'σ', 'ς', 'ΑΣ', 'ß', 'SS', 'ﬀ', '发布', 'é', '😀', '𐐀', '𐐨',
+    'Topic', 'topic 1', 'Pear', 'x', '-',
+  )
+  const texts = fc.array(pieces, { maxLength: 30 }).map(parts => parts.join(''))
+  const titles = fc.array(fc.array(pieces.filter(piece => piece !== '@'), { minLength: 1, maxLength: 4 }).map(parts => parts.join('')), { maxLength: 8 })
+
+  it('finds exactly what checking every title at every @ finds', () => {
+    fc.assert(fc.property(texts, titles, (text, catalog) => {
+      const expected = naive(text, catalog)
+      if (expected === undefined) return
+      expect(scanTitleMentions(text, catalog)).toEqual(expected)
+    }), { numRuns: 5000 })
+  })
+
+  it('scans a 64 KiB text against 2,000 titles in bounded time', () => {
+    const catalog = Array.from({ length: 2000 }, (_, n) => `Topic ${n} notes`)
+    for (const text of ['@'.repeat(65_000), '@to'.repeat(21_000), '@Topic 1'.repeat(8_000)]) {
+      const started = performance.now()
+      scanTitleMentions(text, catalog)
+      expect(performance.now() - started).toBeLessThan(1_000)
+    }
+  })
+})

@@ -6,7 +6,7 @@
  * preflight route and in a sent message; and a first session listing that
  * fails at boot recovers within seconds.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { repoRoot } from './harness/paths.ts'
@@ -16,9 +16,12 @@ import { hostDir } from './harness/host.ts'
 import { type Stack, startStack } from './harness/stack.ts'
 import { type StoredSession, writeSessionStore } from './harness/store.ts'
 import { report } from './harness/timing.ts'
-import { chooseWorkspace, openApp, send, startNewSession } from './harness/web-ui.ts'
+import { citation } from './harness/requests.ts'
+import { chooseWorkspace, composer, openApp, send, startNewSession } from './harness/web-ui.ts'
 
 const TRUSTED = 'box.test'
+const LONG_TITLE = `Quarterly orchard budget review ${'with a title that keeps going '.repeat(8)}`.trim()
+const PATTERN_TITLE = "Cost $& benefit $$ $' notes"
 
 function raw(url: string, path: string, headers: Record<string, string>, method = 'POST', body?: string): Promise<{ status: number; body: string }> {
   const { port } = new URL(url)
@@ -54,7 +57,11 @@ describe('hardening in the real host', () => {
       webArgs: ['--trusted-host', TRUSTED],
       fixtures: [join(repoRoot, 'tests/e2e/fixtures/flaky-listing')],
       beforeBoot: async home => {
-        seeded = await writeSessionStore(hostDir(), home, [{ cwd: home.project('alpha'), title: 'Harbour survey notes', text: 'Harbour survey' }])
+        seeded = await writeSessionStore(hostDir(), home, [
+          { cwd: home.project('alpha'), title: 'Harbour survey notes', text: 'Harbour survey' },
+          { cwd: home.project('alpha'), title: LONG_TITLE, text: 'Orchard budget figures' },
+          { cwd: home.project('alpha'), title: PATTERN_TITLE, text: 'Cost and benefit figures' },
+        ])
         // While this flag exists, the fixture row fails every session listing.
         stray = join(home.dshHome, 'fail-session-listing')
         writeFileSync(stray, '')
@@ -74,7 +81,7 @@ describe('hardening in the real host', () => {
     expect((await ask()).candidates).toEqual([])
     rmSync(stray)
     const started = performance.now()
-    await expect.poll(async () => (await ask()).candidates.map(c => c.sessionId), { timeout: 20_000, interval: 100 }).toEqual([seeded[0]!.id])
+    await expect.poll(async () => (await ask()).candidates.map(c => c.sessionId).sort(), { timeout: 20_000, interval: 100 }).toEqual(seeded.map(s => s.id).sort())
     recoveredMs = performance.now() - started
     report('candidates after the failing listing was repaired', recoveredMs)
     expect(recoveredMs).toBeLessThan(15_000)
@@ -147,5 +154,39 @@ describe('hardening in the real host', () => {
     const texts = stack.model.turns().at(-1)!.body.messages.filter(m => m.role === 'user').map(m => JSON.stringify(m.content))
     expect(texts.some(t => t.includes('unknown ids marker'))).toBe(true)
     expect(texts.filter(t => t.includes('## Referenced sessions'))).toHaveLength(1)
+  })
+
+  it('clamps a long title on the chip but sends it whole, and names a title with replacement patterns as written', async () => {
+    const page = browser.page
+    await startNewSession(page)
+    await chooseWorkspace(page, 'alpha')
+    await composer(page).fill('long marker @Quarterly')
+    const option = page.getByRole('listbox').getByRole('option', { name: /Quarterly orchard/ })
+    await option.waitFor()
+    const [row, list] = [await option.boundingBox(), await page.getByRole('listbox').boundingBox()]
+    expect(row!.x + row!.width).toBeLessThanOrEqual(list!.x + list!.width + 1)
+    await option.click()
+    await expect.poll(() => composer(page).inputValue()).toMatch(/^long marker @Quarterly orchard budget review .*… $/)
+    const shown = (await composer(page).inputValue()).slice('long marker @'.length, -1)
+    expect(Array.from(shown).length).toBeLessThanOrEqual(60)
+    expect(await page.locator('[data-decoration="chip"]').first().getAttribute('title')).toBe(shown)
+    const before = stack.model.turns().length
+    await page.getByRole('button', { name: 'Send message' }).click()
+    await expect.poll(() => stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
+    const cited = citation(stack.model.turns().at(-1)!, 'long marker')
+    expect(cited.direct).toBe(`long marker @${LONG_TITLE} `.trimEnd())
+    expect(cited.following).toContain('Orchard budget figures')
+
+    await composer(page).fill('pattern marker @Cost')
+    await page.getByRole('listbox').getByRole('option', { name: /Cost \$& benefit/ }).click()
+    await expect.poll(() => composer(page).inputValue()).toBe(`pattern marker @${PATTERN_TITLE} `)
+    const gone = seeded[2]!.id
+    const root = join(stack.home.dshHome, 'sessions')
+    for (const project of readdirSync(root)) rmSync(join(root, project, gone), { recursive: true, force: true })
+    await page.getByRole('button', { name: 'Send message' }).click()
+    const alert = page.getByRole('alert').filter({ hasText: 'was deleted or cannot be read' })
+    await alert.waitFor()
+    expect(await alert.innerText()).toContain(`Cannot reference "${PATTERN_TITLE}"`)
+    await composer(page).fill('')
   })
 })

@@ -14,9 +14,9 @@ import { createMentionSource } from './source.ts'
 /**
  * Registers the source on the row's fiber.
  * @param ctx - the browser row's context.
- * @param t - the plugin's locale lookup.
+ * @param t - the plugin's locale lookup, with `{name}` parameters.
  */
-export function registerMentions(ctx: ClientContext, t: (key: SessionsKey) => string): void {
+export function registerMentions(ctx: ClientContext, t: (key: SessionsKey, params?: Record<string, string>) => string): void {
   const source = createMentionSource({
     listFiles: (sessionId, query, signal) => ctx.remote.fileReferences.list(sessionId as SessionId, query, signal)
       .then(result => (result.ok ? result.value : [])),

@@ -13,6 +13,7 @@ import { formatFileMention } from '@deepseek-ai/dsh-file-reference/grammar'
 import type { InputTriggerCandidate, InputTriggerSource } from '@deepseek-ai/dsh-client-ui-input-trigger/client'
 import { formatAge } from '../../core/age.ts'
 import { decodeChipRef, encodeChipRef, type ChipRef } from '../../core/chip-ref.ts'
+import { CHIP_LABEL_MAX, clampLabel, REASON_LABEL_MAX } from '../../core/label.ts'
 import type { Candidate } from '../../core/wire.ts'
 import type { SessionsApi } from '../api.ts'
 import type { SessionsKey } from '../locales.ts'
@@ -26,8 +27,8 @@ export interface MentionSourceDeps {
   /** Files and folders under the session's workspace matching a query. */
   listFiles(sessionId: string, query: string, signal: AbortSignal): Promise<readonly FileReferenceCandidate[]>
   readonly api: SessionsApi
-  /** Text of a key in the active locale. */
-  t(key: SessionsKey): string
+  /** Text of a key in the active locale, with `{name}` parameters filled in as plain text. */
+  t(key: SessionsKey, params?: Record<string, string>): string
   /** The active locale id. */
   locale(): string
   now(): number
@@ -99,7 +100,7 @@ export function createMentionSource(deps: MentionSourceDeps): InputTriggerSource
       }
       const { target, candidate: picked } = value
       const ref: ChipRef = { kind: 'session', target, source: picked.sessionId, label: picked.label, mention: picked.mention }
-      return { insert: { source: MENTION_SOURCE, ref: encodeChipRef(ref), label: picked.label, appearance: 'session', clipboardText: picked.mention } }
+      return { insert: { source: MENTION_SOURCE, ref: encodeChipRef(ref), label: clampLabel(picked.label, CHIP_LABEL_MAX), appearance: 'session', clipboardText: picked.mention } }
     },
     codec: {
       clipboardText(ref) {
@@ -115,7 +116,7 @@ export function createMentionSource(deps: MentionSourceDeps): InputTriggerSource
         } catch {
           throw new Error(deps.t('error.unavailable'))
         }
-        if (!result.ok) throw new Error(deps.t(failureKey(result.code)).replace('{label}', chip.label))
+        if (!result.ok) throw new Error(deps.t(failureKey(result.code), { label: clampLabel(chip.label, REASON_LABEL_MAX) }))
         return chip.mention
       },
     },

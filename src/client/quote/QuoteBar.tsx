@@ -46,7 +46,7 @@ export function QuoteBar(props: QuoteBarProps) {
           <li key={occurrence.occurrenceId} className={css.entry}>
             <div className={css.row}>
               <span className={css.label}>{occurrence.label}</span>
-              <span className={css.preview}>{firstLine(text)}</span>
+              <span className={css.preview} title={firstLine(text)}>{firstLine(text)}</span>
               <button type="button" className={css.action} aria-expanded={open} onClick={toggle}>
                 {t(open ? 'quote.collapse' : 'quote.expand')}
               </button>
