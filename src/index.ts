@@ -9,11 +9,14 @@ import type {} from '@deepseek-ai/dsh-host-webserver'
 import type {} from '@deepseek-ai/dsh-session-query'
 import type {} from '@deepseek-ai/dsh-session-reference'
 import type { Config } from './config.ts'
+import { OutcomeLog } from './host/outcomes.ts'
 import { registerPreStep } from './host/pre-step.ts'
 import { ReferenceResolver } from './host/resolver.ts'
 import { registerRoutes } from './host/routes.ts'
 import { SessionIndex } from './host/session-index.ts'
 import { installSessionsSettings } from './host/settings.ts'
+import { SnapshotPreparer } from './host/snapshots.ts'
+import { SurfaceCache } from './host/surface-cache.ts'
 
 export { Config } from './config.ts'
 export type { FailureMode, ReferenceScope } from './config.ts'
@@ -22,8 +25,8 @@ export type { FailureMode, ReferenceScope } from './config.ts'
 export const name = 'dsh-sessions'
 
 /**
- * Services the row waits for. The official resolver comes first so its
- * prepended pre-step listener is registered before this plugin's.
+ * Services the row waits for. The official resolver's pre-step listener runs
+ * outside this plugin's because it registers with `prepend: true`.
  */
 export const inject = ['sessionReferenceResolver', 'sessionQuery', 'sessions', 'webServer']
 
@@ -35,7 +38,9 @@ export const inject = ['sessionReferenceResolver', 'sessionQuery', 'sessions', '
 export function apply(ctx: Context, config: Config): void {
   const settings = installSessionsSettings(ctx, config)
   const index = new SessionIndex(ctx)
-  const resolver = new ReferenceResolver(index, ctx.sessionReferenceResolver)
-  registerPreStep(ctx, resolver, settings)
-  registerRoutes(ctx, { index, resolver, settings })
+  const resolver = new ReferenceResolver(index)
+  const preparer = new SnapshotPreparer(ctx, new SurfaceCache(ctx, index), index)
+  const outcomes = new OutcomeLog()
+  registerPreStep(ctx, { resolver, preparer, settings, outcomes })
+  registerRoutes(ctx, { index, resolver, preparer, settings, outcomes })
 }

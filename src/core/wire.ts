@@ -20,10 +20,56 @@ export interface CandidatesResponse {
   readonly candidates: readonly Candidate[]
 }
 
-/** `POST /dsh-sessions/preflight` answer. */
+/** One session a text names, and what sending it would do with it. */
+export interface SourceOutcome {
+  readonly sessionId?: string
+  /** How the text names it: its title, or the id. */
+  readonly label: string
+  /** Whether it came from a chip of the draft (as the request said). */
+  readonly chip: boolean
+  /** Whether its snapshot will be attached. */
+  readonly ok: boolean
+  /** Serialized bytes of its snapshot. */
+  readonly bytes?: number
+  /** The host's token estimate of its snapshot. */
+  readonly tokens?: number
+  /** Whether it is cut to fit the byte budget. */
+  readonly truncated?: boolean
+  /** Why it will not be attached. */
+  readonly code?: string
+  readonly message?: string
+}
+
+/** `POST /dsh-sessions/preflight` answer: the whole draft checked once. */
 export type PreflightResponse =
-  | { readonly ok: true; readonly text: string; readonly references: readonly { sessionId: string; label?: string }[] }
-  | { readonly ok: false; readonly code: string; readonly message: string; readonly sessionId?: string }
+  | { readonly ok: true; readonly text: string; readonly references: readonly { sessionId: string; label?: string }[]; readonly sources: readonly SourceOutcome[] }
+  | { readonly ok: false; readonly code: string; readonly message: string; readonly sessionId?: string; readonly label?: string; readonly sources: readonly SourceOutcome[] }
+
+/** A reference the pre-step could not attach. */
+export interface OutcomeReference {
+  readonly sessionId?: string
+  readonly label: string
+  readonly code: string
+  readonly message: string
+}
+
+/** What the pre-step did with the references of one sent message. */
+export interface Outcome {
+  readonly id: number
+  readonly at: number
+  /** `not-attached`: the message was sent without these snapshots; `rejected`: the step was rejected and the message not sent. */
+  readonly kind: 'not-attached' | 'rejected'
+  readonly references: readonly OutcomeReference[]
+  /** The message as the user wrote it, for a rejected step. */
+  readonly text?: string
+}
+
+/** `POST /dsh-sessions/outcomes` answer. */
+export interface OutcomesResponse {
+  readonly outcomes: readonly Outcome[]
+  /** The newest outcome id the host knows; read after it next time. */
+  readonly last: number
+}
 
 /** Error body of every refused request. */
 export interface ErrorResponse {

@@ -1,37 +1,61 @@
 /**
- * The `agent/pre-step` listener (H5–H7, D4). Registered without `prepend`
- * after the official session-reference service's prepended listener, so it
- * runs inside it: it post-processes the step's messages first, and the
- * official listener then finds no session URI left to prepare.
+ * The `agent/pre-step` listener. Registered without `prepend` while the
+ * official session-reference service registers its listener with `prepend:
+ * true`, so this one runs inside it: it post-processes the step's messages
+ * first, and the official listener then finds no session URI left to prepare.
  *
  * For every direct user message: canonical mentions, bare ids and `@Title`
  * mentions resolve under the current scope; the message keeps its id and
- * source with readable text; exactly one snapshot (from the official
- * `prepare()`) follows a message that cites an in-scope session. Failures
- * follow `failureMode`: `passthrough` logs them and keeps the readable text
- * without the failed snapshot, `reject` rejects the step.
+ * source with readable text; exactly one snapshot follows a message that
+ * cites an in-scope session, holding every source that could be attached.
+ * Failures follow `failureMode`: `passthrough` leaves out each source that
+ * failed on its own (and every source past the limit of 3), keeps the rest,
+ * and continues; `reject` rejects the step. Either way each failure goes to
+ * the host logger and to the session's outcome log, which the browser shows
+ * in the session the message was sent from; a rejected message's text goes
+ * with it, so the browser can give it back to the user.
  * @module @wishp3/dsh-sessions/host/pre-step
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { PreStepDecision } from '@deepseek-ai/dsh-agent'
 import { type ContentBlock, freezeMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
 import type { SessionReferenceInput } from '@deepseek-ai/dsh-session-reference'
-import { codeOf, type ReferenceFailure, type ReferenceResolver } from './resolver.ts'
+import type { OutcomeReference } from '../core/wire.ts'
+import { codeOf, type ReferenceFailure } from './failures.ts'
+import type { OutcomeLog } from './outcomes.ts'
+import type { ReferenceResolver } from './resolver.ts'
 import type { ReferenceTarget } from './scope.ts'
 import type { SessionsSettings } from './settings.ts'
+import type { Attachment, SnapshotPreparer } from './snapshots.ts'
+
+/** What the listener uses. */
+export interface PreStepDependencies {
+  readonly resolver: ReferenceResolver
+  readonly preparer: SnapshotPreparer
+  readonly settings: SessionsSettings
+  readonly outcomes: OutcomeLog
+}
+
+function outcomeReference(failure: ReferenceFailure): OutcomeReference {
+  return {
+    ...(failure.sessionId === undefined ? {} : { sessionId: failure.sessionId }),
+    label: failure.label ?? failure.sessionId ?? '',
+    code: failure.code,
+    message: failure.message,
+  }
+}
 
 /**
  * Registers the listener on the row's fiber.
  * @param ctx - the row's context.
- * @param resolver - the shared resolver.
- * @param settings - the live settings.
+ * @param deps - the resolver, the snapshot preparer, the live settings and the outcome log.
  */
-export function registerPreStep(ctx: Context, resolver: ReferenceResolver, settings: SessionsSettings): void {
+export function registerPreStep(ctx: Context, deps: PreStepDependencies): void {
   const logger = ctx.logger('dsh-sessions')
   ctx.on('agent/pre-step', async ({ agent, signal }, next): Promise<PreStepDecision> => {
     const decision = await next()
     if (decision.kind === 'reject') return decision
-    const config = settings.current()
+    const config = deps.settings.current()
     const target: ReferenceTarget = { id: agent.id, cwd: agent.session.header.cwd }
     const messages: UserMessage[] = []
     for (const message of decision.messages) {
@@ -48,26 +72,37 @@ export function registerPreStep(ctx: Context, resolver: ReferenceResolver, setti
           content.push(block)
           continue
         }
-        const resolved = await resolver.resolveText(target, block.text, config)
+        const resolved = await deps.resolver.resolveText(target, block.text, config)
         changed ||= resolved.text !== block.text
         content.push({ ...block, text: resolved.text })
-        failures.push(...resolved.failures)
+        for (const failure of resolved.failures) {
+          if (failure.sessionId === undefined || !failures.some(known => known.sessionId === failure.sessionId)) failures.push(failure)
+        }
         for (const reference of resolved.references) {
           if (!references.some(known => known.sessionId === reference.sessionId)) references.push(reference)
         }
       }
-      let prepared: Awaited<ReturnType<ReferenceResolver['prepare']>> | undefined
+      let attachment: Attachment = { attached: [], failures: [] }
       if (references.length > 0 && (failures.length === 0 || config.failureMode === 'passthrough')) {
         try {
-          prepared = await resolver.prepare(target, content, references, signal)
+          attachment = await deps.preparer.attach(target, content, references, signal)
         } catch (error) {
-          failures.push({ code: codeOf(error, 'SESSION_REFERENCE_READ_FAILED'), message: (error as Error).message })
+          const code = codeOf(error, 'SESSION_REFERENCE_READ_FAILED')
+          const text = error instanceof Error ? error.message : String(error)
+          attachment = { attached: [], failures: references.map(reference => ({ code, message: text, sessionId: reference.sessionId, label: reference.label ?? reference.sessionId })) }
         }
       }
-      for (const failure of failures) {
+      const left = [...failures, ...attachment.failures]
+      for (const failure of left) {
         logger.warn('session %s: reference %s failed (%s): %s', agent.id, failure.sessionId ?? '-', failure.code, failure.message)
       }
-      if (failures.length > 0 && config.failureMode === 'reject') return { kind: 'reject' }
+      if (left.length > 0 && config.failureMode === 'reject') {
+        const typed = message.content.map(block => (block.type === 'text' ? block.text : '')).join('\n')
+        deps.outcomes.record(agent.id, { kind: 'rejected', references: left.map(outcomeReference), text: typed })
+        return { kind: 'reject' }
+      }
+      if (left.length > 0) deps.outcomes.record(agent.id, { kind: 'not-attached', references: left.map(outcomeReference) })
+      const prepared = attachment.prepared
       const direct = prepared !== undefined
         ? freezeMessage({ ...message, content: prepared.content })
         : changed ? freezeMessage({ ...message, content }) : message

@@ -1,5 +1,5 @@
 /**
- * The one resolution preflight and the pre-step share (H2, H5): text in;
+ * The one resolution preflight and the pre-step share: text in;
  * readable text, the in-scope references in text order, and the failures
  * out. Canonical mentions become `@label`; bare ids and `@Title` mentions
  * stay as written. The readable text never carries a parseable
@@ -12,34 +12,16 @@
  * a failure is reported once per session.
  * @module @wishp3/dsh-sessions/host/resolver
  */
-import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { ContentBlock } from '@deepseek-ai/dsh-llm'
 import type { SessionId } from '@deepseek-ai/dsh-session'
-import {
-  decodeSessionReferenceUri, type PreparedReferencedMessage, type SessionReferenceErrorCode,
-  type SessionReferenceInput, type SessionReferenceResolver, SessionReferenceError,
-} from '@deepseek-ai/dsh-session-reference'
+import { decodeSessionReferenceUri, type SessionReferenceInput } from '@deepseek-ai/dsh-session-reference'
 import type { Config } from '../config.ts'
 import {
   applySpanEdits, defuseSessionUris, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions, type Span, type SpanEdit, titleKey,
 } from '../core/mentions.ts'
 import { rankedInScope } from './candidates.ts'
+import { codeOf, OUT_OF_SCOPE, type ReferenceFailure } from './failures.ts'
 import { isInScope, type ReferenceTarget } from './scope.ts'
 import { type IndexedSession, type LookupBudget, type SessionIndex, STORAGE_READS_PER_TEXT } from './session-index.ts'
-
-/** Code of a reference that names a session outside the configured scope. */
-export const OUT_OF_SCOPE = 'DSH_SESSIONS_OUT_OF_SCOPE'
-
-/** Every code a reference failure carries. */
-export type ReferenceFailureCode = SessionReferenceErrorCode | typeof OUT_OF_SCOPE
-
-/** Why one reference was not resolved, or why preparing failed. */
-export interface ReferenceFailure {
-  readonly code: ReferenceFailureCode
-  readonly message: string
-  /** The session the failing reference names, when known. */
-  readonly sessionId?: string
-}
 
 /** Result of resolving one text. */
 export interface ResolvedText {
@@ -55,14 +37,12 @@ interface Found {
   readonly reference: SessionReferenceInput
 }
 
-/** Resolves mentions against the session index and prepares snapshots through the official service. */
+/** Resolves mentions against the session index under the current scope. */
 export class ReferenceResolver {
   private readonly index: SessionIndex
-  private readonly service: SessionReferenceResolver
 
-  constructor(index: SessionIndex, service: SessionReferenceResolver) {
+  constructor(index: SessionIndex) {
     this.index = index
-    this.service = service
   }
 
   /**
@@ -96,13 +76,13 @@ export class ReferenceResolver {
       try {
         sessionId = decodeSessionReferenceUri(mention.uri)
       } catch (error) {
-        fail({ code: codeOf(error, 'SESSION_REFERENCE_INVALID_REFERENCE'), message: `invalid session reference ${mention.uri}` })
+        fail({ code: codeOf(error, 'SESSION_REFERENCE_INVALID_REFERENCE'), message: `invalid session reference ${mention.uri}`, ...(mention.label === undefined ? {} : { label: mention.label }) })
         if (mention.label !== undefined) edits.push({ start: mention.start, end: mention.end, text: `@${mention.label}` })
         continue
       }
       const label = mention.label ?? sessionId
       edits.push({ start: mention.start, end: mention.end, text: `@${label}` })
-      const failure = this.check(target, sessionId, sessionId === target.id ? undefined : await lookup(sessionId), config)
+      const failure = this.check(target, sessionId, label, sessionId === target.id ? undefined : await lookup(sessionId), config)
       if (failure === undefined) found.push({ at: mention.start, reference: { sessionId: sessionId as SessionId, label } })
       else fail(failure)
     }
@@ -132,7 +112,7 @@ export class ReferenceResolver {
       for (const bare of scanBareSessionIds(text, claimed)) {
         const session = bare.id === target.id ? undefined : await lookup(bare.id)
         if (session === undefined && bare.id !== target.id) continue
-        const failure = this.check(target, bare.id, session, config)
+        const failure = this.check(target, bare.id, bare.id, session, config)
         if (failure === undefined) found.push({ at: bare.start, reference: { sessionId: bare.id as SessionId, label: session!.label } })
         else fail(failure)
       }
@@ -145,51 +125,16 @@ export class ReferenceResolver {
     return { text: defuseSessionUris(applySpanEdits(text, edits)), references, failures }
   }
 
-  /**
-   * Prepares the snapshot of a message's references with the official service.
-   * @param target - the citing session.
-   * @param content - the readable message content.
-   * @param references - distinct in-scope references.
-   * @param signal - cancellation of the step or request.
-   * @returns the prepared content and snapshot message.
-   * @throws {SessionReferenceError} on too many sources, a failed read, a budget failure or cancellation.
-   */
-  async prepare(
-    target: ReferenceTarget,
-    content: ContentBlock[],
-    references: readonly SessionReferenceInput[],
-    signal?: AbortSignal,
-  ): Promise<PreparedReferencedMessage> {
-    try {
-      return await this.service.prepare({ id: target.id } as Agent, content, [...references], signal)
-    } catch (error) {
-      if (error instanceof SessionReferenceError && error.code === 'SESSION_REFERENCE_READ_FAILED') {
-        await Promise.all(references.map(reference => this.index.refresh(reference.sessionId)))
-      }
-      throw error
-    }
-  }
-
-  private check(target: ReferenceTarget, sessionId: string, session: IndexedSession | undefined, config: Config): ReferenceFailure | undefined {
+  private check(target: ReferenceTarget, sessionId: string, label: string, session: IndexedSession | undefined, config: Config): ReferenceFailure | undefined {
     if (sessionId === target.id) {
-      return { code: 'SESSION_REFERENCE_SELF_REFERENCE', message: 'a session cannot reference itself', sessionId }
+      return { code: 'SESSION_REFERENCE_SELF_REFERENCE', message: 'a session cannot reference itself', sessionId, label }
     }
     if (session === undefined) {
-      return { code: 'SESSION_REFERENCE_READ_FAILED', message: `session "${sessionId}" not found`, sessionId }
+      return { code: 'SESSION_REFERENCE_READ_FAILED', message: `session "${sessionId}" not found`, sessionId, label }
     }
     if (!isInScope(config.scope, target, session)) {
-      return { code: OUT_OF_SCOPE, message: `session "${sessionId}" is outside the current workspace`, sessionId }
+      return { code: OUT_OF_SCOPE, message: `session "${sessionId}" is outside the current workspace`, sessionId, label }
     }
     return undefined
   }
-}
-
-/**
- * The failure code of a thrown value.
- * @param error - what was thrown.
- * @param fallback - the code when it is not a session-reference error.
- * @returns the code.
- */
-export function codeOf(error: unknown, fallback: ReferenceFailureCode): ReferenceFailureCode {
-  return error instanceof SessionReferenceError ? error.code : fallback
 }

@@ -5,7 +5,10 @@
  * handler never takes the server down.
  *
  * - `POST /dsh-sessions/candidates` `{ sessionId, query?, cwd?, limit? }` → `{ candidates }`
- * - `POST /dsh-sessions/preflight` `{ sessionId, text, cwd? }` → `{ ok: true, references }` or `{ ok: false, code, message }`
+ * - `POST /dsh-sessions/preflight` `{ sessionId, text, cwd?, chips? }` → the whole draft checked once:
+ *   `{ ok: true, text, references, sources }` or `{ ok: false, code, message, sessionId?, label?, sources }`
+ * - `POST /dsh-sessions/outcomes` `{ sessionId, after?, waitMs? }` → `{ outcomes, last }`: what the
+ *   pre-step could not attach, waiting up to `waitMs` (at most 25 s) for news
  * - `GET /dsh-sessions/settings` → the effective settings
  * - `POST /dsh-sessions/settings` `{ …partial settings }` → the effective settings after the write
  *
@@ -20,10 +23,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-host-webserver'
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
+import type { SourceOutcome } from '../core/wire.ts'
 import { listCandidates } from './candidates.ts'
-import { codeOf, type ReferenceResolver } from './resolver.ts'
+import type { OutcomeLog } from './outcomes.ts'
+import type { ReferenceResolver } from './resolver.ts'
 import type { ReferenceTarget } from './scope.ts'
 import type { SessionIndex } from './session-index.ts'
+import type { SnapshotPreparer } from './snapshots.ts'
 import { type SessionsSettings, SettingsWriteError } from './settings.ts'
 import { isAdmitted, type RouteAuthority } from './trust.ts'
 
@@ -33,11 +39,19 @@ export const ROUTE_PREFIX = '/dsh-sessions'
 /** Largest accepted request body. */
 export const MAX_BODY_BYTES = 64 * 1024
 
+/** Longest wait of one outcomes request. */
+export const MAX_OUTCOME_WAIT_MS = 25_000
+
+/** Most chip ids one preflight may name. */
+const MAX_CHIPS = 64
+
 /** What the routes read. */
 export interface RouteDependencies {
   readonly index: SessionIndex
   readonly resolver: ReferenceResolver
+  readonly preparer: SnapshotPreparer
   readonly settings: SessionsSettings
+  readonly outcomes: OutcomeLog
 }
 
 class HttpError extends Error {
@@ -105,29 +119,81 @@ async function candidates(ctx: Context, deps: RouteDependencies, req: IncomingMe
   send(res, 200, { candidates: listCandidates(deps.index, who, query, deps.settings.current(), limit) })
 }
 
+function chipIds(body: Record<string, unknown>): readonly string[] | undefined {
+  const value = body.chips
+  if (value === undefined) return undefined
+  if (!Array.isArray(value) || value.length > MAX_CHIPS || !value.every(item => typeof item === 'string')) {
+    throw new HttpError(400, 'bad-request', `"chips" must be a list of at most ${MAX_CHIPS} session ids`)
+  }
+  return value as string[]
+}
+
+/**
+ * Checks a whole draft once: every session it names, attached or not, with
+ * what each adds to the context. The send is blocked when more sessions are
+ * named than a message may reference, when a chip's source cannot be
+ * attached, or, under `failureMode: reject`, when any reference cannot be.
+ * Without `chips`, every reference counts as a chip.
+ */
 async function preflight(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readJson(req)
   const who = target(deps, ctx, body)
   const text = field(body, 'text', 'string', true)!
+  const chips = chipIds(body)
   await deps.index.ready()
-  const resolved = await deps.resolver.resolveText(who, text, deps.settings.current())
-  const [failure] = resolved.failures
-  if (failure !== undefined) {
-    send(res, 200, { ok: false, code: failure.code, message: failure.message, ...(failure.sessionId === undefined ? {} : { sessionId: failure.sessionId }) })
+  const config = deps.settings.current()
+  const resolved = await deps.resolver.resolveText(who, text, config)
+  const isChip = (sessionId: string | undefined) => chips === undefined || (sessionId !== undefined && chips.includes(sessionId))
+  const abort = new AbortController()
+  res.once('close', () => abort.abort())
+  const limit = deps.preparer.maxReferences
+  const measured = await Promise.all(resolved.references.slice(0, limit).map(reference => deps.preparer.measure(who, reference, abort.signal)))
+  const sources: SourceOutcome[] = []
+  resolved.references.forEach((reference, n) => {
+    const measure = measured[n]
+    const base = { sessionId: reference.sessionId, label: reference.label ?? reference.sessionId, chip: isChip(reference.sessionId) }
+    if (measure === undefined) {
+      sources.push({ ...base, ok: false, code: 'SESSION_REFERENCE_TOO_MANY', message: `a message may reference at most ${limit} sessions` })
+    } else if (measure.failure !== undefined) {
+      sources.push({ ...base, ok: false, code: measure.failure.code, message: measure.failure.message })
+    } else {
+      sources.push({ ...base, ok: true, ...(measure.bytes === undefined ? {} : { bytes: measure.bytes }), ...(measure.tokens === undefined ? {} : { tokens: measure.tokens }), truncated: measure.truncated === true })
+    }
+  })
+  for (const failure of resolved.failures) {
+    sources.push({
+      ...(failure.sessionId === undefined ? {} : { sessionId: failure.sessionId }),
+      label: failure.label ?? failure.sessionId ?? '',
+      chip: isChip(failure.sessionId),
+      ok: false,
+      code: failure.code,
+      message: failure.message,
+    })
+  }
+  const named = new Set(sources.flatMap(source => (source.sessionId === undefined ? [] : [source.sessionId])))
+  const blocking = named.size > limit
+    ? { code: 'SESSION_REFERENCE_TOO_MANY', message: `a message may reference at most ${limit} sessions` }
+    : sources.find(source => !source.ok && (source.chip || config.failureMode === 'reject'))
+  if (blocking !== undefined) {
+    const about = 'label' in blocking ? { ...(blocking.sessionId === undefined ? {} : { sessionId: blocking.sessionId }), label: blocking.label } : {}
+    send(res, 200, { ok: false, code: blocking.code, message: blocking.message, ...about, sources })
     return
   }
-  if (resolved.references.length > 0) {
-    const abort = new AbortController()
-    res.once('close', () => abort.abort())
-    const content: ContentBlock[] = [{ type: 'text', text: resolved.text }]
-    try {
-      await deps.resolver.prepare(who, content, resolved.references, abort.signal)
-    } catch (error) {
-      send(res, 200, { ok: false, code: codeOf(error, 'SESSION_REFERENCE_READ_FAILED'), message: (error as Error).message })
-      return
-    }
-  }
-  send(res, 200, { ok: true, text: resolved.text, references: resolved.references })
+  send(res, 200, { ok: true, text: resolved.text, references: resolved.references.slice(0, limit), sources })
+}
+
+async function outcomes(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readJson(req)
+  const sessionId = field(body, 'sessionId', 'string', true)!
+  const after = field(body, 'after', 'number', false) ?? 0
+  const waitMs = field(body, 'waitMs', 'number', false) ?? 0
+  if (!Number.isSafeInteger(after) || after < 0) throw new HttpError(400, 'bad-request', '"after" must be a whole number ≥ 0')
+  if (!Number.isFinite(waitMs) || waitMs < 0) throw new HttpError(400, 'bad-request', '"waitMs" must be a number ≥ 0')
+  const abort = new AbortController()
+  res.once('close', () => abort.abort())
+  const found = await deps.outcomes.read(sessionId, after, Math.min(waitMs, MAX_OUTCOME_WAIT_MS), abort.signal)
+  if (abort.signal.aborted && res.destroyed) return
+  send(res, 200, { outcomes: found, last: Math.max(after, deps.outcomes.latest()) })
 }
 
 async function settings(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -156,6 +222,7 @@ export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
   const endpoints: Record<string, Endpoint> = {
     [`${ROUTE_PREFIX}/candidates`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => candidates(ctx, deps, req, res) },
     [`${ROUTE_PREFIX}/preflight`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => preflight(ctx, deps, req, res) },
+    [`${ROUTE_PREFIX}/outcomes`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => outcomes(deps, req, res) },
     [`${ROUTE_PREFIX}/settings`]: { methods: { GET: 'trusted-host', POST: 'loopback' }, handle: (req, res) => settings(deps, req, res) },
   }
   const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -71,7 +71,7 @@ describe('bounded work per text', () => {
     expect(storageReads(h)).toBe(before)
     expect(elapsed).toBeLessThan(2_000)
     const body = await res.json() as { ok: boolean; code?: string }
-    if (text.includes('(dsh-session:')) expect(body).toMatchObject({ ok: false, code: 'SESSION_REFERENCE_READ_FAILED' })
+    if (text.includes('(dsh-session:')) expect(body).toMatchObject({ ok: false, code: 'SESSION_REFERENCE_TOO_MANY' })
     else expect(body.ok).toBe(true)
     const stepStarted = performance.now()
     const decision = await h.preStep(TARGET, [text])

@@ -140,14 +140,27 @@ describe('pre-step resolution', () => {
     expect(snapshots(await h.preStep(TARGET, [`${id(4)}`]))).toHaveLength(1)
   })
 
-  it('handles more than three sources by failure mode', async () => {
+  it('handles more than three sources by failure mode: passthrough attaches the first three in text order', async () => {
     const passthrough = await setup()
     const four = `${id(2)} ${id(3)} ${id(5)} ${id(6)}`
     const decision = await passthrough.preStep(TARGET, [four])
-    expect(texts(decision)).toEqual([{ kind: 'user', text: four }])
+    expect(texts(decision).map(message => message.kind)).toEqual(['user', 'session-reference'])
+    const [snapshot] = snapshots(decision)
+    for (const text of ['pears grow on trees', 'a single pear', 'no title here']) expect(snapshot).toContain(text)
+    expect(snapshot).not.toContain('first twin')
     const reject = await setup({ failureMode: 'reject' })
     expect((await reject.preStep(TARGET, [four])).kind).toBe('reject')
     expect(snapshots(await passthrough.preStep(TARGET, [`${id(2)} ${id(3)} ${id(5)} ${id(2)}`]))).toHaveLength(1)
+  })
+
+  it('leaves out only the source that fails, keeping the others of the same message', async () => {
+    const h = await setup()
+    h.breakLog(id(3))
+    const decision = await h.preStep(TARGET, [`${id(2)} and ${id(3)} and ${id(5)}`])
+    const [snapshot] = snapshots(decision)
+    expect(snapshot).toContain('pears grow on trees')
+    expect(snapshot).toContain('no title here')
+    expect(snapshot).not.toContain('a single pear')
   })
 
   it('handles a source deleted after it was indexed by failure mode', async () => {

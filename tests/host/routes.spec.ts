@@ -89,7 +89,9 @@ describe('preflight route', () => {
   it('resolves and prepares, or returns a stable code with a readable message', async () => {
     const { url } = await setup()
     const ok = await (await post(url, 'preflight', { sessionId: TARGET, text: `see ${id(2)}` })).json()
-    expect(ok).toEqual({ ok: true, text: `see ${id(2)}`, references: [{ sessionId: id(2), label: 'Alpha notes' }] })
+    expect(ok).toMatchObject({ ok: true, text: `see ${id(2)}`, references: [{ sessionId: id(2), label: 'Alpha notes' }] })
+    expect(ok.sources).toEqual([{ sessionId: id(2), label: 'Alpha notes', chip: true, ok: true, bytes: expect.any(Number), truncated: false }])
+    expect(ok.sources[0].bytes).toBeGreaterThan('alpha text'.length)
     const scope = await (await post(url, 'preflight', { sessionId: TARGET, text: id(3) })).json()
     expect(scope).toMatchObject({ ok: false, code: 'DSH_SESSIONS_OUT_OF_SCOPE', sessionId: id(3) })
     const self = await (await post(url, 'preflight', { sessionId: TARGET, text: TARGET })).json()

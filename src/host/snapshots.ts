@@ -1,0 +1,178 @@
+/**
+ * Snapshots through the official session-reference service, read once per
+ * send. A private instance of the official `SessionReferenceResolver`, with
+ * the host instance's limits, reads through the {@link SurfaceCache}; every
+ * rendering, budget and framing rule stays the official one. It measures one
+ * source at a time (what a chip will add) and prepares a message's sources
+ * together, attaching every source that can be attached: a source that fails
+ * is left out on its own, and sources past the limit are reported.
+ * @module @wishp3/dsh-sessions/host/snapshots
+ */
+import { Context } from '@deepseek-ai/cordis'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { ContentBlock } from '@deepseek-ai/dsh-llm'
+import SessionReferenceResolver, {
+  MAX_REFERENCES, type PreparedReferencedMessage, SessionReferenceError, type SessionReferenceInput,
+} from '@deepseek-ai/dsh-session-reference'
+import type {} from '@deepseek-ai/dsh-token-meter'
+import { codeOf, type ReferenceFailure } from './failures.ts'
+import type { ReferenceTarget } from './scope.ts'
+import type { SessionIndex } from './session-index.ts'
+import type { SurfaceCache } from './surface-cache.ts'
+
+/** What one source adds to the context, or why it cannot be attached. */
+export interface SourceMeasure {
+  readonly sessionId: string
+  readonly label: string
+  /** Serialized bytes of the source's snapshot message. */
+  readonly bytes?: number
+  /** The host's token estimate of that message. */
+  readonly tokens?: number
+  /** Whether the source was cut to fit the byte budget. */
+  readonly truncated?: boolean
+  readonly failure?: ReferenceFailure
+}
+
+/** The outcome of attaching a message's sources. */
+export interface Attachment {
+  /** The readable content and the one snapshot of every attached source; absent when none could be attached. */
+  readonly prepared?: PreparedReferencedMessage
+  readonly attached: readonly SessionReferenceInput[]
+  /** Sources left out, each with its reason. */
+  readonly failures: readonly ReferenceFailure[]
+}
+
+/** Limits of the official service this instance mirrors. */
+interface Limits {
+  readonly maxReferences: number
+  readonly maxReferenceBytes: number
+}
+
+function limitsOf(service: SessionReferenceResolver): Limits {
+  // rc.8 keeps the resolved limits private; they are read, and checked, so the private instance applies the same ones.
+  const config: unknown = Reflect.get(service, 'config')
+  const read = (key: string, fallback: number) => {
+    const value = typeof config === 'object' && config !== null ? Reflect.get(config, key) : undefined
+    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : fallback
+  }
+  return { maxReferences: read('maxReferences', MAX_REFERENCES), maxReferenceBytes: read('maxReferenceBytes', 65_536) }
+}
+
+/** Prepares snapshots with the official service over cached reads. */
+export class SnapshotPreparer {
+  private instance: Promise<SessionReferenceResolver> | undefined
+  private readonly isolated = new Context()
+  private fiber: { dispose(): unknown } | undefined
+
+  private readonly ctx: Context
+  private readonly cache: SurfaceCache
+  private readonly index: SessionIndex
+
+  constructor(ctx: Context, cache: SurfaceCache, index: SessionIndex) {
+    this.ctx = ctx
+    this.cache = cache
+    this.index = index
+    ctx.effect(() => () => { void this.dispose() }, 'dsh-sessions: snapshot preparer')
+  }
+
+  /** The limit of distinct sources per message. */
+  get maxReferences(): number {
+    return limitsOf(this.ctx.sessionReferenceResolver).maxReferences
+  }
+
+  /**
+   * What one source will add to the context.
+   * @param target - the citing session.
+   * @param reference - the source.
+   * @param signal - cancellation.
+   * @returns its size, token estimate and truncation, or its failure.
+   */
+  async measure(target: ReferenceTarget, reference: SessionReferenceInput, signal?: AbortSignal): Promise<SourceMeasure> {
+    const label = reference.label ?? reference.sessionId
+    try {
+      const prepared = await (await this.service()).prepare({ id: target.id } as Agent, [{ type: 'text', text: '' }], [reference], signal)
+      const message = prepared.additionalContext
+      if (message === undefined) return { sessionId: reference.sessionId, label }
+      const text = message.content.map(block => (block.type === 'text' ? block.text : '')).join('')
+      const stats = message.source.kind === 'session-reference' ? message.source.references[0] : undefined
+      const tokens = this.ctx.get('tokenMeter')?.estimateMessage(message)
+      return {
+        sessionId: reference.sessionId,
+        label,
+        bytes: Buffer.byteLength(text, 'utf8'),
+        ...(tokens === undefined ? {} : { tokens }),
+        truncated: stats?.truncated === true,
+      }
+    } catch (error) {
+      if (signal?.aborted === true) throw error
+      const failure = failureOf(reference, error)
+      // A source that cannot be read may be gone: the index forgets it only if the host says so.
+      if (failure.code === 'SESSION_REFERENCE_READ_FAILED') await this.index.refresh(reference.sessionId)
+      return { sessionId: reference.sessionId, label, failure }
+    }
+  }
+
+  /**
+   * Attaches a message's sources: the first {@link maxReferences} in text
+   * order, each that can be read and fits the budget; the rest are reported.
+   * @param target - the citing session.
+   * @param content - the readable message content.
+   * @param references - distinct in-scope sources in text order.
+   * @param signal - cancellation; a cancelled attachment throws.
+   * @returns the prepared message, what was attached and what was left out.
+   */
+  async attach(target: ReferenceTarget, content: ContentBlock[], references: readonly SessionReferenceInput[], signal?: AbortSignal): Promise<Attachment> {
+    const limit = this.maxReferences
+    const failures: ReferenceFailure[] = references.slice(limit).map(reference => ({
+      code: 'SESSION_REFERENCE_TOO_MANY',
+      message: `a message may reference at most ${limit} sessions`,
+      sessionId: reference.sessionId,
+      label: reference.label ?? reference.sessionId,
+    }))
+    let candidates = references.slice(0, limit)
+    if (candidates.length === 0) return { attached: [], failures }
+    const service = await this.service()
+    try {
+      return { prepared: await service.prepare({ id: target.id } as Agent, content, [...candidates], signal), attached: candidates, failures }
+    } catch (error) {
+      if (signal?.aborted === true || (error instanceof SessionReferenceError && error.code === 'SESSION_REFERENCE_CANCELLED')) throw error
+    }
+    // One source failed the whole set: measure each (reads are cached) and prepare the ones that pass.
+    const measured = await Promise.all(candidates.map(reference => this.measure(target, reference, signal)))
+    for (const { failure } of measured) if (failure !== undefined) failures.push(failure)
+    candidates = candidates.filter((_, n) => measured[n]!.failure === undefined)
+    if (candidates.length === 0) return { attached: [], failures }
+    try {
+      return { prepared: await service.prepare({ id: target.id } as Agent, content, [...candidates], signal), attached: candidates, failures }
+    } catch (error) {
+      signal?.throwIfAborted()
+      for (const reference of candidates) failures.push(failureOf(reference, error))
+      return { attached: [], failures }
+    }
+  }
+
+  private service(): Promise<SessionReferenceResolver> {
+    this.instance ??= (async () => {
+      this.isolated.provide('sessionQuery', { readSurface: (id: Parameters<SurfaceCache['readSurface']>[0]) => this.cache.readSurface(id) })
+      const fiber = this.isolated.plugin(SessionReferenceResolver, limitsOf(this.ctx.sessionReferenceResolver))
+      this.fiber = fiber
+      await fiber
+      return this.isolated.sessionReferenceResolver
+    })()
+    return this.instance
+  }
+
+  private async dispose(): Promise<void> {
+    this.instance = undefined
+    await this.fiber?.dispose()
+  }
+}
+
+function failureOf(reference: SessionReferenceInput, error: unknown): ReferenceFailure {
+  return {
+    code: codeOf(error, 'SESSION_REFERENCE_READ_FAILED'),
+    message: error instanceof Error ? error.message : String(error),
+    sessionId: reference.sessionId,
+    label: reference.label ?? reference.sessionId,
+  }
+}

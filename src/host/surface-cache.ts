@@ -1,0 +1,87 @@
+/**
+ * Read-once storage for snapshots: the model surface of each cited cold
+ * session, kept for a short while and served again only while its log is
+ * unchanged (same size and modification time of the backend's artifact), so
+ * the preflight of a send, the cost shown on its chips and the pre-step that
+ * follows read each source log once. A live session is read from memory,
+ * never cached; a session whose artifact the backend cannot locate is read
+ * every time.
+ * @module @wishp3/dsh-sessions/host/surface-cache
+ */
+import { stat } from 'node:fs/promises'
+import type { Context } from '@deepseek-ai/cordis'
+import { SESSION_FORMAT_VERSION, SessionId } from '@deepseek-ai/dsh-session'
+import type {} from '@deepseek-ai/dsh-session-persistence'
+import type { SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
+import type { SessionIndex } from './session-index.ts'
+
+/** Options of {@link SurfaceCache}. */
+export interface SurfaceCacheOptions {
+  /** Milliseconds a read surface may be served again. */
+  readonly ttlMs?: number
+  /** Most surfaces kept; the oldest is dropped first. */
+  readonly maxEntries?: number
+}
+
+interface Entry {
+  readonly revision: string
+  readonly snapshot: SessionSurfaceSnapshot
+  readonly expires: number
+}
+
+/** The `readSurface` face the official snapshot service reads through. */
+export class SurfaceCache {
+  private readonly entries = new Map<string, Entry>()
+  private readonly ttlMs: number
+  private readonly maxEntries: number
+  /** Storage reads per session id since start. */
+  readonly reads = new Map<string, number>()
+
+  private readonly ctx: Context
+  private readonly index: SessionIndex
+
+  constructor(ctx: Context, index: SessionIndex, options: SurfaceCacheOptions = {}) {
+    this.ctx = ctx
+    this.index = index
+    this.ttlMs = options.ttlMs ?? 60_000
+    this.maxEntries = options.maxEntries ?? 16
+  }
+
+  /**
+   * The current model surface of a session.
+   * @param id - the session.
+   * @returns a detached snapshot.
+   */
+  async readSurface(id: SessionId): Promise<SessionSurfaceSnapshot> {
+    if (this.ctx.sessions.get(id) !== undefined) return this.ctx.sessionQuery.readSurface(id)
+    const revision = await this.revision(id)
+    const cached = this.entries.get(id)
+    if (cached !== undefined && revision !== undefined && cached.revision === revision && cached.expires > Date.now()) {
+      return structuredClone(cached.snapshot)
+    }
+    this.entries.delete(id)
+    this.reads.set(id, (this.reads.get(id) ?? 0) + 1)
+    const snapshot = await this.ctx.sessionQuery.readSurface(id)
+    if (revision !== undefined) {
+      this.entries.set(id, { revision, snapshot: structuredClone(snapshot), expires: Date.now() + this.ttlMs })
+      if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!)
+    }
+    return snapshot
+  }
+
+  /** Size and modification time of the session's log artifact; `undefined` when it cannot be located or read. */
+  private async revision(id: string): Promise<string | undefined> {
+    const known = this.index.get(id)
+    const persistence = this.ctx.get('sessionPersistence')
+    if (known === undefined || persistence === undefined) return undefined
+    const header = { version: SESSION_FORMAT_VERSION, id: SessionId(id), createdAt: known.createdAt, ...(known.cwd === undefined ? {} : { cwd: known.cwd }) }
+    try {
+      const location = persistence.locate(header)
+      if (location === undefined) return undefined
+      const info = await stat(location.path)
+      return `${info.size}:${info.mtimeMs}`
+    } catch {
+      return undefined
+    }
+  }
+}
