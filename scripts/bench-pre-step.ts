@@ -1,11 +1,13 @@
 /**
- * Pre-step cost of one `@Title` mention at N sessions (PF3): the plugin's
- * resolution plus the official `prepare()`, against `prepare()` alone, on the
+ * Pre-step cost of one `@Title` mention at N sessions: the plugin's
+ * resolution and attachment, against the official `prepare()` alone, on the
  * official rc.8 services with an in-memory session store.
  */
 import { Config } from '../src/config.ts'
 import { ReferenceResolver } from '../src/host/resolver.ts'
 import { SessionIndex } from '../src/host/session-index.ts'
+import { SnapshotPreparer } from '../src/host/snapshots.ts'
+import { SurfaceCache } from '../src/host/surface-cache.ts'
 import { percentile } from '../tests/e2e/harness/stats.ts'
 import { createHostHarness } from '../tests/host/harness.ts'
 
@@ -25,7 +27,9 @@ function percentiles(samples: number[]): Percentiles {
 export async function measurePreStep(sessions: number, workspaces: number, runs: number): Promise<{ prepare: Percentiles; resolved: Percentiles }> {
   const harness = await createHostHarness()
   const index = new SessionIndex(harness.ctx)
-  const resolver = new ReferenceResolver(index, harness.ctx.sessionReferenceResolver)
+  const resolver = new ReferenceResolver(index)
+  const preparer = new SnapshotPreparer(harness.ctx, new SurfaceCache(harness.ctx, index), index)
+  const official = harness.ctx.sessionReferenceResolver
   const target = harness.session('session-target', { cwd: '/w/ws-00' })
   for (let n = 0; n < sessions; n += 1) {
     harness.session(`session-${n}`, { cwd: `/w/ws-${String(n % workspaces).padStart(2, '0')}`, title: `Topic ${n} notes`, messages: [`text ${n}`] })
@@ -39,12 +43,12 @@ export async function measurePreStep(sessions: number, workspaces: number, runs:
   const resolved: number[] = []
   for (let run = 0; run < runs + 10; run += 1) {
     let started = performance.now()
-    await resolver.prepare(targetRef, [{ type: 'text', text }], [{ sessionId: `session-${workspaces * 7}` as never, label: cited }])
+    await official.prepare({ id: target } as never, [{ type: 'text', text }], [{ sessionId: `session-${workspaces * 7}` as never, label: cited }])
     if (run >= 10) prepareOnly.push(performance.now() - started)
     started = performance.now()
     const resolution = await resolver.resolveText(targetRef, text, config)
     if (resolution.references.length !== 1) throw new Error(`expected one reference, got ${resolution.references.length}`)
-    await resolver.prepare(targetRef, [{ type: 'text', text: resolution.text }], resolution.references)
+    await preparer.attach(targetRef, [{ type: 'text', text: resolution.text }], resolution.references)
     if (run >= 10) resolved.push(performance.now() - started)
   }
   return { prepare: percentiles(prepareOnly), resolved: percentiles(resolved) }

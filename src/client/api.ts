@@ -3,12 +3,15 @@
  * (same origin, so the host's trust fence admits them).
  * @module @wishp3/dsh-sessions/client/api
  */
-import type { CandidatesResponse, ErrorResponse, PreflightResponse } from '../core/wire.ts'
+import type { CandidatesResponse, ErrorResponse, OutcomesResponse, PreflightResponse } from '../core/wire.ts'
 
 /** The routes, as the browser half uses them. */
 export interface SessionsApi {
   candidates(sessionId: string, query: string, signal: AbortSignal): Promise<CandidatesResponse>
-  preflight(sessionId: string, text: string, signal: AbortSignal): Promise<PreflightResponse>
+  /** Checks a whole text once; `chips` names the sessions cited by chips. */
+  preflight(sessionId: string, text: string, chips: readonly string[], signal: AbortSignal): Promise<PreflightResponse>
+  /** Outcomes newer than `after`, waiting up to `waitMs` for one. */
+  outcomes(sessionId: string, after: number, waitMs: number, signal: AbortSignal): Promise<OutcomesResponse>
 }
 
 async function post<T>(fetcher: typeof fetch, path: string, body: unknown, signal: AbortSignal): Promise<T> {
@@ -31,6 +34,7 @@ async function post<T>(fetcher: typeof fetch, path: string, body: unknown, signa
 export function createSessionsApi(fetcher: typeof fetch): SessionsApi {
   return {
     candidates: (sessionId, query, signal) => post(fetcher, 'candidates', { sessionId, query }, signal),
-    preflight: (sessionId, text, signal) => post(fetcher, 'preflight', { sessionId, text }, signal),
+    preflight: (sessionId, text, chips, signal) => post(fetcher, 'preflight', { sessionId, text, chips }, signal),
+    outcomes: (sessionId, after, waitMs, signal) => post(fetcher, 'outcomes', { sessionId, after, waitMs }, signal),
   }
 }

@@ -10,9 +10,11 @@ import type {} from '@deepseek-ai/dsh-client-locale/client'
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import { mountVendoredWorkspace } from '../vendor/workspace/glue.ts'
 import { createRowMenu } from '../vendor/workspace/row-menu.tsx'
+import { createSessionsApi } from './api.ts'
 import { en, NS, zh } from './locales.ts'
 import { registerMentions } from './mention/register.ts'
 import { registerQuotes } from './quote/register.ts'
+import { registerReferenceDock } from './references/register.ts'
 import { registerSettingsCard } from './settings/register.ts'
 
 /** Browser services this half needs before it applies. */
@@ -26,7 +28,9 @@ export const inject = ['locale', 'inputTriggers', 'remote', 'remote.fileReferenc
 export function apply(ctx: ClientContext): void {
   ctx.effect(() => ctx.locale.register(NS, { zh, en }), 'dsh-sessions: dictionaries')
   const t = ctx.locale.bind(NS)
-  registerMentions(ctx, t)
+  const api = createSessionsApi((input, init) => fetch(input, init))
+  registerMentions(ctx, api, t)
+  registerReferenceDock(ctx, api)
   registerSettingsCard(ctx)
   registerQuotes(ctx, t)
   mountVendoredWorkspace(ctx, createRowMenu(t))

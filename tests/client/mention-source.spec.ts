@@ -2,6 +2,7 @@ import type { InputTriggerSource } from '@deepseek-ai/dsh-client-ui-input-trigge
 import { describe, expect, it, vi } from 'vitest'
 import type { SessionsApi } from '../../src/client/api.ts'
 import { en, type SessionsKey } from '../../src/client/locales.ts'
+import { DraftPreflight } from '../../src/client/mention/draft-preflight.ts'
 import { createMentionSource, MENTION_SOURCE } from '../../src/client/mention/source.ts'
 import { decodeChipRef } from '../../src/core/chip-ref.ts'
 
@@ -19,10 +20,28 @@ function setup(overrides: Partial<SessionsApi> = {}, files = vi.fn(() => Promise
 ] as never))) {
   const api: SessionsApi = {
     candidates: vi.fn(() => Promise.resolve({ candidates: [alpha, untitled] })),
-    preflight: vi.fn(() => Promise.resolve({ ok: true as const, text: '@Orchard plans', references: [{ sessionId: 'session-a' }] })),
+    preflight: vi.fn(() => Promise.resolve({ ok: true as const, text: '@Orchard plans', references: [{ sessionId: 'session-a' }], sources: [] })),
+    outcomes: vi.fn(() => Promise.resolve({ outcomes: [], last: 0 })),
     ...overrides,
   }
-  const source = createMentionSource({ listFiles: files, api, t: englishT(), locale: () => 'en', now: () => NOW })
+  // The draft being sent holds the one chip the test serializes.
+  let sending = ''
+  const batch = new DraftPreflight({
+    source: MENTION_SOURCE,
+    draft: () => ({ draft: '@chip ', draftRev: 1, occurrences: [{ source: MENTION_SOURCE, ref: sending, offset: 0, length: 5, clipboardText: '' }] }),
+    serializeOther: () => Promise.reject(new Error('no other chips')),
+    preflight: (sessionId, text, chips, signal) => api.preflight(sessionId, text, chips, signal),
+    t: englishT(),
+  })
+  const created = createMentionSource({
+    listFiles: files, api, t: englishT(), locale: () => 'en', now: () => NOW,
+    checkDraft: (sessionId, signal) => batch.check(sessionId, signal),
+  })
+  const codec = created.codec!
+  const source: InputTriggerSource = {
+    ...created,
+    codec: { ...codec, serialize: (ref: string, signal: AbortSignal) => { sending = ref; return codec.serialize(ref, signal) } },
+  }
   return { source, api, files }
 }
 
@@ -80,7 +99,7 @@ describe('the @ source', () => {
     const { source, api } = setup()
     const ref = JSON.stringify({ kind: 'session', target: 'session-t', source: 'session-a', label: 'Orchard plans', mention: alpha.mention })
     expect(await source.codec!.serialize(ref, new AbortController().signal)).toBe(alpha.mention)
-    expect(api.preflight).toHaveBeenCalledWith('session-t', alpha.mention, expect.any(AbortSignal))
+    expect(api.preflight).toHaveBeenCalledWith('session-t', alpha.mention, ['session-a'], expect.any(AbortSignal))
     expect(await source.codec!.serialize(JSON.stringify({ kind: 'file', mention: '@README.md' }), new AbortController().signal)).toBe('@README.md')
   })
 
@@ -92,7 +111,7 @@ describe('the @ source', () => {
     ['SESSION_REFERENCE_SELF_REFERENCE', 'a session cannot reference itself.'],
     ['SOMETHING_NEW', 'Session references cannot be checked right now.'],
   ])('rejects the send for %s with a readable reason', async (code, text) => {
-    const { source } = setup({ preflight: () => Promise.resolve({ ok: false as const, code, message: 'raw' }) })
+    const { source } = setup({ preflight: () => Promise.resolve({ ok: false as const, code, message: 'raw', sessionId: 'session-a', label: 'Orchard plans', sources: [] }) })
     const ref = JSON.stringify({ kind: 'session', target: 'session-t', source: 'session-a', label: 'Orchard plans', mention: alpha.mention })
     await expect(source.codec!.serialize(ref, new AbortController().signal)).rejects.toThrow(text)
   })
@@ -112,8 +131,8 @@ describe('the @ source', () => {
   })
 
   it('names a chip whose title looks like a replacement pattern exactly as written', async () => {
-    const { source } = setup({ preflight: () => Promise.resolve({ ok: false as const, code: 'SESSION_REFERENCE_READ_FAILED', message: 'raw' }) })
     const label = "Cost $& benefit $$ and $` and $'"
+    const { source } = setup({ preflight: () => Promise.resolve({ ok: false as const, code: 'SESSION_REFERENCE_READ_FAILED', message: 'raw', label, sources: [] }) })
     const ref = JSON.stringify({ kind: 'session', target: 'session-t', source: 'session-a', label, mention: alpha.mention })
     await expect(source.codec!.serialize(ref, new AbortController().signal)).rejects.toThrow(`Cannot reference "${label}": the session was deleted or cannot be read.`)
   })

@@ -7,6 +7,7 @@ import { Context } from '@deepseek-ai/cordis'
 import { agentEvents, type Agent, type PreStepDecision } from '@deepseek-ai/dsh-agent'
 import { createUserMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
 import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
+import JsonlPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
 import SessionQueryEngine from '@deepseek-ai/dsh-session-query'
 import SessionReferenceResolver from '@deepseek-ai/dsh-session-reference'
 import { SettingsProvider } from '@deepseek-ai/dsh-settings'
@@ -113,7 +114,12 @@ export interface HostHarness {
 
 let clock = 1_000
 
-export async function createHostHarness(options: { maxReferenceBytes?: number } = {}): Promise<HostHarness> {
+/**
+ * Creates a harness.
+ * @param options - the official service's byte budget; a folder to persist sessions in with the host's JSONL backend.
+ * @returns the harness.
+ */
+export async function createHostHarness(options: { maxReferenceBytes?: number; persistenceRoot?: string } = {}): Promise<HostHarness> {
   unreadable.clear()
   faults.failListings = 0
   faults.readErrors.clear()
@@ -122,8 +128,9 @@ export async function createHostHarness(options: { maxReferenceBytes?: number } 
   MemorySettings.persisted = []
   const ctx = new Context()
   await ctx.plugin(SessionStore)
+  if (options.persistenceRoot !== undefined) await ctx.plugin(JsonlPersistence as never, { root: options.persistenceRoot } as never)
   await ctx.plugin(TestSessionQueryEngine as never, {} as never)
-  await ctx.plugin(SessionReferenceResolver, options)
+  await ctx.plugin(SessionReferenceResolver, options.maxReferenceBytes === undefined ? {} : { maxReferenceBytes: options.maxReferenceBytes })
   const harness: HostHarness = {
     ctx,
     async mount(config = {}) {

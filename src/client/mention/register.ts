@@ -1,30 +1,51 @@
 /**
- * Registers the `@` source for files and scoped sessions (D3, B1, B2).
+ * Registers the `@` source for files and scoped sessions, with the batch that
+ * checks a whole draft once per send.
  * @module @wishp3/dsh-sessions/client/mention/register
  */
 import type {} from '@deepseek-ai/dsh-api-remotes/client'
 import type {} from '@deepseek-ai/dsh-client-locale/client'
-import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
+import type { ClientContext, ISessions } from '@deepseek-ai/dsh-client-runtime/client'
+import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
 import type { InputTriggerServiceContract } from '@deepseek-ai/dsh-client-ui-input-trigger/client'
 import type { SessionId } from '@deepseek-ai/dsh-session'
-import { createSessionsApi } from '../api.ts'
+import type { SessionsApi } from '../api.ts'
 import type { SessionsKey } from '../locales.ts'
-import { createMentionSource } from './source.ts'
+import { DraftPreflight, type DraftSnapshot } from './draft-preflight.ts'
+import { createMentionSource, MENTION_SOURCE } from './source.ts'
 
 /**
  * Registers the source on the row's fiber.
  * @param ctx - the browser row's context.
+ * @param api - the plugin's routes.
  * @param t - the plugin's locale lookup, with `{name}` parameters.
  */
-export function registerMentions(ctx: ClientContext, t: (key: SessionsKey, params?: Record<string, string>) => string): void {
+export function registerMentions(ctx: ClientContext, api: SessionsApi, t: (key: SessionsKey, params?: Record<string, string>) => string): void {
+  const inputTriggers = ctx.get('inputTriggers') as InputTriggerServiceContract
+  const sessions = ctx.get('sessions') as unknown as ISessions
+  const scope = (sessionId: string) => sessions.scope(sessionId as SessionId)
+  const batch = new DraftPreflight({
+    source: MENTION_SOURCE,
+    draft(sessionId) {
+      const actx = scope(sessionId)
+      return actx === undefined ? undefined : ctx.conversation.input.for(actx).state.getSnapshot() as DraftSnapshot
+    },
+    serializeOther(sessionId, chip, signal) {
+      const actx = scope(sessionId)
+      if (actx === undefined) return Promise.resolve(chip.clipboardText)
+      return inputTriggers.sessionOf(actx).serializeReference(chip.source, chip.ref, signal)
+    },
+    preflight: (sessionId, text, chips, signal) => api.preflight(sessionId, text, chips, signal),
+    t,
+  })
   const source = createMentionSource({
     listFiles: (sessionId, query, signal) => ctx.remote.fileReferences.list(sessionId as SessionId, query, signal)
       .then(result => (result.ok ? result.value : [])),
-    api: createSessionsApi((input, init) => fetch(input, init)),
+    api,
+    checkDraft: (sessionId, signal) => batch.check(sessionId, signal),
     t,
     locale: () => ctx.locale.getLocale().active,
     now: Date.now,
   })
-  const inputTriggers = ctx.get('inputTriggers') as InputTriggerServiceContract
   ctx.effect(() => inputTriggers.registerSource(source), 'dsh-sessions: @ source')
 }

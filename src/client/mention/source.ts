@@ -1,11 +1,11 @@
 /**
- * The plugin's one `@` source (D3, B1, B2). It replaces the built-in
+ * The plugin's one `@` source. It replaces the built-in
  * `ui-reference` source, which the bundle patch disables: the files group is
  * the built-in's (same candidates from `fileReferences`, same names, same
  * chips, same text sent), and the session group comes from this plugin's
- * scoped candidates route. A session chip's codec preflights the reference
- * on send; a failure rejects the send with the reason in the user's language,
- * which keeps the draft and every chip.
+ * scoped candidates route. A session chip's codec has the whole draft checked
+ * once per send; a blocked send rejects with the reason in the user's
+ * language, which keeps the draft and every chip.
  * @module @wishp3/dsh-sessions/client/mention/source
  */
 import type { FileReferenceCandidate } from '@deepseek-ai/dsh-file-reference/types'
@@ -13,11 +13,10 @@ import { formatFileMention } from '@deepseek-ai/dsh-file-reference/grammar'
 import type { InputTriggerCandidate, InputTriggerSource } from '@deepseek-ai/dsh-client-ui-input-trigger/client'
 import { formatAge } from '../../core/age.ts'
 import { decodeChipRef, encodeChipRef, type ChipRef } from '../../core/chip-ref.ts'
-import { CHIP_LABEL_MAX, clampLabel, REASON_LABEL_MAX } from '../../core/label.ts'
+import { CHIP_LABEL_MAX, clampLabel } from '../../core/label.ts'
 import type { Candidate } from '../../core/wire.ts'
 import type { SessionsApi } from '../api.ts'
 import type { SessionsKey } from '../locales.ts'
-import { failureKey } from './failure.ts'
 
 /** Source name; also the `source` of every chip it inserts. */
 export const MENTION_SOURCE = 'dsh-sessions'
@@ -27,6 +26,8 @@ export interface MentionSourceDeps {
   /** Files and folders under the session's workspace matching a query. */
   listFiles(sessionId: string, query: string, signal: AbortSignal): Promise<readonly FileReferenceCandidate[]>
   readonly api: SessionsApi
+  /** Checks the whole draft of a session once per send; rejects with the reason when the send is blocked. */
+  checkDraft(sessionId: string, signal: AbortSignal): Promise<void>
   /** Text of a key in the active locale, with `{name}` parameters filled in as plain text. */
   t(key: SessionsKey, params?: Record<string, string>): string
   /** The active locale id. */
@@ -110,13 +111,7 @@ export function createMentionSource(deps: MentionSourceDeps): InputTriggerSource
         const chip = decodeChipRef(ref)
         if (chip === undefined) throw new Error(deps.t('error.invalid'))
         if (chip.kind === 'file') return chip.mention
-        let result
-        try {
-          result = await deps.api.preflight(chip.target, chip.mention, signal)
-        } catch {
-          throw new Error(deps.t('error.unavailable'))
-        }
-        if (!result.ok) throw new Error(deps.t(failureKey(result.code), { label: clampLabel(chip.label, REASON_LABEL_MAX) }))
+        await deps.checkDraft(chip.target, signal)
         return chip.mention
       },
     },

@@ -1,0 +1,111 @@
+/**
+ * One preflight per send. The input machine serializes every chip of a draft
+ * at once; each session chip's codec asks this batch, which checks the whole
+ * draft in one request: every chip together with the bare ids, typed
+ * `@Title`s and pasted mentions around them, exactly as the pre-step will
+ * read the sent text. Calls for the same draft revision share that request;
+ * the next send checks again.
+ * @module @wishp3/dsh-sessions/client/mention/draft-preflight
+ */
+import { decodeChipRef } from '../../core/chip-ref.ts'
+import { clampLabel, REASON_LABEL_MAX } from '../../core/label.ts'
+import type { PreflightResponse } from '../../core/wire.ts'
+import type { SessionsKey } from '../locales.ts'
+import { failureKey } from './failure.ts'
+
+/** A chip of the draft, as the input machine holds it. */
+export interface DraftChip {
+  readonly source: string
+  readonly ref: string
+  readonly offset: number
+  readonly length: number
+  readonly clipboardText: string
+}
+
+/** The draft being sent. */
+export interface DraftSnapshot {
+  readonly draft: string
+  readonly draftRev: number
+  readonly occurrences: readonly DraftChip[]
+}
+
+/** What the batch reads. */
+export interface DraftPreflightDeps {
+  /** The name chips of this plugin's `@` source carry. */
+  readonly source: string
+  /** The draft of a session now. */
+  draft(sessionId: string): DraftSnapshot | undefined
+  /** Another source's model form of one of its chips. */
+  serializeOther(sessionId: string, chip: DraftChip, signal: AbortSignal): Promise<string>
+  preflight(sessionId: string, text: string, chips: readonly string[], signal: AbortSignal): Promise<PreflightResponse>
+  t(key: SessionsKey, params?: Record<string, string>): string
+}
+
+/**
+ * The text the input machine will send for a draft: each chip's model form
+ * over its display range, trimmed.
+ * @param snapshot - the draft.
+ * @param forms - the model form of each chip, in chip order.
+ * @returns the sent text.
+ */
+export function sentText(snapshot: DraftSnapshot, forms: readonly string[]): string {
+  let out = ''
+  let cursor = 0
+  snapshot.occurrences.forEach((chip, n) => {
+    out += snapshot.draft.slice(cursor, chip.offset) + forms[n]
+    cursor = chip.offset + chip.length
+  })
+  return (out + snapshot.draft.slice(cursor)).trim()
+}
+
+/** The batch of one plugin instance. */
+export class DraftPreflight {
+  private readonly pending = new Map<string, { rev: number; check: Promise<void> }>()
+  private readonly deps: DraftPreflightDeps
+
+  constructor(deps: DraftPreflightDeps) {
+    this.deps = deps
+  }
+
+  /**
+   * Checks the draft of a session once per revision.
+   * @param sessionId - the session being sent in.
+   * @param signal - cancellation of this chip's serialization.
+   * @returns resolves when the send may go on.
+   * @throws {Error} with the reason, in the user's language, when the send is blocked.
+   */
+  check(sessionId: string, signal: AbortSignal): Promise<void> {
+    const snapshot = this.deps.draft(sessionId)
+    if (snapshot === undefined) return Promise.reject(new Error(this.deps.t('error.unavailable')))
+    const known = this.pending.get(sessionId)
+    if (known !== undefined && known.rev === snapshot.draftRev) return known.check
+    const check = this.run(sessionId, snapshot, signal)
+    const entry = { rev: snapshot.draftRev, check }
+    this.pending.set(sessionId, entry)
+    const settle = () => {
+      if (this.pending.get(sessionId) === entry) this.pending.delete(sessionId)
+    }
+    check.then(settle, settle)
+    return check
+  }
+
+  private async run(sessionId: string, snapshot: DraftSnapshot, signal: AbortSignal): Promise<void> {
+    const chips: string[] = []
+    const forms = await Promise.all(snapshot.occurrences.map(async chip => {
+      if (chip.source !== this.deps.source) return this.deps.serializeOther(sessionId, chip, signal)
+      const ref = decodeChipRef(chip.ref)
+      if (ref === undefined) throw new Error(this.deps.t('error.invalid'))
+      if (ref.kind === 'session' && !chips.includes(ref.source)) chips.push(ref.source)
+      return ref.mention
+    }))
+    let result: PreflightResponse
+    try {
+      result = await this.deps.preflight(sessionId, sentText(snapshot, forms), chips, signal)
+    } catch {
+      throw new Error(this.deps.t('error.unavailable'))
+    }
+    if (!result.ok) {
+      throw new Error(this.deps.t(failureKey(result.code), { label: clampLabel(result.label ?? result.sessionId ?? '', REASON_LABEL_MAX) }))
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Registers the reference dock in `conversation.input.dock`, bound to the
+ * routes: it measures the draft's session chips and follows the session's
+ * reference outcomes with one long-lived request at a time.
+ * @module @wishp3/dsh-sessions/client/references/register
+ */
+import type { ClientContext, ISessions } from '@deepseek-ai/dsh-client-runtime/client'
+import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
+import type {} from '@deepseek-ai/dsh-client-ui-layout/client'
+import type { SessionId } from '@deepseek-ai/dsh-session'
+import type { Outcome } from '../../core/wire.ts'
+import type { SessionsApi } from '../api.ts'
+import { NS } from '../locales.ts'
+import { MENTION_SOURCE } from '../mention/source.ts'
+import { type DockChip, ReferenceDock } from './ReferenceDock.tsx'
+
+/** Milliseconds one outcomes request waits for news. */
+const WAIT_MS = 20_000
+
+/** Milliseconds before asking again after a failed request. */
+const RETRY_MS = 3_000
+
+/**
+ * Reports a session's outcomes as they arrive, from the newest one known at
+ * the first call on, until the signal ends.
+ */
+async function follow(api: SessionsApi, sessionId: string, seen: Map<string, number>, report: (outcome: Outcome) => void, signal: AbortSignal): Promise<void> {
+  while (!signal.aborted) {
+    try {
+      const known = seen.get(sessionId)
+      const response = await api.outcomes(sessionId, known ?? 0, known === undefined ? 0 : WAIT_MS, signal)
+      if (known !== undefined) for (const outcome of response.outcomes) report(outcome)
+      seen.set(sessionId, response.last)
+    } catch {
+      if (signal.aborted) return
+      await new Promise(resolve => setTimeout(resolve, RETRY_MS))
+    }
+  }
+}
+
+/**
+ * Registers the dock on the row's fiber.
+ * @param ctx - the browser row's context.
+ * @param api - the plugin's routes.
+ */
+export function registerReferenceDock(ctx: ClientContext, api: SessionsApi): void {
+  const sessions = ctx.get('sessions') as unknown as ISessions
+  const seen = new Map<string, number>()
+  ctx.effect(() => ctx.slots.inject('conversation.input.dock', () => ctx.slots.register({
+    name: 'conversation.input.dock',
+    id: 'dsh-sessions-references',
+    order: 10,
+    locale: NS,
+    inject: (sessionId: string) => ({
+      source: MENTION_SOURCE,
+      locale: () => ctx.locale.getLocale().active,
+      measure: (chips: readonly DockChip[], signal: AbortSignal) =>
+        api.preflight(sessionId, chips.map(chip => chip.mention).join(' '), chips.map(chip => chip.sessionId), signal),
+      watch: (report: (outcome: Outcome) => void, signal: AbortSignal) => { void follow(api, sessionId, seen, report, signal) },
+      restore: (text: string) => {
+        const actx = sessions.scope(sessionId as SessionId)
+        if (actx === undefined) return
+        const input = ctx.conversation.input.for(actx)
+        if (input.state.getSnapshot().draft.trim() === '') input.setDraft(text)
+      },
+    }),
+  } as never, ReferenceDock as never)), 'dsh-sessions: reference dock')
+}

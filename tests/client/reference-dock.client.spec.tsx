@@ -1,0 +1,80 @@
+// @vitest-environment jsdom
+/** The reference dock: each session chip's cost before the send, what blocks it, and after a send what was not attached. */
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { en, type SessionsKey } from '../../src/client/locales.ts'
+import { type DockChip, ReferenceDock } from '../../src/client/references/ReferenceDock.tsx'
+import { encodeChipRef } from '../../src/core/chip-ref.ts'
+import type { Outcome, PreflightResponse } from '../../src/core/wire.ts'
+
+afterEach(cleanup)
+
+const t = (key: SessionsKey, params: Record<string, string> = {}) => en[key].replace(/\{(\w+)\}/g, (match, name: string) => params[name] ?? match)
+const occurrence = (source: string, label: string) => ({
+  source: 'dsh-sessions',
+  ref: encodeChipRef({ kind: 'session', target: 'session-t', source, label, mention: `@[${label}](dsh-session:${source})` }),
+})
+
+function renderDock(response: PreflightResponse, occurrences = [occurrence('s-a', 'Alpha notes'), occurrence('s-b', 'Beta plans')]) {
+  const measure = vi.fn((_chips: readonly DockChip[], _signal: AbortSignal) => Promise.resolve(response))
+  let report: ((outcome: Outcome) => void) | undefined
+  const restore = vi.fn()
+  const view = render(
+    <ReferenceDock
+      t={t}
+      input={{ occurrences }}
+      source="dsh-sessions"
+      locale={() => 'en'}
+      measure={measure}
+      watch={onOutcome => { report = onOutcome }}
+      restore={restore}
+    />,
+  )
+  return { view, measure, restore, report: (outcome: Outcome) => act(() => { report!(outcome) }) }
+}
+
+const settle = () => act(() => new Promise(resolve => setTimeout(resolve, 200)))
+
+describe('the reference dock', () => {
+  it('shows what each chip adds, and that a source was cut to fit', async () => {
+    const { measure } = renderDock({ ok: true, text: '', references: [], sources: [
+      { sessionId: 's-a', label: 'Alpha notes', chip: true, ok: true, bytes: 12_400, tokens: 3_104, truncated: false },
+      { sessionId: 's-b', label: 'Beta plans', chip: true, ok: true, bytes: 65_536, tokens: 16_400, truncated: true },
+    ] })
+    expect(screen.getAllByText('Measuring…')).toHaveLength(2)
+    await settle()
+    expect(measure).toHaveBeenCalledTimes(1)
+    expect(measure.mock.calls[0]![0].map(chip => chip.sessionId)).toEqual(['s-a', 's-b'])
+    const rows = screen.getAllByRole('listitem').map(item => item.textContent)
+    expect(rows).toEqual(['Alpha notes12.4 kB · ≈3,104 tokens', 'Beta plans65.5 kB · ≈16,400 tokens · cut to fit the budget'])
+    expect(screen.getByTitle('Alpha notes').textContent).toBe('Alpha notes')
+  })
+
+  it('says before the send that a chip cannot be attached, and that there are too many', async () => {
+    renderDock({ ok: false, code: 'SESSION_REFERENCE_TOO_MANY', message: 'raw', sources: [
+      { sessionId: 's-a', label: 'Alpha notes', chip: true, ok: false, code: 'SESSION_REFERENCE_BUDGET_EXCEEDED', message: 'raw' },
+      { sessionId: 's-b', label: 'Beta plans', chip: true, ok: true, bytes: 100, tokens: 25 },
+    ] })
+    await settle()
+    expect(screen.getByText('Cannot reference "Alpha notes": the session is too large to reference.')).toBeTruthy()
+    expect(screen.getByRole('alert').textContent).toBe(en['error.tooMany'])
+  })
+
+  it('shows what the host could not attach after a send, restores a rejected message, and dismisses', async () => {
+    const { report, restore } = renderDock({ ok: true, text: '', references: [], sources: [] }, [])
+    report({ id: 1, at: 0, kind: 'not-attached', references: [{ sessionId: 'session-x', label: 'session-x', code: 'DSH_SESSIONS_OUT_OF_SCOPE', message: 'raw' }] })
+    expect(screen.getByRole('alert').textContent).toContain('Sent without these references:')
+    expect(screen.getByRole('alert').textContent).toContain('Cannot reference "session-x": it is outside the current workspace.')
+    report({ id: 2, at: 0, kind: 'rejected', references: [{ label: 'Gone', code: 'SESSION_REFERENCE_READ_FAILED', message: 'raw' }], text: 'my words' })
+    expect(restore).toHaveBeenCalledWith('my words')
+    expect(screen.getAllByRole('alert')).toHaveLength(2)
+    fireEvent.click(screen.getAllByRole('button', { name: 'Dismiss' })[0]!)
+    expect(screen.getAllByRole('alert')).toHaveLength(1)
+    expect(screen.getByRole('alert').textContent).toContain('Not sent; your message is back in the composer:')
+  })
+
+  it('renders nothing without session chips or notices', () => {
+    const { view } = renderDock({ ok: true, text: '', references: [], sources: [] }, [])
+    expect(view.container.innerHTML).toBe('')
+  })
+})
