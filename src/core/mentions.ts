@@ -26,7 +26,7 @@ export interface BareSessionId {
   readonly id: string
 }
 
-/** An `@` followed by a known title, matched case-insensitively. */
+/** An `@` followed by a known title, matched case-insensitively and in NFC. */
 export interface TitleMention {
   /** Offset of the `@`. */
   readonly start: number
@@ -49,8 +49,19 @@ const SESSION_ID = /^(?:[A-Za-z0-9_-]+-)?session-(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9
 
 const ID_CHAR = /[A-Za-z0-9_-]/
 
-/** What may follow a title: end of text, whitespace or punctuation. */
-const TITLE_END = /[\s\p{P}]/u
+/**
+ * What may follow a title: end of text, whitespace, punctuation, or a
+ * character of the Han, Hiragana, Katakana or Hangul script (by script
+ * extension, so `ー` and `々` count), which CJK text writes without spaces.
+ */
+const TITLE_END = /^[\s\p{P}\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]$/u
+
+/**
+ * Characters that NFC may compose with the character before them: combining
+ * marks and the Hangul vowel and final jamo. A text is normalized one run
+ * (a character and the joiners after it) at a time, so offsets map back.
+ */
+const JOINER = /^[\p{M}\u1160-\u11FF\uD7B0-\uD7FF]$/u
 
 /** Word joiner: inserted after the scheme name so no later parser reads a URI. */
 const WORD_JOINER = '\u2060'
@@ -94,9 +105,55 @@ export function scanBareSessionIds(text: string, masked: readonly Span[] = []): 
 }
 
 /**
+ * The form two titles, or a title and typed text, are compared in: NFC, lower
+ * case. Two titles with the same key are the same title.
+ * @param title - a title or typed text.
+ * @returns its comparison key.
+ */
+export function titleKey(title: string): string {
+  return title.normalize('NFC').toLowerCase()
+}
+
+/** A text in NFC and, for each NFC offset where a run starts, the offset of that run in the text. */
+interface NfcView {
+  readonly text: string
+  readonly toSource: (offset: number) => number | undefined
+}
+
+function nfcView(text: string): NfcView {
+  const nfc = text.normalize('NFC')
+  if (nfc === text) return { text, toSource: offset => offset }
+  const starts = new Map<number, number>()
+  let out = ''
+  let runStart = 0
+  const flush = (end: number) => {
+    starts.set(out.length, runStart)
+    out += text.slice(runStart, end).normalize('NFC')
+    runStart = end
+  }
+  for (let index = 0; index < text.length;) {
+    const point = String.fromCodePoint(text.codePointAt(index)!)
+    if (index > 0 && !JOINER.test(point)) flush(index)
+    index += point.length
+  }
+  flush(text.length)
+  starts.set(out.length, text.length)
+  // A composition this run split does not know would change the text: compare as written.
+  if (out !== nfc) return { text, toSource: offset => offset }
+  return { text: out, toSource: offset => starts.get(offset) }
+}
+
+function followsTitle(text: string, end: number): boolean {
+  if (end === text.length) return true
+  return TITLE_END.test(String.fromCodePoint(text.codePointAt(end)!))
+}
+
+/**
  * Finds `@Title` mentions: at each `@` that does not follow an id character,
- * the longest catalog title written right after it (case-insensitive) that
- * ends at the end of the text, whitespace or punctuation.
+ * the longest catalog title written right after it that ends at the end of
+ * the text, whitespace, punctuation or a CJK character. Titles and text are
+ * compared in NFC and case-insensitively (see {@link titleKey}); offsets are
+ * the text's own.
  * @param text - message text.
  * @param titles - catalog titles; empty ones are ignored.
  * @param masked - spans already claimed (canonical mentions).
@@ -104,27 +161,34 @@ export function scanBareSessionIds(text: string, masked: readonly Span[] = []): 
  */
 export function scanTitleMentions(text: string, titles: readonly string[], masked: readonly Span[] = []): TitleMention[] {
   const found: TitleMention[] = []
-  if (titles.length === 0) return found
-  let at = text.indexOf('@')
+  if (titles.length === 0 || !text.includes('@')) return found
+  // Per comparison key, the first title given and its NFC form.
+  const catalog = new Map<string, { title: string; nfc: string }>()
+  for (const title of titles) {
+    const key = titleKey(title)
+    if (key !== '' && !catalog.has(key)) catalog.set(key, { title, nfc: title.normalize('NFC') })
+  }
+  const view = nfcView(text)
+  const typed = view.text
+  let at = typed.indexOf('@')
   while (at !== -1) {
-    const previous = at > 0 ? text[at - 1] : undefined
-    let best: string | undefined
-    if ((previous === undefined || !ID_CHAR.test(previous)) && !overlaps(masked, at, at + 1)) {
-      for (const title of titles) {
-        if (title.length === 0 || (best !== undefined && title.length <= best.length)) continue
-        const end = at + 1 + title.length
-        if (end > text.length) continue
-        if (text.slice(at + 1, end).toLowerCase() !== title.toLowerCase()) continue
-        const next = text[end]
-        if (next !== undefined && !TITLE_END.test(next)) continue
-        best = title
+    const start = view.toSource(at)!
+    const previous = at > 0 ? typed[at - 1] : undefined
+    let best: { title: string; length: number; end: number } | undefined
+    if ((previous === undefined || !ID_CHAR.test(previous)) && !overlaps(masked, start, start + 1)) {
+      for (const [key, { title, nfc }] of catalog) {
+        const end = at + 1 + nfc.length
+        if ((best !== undefined && nfc.length <= best.length) || end > typed.length) continue
+        if (typed.slice(at + 1, end).toLowerCase() !== key || !followsTitle(typed, end)) continue
+        const sourceEnd = view.toSource(end)
+        if (sourceEnd !== undefined) best = { title, length: nfc.length, end: sourceEnd }
       }
     }
-    if (best !== undefined && !overlaps(masked, at, at + 1 + best.length)) {
-      found.push({ start: at, end: at + 1 + best.length, title: best })
-      at = text.indexOf('@', at + 1 + best.length)
+    if (best !== undefined && !overlaps(masked, start, best.end)) {
+      found.push({ start, end: best.end, title: best.title })
+      at = typed.indexOf('@', at + 1 + best.length)
     } else {
-      at = text.indexOf('@', at + 1)
+      at = typed.indexOf('@', at + 1)
     }
   }
   return found

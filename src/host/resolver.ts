@@ -16,7 +16,7 @@ import {
 } from '@deepseek-ai/dsh-session-reference'
 import type { Config } from '../config.ts'
 import {
-  applySpanEdits, defuseSessionUris, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions, type Span, type SpanEdit,
+  applySpanEdits, defuseSessionUris, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions, type Span, type SpanEdit, titleKey,
 } from '../core/mentions.ts'
 import { rankedInScope } from './candidates.ts'
 import { isInScope, type ReferenceTarget } from './scope.ts'
@@ -94,7 +94,7 @@ export class ReferenceResolver {
       const inScope = rankedInScope(this.index, target, config).filter(session => session.title !== undefined)
       const byTitle = new Map<string, typeof inScope>()
       for (const session of inScope) {
-        const key = session.title!.toLowerCase()
+        const key = titleKey(session.title!)
         const named = byTitle.get(key)
         if (named === undefined) byTitle.set(key, [session])
         else named.push(session)
@@ -102,7 +102,7 @@ export class ReferenceResolver {
       const titles = [...new Set(inScope.map(session => session.title!))]
       for (const mention of scanTitleMentions(text, titles, canonical)) {
         claimed.push(mention)
-        const named = byTitle.get(mention.title.toLowerCase()) ?? []
+        const named = byTitle.get(titleKey(mention.title)) ?? []
         if (named.length !== 1) continue
         const [session] = named
         found.push({ at: mention.start, reference: { sessionId: session!.id as SessionId, label: session!.label } })

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
-  applySpanEdits, defuseSessionUris, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions,
+  applySpanEdits, defuseSessionUris, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions, type Span, titleKey,
 } from '../../src/core/mentions.ts'
 
 const UUID = 'session-0f8fad5b-d9cb-469f-a165-70867728950e'
@@ -85,6 +85,68 @@ describe('title mentions', () => {
   })
 })
 
+describe('title mentions in CJK text', () => {
+  const titles = ['发布计划', '发布', 'Q3 OKR', 'Release plan', 'カタログ', '회의록']
+
+  it('ends a title at a Han character when the text goes on without a space', () => {
+    expect(scanTitleMentions('@发布计划总结一下', titles)).toEqual([{ start: 0, end: 5, title: '发布计划' }])
+    expect(scanTitleMentions('请@发布计划总结一下', titles)).toEqual([{ start: 1, end: 6, title: '发布计划' }])
+  })
+
+  it('takes the longest title that prefixes the text, falling back to a shorter one', () => {
+    expect(scanTitleMentions('@发布计划书', titles).map(m => m.title)).toEqual(['发布计划'])
+    expect(scanTitleMentions('@发布会', titles).map(m => m.title)).toEqual(['发布'])
+  })
+
+  it('ends any title at a CJK character, whatever its own last character is', () => {
+    expect(scanTitleMentions('@Q3 OKR总结一下', titles)).toEqual([{ start: 0, end: 7, title: 'Q3 OKR' }])
+    expect(scanTitleMentions('@release plan的进展', titles).map(m => m.title)).toEqual(['Release plan'])
+    expect(scanTitleMentions('@Release planは', titles).map(m => m.title)).toEqual(['Release plan'])
+    expect(scanTitleMentions('@Release planカタ', titles).map(m => m.title)).toEqual(['Release plan'])
+    expect(scanTitleMentions('@Release plan요약', titles).map(m => m.title)).toEqual(['Release plan'])
+    expect(scanTitleMentions('@カタログー', titles).map(m => m.title)).toEqual(['カタログ'])
+    expect(scanTitleMentions('@회의록정리', titles).map(m => m.title)).toEqual(['회의록'])
+    expect(scanTitleMentions('@Release plan\u{20000}', titles).map(m => m.title)).toEqual(['Release plan'])
+  })
+
+  it('still refuses a title followed by a letter, digit or mark of another script', () => {
+    expect(scanTitleMentions('@Release plans', titles)).toEqual([])
+    expect(scanTitleMentions('@Release plan2', titles)).toEqual([])
+    expect(scanTitleMentions('@Release planй', titles)).toEqual([])
+    expect(scanTitleMentions('@Release plan\u0301', titles)).toEqual([])
+  })
+})
+
+describe('title mentions in either Unicode normalization form', () => {
+  const nfc = 'Caf\u00e9 notes'
+  const nfd = 'Cafe\u0301 notes'
+
+  it('matches a title typed in NFD against an NFC title, with the offsets of the typed text', () => {
+    const text = `see @${nfd}, thanks`
+    expect(scanTitleMentions(text, [nfc])).toEqual([{ start: 4, end: 4 + 1 + nfd.length, title: nfc }])
+  })
+
+  it('matches a title typed in NFC against an NFD title', () => {
+    const text = `@${nfc.toUpperCase()}!`
+    expect(scanTitleMentions(text, [nfd])).toEqual([{ start: 0, end: 1 + nfc.length, title: nfd }])
+  })
+
+  it('keeps later offsets right after decomposed text', () => {
+    const text = `e\u0301e\u0301 @${nfd} @发布计划总结`
+    const found = scanTitleMentions(text, [nfc, '发布计划'])
+    expect(found.map(m => text.slice(m.start, m.end))).toEqual([`@${nfd}`, '@发布计划'])
+  })
+
+  it('does not end a title inside a character it composes', () => {
+    expect(scanTitleMentions('@Cafe\u0301', ['Cafe'])).toEqual([])
+  })
+
+  it('treats titles that differ only in form or case as one title', () => {
+    expect(titleKey(nfc)).toBe(titleKey(nfd.toUpperCase()))
+    expect(scanTitleMentions(`@${nfc}`, [nfd, nfc])).toEqual([{ start: 0, end: 1 + nfc.length, title: nfd }])
+  })
+})
+
 describe('span edits and URI defusing', () => {
   it('applies edits in any order', () => {
     expect(applySpanEdits('a X b Y c', [{ start: 6, end: 7, text: 'yy' }, { start: 2, end: 3, text: 'xx' }])).toBe('a xx b yy c')
@@ -94,6 +156,90 @@ describe('span edits and URI defusing', () => {
     const defused = defuseSessionUris(`@[l](${uri('s')}) dsh-session:abc`)
     expect(scanCanonicalMentions(defused)).toEqual([])
     expect(defused.replaceAll('\u2060', '')).toBe(`@[l](${uri('s')}) dsh-session:abc`)
+  })
+})
+
+/**
+ * The title rule before CJK followers and NFC: raw text compared with each
+ * title case-insensitively, a title ending only at the end of the text,
+ * whitespace or punctuation.
+ */
+function titlesBefore(text: string, titles: readonly string[], masked: readonly Span[]) {
+  const found: { start: number; end: number; title: string }[] = []
+  let at = text.indexOf('@')
+  while (at !== -1) {
+    let best: string | undefined
+    if (!/[A-Za-z0-9_-]/.test(text[at - 1] ?? ' ') && !masked.some(span => span.start < at + 1 && at < span.end)) {
+      for (const title of titles) {
+        if (title === '' || (best !== undefined && title.length <= best.length)) continue
+        const end = at + 1 + title.length
+        if (end > text.length || text.slice(at + 1, end).toLowerCase() !== title.toLowerCase()) continue
+        if (end < text.length && !/[\s\p{P}]/u.test(text[end]!)) continue
+        best = title
+      }
+    }
+    const end = best === undefined ? 0 : at + 1 + best.length
+    if (best !== undefined && !masked.some(span => span.start < end && at < span.end)) {
+      found.push({ start: at, end, title: best })
+      at = text.indexOf('@', end)
+    } else {
+      at = text.indexOf('@', at + 1)
+    }
+  }
+  return found
+}
+
+/** What the resolver scans, in its order: canonical mentions, then titles, then bare ids outside both. */
+function pipeline(text: string, titles: readonly string[], scanTitles: typeof scanTitleMentions) {
+  const canonical = scanCanonicalMentions(text)
+  const named = scanTitles(text, titles, canonical)
+  return { canonical, named, bare: scanBareSessionIds(text, [...canonical, ...named]) }
+}
+
+describe('the CJK and NFC title rules', () => {
+  const ID = 'session-42'
+  const pieces = fc.constantFrom(
+    ...'ab-_0@[]() \n:.', '@', '@', 'Pear', 'pear orchard', 'Caf\u00e9', 'Cafe\u0301', '\u0301', 'e\u0301', '发布', '计划', '总结',
+    'ー', 'は', '요', 'Q3 OKR', 'session-', ID, UUID, 'dsh-session:', `@[Pear](${uri(UUID)})`, `@[发布](${uri(ID)})`, uri(ID),
+  )
+  const texts = fc.array(pieces, { maxLength: 24 }).map(parts => parts.join(''))
+  const catalog = fc.subarray(['Pear', 'pear orchard', 'Caf\u00e9', 'Cafe\u0301 notes', '发布', '发布计划', 'Q3 OKR', ID, `x @${ID}`, 'a-b'])
+
+  it('leave canonical mentions alone: the same mentions, and no title overlaps one', () => {
+    fc.assert(fc.property(texts, catalog, (text, titles) => {
+      const now = pipeline(text, titles, scanTitleMentions)
+      expect(now.canonical).toEqual(pipeline(text, titles, titlesBefore).canonical)
+      for (const title of now.named) {
+        for (const mention of now.canonical) expect(title.end <= mention.start || mention.end <= title.start).toBe(true)
+      }
+    }), { numRuns: 3000 })
+  })
+
+  it('make no bare id match where it did not before', () => {
+    fc.assert(fc.property(texts, catalog, (text, titles) => {
+      const before = pipeline(text, titles, titlesBefore).bare
+      for (const id of pipeline(text, titles, scanTitleMentions).bare) expect(before).toContainEqual(id)
+    }), { numRuns: 3000 })
+  })
+
+  it('report spans of the typed text that spell the title and end where a title may end', () => {
+    fc.assert(fc.property(texts, catalog, (text, titles) => {
+      for (const { start, end, title } of pipeline(text, titles, scanTitleMentions).named) {
+        expect(text[start]).toBe('@')
+        expect(titleKey(text.slice(start + 1, end))).toBe(titleKey(title))
+        const next = text.codePointAt(end)
+        expect(next === undefined || /[\s\p{P}\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]/u.test(String.fromCodePoint(next))).toBe(true)
+      }
+    }), { numRuns: 3000 })
+  })
+
+  it('change nothing for NFC text without a CJK character right after a title', () => {
+    const plain = fc.array(fc.constantFrom(...'ab-_0@[]() \n:.', 'Pear', 'pear orchard', 'Caf\u00e9', 'Q3 OKR', ID, UUID, uri(ID)), { maxLength: 24 })
+      .map(parts => parts.join(''))
+    const nfcTitles = fc.subarray(['Pear', 'pear orchard', 'Caf\u00e9', 'Q3 OKR', ID, 'a-b'])
+    fc.assert(fc.property(plain, nfcTitles, (text, titles) => {
+      expect(pipeline(text, titles, scanTitleMentions)).toEqual(pipeline(text, titles, titlesBefore))
+    }), { numRuns: 3000 })
   })
 })
 
