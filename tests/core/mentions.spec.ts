@@ -164,7 +164,7 @@ describe('span edits and URI defusing', () => {
  * title case-insensitively, a title ending only at the end of the text,
  * whitespace or punctuation.
  */
-function titlesBefore(text: string, titles: readonly string[], masked: readonly Span[]) {
+function titlesBefore(text: string, titles: readonly string[], masked: readonly Span[] = []) {
   const found: { start: number; end: number; title: string }[] = []
   let at = text.indexOf('@')
   while (at !== -1) {
