@@ -7,7 +7,14 @@ import type { CandidatesResponse, ErrorResponse, PreflightResponse } from '../co
 
 /** The routes, as the browser half uses them. */
 export interface SessionsApi {
-  candidates(sessionId: string, query: string, signal: AbortSignal): Promise<CandidatesResponse>
+  /**
+   * Candidates for a session's `@` query.
+   * @param sessionId - the citing session.
+   * @param query - the text typed after `@`.
+   * @param signal - cancellation.
+   * @param cwd - the workspace of a citing session the host does not know yet.
+   */
+  candidates(sessionId: string, query: string, signal: AbortSignal, cwd?: string): Promise<CandidatesResponse>
   preflight(sessionId: string, text: string, signal: AbortSignal): Promise<PreflightResponse>
 }
 
@@ -30,7 +37,7 @@ async function post<T>(fetcher: typeof fetch, path: string, body: unknown, signa
  */
 export function createSessionsApi(fetcher: typeof fetch): SessionsApi {
   return {
-    candidates: (sessionId, query, signal) => post(fetcher, 'candidates', { sessionId, query }, signal),
+    candidates: (sessionId, query, signal, cwd) => post(fetcher, 'candidates', { sessionId, query, ...(cwd === undefined ? {} : { cwd }) }, signal),
     preflight: (sessionId, text, signal) => post(fetcher, 'preflight', { sessionId, text }, signal),
   }
 }

@@ -50,9 +50,13 @@ export const zh = {
   'settings.title': '会话引用',
   'settings.scope.workspace': '仅当前工作区',
   'settings.scope.all': '所有可见会话',
-  'row.copyId': '复制会话 ID',
-  'row.copyId.done': '已复制会话 ID',
-  'row.copyId.failed': '复制会话 ID 失败',
+  'copy.id': '复制会话 ID',
+  'copy.id.done': '已复制会话 ID',
+  'copy.id.failed': '复制会话 ID 失败',
+  'copy.reference': '复制引用',
+  'copy.reference.done': '已复制引用',
+  'copy.reference.failed': '复制引用失败',
+  'copy.group': '复制',
 } satisfies Record<string, string>
 
 /** The `dsh-sessions` key union. */
@@ -111,7 +115,11 @@ export const en = {
   'settings.title': 'Session references',
   'settings.scope.workspace': 'Current workspace only',
   'settings.scope.all': 'All visible sessions',
-  'row.copyId': 'Copy session ID',
-  'row.copyId.done': 'Session ID copied',
-  'row.copyId.failed': 'Could not copy the session ID',
+  'copy.id': 'Copy session ID',
+  'copy.id.done': 'Session ID copied',
+  'copy.id.failed': 'Could not copy the session ID',
+  'copy.reference': 'Copy reference',
+  'copy.reference.done': 'Reference copied',
+  'copy.reference.failed': 'Could not copy the reference',
+  'copy.group': 'Copy',
 } satisfies Record<SessionsKey, string>
