@@ -1,5 +1,5 @@
 /**
- * Registers the `@` source for files and scoped sessions (D3, B1, B2).
+ * Registers the `@` source for files and scoped sessions.
  * @module @wishp3/dsh-sessions/client/mention/register
  */
 import type {} from '@deepseek-ai/dsh-api-remotes/client'

@@ -1,5 +1,5 @@
 /**
- * The plugin's one `@` source (D3, B1, B2). It replaces the built-in
+ * The plugin's one `@` source. It replaces the built-in
  * `ui-reference` source, which the bundle patch disables: the files group is
  * the built-in's (same candidates from `fileReferences`, same names, same
  * chips, same text sent), and the session group comes from this plugin's
