@@ -1,28 +1,35 @@
 /**
  * The main job: a real `dsh web` 0.1.0-rc.8 with this plugin installed from
  * its packed tarball, on a throwaway HOME/DSH_HOME holding two project folders
- * (`alpha`, `beta`). Without `DEEPSEEK_API_KEY` it talks to the local stand-in
- * model; with it, to the real DeepSeek API (or `DEEPSEEK_BASE_URL`).
+ * (`alpha`, `beta`) with a few titled sessions in each, English and Chinese,
+ * written by the host's own session writer. Without `DEEPSEEK_API_KEY` it
+ * talks to the local stand-in model, whose replies say they come from a
+ * stand-in and report what the plugin put in front of the model; with it, to
+ * the real DeepSeek API (or `DEEPSEEK_BASE_URL`). It prints the URL and a
+ * three-line guide to the features.
  *
- *   npm start [-- --port <n>]
+ *   npm start [-- --port <n>] [-- --tarball <packed plugin>]
  */
 import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { dshPlugin, startWeb } from '../tests/e2e/harness/dsh.ts'
 import { createHome } from '../tests/e2e/harness/home.ts'
-import { ensureHost, HOST_VERSION } from '../tests/e2e/harness/host.ts'
+import { ensureHost, HOST_VERSION, hostDir } from '../tests/e2e/harness/host.ts'
 import { startModel } from '../tests/e2e/harness/model.ts'
 import { packPlugin } from '../tests/e2e/harness/pack.ts'
+import { writeSessionStore } from '../tests/e2e/harness/store.ts'
+import { demoReply } from './demo/reply.ts'
+import { demoSessions } from './demo/sessions.ts'
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: '0' } } })
+const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, tarball: { type: 'string' } } })
 const port = Number(values.port)
 if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port must be 0 to 65535, got ${values.port}`)
 
 const hostBin = await ensureHost()
 const home = createHome()
 const apiKey = process.env.DEEPSEEK_API_KEY
-const model = apiKey === undefined ? await startModel() : undefined
+const model = apiKey === undefined ? await startModel({ reply: demoReply }) : undefined
 const options = {
   home,
   hostBin,
@@ -30,16 +37,35 @@ const options = {
     ? { modelUrl: model.url, apiKey: 'sk-stand-in' }
     : { apiKey: apiKey!, ...(process.env.DEEPSEEK_BASE_URL === undefined ? {} : { modelUrl: process.env.DEEPSEEK_BASE_URL }) }),
 }
-const tarball = packPlugin()
-dshPlugin(options, ['add', tarball])
-rmSync(dirname(tarball), { recursive: true, force: true })
-const web = await startWeb(options, { cwd: home.project('alpha'), port })
+let web: Awaited<ReturnType<typeof startWeb>>
+let seeded: Awaited<ReturnType<typeof writeSessionStore>>
+try {
+  if (values.tarball === undefined) {
+    const tarball = packPlugin()
+    dshPlugin(options, ['add', tarball])
+    rmSync(dirname(tarball), { recursive: true, force: true })
+  } else {
+    dshPlugin(options, ['add', values.tarball])
+  }
+  seeded = await writeSessionStore(hostDir(), home, demoSessions(home))
+  web = await startWeb(options, { cwd: home.project('alpha'), port })
+} catch (error) {
+  await model?.stop()
+  home.remove()
+  throw error
+}
 
 process.stdout.write([
   `dsh ${HOST_VERSION} web with @wishp3/dsh-sessions: ${web.url}`,
   `  home (throwaway): ${home.home}  projects: ${home.project('alpha')}, ${home.project('beta')}`,
+  `  sessions: ${seeded.map(session => session.title).join(', ')}`,
   `  model: ${model === undefined ? 'DeepSeek API (DEEPSEEK_API_KEY)' : `stand-in at ${model.url}`}`,
   '  Ctrl-C stops dsh and deletes the home.',
+  '',
+  `Try this at ${web.url}:`,
+  '  1. Open "Release plan" (alpha) and type @ in the composer: the Sessions group lists the other alpha sessions; send "@发布计划总结一下".',
+  '  2. Select text in a reply, click "Add to chat", type a question under the quote and send.',
+  '  3. Open a session row\'s ⋯ menu (or the buttons by the session title): "Copy session ID", "Copy reference".',
   '',
 ].join('\n'))
 

@@ -7,7 +7,14 @@ import type { CandidatesResponse, ErrorResponse, OutcomesResponse, PreflightResp
 
 /** The routes, as the browser half uses them. */
 export interface SessionsApi {
-  candidates(sessionId: string, query: string, signal: AbortSignal): Promise<CandidatesResponse>
+  /**
+   * Candidates for a session's `@` query.
+   * @param sessionId - the citing session.
+   * @param query - the text typed after `@`.
+   * @param signal - cancellation.
+   * @param cwd - the workspace of a citing session the host does not know yet.
+   */
+  candidates(sessionId: string, query: string, signal: AbortSignal, cwd?: string): Promise<CandidatesResponse>
   /** Checks a whole text once; `chips` names the sessions cited by chips. */
   preflight(sessionId: string, text: string, chips: readonly string[], signal: AbortSignal): Promise<PreflightResponse>
   /** Outcomes newer than `after`, waiting up to `waitMs` for one. */
@@ -33,7 +40,7 @@ async function post<T>(fetcher: typeof fetch, path: string, body: unknown, signa
  */
 export function createSessionsApi(fetcher: typeof fetch): SessionsApi {
   return {
-    candidates: (sessionId, query, signal) => post(fetcher, 'candidates', { sessionId, query }, signal),
+    candidates: (sessionId, query, signal, cwd) => post(fetcher, 'candidates', { sessionId, query, ...(cwd === undefined ? {} : { cwd }) }, signal),
     preflight: (sessionId, text, chips, signal) => post(fetcher, 'preflight', { sessionId, text, chips }, signal),
     outcomes: (sessionId, after, waitMs, signal) => post(fetcher, 'outcomes', { sessionId, after, waitMs }, signal),
   }

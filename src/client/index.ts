@@ -2,8 +2,10 @@
  * `@wishp3/dsh-sessions`, browser half: the closure-factory bundle the web
  * shell loads for the `session-bridge` row. Registers the dictionaries, the
  * `@` source (files and scoped sessions), the settings card, the quote
- * feature (its chip source, the selection button and the quote bar), and the
- * vendored workspace browser with "Copy session ID" in its row menu.
+ * feature (its chip source, the selection button and the quote bar), the copy
+ * actions (the session header's buttons and the copy toast), and the
+ * vendored workspace browser with "Copy session ID" and "Copy reference" in
+ * its row menu.
  * @module @wishp3/dsh-sessions/client
  */
 import type {} from '@deepseek-ai/dsh-client-locale/client'
@@ -11,6 +13,7 @@ import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import { mountVendoredWorkspace } from '../vendor/workspace/glue.ts'
 import { createRowMenu } from '../vendor/workspace/row-menu.tsx'
 import { createSessionsApi } from './api.ts'
+import { registerCopyActions } from './copy/register.ts'
 import { en, NS, zh } from './locales.ts'
 import { registerMentions } from './mention/register.ts'
 import { registerQuotes } from './quote/register.ts'
@@ -33,5 +36,5 @@ export function apply(ctx: ClientContext): void {
   registerReferenceDock(ctx, api)
   registerSettingsCard(ctx)
   registerQuotes(ctx, t)
-  mountVendoredWorkspace(ctx, createRowMenu(t))
+  mountVendoredWorkspace(ctx, createRowMenu(t, registerCopyActions(ctx, t)))
 }

@@ -1,6 +1,7 @@
 /**
- * Quotes of the conversation (Q2, Q4): the text a selection becomes, its
- * chip ref, and the Markdown quote it is sent as.
+ * Quotes of the conversation: the text a selection becomes, its chip ref
+ * (text and number), the chip's number in a draft, and the Markdown quote
+ * block it is sent and copied as.
  * @module @wishp3/dsh-sessions/core/quote
  */
 
@@ -34,10 +35,22 @@ export function quoteText(selection: string, marker: string, limit: number = QUO
  * The Markdown quote the model reads: `> ` before every line, `>` alone for
  * an empty line.
  * @param text - quote text.
- * @returns the quote block.
+ * @returns the quote lines, without a final line break.
  */
 export function toMarkdownQuote(text: string): string {
   return text.split('\n').map(line => (line === '' ? '>' : `> ${line}`)).join('\n')
+}
+
+/**
+ * What a quote chip stands for when sent or copied: its quote lines, each
+ * ending in a line break. The chip sits on a line of its own in the draft,
+ * so the line break the draft keeps after the chip makes the empty line that
+ * ends the block.
+ * @param text - quote text.
+ * @returns the quote block.
+ */
+export function quoteBlock(text: string): string {
+  return `${toMarkdownQuote(text)}\n`
 }
 
 /**
@@ -49,25 +62,46 @@ export function firstLine(text: string): string {
   return text.split('\n').find(line => line.trim() !== '') ?? ''
 }
 
+/** A quote chip's ref: its text and its number in the draft (the `N` of `Quote N`). */
+export interface QuoteRef {
+  readonly text: string
+  readonly n: number
+}
+
 /**
  * Encodes a quote chip's ref.
- * @param text - quote text.
+ * @param quote - text and number.
  * @returns the opaque ref.
  */
-export function encodeQuoteRef(text: string): string {
-  return JSON.stringify({ kind: 'quote', text })
+export function encodeQuoteRef(quote: QuoteRef): string {
+  return JSON.stringify({ kind: 'quote', n: quote.n, text: quote.text })
 }
 
 /**
  * Decodes a quote chip's ref.
  * @param ref - an opaque ref from {@link encodeQuoteRef}.
- * @returns the quote text, or `undefined` when the ref is not a quote's.
+ * @returns the quote, or `undefined` when the ref is not a quote's.
  */
-export function decodeQuoteRef(ref: string): string | undefined {
+export function decodeQuoteRef(ref: string): QuoteRef | undefined {
   try {
-    const parsed = JSON.parse(ref) as { kind?: unknown; text?: unknown }
-    return parsed.kind === 'quote' && typeof parsed.text === 'string' ? parsed.text : undefined
+    const parsed = JSON.parse(ref) as { kind?: unknown; text?: unknown; n?: unknown }
+    if (parsed.kind !== 'quote' || typeof parsed.text !== 'string') return undefined
+    if (typeof parsed.n !== 'number' || !Number.isSafeInteger(parsed.n) || parsed.n < 1) return undefined
+    return { text: parsed.text, n: parsed.n }
   } catch {
     return undefined
   }
+}
+
+/**
+ * The number of the next quote chip in a draft: one more than the highest
+ * number of the quote chips the draft holds, so a number is never given to
+ * two chips at once and a chip keeps its number while it lives.
+ * @param refs - the refs of the draft's quote chips.
+ * @returns the next number, 1 for a draft without quotes.
+ */
+export function nextQuoteNumber(refs: Iterable<string>): number {
+  let highest = 0
+  for (const ref of refs) highest = Math.max(highest, decodeQuoteRef(ref)?.n ?? 0)
+  return highest + 1
 }

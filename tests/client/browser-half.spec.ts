@@ -22,7 +22,7 @@ describe('browser dictionaries', () => {
     }
   })
 
-  it('are registered, with the @ sources, the reference dock, the settings card, the selection button and the quote bar, as effects that disposing the row removes', async () => {
+  it('are registered, with the @ sources, the reference dock, the settings card, the selection button, the quote bar and the header copy buttons, as effects that disposing the row removes', async () => {
     const disposed: string[] = []
     const disposer = (what: string) => () => { disposed.push(what) }
     const register = vi.fn(() => disposer('dictionaries'))
@@ -43,12 +43,13 @@ describe('browser dictionaries', () => {
     await fiber
     expect(register).toHaveBeenCalledWith(NS, { zh, en })
     expect(registerSource.mock.calls.map(call => (call as unknown[])[0] as { name: string }).map(source => source.name)).toEqual(['dsh-sessions', 'dsh-sessions-quote'])
-    expect(slotRegister.mock.calls.map(call => (call as unknown[])[0] as { name: string }).map(options => options.name)).toEqual(['conversation.input.dock', 'settings.plugin.item', 'shell.overlay', 'conversation.input.dock'])
+    expect(slotRegister.mock.calls.map(call => (call as unknown[])[0] as { name: string }).map(options => options.name)).toEqual(['conversation.input.dock', 'settings.plugin.item', 'shell.overlay', 'conversation.input.dock', 'conversation.session.header.actions'])
     expect(slotRegister).toHaveBeenCalledWith(expect.objectContaining({ name: 'conversation.input.dock', id: 'dsh-sessions-references', locale: NS }), expect.any(Function))
     expect(slotRegister).toHaveBeenCalledWith(expect.objectContaining({ name: 'settings.plugin.item', key: 'dsh-sessions', locale: NS }), expect.any(Function))
-    expect(mountVendoredWorkspace).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ items: expect.any(Function), select: expect.any(Function) }))
+    expect(slotRegister).toHaveBeenCalledWith(expect.objectContaining({ name: 'conversation.session.header.actions', id: 'dsh-sessions-copy', locale: NS }), expect.any(Function))
+    expect(mountVendoredWorkspace).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ items: expect.any(Function), opening: expect.any(Function), select: expect.any(Function) }))
     expect(disposed).toEqual([])
     await fiber.dispose()
-    expect(disposed.sort()).toEqual(['dictionaries', 'slot', 'slot', 'slot', 'slot', 'source', 'source'])
+    expect(disposed.sort()).toEqual(['dictionaries', 'slot', 'slot', 'slot', 'slot', 'slot', 'source', 'source'])
   })
 })

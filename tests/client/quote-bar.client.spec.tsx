@@ -13,7 +13,7 @@ afterEach(cleanup)
 Range.prototype.getBoundingClientRect = () => ({ top: 100, left: 50, width: 40, height: 16, bottom: 116, right: 90, x: 50, y: 100, toJSON: () => ({}) })
 
 const t = (key: keyof typeof en) => en[key]
-const occurrence = (id: number, text: string) => ({ occurrenceId: id, source: QUOTE_SOURCE, ref: encodeQuoteRef(text), offset: 0, length: 8, label: `Quote ${id}` })
+const occurrence = (id: number, text: string) => ({ occurrenceId: id, source: QUOTE_SOURCE, ref: encodeQuoteRef({ text, n: id }), offset: 0, length: 8, label: `Quote ${id}` })
 
 describe('the quote bar', () => {
   it('lists only quote chips with label and first line, expands, collapses and removes', () => {

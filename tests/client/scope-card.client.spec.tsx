@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { useSyncExternalStore } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Config } from '../../src/config.ts'
-import { en } from '../../src/client/locales.ts'
+import { en, zh } from '../../src/client/locales.ts'
 import { ScopeCard, type ScopeCardState } from '../../src/client/settings/ScopeCard.tsx'
 import { createScopeCardFace } from '../../src/client/settings/scope-card.ts'
 
@@ -12,8 +12,8 @@ vi.mock('@deepseek-ai/dsh-client-ui-primitives', () => ({ IconChevronDownOutline
 afterEach(cleanup)
 
 /** A settings scope as the host's `settingsScope.bind` returns it, held in memory. */
-function memoryScope(value: object | undefined, status: 'loading' | 'ready' | 'unavailable' = 'ready') {
-  let snapshot = { status, value, base: {}, user: {}, revision: 1, writable: true, mode: 'host' as const }
+function memoryScope(value: object | undefined, status: 'loading' | 'ready' | 'unavailable' = 'ready', user: object = {}) {
+  let snapshot = { status, value, base: {}, user, revision: 1, writable: true, mode: 'host' as const }
   const listeners = new Set<() => void>()
   return {
     getSnapshot: () => snapshot,
@@ -29,13 +29,21 @@ function memoryScope(value: object | undefined, status: 'loading' | 'ready' | 'u
   }
 }
 
-function renderCard(scope: ReturnType<typeof memoryScope>, saveScope?: (scope: 'workspace' | 'all') => Promise<void>) {
+function renderCard(scope: ReturnType<typeof memoryScope>, saveScope?: (scope: 'workspace' | 'all') => Promise<void>, dictionary: Record<keyof typeof en, string> = en) {
   const face = createScopeCardFace(scope)
   const source = face.hooks.scopeCard
   function useScopeCard<T>(selector: (state: ScopeCardState) => T): T {
     return selector(useSyncExternalStore(source.subscribe, source.getSnapshot))
   }
-  return render(<ScopeCard t={key => en[key]} useScopeCard={useScopeCard} saveScope={saveScope ?? face.saveScope} />)
+  return render(<ScopeCard t={key => dictionary[key]} useScopeCard={useScopeCard} saveScope={saveScope ?? face.saveScope} />)
+}
+
+/** Each read-only setting as [name, value, source]. */
+function settingRows(): string[][] {
+  return [...document.querySelectorAll('[data-dsh-sessions-setting]')].map(row => [
+    row.querySelector('dt')!.textContent!,
+    ...[...row.querySelectorAll('dd > span')].map(span => span.textContent!),
+  ])
 }
 
 describe('the Session references card', () => {
@@ -48,9 +56,36 @@ describe('the Session references card', () => {
     expect(screen.getByRole('button', { name: 'Collapse: Session references' }).getAttribute('aria-expanded')).toBe('true')
     expect((screen.getByRole('radio', { name: 'Current workspace only' }) as HTMLInputElement).checked).toBe(true)
     expect((screen.getByRole('radio', { name: 'All visible sessions' }) as HTMLInputElement).checked).toBe(false)
-    expect(screen.getByText('candidateLimit').nextSibling?.textContent).toBe('20')
-    expect(screen.getByText('failureMode').nextSibling?.textContent).toBe('passthrough')
+    expect(settingRows()).toEqual([
+      ['Resolve bare session ids', 'On', 'row config'],
+      ['Resolve typed @Title mentions', 'On', 'row config'],
+      ['Candidates per @ query', '20', 'row config'],
+      ['When a reference fails after sending', 'Keep the text and continue', 'row config'],
+    ])
     expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true)
+  })
+
+  it('names each read-only key and value in the UI language and says which come from settings.yaml', () => {
+    const value = Config({ allowBareSessionIds: false, failureMode: 'reject', candidateLimit: 7 })
+    renderCard(memoryScope(value, 'ready', { failureMode: 'reject', scope: 'all' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Expand: Session references' }))
+    expect(settingRows()).toEqual([
+      ['Resolve bare session ids', 'Off', 'row config'],
+      ['Resolve typed @Title mentions', 'On', 'row config'],
+      ['Candidates per @ query', '7', 'row config'],
+      ['When a reference fails after sending', 'Reject the send', 'settings.yaml'],
+    ])
+    expect(screen.getByText(/^Other settings \(read-only here\)/).textContent).toContain('settings.yaml')
+    cleanup()
+    renderCard(memoryScope(value, 'ready', { allowBareSessionIds: false }), undefined, zh)
+    fireEvent.click(screen.getByRole('button', { name: '展开: 会话引用' }))
+    expect(settingRows()).toEqual([
+      ['解析裸会话 ID', '关闭', 'settings.yaml'],
+      ['解析手写的 @标题', '开启', '插件行配置'],
+      ['每次 @ 查询的候选上限', '7', '插件行配置'],
+      ['发送后引用失败时', '拒绝本次发送', '插件行配置'],
+    ])
+    expect(document.body.textContent).not.toMatch(/allowBareSessionIds|failureMode|true|false/)
   })
 
   it('saves a new scope through the settings scope and shows the saved value', async () => {
@@ -89,6 +124,6 @@ describe('the Session references card', () => {
     const face = createScopeCardFace(scope)
     const first = face.hooks.scopeCard.getSnapshot()
     expect(face.hooks.scopeCard.getSnapshot()).toBe(first)
-    expect(first).toEqual({ available: true, writable: true, value: Config({}) })
+    expect(first).toEqual({ available: true, writable: true, value: Config({}), fromFile: new Set() })
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeQuoteRef, encodeQuoteRef, firstLine, QUOTE_LIMIT, quoteText, toMarkdownQuote } from '../../src/core/quote.ts'
+import { decodeQuoteRef, encodeQuoteRef, firstLine, nextQuoteNumber, QUOTE_LIMIT, quoteBlock, quoteText, toMarkdownQuote } from '../../src/core/quote.ts'
 
 const MARK = '… (truncated)'
 
@@ -40,9 +40,32 @@ describe('Markdown quote', () => {
     expect(firstLine('\n  \nfirst\nsecond')).toBe('first')
   })
 
+  it('ends the block with a line break after its last line', () => {
+    expect(quoteBlock('one\n\ntwo')).toBe('> one\n>\n> two\n')
+    expect(quoteBlock('x')).toBe('> x\n')
+  })
+
   it('round-trips refs and refuses foreign ones', () => {
-    expect(decodeQuoteRef(encodeQuoteRef('a\n"b"'))).toBe('a\n"b"')
+    expect(decodeQuoteRef(encodeQuoteRef({ text: 'a\n"b"', n: 4 }))).toEqual({ text: 'a\n"b"', n: 4 })
     expect(decodeQuoteRef('{"kind":"file","mention":"x"}')).toBeUndefined()
+    expect(decodeQuoteRef('{"kind":"quote","text":"x"}')).toBeUndefined()
+    expect(decodeQuoteRef('{"kind":"quote","text":"x","n":0}')).toBeUndefined()
+    expect(decodeQuoteRef('{"kind":"quote","text":"x","n":1.5}')).toBeUndefined()
     expect(decodeQuoteRef('nope')).toBeUndefined()
+  })
+})
+
+describe('quote numbers', () => {
+  const ref = (n: number) => encodeQuoteRef({ text: `q${n}`, n })
+
+  it('start at 1 and follow the highest number in the draft', () => {
+    expect(nextQuoteNumber([])).toBe(1)
+    expect(nextQuoteNumber([ref(1), ref(2)])).toBe(3)
+    expect(nextQuoteNumber([ref(2)])).toBe(3)
+    expect(nextQuoteNumber([ref(5), ref(1)])).toBe(6)
+  })
+
+  it('ignore refs that are not quotes', () => {
+    expect(nextQuoteNumber(['nope', ref(2), '{"kind":"file"}'])).toBe(3)
   })
 })

@@ -56,7 +56,7 @@ describe('dsh web with the plugin installed from its tarball', () => {
     expect(entries.map(entry => entry.id)).not.toContain('@deepseek-ai/dsh-client-ui-reference')
     expect(await readProbe(page)).toEqual({ applied: 1 })
     expect(await translateInPage(page, 'quote.add')).toBe('Add to chat')
-    expect(await translateInPage(page, 'row.copyId')).toBe('Copy session ID')
+    expect(await translateInPage(page, 'copy.id')).toBe('Copy session ID')
     expect(browser.errors).toEqual([])
     expect(stack.web.output()).not.toMatch(/failed to load|boot failed|Error:/i)
 
@@ -66,7 +66,7 @@ describe('dsh web with the plugin installed from its tarball', () => {
       await openApp(zh.page, stack.web.url)
       expect(await readProbe(zh.page)).toEqual({ applied: 1 })
       expect(await translateInPage(zh.page, 'quote.add')).toBe('添加到对话')
-      expect(await translateInPage(zh.page, 'row.copyId')).toBe('复制会话 ID')
+      expect(await translateInPage(zh.page, 'copy.id')).toBe('复制会话 ID')
     } finally {
       await zh.close()
     }

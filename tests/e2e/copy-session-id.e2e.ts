@@ -2,8 +2,10 @@
  * "Copy session ID" in the session row menu of the vendored workspace
  * browser, in the real host: present on every non-blank row after the
  * built-in items, absent on the blank New Session row; it puts the exact id
- * on the clipboard and shows a toast at the row that is gone after 4 s; with
- * both clipboard paths failing the failure toast shows; Chinese strings.
+ * on the clipboard and shows a `role="status"` toast beside the row it came
+ * from (to its right, vertically centred on it, clear of its title), for
+ * the top row and for a lower one, gone after 4 s; with both clipboard paths
+ * failing the failure toast shows; Chinese strings.
  */
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
@@ -15,6 +17,20 @@ import { openApp, startNewSession } from './harness/web-ui.ts'
 import { untilAsync as until } from './harness/wait.ts'
 
 const shots = process.env.DSH_SESSIONS_SCREENSHOTS
+
+/** The toast's box against the row's and its title's boxes. */
+async function toastBeside(page: Page, title: string): Promise<{ centreOffset: number; gapToRow: number; overlapsTitle: boolean }> {
+  const row = page.locator('[data-dsh-session-row]').filter({ hasText: title })
+  const rowBox = (await row.boundingBox())!
+  const titleBox = (await row.getByText(title, { exact: true }).boundingBox())!
+  const toastBox = (await page.locator('[data-dsh-sessions-toast]').boundingBox())!
+  const overlaps = (a: typeof rowBox, b: typeof rowBox) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+  return {
+    centreOffset: Math.abs((toastBox.y + toastBox.height / 2) - (rowBox.y + rowBox.height / 2)),
+    gapToRow: toastBox.x - (rowBox.x + rowBox.width),
+    overlapsTitle: overlaps(toastBox, titleBox),
+  }
+}
 
 /** Opens the ⋯ menu of the row titled `title` and returns its item texts. */
 async function openRowMenu(page: Page, title: string, actions = 'Session actions for'): Promise<string[]> {
@@ -55,24 +71,51 @@ describe('Copy session ID in the session row menu', () => {
     await stack?.stop()
   })
 
-  it('copies the exact id and shows a toast at the row for 4 s', async () => {
+  it('copies the exact id and shows a status toast beside its row for 4 s', async () => {
     const browser = await launchBrowser()
     try {
       const page = browser.page
       await openApp(page, stack.web.url)
       const items = await openRowMenu(page, 'Orchard plans')
-      expect(items).toEqual(['Rename', 'Fork session', 'Archive session', 'Copy session ID'])
+      expect(items).toEqual(['Rename', 'Fork session', 'Archive session', 'Copy session ID', 'Copy reference'])
       if (shots !== undefined) await page.screenshot({ path: `${shots}/row-menu-en.png` })
       await page.getByRole('menuitem', { name: 'Copy session ID' }).click()
-      const toast = page.locator('[data-dsh-sessions-row-toast="done"]')
-      await page.getByRole('alert').filter({ hasText: 'Session ID copied' }).waitFor()
+      const toast = page.locator('[data-dsh-sessions-toast="done"]')
+      await page.getByRole('status').filter({ hasText: 'Session ID copied' }).waitFor()
       if (shots !== undefined) await page.screenshot({ path: `${shots}/row-toast-en.png` })
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(sessions[0]!.id)
+      const beside = await toastBeside(page, 'Orchard plans')
+      expect(beside.centreOffset).toBeLessThanOrEqual(2)
+      expect(beside.gapToRow).toBeGreaterThanOrEqual(0)
+      expect(beside.overlapsTitle).toBe(false)
       const shown = Date.now()
       await toast.waitFor({ state: 'detached', timeout: 8_000 })
       expect(Date.now() - shown).toBeGreaterThan(3_000)
       expect(Date.now() - shown).toBeLessThan(6_000)
       expect(browser.errors).toEqual([])
+    } finally {
+      await browser.close()
+    }
+  })
+
+  it('puts the toast at the height of whichever row it came from', async () => {
+    const browser = await launchBrowser()
+    try {
+      const page = browser.page
+      await openApp(page, stack.web.url)
+      const heights: number[] = []
+      for (const title of ['Budget review', 'Orchard plans']) {
+        await openRowMenu(page, title)
+        await page.getByRole('menuitem', { name: 'Copy session ID' }).click()
+        await page.getByRole('status').filter({ hasText: 'Session ID copied' }).waitFor()
+        const beside = await toastBeside(page, title)
+        expect(beside.centreOffset, title).toBeLessThanOrEqual(2)
+        expect(beside.overlapsTitle, title).toBe(false)
+        heights.push((await page.locator('[data-dsh-sessions-toast]').boundingBox())!.y)
+        expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(sessions.find(session => session.title === title)!.id)
+        await page.locator('[data-dsh-sessions-toast]').waitFor({ state: 'detached', timeout: 8_000 })
+      }
+      expect(heights[0]).not.toBe(heights[1])
     } finally {
       await browser.close()
     }
@@ -103,8 +146,8 @@ describe('Copy session ID in the session row menu', () => {
       await openApp(page, stack.web.url)
       await openRowMenu(page, 'Budget review')
       await page.getByRole('menuitem', { name: 'Copy session ID' }).click()
-      await page.getByRole('alert').filter({ hasText: 'Could not copy the session ID' }).waitFor()
-      expect(await page.locator('[data-dsh-sessions-row-toast="failed"]').count()).toBe(1)
+      await page.getByRole('status').filter({ hasText: 'Could not copy the session ID' }).waitFor()
+      expect(await page.locator('[data-dsh-sessions-toast="failed"]').count()).toBe(1)
     } finally {
       await browser.close()
     }
@@ -119,9 +162,10 @@ describe('Copy session ID in the session row menu', () => {
       await row.hover()
       await page.getByRole('button', { name: '会话“Orchard plans”的操作' }).click()
       const items = await page.getByRole('menu').getByRole('menuitem').allInnerTexts()
-      expect(items.at(-1)).toBe('复制会话 ID')
+      expect(items.slice(-2)).toEqual(['复制会话 ID', '复制引用'])
       await page.getByRole('menuitem', { name: '复制会话 ID' }).click()
-      await page.getByRole('alert').filter({ hasText: '已复制会话 ID' }).waitFor()
+      await page.getByRole('status').filter({ hasText: '已复制会话 ID' }).waitFor()
+      expect((await toastBeside(page, 'Orchard plans')).centreOffset).toBeLessThanOrEqual(2)
       if (shots !== undefined) await page.screenshot({ path: `${shots}/row-toast-zh.png` })
     } finally {
       await browser.close()

@@ -1,10 +1,13 @@
 /**
  * Quoting the conversation in the real host: select part of a model reply,
- * "Add to chat", see the chip and the quote bar; a second quote; remove the
- * first from the bar and bring it back with undo; send, and the model reads
- * the quoted lines as a Markdown quote without chip text. A selection in the
- * composer offers no button; a 20,000-character selection arrives truncated
- * with the marker.
+ * "Add to chat", see the chip on a line of its own and the quote bar; a
+ * second quote; remove the first from the bar and bring it back with undo;
+ * send, and the model reads each quote as a Markdown quote block followed by
+ * an empty line, then the typed text with no space in front (compared line
+ * by line, untrimmed). Labels never repeat after a removal. Text typed before
+ * a quote stays its own line, and the copied and the reloaded draft read as
+ * what is sent. A selection in the composer offers no button; a
+ * 20,000-character selection arrives truncated with the marker.
  */
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
@@ -59,14 +62,14 @@ describe('quoting the conversation in the real host', () => {
     await stack?.stop()
   })
 
-  it('adds two quotes, removes one from the bar, undoes, and sends them as a Markdown quote', async () => {
+  it('adds two quotes, removes one from the bar, undoes, and sends each as a quote block ending in an empty line', async () => {
     const page = browser.page
     await selectInReply(page, 'You said: Tell me')
     await page.locator(BUTTON).waitFor()
     expect(await page.locator(BUTTON).innerText()).toBe('Add to chat')
     if (shots !== undefined) await page.screenshot({ path: join(shots, 'quote-button-en.png') })
     await page.locator(BUTTON).click()
-    await expect.poll(() => composer(page).inputValue()).toBe('@Quote 1 ')
+    await expect.poll(() => composer(page).inputValue()).toBe('@Quote 1\n')
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA')
     expect(await composer(page).evaluate(textarea => (textarea as HTMLTextAreaElement).selectionStart)).toBe(9)
     await expect.poll(() => barEntries(page)).toEqual([expect.stringMatching(/^Quote 1\s*You said: Tell me/)])
@@ -74,29 +77,78 @@ describe('quoting the conversation in the real host', () => {
 
     await selectInReply(page, 'Stand-in reply')
     await page.locator(BUTTON).click()
-    await expect.poll(() => composer(page).inputValue()).toBe('@Quote 1 @Quote 2 ')
+    await expect.poll(() => composer(page).inputValue()).toBe('@Quote 1\n@Quote 2\n')
     await expect.poll(async () => (await barEntries(page)).length).toBe(2)
     await page.locator(`${BAR} li`).first().getByRole('button', { name: 'Expand' }).click()
     expect(await page.locator(`${BAR} pre`).innerText()).toBe('You said: Tell me')
     if (shots !== undefined) await page.screenshot({ path: join(shots, 'quote-bar-en.png') })
 
     await page.getByRole('button', { name: 'Remove: Quote 1' }).click()
-    await expect.poll(() => composer(page).inputValue()).toBe(' @Quote 2 ')
+    await expect.poll(() => composer(page).inputValue()).toBe('\n@Quote 2\n')
     await expect.poll(() => barEntries(page)).toEqual([expect.stringMatching(/^Quote 2\s*Stand-in reply/)])
     await composer(page).focus()
     await page.keyboard.press('Control+z')
-    await expect.poll(() => composer(page).inputValue()).toBe('@Quote 1 @Quote 2 ')
+    await expect.poll(() => composer(page).inputValue()).toBe('@Quote 1\n@Quote 2\n')
     await expect.poll(async () => (await barEntries(page)).length).toBe(2)
 
-    await composer(page).press('End')
+    await composer(page).press('Control+End')
     await composer(page).pressSequentially('compare these')
+    expect(await composer(page).inputValue()).toBe('@Quote 1\n@Quote 2\ncompare these')
     const before = stack.model.turns().length
     await page.getByRole('button', { name: 'Send message' }).click()
     await expect.poll(() => stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
     const direct = userTexts(stack.model.turns().at(-1)!).find(text => text.includes('compare these'))!
-    expect(direct.split('\n').map(line => line.trim())).toEqual(['> You said: Tell me', '', '> Stand-in reply', 'compare these'])
+    expect(direct.split('\n')).toEqual(['> You said: Tell me', '', '> Stand-in reply', '', 'compare these'])
     expect(direct).not.toContain('Quote 1')
     await expect.poll(() => barEntries(page)).toEqual([])
+  })
+
+  it('never repeats a label: a quote added after a removal takes the next number', async () => {
+    const page = browser.page
+    await composer(page).fill('')
+    await selectInReply(page, 'You said: Tell me')
+    await page.locator(BUTTON).click()
+    await selectInReply(page, 'Stand-in reply')
+    await page.locator(BUTTON).click()
+    await expect.poll(() => composer(page).inputValue()).toBe('@Quote 1\n@Quote 2\n')
+    await page.getByRole('button', { name: 'Remove: Quote 1' }).click()
+    await expect.poll(() => barEntries(page)).toEqual([expect.stringMatching(/^Quote 2\s/)])
+    await selectInReply(page, 'You said: Tell me')
+    await page.locator(BUTTON).click()
+    await expect.poll(() => composer(page).inputValue()).toBe('\n@Quote 2\n@Quote 3\n')
+    const labels = (await barEntries(page)).map(entry => /^Quote \d+/.exec(entry)?.[0])
+    expect(labels).toEqual(['Quote 2', 'Quote 3'])
+    expect(new Set(labels).size).toBe(labels.length)
+    await page.getByRole('button', { name: 'Remove: Quote 2' }).click()
+    await page.getByRole('button', { name: 'Remove: Quote 3' }).click()
+    await expect.poll(() => barEntries(page)).toEqual([])
+    await composer(page).fill('')
+  })
+
+  it('keeps typed text before a quote on its own line, and copies and reloads the draft as it is sent', async () => {
+    const page = browser.page
+    await composer(page).fill('Look at this:')
+    await selectInReply(page, 'You said: Tell me')
+    await page.locator(BUTTON).click()
+    await expect.poll(() => composer(page).inputValue()).toBe('Look at this:\n@Quote 1\n')
+    await composer(page).press('Control+End')
+    await composer(page).pressSequentially('Why?')
+    const form = 'Look at this:\n> You said: Tell me\n\nWhy?'
+
+    await composer(page).press('Control+a')
+    await composer(page).press('Control+c')
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(form)
+
+    await page.reload()
+    await page.locator('[data-composer-card] textarea').waitFor({ timeout: 30_000 })
+    await page.getByText('Title Tell me about pears').first().click()
+    await expect.poll(() => composer(page).inputValue(), { timeout: 15_000 }).toBe(form)
+
+    const before = stack.model.turns().length
+    await page.getByRole('button', { name: 'Send message' }).click()
+    await expect.poll(() => stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
+    const direct = userTexts(stack.model.turns().at(-1)!).find(text => text.startsWith('Look at this:'))!
+    expect(direct.split('\n')).toEqual(['Look at this:', '> You said: Tell me', '', 'Why?'])
   })
 
   it('offers the button for a double-click selection and none for a selection in the composer', async () => {
@@ -156,11 +208,24 @@ describe('quoting the conversation in the real host', () => {
       expect(await page.locator(BUTTON).innerText()).toBe('添加到对话')
       if (shots !== undefined) await page.screenshot({ path: join(shots, 'quote-button-zh.png') })
       await page.locator(BUTTON).click()
-      await expect.poll(() => composer(page).inputValue()).toBe('@引用 1 ')
+      await expect.poll(() => composer(page).inputValue()).toBe('@引用 1\n')
       await page.locator(`${BAR} li`).first().getByRole('button', { name: '展开' }).click()
       expect(await barEntries(page)).toEqual([expect.stringMatching(/^引用 1\s*You said: Tell me\s*收起\s*移除/)])
       if (shots !== undefined) await page.screenshot({ path: join(shots, 'quote-bar-zh.png') })
+      await selectInReply(page, 'Stand-in reply')
+      await page.locator(BUTTON).click()
+      await expect.poll(() => composer(page).inputValue()).toBe('@引用 1\n@引用 2\n')
       await page.getByRole('button', { name: '移除: 引用 1' }).click()
+      await selectInReply(page, 'You said: Tell me')
+      await page.locator(BUTTON).click()
+      await expect.poll(() => composer(page).inputValue()).toBe('\n@引用 2\n@引用 3\n')
+      await composer(page).press('Control+End')
+      await composer(page).pressSequentially('比较一下')
+      const before = stack.model.turns().length
+      await page.getByRole('button', { name: '发送消息' }).click()
+      await expect.poll(() => stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
+      const direct = userTexts(stack.model.turns().at(-1)!).find(text => text.includes('比较一下'))!
+      expect(direct.split('\n')).toEqual(['> Stand-in reply', '', '> You said: Tell me', '', '比较一下'])
       await expect.poll(() => barEntries(page)).toEqual([])
     } finally {
       await zh.close()

@@ -172,9 +172,9 @@ describe('the vendored workspace browser matches the built-in one', () => {
     expect(builtIn!.errors).toEqual([])
   })
 
-  it('differs only by Copy session ID at the end of the session menu', () => {
+  it('differs only by Copy session ID and Copy reference at the end of the session menu', () => {
     const [builtIn, plugin] = observed
     expect(builtIn!.menu).toEqual(['Rename', 'Fork session', 'Archive session'])
-    expect(plugin!.menu).toEqual([...builtIn!.menu as string[], 'Copy session ID'])
+    expect(plugin!.menu).toEqual([...builtIn!.menu as string[], 'Copy session ID', 'Copy reference'])
   })
 })

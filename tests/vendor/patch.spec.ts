@@ -16,6 +16,7 @@ describe('the ui-workspace patch', () => {
     expect(patched).toContain('"data-dsh-session-row": node.id,')
     expect(patched).toContain('...dsh_sessions_row_menu.items()')
     expect(patched).toContain('dsh_sessions_row_menu.select(id, node.id);')
+    expect(patched).toContain('e.stopPropagation();\n\t\t\t\t\t\t\t\t\t\tif (!menuOpen) dsh_sessions_row_menu.opening(node.id);\n\t\t\t\t\t\t\t\t\t\tsetMenuOpen((v) => !v);')
   })
 
   it('produces a factory that runs against the shell modules and returns apply and inject', () => {
@@ -37,6 +38,7 @@ describe('the ui-workspace patch', () => {
     ['session row element', (text: string) => text.replace('role: "treeitem",\n\t\t\t\t\t"aria-selected": selected,', 'role: "treeitem", "aria-selected": selected,')],
     ['module wrapper head', (text: string) => text.replace('@deepseek-ai/dsh-client-ui-workspace', '@deepseek-ai/dsh-client-ui-workspace-next')],
     ['session menu select', (text: string) => `${text}\nif (id === "archive") onArchive(node.id);`],
+    ['session menu button', (text: string) => text.replace('t("actions.session.aria", { name: title }),\n', 't("actions.session.aria", { name: title }), ')],
   ])('fails the build naming the anchor "%s" when the published bundle changed', (anchor, change) => {
     expect(() => patchWorkspaceBundle(change(published))).toThrow(WorkspacePatchError)
     expect(() => patchWorkspaceBundle(change(published))).toThrow(`anchor "${anchor}"`)

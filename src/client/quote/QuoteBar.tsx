@@ -1,5 +1,5 @@
 /**
- * The quote bar above the composer (Q3): one entry per quote chip of the
+ * The quote bar above the composer: one entry per quote chip of the
  * draft, derived from the input state on every render (no state of its own
  * but which entries are expanded), so undo, redo, paste and hand-deletion
  * keep it in sync. Each entry shows its label and first line, expands to the
@@ -34,7 +34,7 @@ export function QuoteBar(props: QuoteBarProps) {
   return (
     <ul className={css.bar} aria-label={t('quote.bar')} data-dsh-sessions-quote-bar="">
       {quotes.map(occurrence => {
-        const text = decodeQuoteRef(occurrence.ref) ?? ''
+        const text = decodeQuoteRef(occurrence.ref)?.text ?? ''
         const open = expanded.has(occurrence.occurrenceId)
         const toggle = () => {
           const next = new Set(expanded)

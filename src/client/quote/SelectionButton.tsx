@@ -1,5 +1,5 @@
 /**
- * The floating "Add to chat" button above a quotable selection (Q1). It
+ * The floating "Add to chat" button above a quotable selection. It
  * follows the selection as the page scrolls or resizes, hides when the
  * selection collapses or leaves the conversation, and shows only while the
  * current draft is in the plain phase. Pressing it keeps the selection until

@@ -1,12 +1,24 @@
 /**
- * Quote chips in a session's draft (Q2, Q3), through the input machine's own
- * events: insertion at the end of the draft with `slash/input-insert-reference`
- * and removal with `slash/input-consume-token`, both guarded by the draft
- * revision; a revision that moved under the request is read again and the
- * request retried.
+ * Quote chips in a session's draft, through the input machine's own events:
+ * chips go in with `slash/input-insert-reference`, line breaks with
+ * `slash/input-insert-text`, and chips come out with
+ * `slash/input-consume-token`, each guarded by the draft revision; a
+ * revision that moved under a request is read again and the request retried.
+ *
+ * Layout: every quote chip sits on a line of its own. A quote goes at the end
+ * of the draft, after a line break when the draft does not already end with
+ * one, and the space the machine puts after a chip becomes a line break. So
+ * the text that follows a quote starts its own line, with no space in front,
+ * and the chip's quote block (see `quoteChipText`) is followed by an empty
+ * line. Adding a quote is up to three undo steps (the line break before it,
+ * the chip, the line break after it); removing one is a single step.
+ *
+ * Numbers: a new chip gets one more than the highest number of the quote
+ * chips in the draft (see `nextQuoteNumber`); existing chips are never
+ * renumbered.
  * @module @wishp3/dsh-sessions/client/quote/composer
  */
-import { QUOTE_SOURCE, encodeQuoteRef } from '../../core/quote.ts'
+import { encodeQuoteRef, nextQuoteNumber, QUOTE_SOURCE } from '../../core/quote.ts'
 import { quoteChipText } from './source.ts'
 
 /** The part of the input machine's state this module reads. */
@@ -27,14 +39,23 @@ export interface QuoteOccurrence {
   readonly label: string
 }
 
+/** A draft range guarded by the revision it was read at. */
+export interface DraftSpan {
+  readonly start: number
+  readonly end: number
+  readonly draftRev: number
+}
+
 /** What the composer half reads and dispatches, per session. */
 export interface ComposerPort {
   /** The session's input state, when the session has one. */
   state(sessionId: string): DraftState | undefined
   /** Dispatches `slash/input-insert-reference`; true when applied. */
-  insertReference(sessionId: string, request: { reference: object; span: { start: number; end: number; draftRev: number } }): boolean
+  insertReference(sessionId: string, request: { reference: { source: string; ref: string; label: string; clipboardText: string }; span: DraftSpan }): boolean
+  /** Dispatches `slash/input-insert-text`; true when applied. */
+  insertText(sessionId: string, request: { text: string; span: DraftSpan }): boolean
   /** Dispatches `slash/input-consume-token`; true when applied. */
-  consumeToken(sessionId: string, request: { guard: { kind: 'span'; span: { start: number; end: number; draftRev: number } } }): boolean
+  consumeToken(sessionId: string, request: { guard: { kind: 'span'; span: DraftSpan } }): boolean
 }
 
 const ATTEMPTS = 5
@@ -49,35 +70,68 @@ export function quoteOccurrences(state: Pick<DraftState, 'occurrences'>): QuoteO
 }
 
 /**
- * Appends a quote chip at the end of the draft.
- * @param port - the session's input machine.
- * @param sessionId - the session.
- * @param text - the quote text (already trimmed and truncated).
- * @param label - the chip label for its number in the draft (`Quote N`).
- * @returns the draft length after the insertion, or `undefined` when the draft does not accept it.
+ * Runs `step` against fresh state until it reports done (applied, or nothing
+ * to do) or the attempts run out; false when the draft stops accepting edits.
  */
-export function appendQuote(port: ComposerPort, sessionId: string, text: string, label: (n: number) => string): number | undefined {
-  const ref = encodeQuoteRef(text)
+function retried(port: ComposerPort, sessionId: string, step: (state: DraftState) => boolean): boolean {
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const state = port.state(sessionId)
-    if (state === undefined || state.phase !== 'plain') return undefined
-    const end = state.draft.length
-    const reference = {
-      source: QUOTE_SOURCE,
-      ref,
-      label: label(quoteOccurrences(state).length + 1),
-      clipboardText: quoteChipText(ref),
-    }
-    if (port.insertReference(sessionId, { reference, span: { start: end, end, draftRev: state.draftRev } })) {
-      return port.state(sessionId)?.draft.length
-    }
+    if (state === undefined || state.phase !== 'plain') return false
+    if (step(state)) return true
   }
-  return undefined
+  return false
 }
 
 /**
- * Removes one quote chip with the gap space after it (kept when another chip
- * follows, so that chip survives).
+ * Appends a quote chip at the end of the draft, on a line of its own.
+ * @param port - the session's input machine.
+ * @param sessionId - the session.
+ * @param text - the quote text (already trimmed and truncated).
+ * @param label - the chip label for a number (`Quote N`).
+ * @returns the draft length after the insertion, or `undefined` when the draft does not accept it.
+ */
+export function appendQuote(port: ComposerPort, sessionId: string, text: string, label: (n: number) => string): number | undefined {
+  const lineStart = retried(port, sessionId, state => {
+    const end = state.draft.length
+    if (end === 0 || state.draft.endsWith('\n')) return true
+    return port.insertText(sessionId, { text: '\n', span: { start: end, end, draftRev: state.draftRev } })
+  })
+  if (!lineStart) return undefined
+  let chipEnd = -1
+  const inserted = retried(port, sessionId, state => {
+    const end = state.draft.length
+    const n = nextQuoteNumber(quoteOccurrences(state).map(occurrence => occurrence.ref))
+    const ref = encodeQuoteRef({ text, n })
+    const reference = { source: QUOTE_SOURCE, ref, label: label(n), clipboardText: quoteChipText(ref) }
+    if (!port.insertReference(sessionId, { reference, span: { start: end, end, draftRev: state.draftRev } })) return false
+    const chip = port.state(sessionId)?.occurrences.find(occurrence => occurrence.ref === ref && occurrence.offset === end)
+    chipEnd = chip === undefined ? -1 : chip.offset + chip.length
+    return true
+  })
+  if (!inserted) return undefined
+  // The machine keeps a space after the chip; that space becomes the line break that ends the chip's line.
+  retried(port, sessionId, state => {
+    if (chipEnd < 0 || state.draft[chipEnd] === '\n') return true
+    const end = state.draft[chipEnd] === ' ' ? chipEnd + 1 : chipEnd
+    return port.insertText(sessionId, { text: '\n', span: { start: chipEnd, end, draftRev: state.draftRev } })
+  })
+  return port.state(sessionId)?.draft.length
+}
+
+/**
+ * Whether removing `[start, end)` leaves the machine an edit it reads as
+ * exactly that range. The machine recovers the edit from the text before and
+ * after (longest common prefix first), so the removed text's first character
+ * must differ from the character after it; otherwise the recovered range
+ * slides right, into a chip that follows.
+ */
+function exactRemoval(draft: string, start: number, end: number): boolean {
+  return start < end && (end === draft.length || draft[start] !== draft[end])
+}
+
+/**
+ * Removes one quote chip, with the line break or space after it when that
+ * keeps every other chip intact.
  * @param port - the session's input machine.
  * @param sessionId - the session.
  * @param occurrenceId - the chip to remove.
@@ -88,12 +142,15 @@ export function removeQuote(port: ComposerPort, sessionId: string, occurrenceId:
     const state = port.state(sessionId)
     const occurrence = state?.occurrences.find(candidate => candidate.occurrenceId === occurrenceId)
     if (state === undefined || occurrence === undefined || (state.phase !== 'plain' && state.phase !== 'claimed')) return false
-    const end = occurrence.offset + occurrence.length
-    // The gap space goes too, unless another chip starts right after it: the
-    // machine drops every chip the span touches, boundaries included.
-    const gap = state.draft[end] === ' ' && !state.occurrences.some(other => other.offset === end + 1)
-    const span = { start: occurrence.offset, end: gap ? end + 1 : end, draftRev: state.draftRev }
-    if (port.consumeToken(sessionId, { guard: { kind: 'span', span } })) return true
+    const { draft } = state
+    const start = occurrence.offset
+    const end = start + occurrence.length
+    const spans: [number, number][] = []
+    if (draft[end] === '\n' || draft[end] === ' ') spans.push([start, end + 1])
+    spans.push([start, end])
+    if (start > 0) spans.push([start - 1, end])
+    const [from, to] = spans.find(([a, b]) => exactRemoval(draft, a, b)) ?? [start, end]
+    if (port.consumeToken(sessionId, { guard: { kind: 'span', span: { start: from, end: to, draftRev: state.draftRev } } })) return true
   }
   return false
 }

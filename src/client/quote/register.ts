@@ -1,6 +1,6 @@
 /**
- * Registers the quote feature (Q1–Q5): the chip source, the "Add to chat"
- * button in `shell.overlay`, and the quote bar in `conversation.input.dock`.
+ * Registers the quote feature: the chip source, the "Add to chat" button in
+ * `shell.overlay`, and the quote bar in `conversation.input.dock`.
  * @module @wishp3/dsh-sessions/client/quote/register
  */
 import type { ClientContext, ISessions } from '@deepseek-ai/dsh-client-runtime/client'
@@ -65,11 +65,15 @@ function composerPort(ctx: ClientContext, sessions: ISessions): ComposerPort {
     },
     insertReference(sessionId, request) {
       const actx = scope(sessionId)
-      return actx !== undefined && actx.bail(actx, 'slash/input-insert-reference', request as never) === true
+      return actx !== undefined && actx.bail(actx, 'slash/input-insert-reference', request) === true
+    },
+    insertText(sessionId, request) {
+      const actx = scope(sessionId)
+      return actx !== undefined && actx.bail(actx, 'slash/input-insert-text', request) === true
     },
     consumeToken(sessionId, request) {
       const actx = scope(sessionId)
-      return actx !== undefined && actx.bail(actx, 'slash/input-consume-token', request as never) === true
+      return actx !== undefined && actx.bail(actx, 'slash/input-consume-token', request) === true
     },
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Which text selection can be quoted (Q1): a non-empty selection whose both
+ * Which text selection can be quoted: a non-empty selection whose both
  * ends lie in the conversation (`[data-conversation-scroll]`) and outside the
  * composer (`[data-composer-seat]`, which also holds the quote bar).
  * @module @wishp3/dsh-sessions/client/quote/selection

@@ -1,7 +1,9 @@
 /**
  * The "Session references" card: collapsed by default; expanded, it switches
- * the reference scope and shows the other keys read-only with their
- * effective values. Reads and writes through the injected settings scope.
+ * the reference scope and shows the other keys read-only, each by its name in
+ * the UI language with its effective value and where that value comes from
+ * (the plugin row config, or `settings.yaml` when the user layer sets the
+ * key). Reads and writes through the injected settings scope.
  * @module @wishp3/dsh-sessions/client/settings/ScopeCard
  */
 import { useState } from 'react'
@@ -17,6 +19,8 @@ export interface ScopeCardState {
   readonly writable: boolean
   /** Effective configuration, when loaded. */
   readonly value: Config | undefined
+  /** Keys the `dsh-sessions` section of `settings.yaml` sets. */
+  readonly fromFile: ReadonlySet<string>
 }
 
 /** Props the slot binds. */
@@ -30,6 +34,19 @@ export interface ScopeCardProps {
 
 const SCOPES: readonly ReferenceScope[] = ['workspace', 'all']
 const OTHERS = ['allowBareSessionIds', 'allowPlainTitleMentions', 'candidateLimit', 'failureMode'] as const
+
+/** A read-only key's value in the UI language. */
+function valueText(config: Config, key: (typeof OTHERS)[number], t: (key: SessionsKey) => string): string {
+  switch (key) {
+    case 'allowBareSessionIds':
+    case 'allowPlainTitleMentions':
+      return t(config[key] ? 'settings.value.on' : 'settings.value.off')
+    case 'candidateLimit':
+      return String(config.candidateLimit)
+    case 'failureMode':
+      return t(config.failureMode === 'reject' ? 'settings.value.reject' : 'settings.value.passthrough')
+  }
+}
 
 /**
  * Renders the card.
@@ -97,9 +114,12 @@ export function ScopeCard(props: ScopeCardProps) {
             <p className={css.hint}>{t('settings.others')}</p>
             <dl className={css.others}>
               {OTHERS.map(key => (
-                <div key={key} style={{ display: 'contents' }}>
-                  <dt>{key}</dt>
-                  <dd>{String(state.value?.[key])}</dd>
+                <div key={key} className={css.setting} data-dsh-sessions-setting={key}>
+                  <dt>{t(`settings.key.${key}`)}</dt>
+                  <dd>
+                    <span>{valueText(state.value!, key, t)}</span>
+                    <span className={css.source}>{t(state.fromFile.has(key) ? 'settings.source.file' : 'settings.source.row')}</span>
+                  </dd>
                 </div>
               ))}
             </dl>

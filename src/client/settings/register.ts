@@ -1,5 +1,5 @@
 /**
- * Registers the "Session references" card into `settings.plugin.item` (B3).
+ * Registers the "Session references" card into `settings.plugin.item`.
  * @module @wishp3/dsh-sessions/client/settings/register
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'

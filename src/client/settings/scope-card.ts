@@ -19,6 +19,16 @@ function resolved(value: unknown): Config | undefined {
   return scope === 'workspace' || scope === 'all' ? value as Config : undefined
 }
 
+/**
+ * The keys the user layer (the `dsh-sessions` section of `settings.yaml`)
+ * sets: a key present there is an override, whatever its value.
+ * @param user - the settings scope's raw user layer.
+ * @returns the keys it sets.
+ */
+function userKeys(user: unknown): ReadonlySet<string> {
+  return typeof user === 'object' && user !== null ? new Set(Object.keys(user)) : new Set()
+}
+
 /** What the slot's `inject` returns. */
 export interface ScopeCardFace {
   readonly hooks: { readonly scopeCard: { getSnapshot(): ScopeCardState; subscribe(listener: () => void): () => void } }
@@ -32,12 +42,12 @@ export interface ScopeCardFace {
  */
 export function createScopeCardFace(scope: SettingsScope<unknown>): ScopeCardFace {
   let source: unknown
-  let state: ScopeCardState = { available: false, writable: false, value: undefined }
+  let state: ScopeCardState = { available: false, writable: false, value: undefined, fromFile: new Set() }
   const getSnapshot = (): ScopeCardState => {
     const snapshot = scope.getSnapshot()
     if (snapshot === source) return state
     source = snapshot
-    state = { available: snapshot.status === 'ready', writable: snapshot.writable, value: resolved(snapshot.value) }
+    state = { available: snapshot.status === 'ready', writable: snapshot.writable, value: resolved(snapshot.value), fromFile: userKeys(snapshot.user) }
     return state
   }
   return {

@@ -1,6 +1,6 @@
 /**
  * Mounts the patched workspace browser in place of the disabled built-in
- * `ui-workspace` row (W1): its factory runs against the shell's own module
+ * `ui-workspace` row: its factory runs against the shell's own module
  * table plus this plugin's row-menu module, and its `apply` runs as a child
  * plugin with its own `inject`, so it fills `sidebar.workspaces` and
  * `conversation.hero.workspace` (with their `directoryFlow` children) exactly

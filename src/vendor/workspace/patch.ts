@@ -1,15 +1,16 @@
 /**
  * This project's patch to the published `@deepseek-ai/dsh-client-ui-workspace`
- * 0.1.0-rc.8 browser bundle (D6). Applied at build time, in the spirit of
+ * 0.1.0-rc.8 browser bundle. Applied at build time, in the spirit of
  * patch-package: every edit is anchored on text that must occur exactly once
  * in the published file, and a missing or repeated anchor fails the build
  * naming it, so a changed upstream bundle never ships half-patched.
  *
  * The result is an ES module whose default export is the bundle's factory
- * `(require) => exports`, with three additions to the session row:
+ * `(require) => exports`, with four additions to the session row:
  * - the row element carries `data-dsh-session-row="<session id>"`;
  * - its ⋯ menu items end with the items of `@wishp3/dsh-sessions/row-menu`;
- * - selecting one of those calls that module's `select(id, sessionId)`.
+ * - opening the closed menu calls that module's `opening(sessionId)`;
+ * - selecting an item calls that module's `select(id, sessionId)`.
  * @module @wishp3/dsh-sessions/vendor/workspace/patch
  */
 
@@ -48,6 +49,11 @@ const EDITS: readonly Edit[] = [
     anchor: 'session menu items',
     find: 'icon: (0, react_jsx_runtime.jsx)(_deepseek_ai_dsh_client_ui_primitives.IconArchiveOutline20, { size: 16 })\n\t\t\t\t}\n\t\t\t];',
     replace: 'icon: (0, react_jsx_runtime.jsx)(_deepseek_ai_dsh_client_ui_primitives.IconArchiveOutline20, { size: 16 })\n\t\t\t\t},\n\t\t\t\t...dsh_sessions_row_menu.items()\n\t\t\t];',
+  },
+  {
+    anchor: 'session menu button',
+    find: '"aria-label": t("actions.session.aria", { name: title }),\n\t\t\t\t\t\t\t\t\tonClick: (e) => {\n\t\t\t\t\t\t\t\t\t\te.stopPropagation();\n',
+    replace: '"aria-label": t("actions.session.aria", { name: title }),\n\t\t\t\t\t\t\t\t\tonClick: (e) => {\n\t\t\t\t\t\t\t\t\t\te.stopPropagation();\n\t\t\t\t\t\t\t\t\t\tif (!menuOpen) dsh_sessions_row_menu.opening(node.id);\n',
   },
   {
     anchor: 'session menu select',

@@ -3,7 +3,8 @@
  * server on 127.0.0.1 that records every request body, so tests assert
  * exactly what the model saw. It answers session-title requests with
  * `Title <first four words>` and every other request with
- * `Stand-in reply #<n>. You said: <the last human text>`.
+ * `Stand-in reply #<n>. You said: <the last human text>`, or with what a
+ * given reply function makes of the request (the main job's demo replies).
  */
 import { appendFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -44,6 +45,8 @@ export interface StandInModel {
 export interface ModelOptions {
   /** Append each request as one JSON line to this file. */
   readonly logFile?: string
+  /** The reply to a turn request (default: `Stand-in reply #<n>. You said: …`). */
+  readonly reply?: (messages: readonly WireMessage[], turn: number) => string
 }
 
 const TITLE_PROMPT = /^Create a concise title/
@@ -62,7 +65,13 @@ export function textOf(message: WireMessage): string {
   return content.map(part => (part.type === 'text' ? part.text ?? '' : '')).join('')
 }
 
-function humanText(messages: readonly WireMessage[]): string {
+/**
+ * The last text a person wrote in a request: user messages other than the
+ * runtime context and session snapshots.
+ * @param messages - the request's messages.
+ * @returns that text, or empty.
+ */
+export function humanText(messages: readonly WireMessage[]): string {
   const human = messages.filter(message => message.role === 'user')
     .map(textOf)
     .filter(text => !RUNTIME_CONTEXT.test(text) && !REFERENCED_SESSIONS.test(text))
@@ -122,9 +131,10 @@ export async function startModel(options: ModelOptions = {}): Promise<StandInMod
       const body = JSON.parse(await readBody(req)) as RecordedRequest['body']
       const system = body.messages.find(message => message.role === 'system')
       const kind = system !== undefined && TITLE_PROMPT.test(textOf(system)) ? 'title' : 'turn'
+      if (kind === 'turn') turn += 1
       const reply = kind === 'title'
         ? titleReply(body.messages)
-        : `Stand-in reply #${++turn}. You said: ${humanText(body.messages)}`
+        : options.reply === undefined ? `Stand-in reply #${turn}. You said: ${humanText(body.messages)}` : options.reply(body.messages, turn)
       const header = req.headers['x-deepseek-harness-session-id']
       const record: RecordedRequest = { kind, body, reply, sessionId: typeof header === 'string' ? header : undefined }
       requests.push(record)

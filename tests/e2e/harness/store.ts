@@ -29,6 +29,8 @@ export interface SessionSpec {
   readonly cwd: string
   readonly title: string
   readonly text: string
+  /** The assistant's reply (default: `Reply: <text>`). */
+  readonly reply?: string
 }
 
 /**
@@ -69,7 +71,7 @@ export async function writeSessionStore(hostDir: string, home: Home, specs: read
   for (let offset = 0; offset < specs.length; offset += batch) {
     const sessions = []
     for (let n = offset; n < Math.min(specs.length, offset + batch); n += 1) {
-      const { cwd, title, text } = specs[n]!
+      const { cwd, title, text, reply } = specs[n]!
       const id = `session-${crypto.randomUUID()}`
       const s = ctx.sessions.create(session.SessionId(id), { meta: { cwd, createdAt: start + n * 1000 } })
       s.append('turn/start', { turn: 1 } as never)
@@ -79,7 +81,7 @@ export async function writeSessionStore(hostDir: string, home: Home, specs: read
       s.append('assistant/message', {
         turn: 1,
         step: 1,
-        message: llm.createAssistantMessage({ content: [{ type: 'text', text: `Reply: ${text}` }], source: { provider: 'deepseek-official', model: 'deepseek-v4-flash' } } as never),
+        message: llm.createAssistantMessage({ content: [{ type: 'text', text: reply ?? `Reply: ${text}` }], source: { provider: 'deepseek-official', model: 'deepseek-v4-flash' } } as never),
       } as never, { surfaceOp: 'append' })
       s.append('step/end', { turn: 1, step: 1 } as never)
       s.append('turn/end', { turn: 1, reason: { kind: 'completed' } } as never)

@@ -2,7 +2,7 @@
  * Copies text from inside a click: `document.execCommand('copy')` first,
  * synchronously within the user gesture, then `navigator.clipboard.writeText`
  * when that did not take. Succeeds when either accepts the text.
- * @module @wishp3/dsh-sessions/vendor/workspace/clipboard
+ * @module @wishp3/dsh-sessions/client/copy/clipboard
  */
 
 /** The two clipboard paths, injectable for tests. */

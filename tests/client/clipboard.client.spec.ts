@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it, vi } from 'vitest'
-import { copyText } from '../../src/vendor/workspace/clipboard.ts'
+import { copyText } from '../../src/client/copy/clipboard.ts'
 
 function paths(exec: () => boolean, writeText?: (text: string) => Promise<void>) {
   document.execCommand = vi.fn(exec) as never

@@ -1,0 +1,54 @@
+/**
+ * The session header's copy buttons: "Copy session ID" and "Copy reference"
+ * for the session on screen, so neither needs the sidebar. Approaching the
+ * reference button (pointer or focus) starts looking up the mention, so the
+ * click usually copies it at once. The toast appears below the button.
+ * @module @wishp3/dsh-sessions/client/copy/HeaderCopyActions
+ */
+import { IconCopyOutline16, IconLinkOutline16 } from '@deepseek-ai/dsh-client-ui-primitives'
+import type { SessionsKey } from '../locales.ts'
+import css from './HeaderCopyActions.module.css'
+
+/** Props the slot binds. */
+export interface HeaderCopyActionsProps {
+  /** The session the header belongs to (framework session kit). */
+  readonly sessionId: string
+  t(key: SessionsKey): string
+  copyId(sessionId: string, anchor: HTMLElement): void
+  copyReference(sessionId: string, anchor: HTMLElement): void
+  prefetch(sessionId: string): void
+}
+
+/**
+ * Renders the two buttons.
+ * @param props - the session, copy and the actions.
+ * @returns the button group.
+ */
+export function HeaderCopyActions(props: HeaderCopyActionsProps) {
+  const { t, sessionId } = props
+  const prefetch = () => { props.prefetch(sessionId) }
+  return (
+    <div className={css.group} role="group" aria-label={t('copy.group')} data-dsh-sessions-header-copy="">
+      <button
+        type="button"
+        className={css.button}
+        aria-label={t('copy.id')}
+        title={t('copy.id')}
+        onClick={event => { props.copyId(sessionId, event.currentTarget) }}
+      >
+        <IconCopyOutline16 />
+      </button>
+      <button
+        type="button"
+        className={css.button}
+        aria-label={t('copy.reference')}
+        title={t('copy.reference')}
+        onPointerEnter={prefetch}
+        onFocus={prefetch}
+        onClick={event => { props.copyReference(sessionId, event.currentTarget) }}
+      >
+        <IconLinkOutline16 />
+      </button>
+    </div>
+  )
+}

@@ -1,0 +1,57 @@
+/**
+ * The two copy actions, shared by the session row menu and the session
+ * header: copy a session's id, and copy its canonical mention. Each copies
+ * inside the click when it can (the id always; the mention when its lookup
+ * has finished, see `reference.ts`) and then shows the toast beside the
+ * element it came from, with the outcome in the UI language.
+ * @module @wishp3/dsh-sessions/client/copy/actions
+ */
+import type { SessionsKey } from '../locales.ts'
+import { copyText } from './clipboard.ts'
+import type { ToastSide } from './placement.ts'
+import type { ReferenceLookup } from './reference.ts'
+import type { ShowToast } from './toast.tsx'
+
+/** The actions. */
+export interface CopyActions {
+  /** Copies the session's native id. */
+  copyId(sessionId: string, anchor: HTMLElement | null, side: ToastSide): void
+  /** Copies the session's canonical `@[Title](dsh-session:…)` mention. */
+  copyReference(sessionId: string, anchor: HTMLElement | null, side: ToastSide): void
+  /** Starts looking up the session's mention ahead of a click. */
+  prefetch(sessionId: string): void
+}
+
+/** What the actions use. */
+export interface CopyActionsDeps {
+  readonly lookup: ReferenceLookup
+  readonly show: ShowToast
+  t(key: SessionsKey): string
+  /** Copies text from inside a click (see `clipboard.ts`). */
+  readonly copy?: (text: string) => Promise<boolean>
+}
+
+/**
+ * Builds the actions.
+ * @param deps - mention lookup, toast outlet, locale and clipboard.
+ * @returns the actions.
+ */
+export function createCopyActions(deps: CopyActionsDeps): CopyActions {
+  const copy = deps.copy ?? (text => copyText(text))
+  const report = (copied: Promise<boolean>, done: SessionsKey, failed: SessionsKey, anchor: HTMLElement | null, side: ToastSide) => {
+    void copied.then(ok => { deps.show({ text: deps.t(ok ? done : failed), ok, anchor, side }) })
+  }
+  return {
+    copyId(sessionId, anchor, side) {
+      report(copy(sessionId), 'copy.id.done', 'copy.id.failed', anchor, side)
+    },
+    copyReference(sessionId, anchor, side) {
+      const ready = deps.lookup.ready(sessionId)
+      const copied = ready !== undefined
+        ? copy(ready)
+        : deps.lookup.load(sessionId).then(mention => (mention === undefined ? false : copy(mention)))
+      report(copied, 'copy.reference.done', 'copy.reference.failed', anchor, side)
+    },
+    prefetch: sessionId => { deps.lookup.prefetch(sessionId) },
+  }
+}
