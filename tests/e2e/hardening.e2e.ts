@@ -55,7 +55,7 @@ describe('hardening in the real host', () => {
       hostBin: inject('hostBin'),
       tarball: inject('tarball'),
       webArgs: ['--trusted-host', TRUSTED],
-      fixtures: [join(repoRoot, 'tests/e2e/fixtures/flaky-listing')],
+      fixtures: [join(repoRoot, 'tests/e2e/fixtures/storage-probe')],
       beforeBoot: async home => {
         seeded = await writeSessionStore(hostDir(), home, [
           { cwd: home.project('alpha'), title: 'Harbour survey notes', text: 'Harbour survey' },

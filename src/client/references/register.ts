@@ -20,6 +20,9 @@ const WAIT_MS = 20_000
 /** Milliseconds before asking again after a failed request. */
 const RETRY_MS = 3_000
 
+/** Longest wait for the composer to settle before a rejected message is given back. */
+const RESTORE_WAIT_MS = 15_000
+
 /**
  * Reports a session's outcomes as they arrive, from the newest one known at
  * the first call on, until the signal ends.
@@ -61,7 +64,23 @@ export function registerReferenceDock(ctx: ClientContext, api: SessionsApi): voi
         const actx = sessions.scope(sessionId as SessionId)
         if (actx === undefined) return
         const input = ctx.conversation.input.for(actx)
-        if (input.state.getSnapshot().draft.trim() === '') input.setDraft(text)
+        // The outcome can arrive while the send that carried the message is still settling: wait for the
+        // composer to be idle and empty, and give up if the user types something else first.
+        const tryRestore = () => {
+          const state = input.state.getSnapshot()
+          if (state.phase !== 'plain') return false
+          if (state.draft.trim() === '') input.setDraft(text)
+          return true
+        }
+        if (tryRestore()) return
+        const off = input.state.subscribe(() => {
+          if (tryRestore()) stop()
+        })
+        const timer = setTimeout(() => { stop() }, RESTORE_WAIT_MS)
+        function stop() {
+          off()
+          clearTimeout(timer)
+        }
       },
     }),
   } as never, ReferenceDock as never)), 'dsh-sessions: reference dock')
