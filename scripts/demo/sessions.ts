@@ -15,7 +15,20 @@ import type { SessionSpec } from '../../tests/e2e/harness/store.ts'
 export function demoSessions(home: Home): SessionSpec[] {
   const alpha = home.project('alpha')
   const beta = home.project('beta')
+  // Beta first: the newest session's workspace is the one the sidebar opens, and the guide starts in alpha.
   return [
+    {
+      cwd: beta,
+      title: 'Budget review',
+      text: 'Review the beta budget: 12k spent of 20k, two months left.',
+      reply: 'Budget: 60 % spent with a third of the time left; hold new tooling spend until the next review.',
+    },
+    {
+      cwd: beta,
+      title: '市场调研',
+      text: '总结这次市场调研的三个发现。',
+      reply: '三个发现：用户最看重速度；价格敏感度低于预期；团队版需求在增长。',
+    },
     {
       cwd: alpha,
       title: 'Release plan',
@@ -39,18 +52,6 @@ export function demoSessions(home: Home): SessionSpec[] {
       title: '周会纪要',
       text: '记录本周周会：登录页报错已修复，导出功能延期一周。',
       reply: '周会纪要：登录页报错已修复；导出功能延期一周；下周一复盘发布流程。',
-    },
-    {
-      cwd: beta,
-      title: 'Budget review',
-      text: 'Review the beta budget: 12k spent of 20k, two months left.',
-      reply: 'Budget: 60 % spent with a third of the time left; hold new tooling spend until the next review.',
-    },
-    {
-      cwd: beta,
-      title: '市场调研',
-      text: '总结这次市场调研的三个发现。',
-      reply: '三个发现：用户最看重速度；价格敏感度低于预期；团队版需求在增长。',
     },
   ]
 }

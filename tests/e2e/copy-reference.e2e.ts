@@ -28,9 +28,12 @@ const shots = process.env.DSH_SESSIONS_SCREENSHOTS
 const mentionOf = (session: StoredSession) => formatSessionReferenceMention({ sessionId: session.id as never, label: session.title })
 const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText())
 
+/** The sidebar row whose title is exactly `title` (a later session's title may contain it). */
+const rowOf = (page: Page, title: string) => page.locator('[data-dsh-session-row]').filter({ has: page.getByText(title, { exact: true }) })
+
 /** Opens the ⋯ menu of the row titled `title` (its button is named in the UI language) and returns its item texts. */
 async function openRowMenu(page: Page, title: string, button = `Session actions for ${title}`): Promise<string[]> {
-  const row = page.locator('[data-dsh-session-row]').filter({ hasText: title })
+  const row = rowOf(page, title)
   await row.hover()
   await page.getByRole('button', { name: button }).click()
   await page.getByRole('menu').waitFor()
@@ -55,9 +58,10 @@ describe('Copy reference in the row menu and the session header', () => {
       hostBin: inject('hostBin'),
       tarball: inject('tarball'),
       beforeBoot: async home => {
-        [alpha, beta] = await writeSessionStore(hostDir(), home, [
-          { cwd: home.project('alpha'), title: ALPHA_TITLE, text: ALPHA_TEXT },
+        // Beta first: the sidebar opens the workspace of the newest session, alpha.
+        [beta, alpha] = await writeSessionStore(hostDir(), home, [
           { cwd: home.project('beta'), title: BETA_TITLE, text: 'Numbers for beta' },
+          { cwd: home.project('alpha'), title: ALPHA_TITLE, text: ALPHA_TEXT },
         ]) as [StoredSession, StoredSession]
       },
     })
@@ -84,13 +88,16 @@ describe('Copy reference in the row menu and the session header', () => {
       await page.getByRole('menuitem', { name: 'Copy reference' }).click()
       await page.getByRole('status').filter({ hasText: 'Reference copied' }).waitFor()
       expect(await clipboard(page)).toBe(mentionOf(alpha))
-      const row = (await page.locator('[data-dsh-session-row]').filter({ hasText: ALPHA_TITLE }).boundingBox())!
+      const row = (await rowOf(page, ALPHA_TITLE).boundingBox())!
       const toast = (await page.locator('[data-dsh-sessions-toast="done"]').boundingBox())!
       expect(Math.abs((toast.y + toast.height / 2) - (row.y + row.height / 2))).toBeLessThanOrEqual(2)
       expect(toast.x).toBeGreaterThanOrEqual(row.x + row.width)
       if (shots !== undefined) await page.screenshot({ path: `${shots}/copy-reference-en.png` })
 
       await page.locator('[data-dsh-sessions-toast]').waitFor({ state: 'detached', timeout: 8_000 })
+      // The sidebar lists a workspace's sessions once the workspace is opened.
+      await startNewSession(page)
+      await chooseWorkspace(page, 'beta')
       await openRowMenu(page, BETA_TITLE)
       await page.getByRole('menuitem', { name: 'Copy reference' }).click()
       await page.getByRole('status').filter({ hasText: 'Reference copied' }).waitFor()
@@ -127,7 +134,7 @@ describe('Copy reference in the row menu and the session header', () => {
     try {
       const page = browser.page
       await openApp(page, stack.web.url)
-      await page.locator('[data-dsh-session-row]').filter({ hasText: ALPHA_TITLE }).click()
+      await rowOf(page, ALPHA_TITLE).click()
       const header = page.locator('[data-dsh-sessions-header-copy]')
       await header.waitFor()
       const idButton = header.getByRole('button', { name: 'Copy session ID' })
@@ -178,7 +185,7 @@ describe('Copy reference in the row menu and the session header', () => {
       expect(await clipboard(page)).toBe(mentionOf(alpha))
       if (shots !== undefined) await page.screenshot({ path: `${shots}/copy-reference-zh.png` })
 
-      await page.locator('[data-dsh-session-row]').filter({ hasText: ALPHA_TITLE }).click()
+      await rowOf(page, ALPHA_TITLE).click()
       const header = page.locator('[data-dsh-sessions-header-copy]')
       await header.waitFor()
       expect(await header.getByRole('button').evaluateAll(buttons => buttons.map(button => button.getAttribute('aria-label')))).toEqual(['复制会话 ID', '复制引用'])

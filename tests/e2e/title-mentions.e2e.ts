@@ -91,10 +91,13 @@ describe('@Title followed directly by CJK text, and in either Unicode form', () 
       await openApp(browser.page, stack.web.url)
       await browser.page.getByText(/^Title @发布计划总结一下/).first().click()
       await composer(browser.page).waitFor()
+      const before = stack.model.turns().at(-1)!
       const shorter = await sendFrom(browser, '@发布会怎么安排', /^发送消息$/)
       expect(shorter.direct).toBe('@发布会怎么安排')
       expect(shorter.following).toContain('只是发布这个词')
-      expect(shorter.snapshots).toBe(1)
+      expect(shorter.following).not.toContain('发布计划正文')
+      // The session's history carries its earlier snapshots; this message adds exactly one.
+      expect(shorter.snapshots).toBe(citation(before, '@Cafe\u0301 notes, please').snapshots + 1)
     } finally {
       await browser.close()
     }

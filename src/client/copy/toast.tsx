@@ -6,6 +6,7 @@
  */
 import { createRoot, type Root } from 'react-dom/client'
 import { CopyToast } from './CopyToast.tsx'
+import css from './CopyToast.module.css'
 import type { ToastSide } from './placement.ts'
 
 /** How long a toast lives, fade included. */
@@ -31,6 +32,7 @@ export function createToastOutlet(doc: Document = document): { show: ShowToast; 
         region.setAttribute('role', 'status')
         region.setAttribute('aria-live', 'polite')
         region.dataset.dshSessionsToasts = ''
+        region.className = css.layer ?? ''
         doc.body.appendChild(region)
         root = createRoot(region)
       }
