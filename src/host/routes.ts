@@ -179,6 +179,8 @@ async function preflight(ctx: Context, deps: RouteDependencies, req: IncomingMes
     send(res, 200, { ok: false, code: blocking.code, message: blocking.message, ...about, sources })
     return
   }
+  // Prepare the snapshot the step will attach now, so the step finds it ready while no source changes.
+  await deps.preparer.attach(who, [{ type: 'text', text: resolved.text }], resolved.references, abort.signal).catch(() => {})
   send(res, 200, { ok: true, text: resolved.text, references: resolved.references.slice(0, limit), sources })
 }
 

@@ -1,16 +1,19 @@
 /**
- * Snapshots through the official session-reference service, read once per
- * send. A private instance of the official `SessionReferenceResolver`, with
- * the host instance's limits, reads through the {@link SurfaceCache}; every
- * rendering, budget and framing rule stays the official one. It measures one
- * source at a time (what a chip will add) and prepares a message's sources
- * together, attaching every source that can be attached: a source that fails
- * is left out on its own, and sources past the limit are reported.
+ * Snapshots through the official session-reference service, read and
+ * rendered once per send. A private instance of the official
+ * `SessionReferenceResolver`, with the host instance's limits, reads through
+ * the {@link SurfaceCache}; every rendering, budget and framing rule stays
+ * the official one. It measures one source at a time (what a chip will add)
+ * and prepares a message's sources together, attaching every source that can
+ * be attached: a source that fails is left out on its own, and sources past
+ * the limit are reported. Measures and prepared snapshots are kept for a
+ * short while, keyed by the sources and their revisions, so the snapshot the
+ * preflight prepared is the one the pre-step attaches while no source changed.
  * @module @wishp3/dsh-sessions/host/snapshots
  */
 import { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import type { ContentBlock } from '@deepseek-ai/dsh-llm'
+import type { ContentBlock, UserMessage } from '@deepseek-ai/dsh-llm'
 import SessionReferenceResolver, {
   MAX_REFERENCES, type PreparedReferencedMessage, SessionReferenceError, type SessionReferenceInput,
 } from '@deepseek-ai/dsh-session-reference'
@@ -42,6 +45,34 @@ export interface Attachment {
   readonly failures: readonly ReferenceFailure[]
 }
 
+/** Milliseconds a measure or a prepared snapshot is kept. */
+const KEEP_MS = 60_000
+
+/** Most measures or prepared snapshots kept; the oldest is dropped first. */
+const KEEP_ENTRIES = 32
+
+/** A small map whose entries expire. */
+class Kept<T> {
+  private readonly entries = new Map<string, { value: Promise<T>; expires: number }>()
+
+  get(key: string): Promise<T> | undefined {
+    const entry = this.entries.get(key)
+    if (entry === undefined || entry.expires <= Date.now()) {
+      this.entries.delete(key)
+      return undefined
+    }
+    return entry.value
+  }
+
+  set(key: string, value: Promise<T>): void {
+    this.entries.delete(key)
+    this.entries.set(key, { value, expires: Date.now() + KEEP_MS })
+    if (this.entries.size > KEEP_ENTRIES) this.entries.delete(this.entries.keys().next().value!)
+    // A failed computation is not kept.
+    value.catch(() => { if (this.entries.get(key)?.value === value) this.entries.delete(key) })
+  }
+}
+
 /** Limits of the official service this instance mirrors. */
 interface Limits {
   readonly maxReferences: number
@@ -63,6 +94,8 @@ export class SnapshotPreparer {
   private instance: Promise<SessionReferenceResolver> | undefined
   private readonly isolated = new Context()
   private fiber: { dispose(): unknown } | undefined
+  private readonly measures = new Kept<SourceMeasure>()
+  private readonly snapshots = new Kept<UserMessage>()
 
   private readonly ctx: Context
   private readonly cache: SurfaceCache
@@ -88,6 +121,18 @@ export class SnapshotPreparer {
    * @returns its size, token estimate and truncation, or its failure.
    */
   async measure(target: ReferenceTarget, reference: SessionReferenceInput, signal?: AbortSignal): Promise<SourceMeasure> {
+    const key = await this.keyOf(target, [reference])
+    const kept = key === undefined ? undefined : this.measures.get(key)
+    if (kept !== undefined) return kept
+    const measuring = this.measureNow(target, reference, signal)
+    if (key !== undefined) this.measures.set(key, measuring.then(measure => {
+      if (measure.failure !== undefined) throw new Error('not kept')
+      return measure
+    }))
+    return measuring
+  }
+
+  private async measureNow(target: ReferenceTarget, reference: SessionReferenceInput, signal?: AbortSignal): Promise<SourceMeasure> {
     const label = reference.label ?? reference.sessionId
     try {
       const prepared = await (await this.service()).prepare({ id: target.id } as Agent, [{ type: 'text', text: '' }], [reference], signal)
@@ -131,9 +176,8 @@ export class SnapshotPreparer {
     }))
     let candidates = references.slice(0, limit)
     if (candidates.length === 0) return { attached: [], failures }
-    const service = await this.service()
     try {
-      return { prepared: await service.prepare({ id: target.id } as Agent, content, [...candidates], signal), attached: candidates, failures }
+      return { prepared: { content: structuredClone(content), additionalContext: await this.snapshotOf(target, candidates, signal) }, attached: candidates, failures }
     } catch (error) {
       if (signal?.aborted === true || (error instanceof SessionReferenceError && error.code === 'SESSION_REFERENCE_CANCELLED')) throw error
     }
@@ -143,12 +187,34 @@ export class SnapshotPreparer {
     candidates = candidates.filter((_, n) => measured[n]!.failure === undefined)
     if (candidates.length === 0) return { attached: [], failures }
     try {
-      return { prepared: await service.prepare({ id: target.id } as Agent, content, [...candidates], signal), attached: candidates, failures }
+      return { prepared: { content: structuredClone(content), additionalContext: await this.snapshotOf(target, candidates, signal) }, attached: candidates, failures }
     } catch (error) {
       signal?.throwIfAborted()
       for (const reference of candidates) failures.push(failureOf(reference, error))
       return { attached: [], failures }
     }
+  }
+
+  /** The one snapshot message of these sources, prepared once while none of them changed. */
+  private async snapshotOf(target: ReferenceTarget, references: readonly SessionReferenceInput[], signal?: AbortSignal): Promise<UserMessage> {
+    const key = await this.keyOf(target, references)
+    const kept = key === undefined ? undefined : this.snapshots.get(key)
+    if (kept !== undefined) return structuredClone(await kept)
+    const preparing = this.service()
+      .then(service => service.prepare({ id: target.id } as Agent, [], [...references], signal))
+      .then(prepared => {
+        if (prepared.additionalContext === undefined) throw new SessionReferenceError('no snapshot was prepared', 'SESSION_REFERENCE_READ_FAILED')
+        return prepared.additionalContext
+      })
+    if (key !== undefined) this.snapshots.set(key, preparing)
+    return structuredClone(await preparing)
+  }
+
+  /** What identifies a preparation: the citing session, and each source with its label and revision; `undefined` when a revision cannot be told. */
+  private async keyOf(target: ReferenceTarget, references: readonly SessionReferenceInput[]): Promise<string | undefined> {
+    const revisions = await Promise.all(references.map(reference => this.cache.revisionOf(reference.sessionId)))
+    if (revisions.some(revision => revision === undefined)) return undefined
+    return JSON.stringify([target.id, references.map((reference, n) => [reference.sessionId, reference.label ?? null, revisions[n]])])
   }
 
   private service(): Promise<SessionReferenceResolver> {

@@ -69,6 +69,18 @@ export class SurfaceCache {
     return snapshot
   }
 
+  /**
+   * What identifies the current content of a session: its event count while
+   * live, else the size and modification time of its log artifact.
+   * @param id - the session.
+   * @returns the revision; `undefined` when it cannot be told.
+   */
+  async revisionOf(id: string): Promise<string | undefined> {
+    const live = this.ctx.sessions.get(SessionId(id))
+    if (live !== undefined) return `live:${live.seq}`
+    return this.revision(id)
+  }
+
   /** Size and modification time of the session's log artifact; `undefined` when it cannot be located or read. */
   private async revision(id: string): Promise<string | undefined> {
     const known = this.index.get(id)
