@@ -173,6 +173,8 @@ export function scanTitleMentions(text: string, titles: readonly string[], maske
     if ((previous === undefined || !ID_CHAR.test(previous)) && !overlaps(masked, start, start + 1)) {
       for (const { key, title, nfc } of catalog.prefixesAt(typed, at + 1)) {
         const end = at + 1 + nfc.length
+        // Folding can lengthen a character (İ folds to i and a combining dot): the title may not fit what is left.
+        if (end > typed.length) continue
         if (typed.slice(at + 1, end).toLowerCase() !== key || !followsTitle(typed, end)) continue
         const sourceEnd = view.toSource(end)
         if (sourceEnd !== undefined) {
