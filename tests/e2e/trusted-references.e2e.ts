@@ -219,4 +219,34 @@ describe('references the user can trust, in the real host', () => {
     // Quarry was the fourth chip of the blocked draft above and was never read for it.
     expect([reads[sources.Cinder!.id], reads[sources.Juniper!.id], reads[sources.Quarry!.id]]).toEqual([1, 1, 1])
   })
+
+  it('speaks Chinese: the cost line, the limit and a reference that was not attached', async () => {
+    const zh = await launchBrowser({ locale: 'zh-CN' })
+    try {
+      const page = zh.page
+      const zhDock = () => page.locator('[data-dsh-sessions-reference-dock]')
+      await openApp(page, stack.web.url)
+      // An alpha session an earlier test started (the stand-in titles it after its first message).
+      await page.getByText(/^Title mixed marker/).first().click()
+      await composer(page).fill('中文标记')
+      await pick(page, 'Orchard')
+      await expect.poll(() => zhDock().locator('li').first().innerText(), { timeout: 10_000 }).toMatch(/Orchard notes\s+.+ · 约 [\d,]+ tokens/)
+      if (shots !== undefined) await page.screenshot({ path: join(shots, 'reference-dock-zh.png') })
+      for (const word of ['Harbour', 'Meadow', 'Lantern'] as const) await pick(page, word)
+      await expect.poll(() => zhDock().getByRole('alert').innerText(), { timeout: 10_000 }).toBe('一条消息最多引用 3 个会话，请移除多余的会话引用。')
+      await composer(page).fill('中文未附带')
+      await pick(page, 'Harbour')
+      await composer(page).press('End')
+      await composer(page).pressSequentially(` ${betaId}`)
+      const before = turns()
+      await page.getByRole('button', { name: '发送消息' }).click()
+      await expect.poll(turns, { timeout: 30_000 }).toBe(before + 1)
+      const notice = zhDock().getByRole('alert').filter({ hasText: '消息已发送，但以下引用未附带' })
+      await notice.waitFor({ timeout: 15_000 })
+      expect(await notice.innerText()).toContain(`无法引用「${betaId}」：它不在当前工作区。`)
+      if (shots !== undefined) await page.screenshot({ path: join(shots, 'not-attached-zh.png') })
+    } finally {
+      await zh.close()
+    }
+  })
 })
