@@ -4,12 +4,12 @@
  * official rc.8 services with an in-memory session store.
  */
 import { Config } from '../src/config.ts'
-import { ReferenceResolver } from '../src/host/resolver.ts'
+import { ReferenceResolver } from '../src/host/mention-resolver.ts'
 import { SessionIndex } from '../src/host/session-index.ts'
 import { SnapshotPreparer } from '../src/host/snapshots.ts'
 import { SurfaceCache } from '../src/host/surface-cache.ts'
-import { percentile } from '../tests/e2e/harness/stats.ts'
-import { createHostHarness } from '../tests/host/harness.ts'
+import { percentile } from '../dev/percentile.ts'
+import { createHostHarness } from '../dev/in-process-host.ts'
 
 interface Percentiles { p50: number; p95: number }
 

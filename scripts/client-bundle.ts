@@ -17,7 +17,7 @@ import { basename, dirname, join } from 'node:path'
 import { transform } from 'lightningcss'
 import type { Plugin } from 'rolldown'
 import type { UserConfig } from 'tsdown'
-import { patchWorkspaceBundle } from '../src/vendor/workspace/patch.ts'
+import { patchWorkspaceBundle } from '../src/workspace-browser/patch.ts'
 
 /** Specifiers the web shell shares through its module table at rc.8. */
 export const SHELL_MODULES: readonly string[] = [
@@ -98,7 +98,7 @@ function vendoredWorkspace(): Plugin {
       const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { name: string; version: string }
       const license = readFileSync(join(packageDir, 'LICENSE'), 'utf8').replaceAll('*/', '* /')
       this.addWatchFile(bundle)
-      const notice = `/*! ${manifest.name}@${manifest.version}, patched by @wishp3/dsh-sessions (src/vendor/workspace/patch.ts).\n${license}*/\n`
+      const notice = `/*! ${manifest.name}@${manifest.version}, patched by @wishp3/dsh-sessions (src/workspace-browser/patch.ts).\n${license}*/\n`
       return notice + patchWorkspaceBundle(readFileSync(bundle, 'utf8'))
     },
   }
@@ -124,6 +124,7 @@ function harnessPurity(): Plugin {
 export function clientBundle(id: string, entry: string): UserConfig {
   return {
     entry: { client: entry },
+    tsconfig: 'tsconfig.client.json',
     format: 'cjs',
     platform: 'browser',
     target: 'es2022',
@@ -156,6 +157,7 @@ export function clientBundle(id: string, entry: string): UserConfig {
 export function hostBundle(entry: string): UserConfig {
   return {
     entry: { index: entry },
+    tsconfig: 'tsconfig.host.json',
     format: 'esm',
     platform: 'node',
     target: 'node22',

@@ -10,8 +10,8 @@
  */
 import type {} from '@deepseek-ai/dsh-client-locale/client'
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
-import { mountVendoredWorkspace } from '../vendor/workspace/glue.ts'
-import { createRowMenu } from '../vendor/workspace/row-menu.tsx'
+import { mountVendoredWorkspace } from '../workspace-browser/mount.ts'
+import { createRowMenu } from '../workspace-browser/row-menu.tsx'
 import { createSessionsApi } from './api.ts'
 import { registerCopyActions } from './copy/register.ts'
 import { en, NS, zh } from './locales.ts'

@@ -8,7 +8,7 @@
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 import type { SessionId } from '@deepseek-ai/dsh-session'
 import type { Config } from '../config.ts'
-import type { Candidate } from '../core/wire.ts'
+import type { Candidate } from '../shared/wire.ts'
 import { isInScope, rankGroup, type ReferenceTarget } from './scope.ts'
 import type { IndexedSession, SessionIndex } from './session-index.ts'
 

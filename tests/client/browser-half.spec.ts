@@ -8,7 +8,7 @@ vi.mock('@deepseek-ai/dsh-client-ui-primitives', () => ({ IconChevronDownOutline
 
 // The vendored workspace browser runs only in the real host (tests/e2e/copy-session-id, workspace-parity).
 const mountVendoredWorkspace = vi.hoisted(() => vi.fn())
-vi.mock('../../src/vendor/workspace/glue.ts', () => ({ mountVendoredWorkspace }))
+vi.mock('../../src/workspace-browser/mount.ts', () => ({ mountVendoredWorkspace }))
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map(match => match[1]).sort()
 

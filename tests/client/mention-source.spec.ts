@@ -4,7 +4,7 @@ import type { SessionsApi } from '../../src/client/api.ts'
 import { en, type SessionsKey } from '../../src/client/locales.ts'
 import { DraftPreflight } from '../../src/client/mention/draft-preflight.ts'
 import { createMentionSource, MENTION_SOURCE } from '../../src/client/mention/source.ts'
-import { decodeChipRef } from '../../src/core/chip-ref.ts'
+import { decodeChipRef } from '../../src/client/core/chip-ref.ts'
 
 const NOW = Date.UTC(2026, 10, 29, 12)
 const alpha = { sessionId: 'session-a', label: 'Orchard plans', cwd: '/w/alpha', createdAt: NOW - 120_000, mention: '@[Orchard plans](dsh-session:a)' }

@@ -5,7 +5,7 @@ import { en } from '../../src/client/locales.ts'
 import { QuoteBar } from '../../src/client/quote/QuoteBar.tsx'
 import { SelectionButton } from '../../src/client/quote/SelectionButton.tsx'
 import { quotableSelection } from '../../src/client/quote/selection.ts'
-import { encodeQuoteRef, QUOTE_SOURCE } from '../../src/core/quote.ts'
+import { encodeQuoteRef, QUOTE_SOURCE } from '../../src/client/core/quote.ts'
 
 afterEach(cleanup)
 

@@ -7,12 +7,12 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type Browser, launchBrowser } from './harness/browser.ts'
-import { dumpConfig } from './harness/dsh.ts'
+import { type Browser, launchBrowser } from '../../dev/browser.ts'
+import { dumpConfig } from '../../dev/dsh-process.ts'
 import { installApplyProbe, readProbe, translateInPage } from './harness/probe.ts'
-import { PLUGIN, type Stack, startStack } from './harness/stack.ts'
-import { report } from './harness/timing.ts'
-import { composer, openApp, startNewSession, startSessionWithTurn } from './harness/web-ui.ts'
+import { PLUGIN, type Stack, startStack } from '../../dev/stack.ts'
+import { report } from '../../dev/timing.ts'
+import { composer, openApp, startNewSession, startSessionWithTurn } from '../../dev/web-ui.ts'
 
 interface BootEntry { id: string; url: string }
 

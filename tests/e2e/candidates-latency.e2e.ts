@@ -5,13 +5,13 @@
  * the candidates route answers for that query. Target: p95 ≤ 150 ms.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type Browser, launchBrowser } from './harness/browser.ts'
-import { hostDir } from './harness/host.ts'
-import { type Stack, startStack } from './harness/stack.ts'
-import { spreadSessions, writeSessionStore } from './harness/store.ts'
-import { percentile } from './harness/stats.ts'
-import { note } from './harness/timing.ts'
-import { chooseWorkspace, composer, openApp, startNewSession } from './harness/web-ui.ts'
+import { type Browser, launchBrowser } from '../../dev/browser.ts'
+import { hostDir } from '../../dev/pinned-host.ts'
+import { type Stack, startStack } from '../../dev/stack.ts'
+import { spreadSessions, writeSessionStore } from '../../dev/session-store.ts'
+import { percentile } from '../../dev/percentile.ts'
+import { note } from '../../dev/timing.ts'
+import { chooseWorkspace, composer, openApp, startNewSession } from '../../dev/web-ui.ts'
 
 const SAMPLES = 20
 

@@ -9,11 +9,11 @@
  */
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type Browser, launchBrowser } from './harness/browser.ts'
-import { hostDir } from './harness/host.ts'
-import { type Stack, startStack } from './harness/stack.ts'
-import { type StoredSession, writeSessionStore } from './harness/store.ts'
-import { openApp, startNewSession } from './harness/web-ui.ts'
+import { type Browser, launchBrowser } from '../../dev/browser.ts'
+import { hostDir } from '../../dev/pinned-host.ts'
+import { type Stack, startStack } from '../../dev/stack.ts'
+import { type StoredSession, writeSessionStore } from '../../dev/session-store.ts'
+import { openApp, startNewSession } from '../../dev/web-ui.ts'
 import { untilAsync as until } from './harness/wait.ts'
 
 const shots = process.env.DSH_SESSIONS_SCREENSHOTS

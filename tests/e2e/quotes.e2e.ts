@@ -12,11 +12,11 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type Browser, launchBrowser } from './harness/browser.ts'
+import { type Browser, launchBrowser } from '../../dev/browser.ts'
 import { userTexts } from './harness/requests.ts'
-import { type Stack, startStack } from './harness/stack.ts'
-import { note } from './harness/timing.ts'
-import { composer, openApp, send, startSessionWithTurn } from './harness/web-ui.ts'
+import { type Stack, startStack } from '../../dev/stack.ts'
+import { note } from '../../dev/timing.ts'
+import { composer, openApp, send, startSessionWithTurn } from '../../dev/web-ui.ts'
 
 const shots = process.env.DSH_SESSIONS_SCREENSHOTS
 const BUTTON = '[data-dsh-sessions-quote-button]'

@@ -5,11 +5,11 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { launchBrowser } from './harness/browser.ts'
-import { dshPlugin, dumpConfig } from './harness/dsh.ts'
-import { PLUGIN, type Stack, startStack } from './harness/stack.ts'
-import { report } from './harness/timing.ts'
-import { openApp, startSessionWithTurn } from './harness/web-ui.ts'
+import { launchBrowser } from '../../dev/browser.ts'
+import { dshPlugin, dumpConfig } from '../../dev/dsh-process.ts'
+import { PLUGIN, type Stack, startStack } from '../../dev/stack.ts'
+import { report } from '../../dev/timing.ts'
+import { openApp, startSessionWithTurn } from '../../dev/web-ui.ts'
 
 describe('removing the plugin', () => {
   let stack: Stack

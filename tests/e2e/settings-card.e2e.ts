@@ -8,9 +8,9 @@ import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { launchBrowser } from './harness/browser.ts'
-import { type Stack, startStack } from './harness/stack.ts'
-import { openApp } from './harness/web-ui.ts'
+import { launchBrowser } from '../../dev/browser.ts'
+import { type Stack, startStack } from '../../dev/stack.ts'
+import { openApp } from '../../dev/web-ui.ts'
 
 /** Opens Settings → Plugins → Plugin configuration, expands the card and reads each read-only setting as [name, value, source]. */
 async function readOnlySettings(page: Page, expandLabel: RegExp): Promise<string[][]> {

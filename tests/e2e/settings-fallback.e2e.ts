@@ -7,10 +7,10 @@
 import { appendFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { launchBrowser } from './harness/browser.ts'
+import { launchBrowser } from '../../dev/browser.ts'
 import { installApplyProbe, readProbe } from './harness/probe.ts'
-import { PLUGIN, type Stack, startStack } from './harness/stack.ts'
-import { openApp } from './harness/web-ui.ts'
+import { PLUGIN, type Stack, startStack } from '../../dev/stack.ts'
+import { openApp } from '../../dev/web-ui.ts'
 
 describe('an invalid stored settings section', () => {
   let stack: Stack

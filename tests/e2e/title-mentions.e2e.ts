@@ -8,13 +8,13 @@
  * alike.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type Browser, launchBrowser } from './harness/browser.ts'
-import { hostDir } from './harness/host.ts'
+import { type Browser, launchBrowser } from '../../dev/browser.ts'
+import { hostDir } from '../../dev/pinned-host.ts'
 import { citation } from './harness/requests.ts'
-import { type Stack, startStack } from './harness/stack.ts'
-import { writeSessionStore } from './harness/store.ts'
+import { type Stack, startStack } from '../../dev/stack.ts'
+import { writeSessionStore } from '../../dev/session-store.ts'
 import { untilAsync as until } from './harness/wait.ts'
-import { chooseWorkspace, composer, openApp, startNewSession } from './harness/web-ui.ts'
+import { chooseWorkspace, composer, openApp, startNewSession } from '../../dev/web-ui.ts'
 
 const SOURCES = [
   { title: '发布计划', text: '发布计划正文：周五冻结代码' },

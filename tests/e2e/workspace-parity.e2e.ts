@@ -11,9 +11,9 @@
  */
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type Browser, launchBrowser } from './harness/browser.ts'
-import { type Stack, startStack } from './harness/stack.ts'
-import { chooseWorkspace, newSessionButton, openApp, sendAndAwaitReply, startSessionWithTurn } from './harness/web-ui.ts'
+import { type Browser, launchBrowser } from '../../dev/browser.ts'
+import { type Stack, startStack } from '../../dev/stack.ts'
+import { chooseWorkspace, newSessionButton, openApp, sendAndAwaitReply, startSessionWithTurn } from '../../dev/web-ui.ts'
 
 type Observation = Record<string, unknown>
 

@@ -7,9 +7,9 @@
  * the next send checks again.
  * @module @wishp3/dsh-sessions/client/mention/draft-preflight
  */
-import { decodeChipRef } from '../../core/chip-ref.ts'
-import { clampLabel, REASON_LABEL_MAX } from '../../core/label.ts'
-import type { PreflightResponse } from '../../core/wire.ts'
+import { decodeChipRef } from '../core/chip-ref.ts'
+import { clampLabel, REASON_LABEL_MAX } from '../core/label.ts'
+import type { PreflightResponse } from '../../shared/wire.ts'
 import type { SessionsKey } from '../locales.ts'
 import { failureKey } from './failure.ts'
 

@@ -7,7 +7,7 @@
  * @module @wishp3/dsh-sessions/client/quote/QuoteBar
  */
 import { useState } from 'react'
-import { decodeQuoteRef, firstLine } from '../../core/quote.ts'
+import { decodeQuoteRef, firstLine } from '../core/quote.ts'
 import type { SessionsKey } from '../locales.ts'
 import { quoteOccurrences, type QuoteOccurrence } from './composer.ts'
 import css from './QuoteBar.module.css'

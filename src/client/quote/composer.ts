@@ -18,7 +18,7 @@
  * renumbered.
  * @module @wishp3/dsh-sessions/client/quote/composer
  */
-import { encodeQuoteRef, nextQuoteNumber, QUOTE_SOURCE } from '../../core/quote.ts'
+import { encodeQuoteRef, nextQuoteNumber, QUOTE_SOURCE } from '../core/quote.ts'
 import { quoteChipText } from './source.ts'
 
 /** The part of the input machine's state this module reads. */

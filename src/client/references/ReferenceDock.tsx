@@ -8,11 +8,11 @@
  * @module @wishp3/dsh-sessions/client/references/ReferenceDock
  */
 import { useEffect, useMemo, useState } from 'react'
-import { decodeChipRef } from '../../core/chip-ref.ts'
-import type { Outcome, PreflightResponse, SourceOutcome } from '../../core/wire.ts'
+import { decodeChipRef } from '../core/chip-ref.ts'
+import type { Outcome, PreflightResponse, SourceOutcome } from '../../shared/wire.ts'
 import type { SessionsKey } from '../locales.ts'
 import { failureKey } from '../mention/failure.ts'
-import { formatSize, formatTokens } from './cost.ts'
+import { formatSize, formatTokens } from '../core/cost.ts'
 import css from './ReferenceDock.module.css'
 
 /** A session chip of the draft. */

@@ -8,7 +8,7 @@ import type { ClientContext, ISessions } from '@deepseek-ai/dsh-client-runtime/c
 import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
 import type {} from '@deepseek-ai/dsh-client-ui-layout/client'
 import type { SessionId } from '@deepseek-ai/dsh-session'
-import type { Outcome } from '../../core/wire.ts'
+import type { Outcome } from '../../shared/wire.ts'
 import type { SessionsApi } from '../api.ts'
 import { NS } from '../locales.ts'
 import { MENTION_SOURCE } from '../mention/source.ts'

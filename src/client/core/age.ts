@@ -1,6 +1,6 @@
 /**
  * How long ago a session was created, in words of the active locale.
- * @module @wishp3/dsh-sessions/core/age
+ * @module @wishp3/dsh-sessions/client/core/age
  */
 
 const STEPS: readonly [Intl.RelativeTimeFormatUnit, number][] = [

@@ -1,7 +1,7 @@
 /**
  * How the reference dock words what a chip adds to the context: the size of
  * its snapshot and the host's token estimate, in the user's locale.
- * @module @wishp3/dsh-sessions/client/references/cost
+ * @module @wishp3/dsh-sessions/client/core/cost
  */
 
 /**

@@ -10,14 +10,14 @@
  * number of times the text names it; an id the index does not know costs no
  * storage read once the index is listed, and at most a few reads before; and
  * a failure is reported once per session.
- * @module @wishp3/dsh-sessions/host/resolver
+ * @module @wishp3/dsh-sessions/host/mention-resolver
  */
 import type { SessionId } from '@deepseek-ai/dsh-session'
 import { decodeSessionReferenceUri, type SessionReferenceInput } from '@deepseek-ai/dsh-session-reference'
 import type { Config } from '../config.ts'
 import {
   applySpanEdits, defuseSessionUris, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions, type Span, type SpanEdit, titleKey,
-} from '../core/mentions.ts'
+} from './mentions.ts'
 import { rankedInScope } from './candidates.ts'
 import { codeOf, OUT_OF_SCOPE, type ReferenceFailure } from './failures.ts'
 import { isInScope, type ReferenceTarget } from './scope.ts'

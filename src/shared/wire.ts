@@ -1,7 +1,7 @@
 /**
  * Bodies of the `/dsh-sessions` routes, shared by the host routes and the
  * browser's calls.
- * @module @wishp3/dsh-sessions/core/wire
+ * @module @wishp3/dsh-sessions/shared/wire
  */
 
 /** One reference candidate. */

@@ -4,7 +4,7 @@
  * row's title), or below a header button, centred on it. A toast that would
  * start too close to the right edge of the window goes below its anchor
  * instead. Pure: rectangles in, viewport coordinates out.
- * @module @wishp3/dsh-sessions/client/copy/placement
+ * @module @wishp3/dsh-sessions/client/core/placement
  */
 
 /** Which side of its anchor a toast prefers. */

@@ -11,7 +11,7 @@
  * - its ⋯ menu items end with the items of `@wishp3/dsh-sessions/row-menu`;
  * - opening the closed menu calls that module's `opening(sessionId)`;
  * - selecting an item calls that module's `select(id, sessionId)`.
- * @module @wishp3/dsh-sessions/vendor/workspace/patch
+ * @module @wishp3/dsh-sessions/workspace-browser/patch
  */
 
 /** Specifier the patched factory requires for the added row-menu behaviour. */
@@ -78,7 +78,7 @@ export function patchWorkspaceBundle(source: string): string {
   for (const edit of EDITS) {
     const count = text.split(edit.find).length - 1
     if (count !== 1) {
-      throw new WorkspacePatchError(`ui-workspace patch: anchor "${edit.anchor}" found ${count} times in the published bundle (expected once); update src/vendor/workspace/patch.ts for this dsh version`)
+      throw new WorkspacePatchError(`ui-workspace patch: anchor "${edit.anchor}" found ${count} times in the published bundle (expected once); update src/workspace-browser/patch.ts for this dsh version`)
     }
     text = text.replace(edit.find, () => edit.replace)
   }

@@ -2,7 +2,7 @@
  * The opaque `ref` of a chip the `dsh-sessions` `@` source inserts. The input
  * machine stores it verbatim and hands it back to the source's codec on copy
  * and send.
- * @module @wishp3/dsh-sessions/core/chip-ref
+ * @module @wishp3/dsh-sessions/client/core/chip-ref
  */
 
 /** A session chip: who cites whom, and the canonical mention it sends. */

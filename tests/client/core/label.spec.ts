@@ -1,7 +1,7 @@
 /** Display clamping of long titles: never longer than the bound, never a split character. */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { clampLabel } from '../../src/core/label.ts'
+import { clampLabel } from '../../../src/client/core/label.ts'
 
 describe('clampLabel', () => {
   it('keeps a text within the bound as it is', () => {

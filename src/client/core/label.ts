@@ -2,7 +2,7 @@
  * Display clamping of user-given names (session titles) in places that hold
  * a single line: the composer chip and the reasons a send is blocked. Only
  * what is shown is clamped; every value sent or stored keeps the full text.
- * @module @wishp3/dsh-sessions/core/label
+ * @module @wishp3/dsh-sessions/client/core/label
  */
 
 /** Longest title a composer chip shows, in characters (code points). */

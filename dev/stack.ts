@@ -4,8 +4,8 @@
  * the `alpha` project folder.
  */
 import { createHome, type Home } from './home.ts'
-import { type DshOptions, dshPlugin, startWeb, type WebProcess } from './dsh.ts'
-import { type StandInModel, startModel } from './model.ts'
+import { type DshOptions, dshPlugin, startWeb, type WebProcess } from './dsh-process.ts'
+import { type StandInModel, startModel } from './stand-in-model.ts'
 
 /** Package name users install. */
 export const PLUGIN = '@wishp3/dsh-sessions'

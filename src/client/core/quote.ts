@@ -2,7 +2,7 @@
  * Quotes of the conversation: the text a selection becomes, its chip ref
  * (text and number), the chip's number in a draft, and the Markdown quote
  * block it is sent and copied as.
- * @module @wishp3/dsh-sessions/core/quote
+ * @module @wishp3/dsh-sessions/client/core/quote
  */
 
 /** Longest quote, in Unicode code points, before the truncation marker. */

@@ -1,6 +1,6 @@
 /**
  * The pinned dsh 0.1.0-rc.8, installed once per manifest into the machine
- * cache from `tests/e2e/host-app` with npm and `legacy-peer-deps` (npm's peer
+ * cache from `dev/host-app` with npm and `legacy-peer-deps` (npm's peer
  * solver does not terminate on the harness's peer graph).
  */
 import { execFileSync } from 'node:child_process'
@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { cacheRoot, nodeBin, repoRoot } from './paths.ts'
 import { timed } from './timing.ts'
 
-const manifestDir = join(repoRoot, 'tests', 'e2e', 'host-app')
+const manifestDir = join(repoRoot, 'dev', 'host-app')
 const manifestFiles = ['package.json', 'package-lock.json', '.npmrc']
 
 /** Version every test and the main job run against. */

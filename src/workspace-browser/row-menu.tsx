@@ -4,11 +4,11 @@
  * up the row's mention, so "Copy reference" usually copies inside the click.
  * The outcome shows in the copy toast to the right of the row, centred on it
  * (see `client/copy`).
- * @module @wishp3/dsh-sessions/vendor/workspace/row-menu
+ * @module @wishp3/dsh-sessions/workspace-browser/row-menu
  */
 import { IconCopyOutline16, IconLinkOutline16 } from '@deepseek-ai/dsh-client-ui-primitives'
-import type { CopyActions } from '../../client/copy/actions.ts'
-import type { SessionsKey } from '../../client/locales.ts'
+import type { CopyActions } from '../client/copy/actions.ts'
+import type { SessionsKey } from '../client/locales.ts'
 
 /** Menu id of "Copy session ID". */
 export const COPY_SESSION_ID = 'dsh-sessions.copy-id'

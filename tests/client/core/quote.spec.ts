@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeQuoteRef, encodeQuoteRef, firstLine, nextQuoteNumber, QUOTE_LIMIT, quoteBlock, quoteText, toMarkdownQuote } from '../../src/core/quote.ts'
+import { decodeQuoteRef, encodeQuoteRef, firstLine, nextQuoteNumber, QUOTE_LIMIT, quoteBlock, quoteText, toMarkdownQuote } from '../../../src/client/core/quote.ts'
 
 const MARK = '… (truncated)'
 

@@ -3,7 +3,7 @@
  * mentions (`@[label](dsh-session:…)` and bare `dsh-session:…` URIs, the
  * official grammar), bare session ids, and typed `@Title` mentions. Pure: it
  * finds spans and leaves deciding what they name to the caller.
- * @module @wishp3/dsh-sessions/core/mentions
+ * @module @wishp3/dsh-sessions/host/mentions
  */
 
 /** Scheme of the official canonical session URI. */

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /** The repository root. */
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
 /** Cache of installs shared by every checkout on this machine (set by scripts/toolchain.mjs). */
 export const cacheRoot = process.env.DSH_SESSIONS_CACHE

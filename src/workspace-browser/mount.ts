@@ -5,7 +5,7 @@
  * plugin with its own `inject`, so it fills `sidebar.workspaces` and
  * `conversation.hero.workspace` (with their `directoryFlow` children) exactly
  * as the built-in does.
- * @module @wishp3/dsh-sessions/vendor/workspace/glue
+ * @module @wishp3/dsh-sessions/workspace-browser/mount
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import workspaceFactory from 'virtual:dsh-sessions/vendored-workspace'

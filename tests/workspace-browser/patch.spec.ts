@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
-import { patchWorkspaceBundle, ROW_MENU_MODULE, WorkspacePatchError } from '../../src/vendor/workspace/patch.ts'
+import { patchWorkspaceBundle, ROW_MENU_MODULE, WorkspacePatchError } from '../../src/workspace-browser/patch.ts'
 
 const published = readFileSync(createRequire(import.meta.url).resolve('@deepseek-ai/dsh-client-ui-workspace/client'), 'utf8')
 

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   applySpanEdits, defuseSessionUris, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions, type Span, titleKey,
-} from '../../src/core/mentions.ts'
+} from '../../src/host/mentions.ts'
 
 const UUID = 'session-0f8fad5b-d9cb-469f-a165-70867728950e'
 const uri = (id: string) => `dsh-session:${Buffer.from(JSON.stringify(id)).toString('base64url')}`
