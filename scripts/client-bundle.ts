@@ -30,9 +30,10 @@ export const SHELL_MODULES: readonly string[] = [
 
 /**
  * `@deepseek-ai/*` modules without runtime identity, safe to inline into a
- * browser bundle: the vendored libraries and the browser-safe file grammar.
+ * browser bundle: the vendored libraries, the browser-safe file grammar, and
+ * the session id factory of the session package's types entry.
  */
-const INLINABLE = /^@deepseek-ai\/(cosmokit|schemastery)(\/|$)|^@deepseek-ai\/dsh-file-reference\/grammar$/
+const INLINABLE = /^@deepseek-ai\/(cosmokit|schemastery)(\/|$)|^@deepseek-ai\/dsh-file-reference\/grammar$|^@deepseek-ai\/dsh-session\/types$/
 
 const CSS_PREFIX = '\0dsh-sessions-css:'
 const CSS_SUFFIX = '.js'

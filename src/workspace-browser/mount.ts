@@ -32,5 +32,5 @@ export function mountVendoredWorkspace(ctx: ClientContext, rowMenu: RowMenu): vo
     if (load === undefined) throw new Error(`vendored ui-workspace requires ${id}, which the shell does not provide`)
     return load()
   })
-  ctx.plugin({ name: 'dsh-sessions-workspace', inject: vendored.inject, apply: vendored.apply } as never, {} as never)
+  ctx.plugin({ name: 'dsh-sessions-workspace', inject: vendored.inject, apply: vendored.apply })
 }

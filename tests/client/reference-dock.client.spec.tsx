@@ -3,7 +3,8 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { en, type SessionsKey } from '../../src/client/locales.ts'
-import { type DockChip, ReferenceDock } from '../../src/client/references/ReferenceDock.tsx'
+import type { DockChip } from '../../src/client/contract.ts'
+import { ReferenceDock } from '../../src/client/references/ReferenceDock.tsx'
 import { encodeChipRef } from '../../src/client/core/chip-ref.ts'
 import type { Outcome, PreflightResponse } from '../../src/shared/wire.ts'
 

@@ -5,10 +5,11 @@
  * same actions serve the session row menu.
  * @module @wishp3/dsh-sessions/client/copy/register
  */
-import type { ClientContext, ISessions } from '@deepseek-ai/dsh-client-runtime/client'
+import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
-import type { SessionId } from '@deepseek-ai/dsh-session'
+import { SessionId } from '@deepseek-ai/dsh-session/types'
 import { createSessionsApi } from '../api.ts'
+import type { HeaderCopyActionsInjected } from '../contract.ts'
 import { NS, type SessionsKey } from '../locales.ts'
 import { type CopyActions, createCopyActions } from './actions.ts'
 import { HeaderCopyActions } from './HeaderCopyActions.tsx'
@@ -25,13 +26,12 @@ const HEADER_ORDER = 40
  * @returns the actions, for the session row menu.
  */
 export function registerCopyActions(ctx: ClientContext, t: (key: SessionsKey) => string): CopyActions {
-  const sessions = ctx.get('sessions') as unknown as ISessions
   const outlet = createToastOutlet()
   ctx.effect(() => () => { outlet.dispose() }, 'dsh-sessions: copy toasts')
   const actions = createCopyActions({
     lookup: createReferenceLookup({
       api: createSessionsApi((input, init) => fetch(input, init)),
-      cwdOf: sessionId => sessions.list.getSnapshot().byId[sessionId as SessionId]?.cwd,
+      cwdOf: sessionId => ctx.sessions.list.getSnapshot().byId[SessionId(sessionId)]?.cwd,
     }),
     show: outlet.show,
     t,
@@ -41,11 +41,11 @@ export function registerCopyActions(ctx: ClientContext, t: (key: SessionsKey) =>
     id: 'dsh-sessions-copy',
     order: HEADER_ORDER,
     locale: NS,
-    inject: () => ({
-      copyId: (sessionId: string, anchor: HTMLElement) => { actions.copyId(sessionId, anchor, 'below') },
-      copyReference: (sessionId: string, anchor: HTMLElement) => { actions.copyReference(sessionId, anchor, 'below') },
-      prefetch: (sessionId: string) => { actions.prefetch(sessionId) },
+    inject: (): HeaderCopyActionsInjected => ({
+      copyId: (sessionId, anchor) => { actions.copyId(sessionId, anchor, 'below') },
+      copyReference: (sessionId, anchor) => { actions.copyReference(sessionId, anchor, 'below') },
+      prefetch: sessionId => { actions.prefetch(sessionId) },
     }),
-  } as never, HeaderCopyActions as never)), 'dsh-sessions: header copy actions')
+  }, HeaderCopyActions)), 'dsh-sessions: header copy actions')
   return actions
 }

@@ -1,11 +1,12 @@
 /**
- * The card's face over the host's settings scope for `dsh-sessions`: a
- * snapshot source for the card's selector hook, and the scope write.
- * @module @wishp3/dsh-sessions/client/settings/scope-card
+ * The `dsh-sessions` settings section as the card reads and writes it,
+ * through the host's settings scope: a snapshot source for the card's
+ * selector hook, and the scope write.
+ * @module @wishp3/dsh-sessions/client/settings/section
  */
 import type { SettingsScope } from '@deepseek-ai/dsh-client-runtime/client'
-import type { Config, ReferenceScope } from '../../config.ts'
-import type { ScopeCardState } from './ScopeCard.tsx'
+import type { Config } from '../../config.ts'
+import type { ScopeCardInjected, ScopeCardState } from '../contract.ts'
 
 /**
  * The section the host resolved (defaults, row config, user layer), when it
@@ -29,18 +30,12 @@ function userKeys(user: unknown): ReadonlySet<string> {
   return typeof user === 'object' && user !== null ? new Set(Object.keys(user)) : new Set()
 }
 
-/** What the slot's `inject` returns. */
-export interface ScopeCardFace {
-  readonly hooks: { readonly scopeCard: { getSnapshot(): ScopeCardState; subscribe(listener: () => void): () => void } }
-  saveScope(scope: ReferenceScope): Promise<void>
-}
-
 /**
- * Binds the card to a settings scope.
+ * Binds the card to the section.
  * @param scope - `ctx.settingsScope.bind({ namespace: 'dsh-sessions' })`.
- * @returns the face.
+ * @returns what the card's slot entry injects.
  */
-export function createScopeCardFace(scope: SettingsScope<unknown>): ScopeCardFace {
+export function bindSettingsSection(scope: SettingsScope<unknown>): ScopeCardInjected {
   let source: unknown
   let state: ScopeCardState = { available: false, writable: false, value: undefined, fromFile: new Set() }
   const getSnapshot = (): ScopeCardState => {
