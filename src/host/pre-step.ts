@@ -21,6 +21,7 @@ import type { PreStepDecision } from '@deepseek-ai/dsh-agent'
 import { type ContentBlock, freezeMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
 import type { SessionReferenceInput } from '@deepseek-ai/dsh-session-reference'
 import type { OutcomeReference } from '../shared/wire.ts'
+import { messageOf } from './errors.ts'
 import { codeOf, type ReferenceFailure } from './failures.ts'
 import type { OutcomeLog } from './outcomes.ts'
 import type { ReferenceResolver } from './mention-resolver.ts'
@@ -88,7 +89,7 @@ export function registerPreStep(ctx: Context, deps: PreStepDependencies): void {
           attachment = await deps.preparer.attach(target, content, references, signal)
         } catch (error) {
           const code = codeOf(error, 'SESSION_REFERENCE_READ_FAILED')
-          const text = error instanceof Error ? error.message : String(error)
+          const text = messageOf(error)
           attachment = { attached: [], failures: references.map(reference => ({ code, message: text, sessionId: reference.sessionId, label: reference.label ?? reference.sessionId })) }
         }
       }

@@ -71,7 +71,26 @@ export interface OutcomesResponse {
   readonly last: number
 }
 
+/**
+ * Why the host refused a request: the closed set of codes its error bodies
+ * carry. `invalid-settings`, `settings-refused` and `unavailable` come from
+ * a settings write; `internal` from a handler that failed unexpectedly; the
+ * rest from the request itself.
+ */
+export type DshSessionsErrorCode =
+  | 'bad-request'
+  | 'malformed-json'
+  | 'unsupported-media-type'
+  | 'body-too-large'
+  | 'forbidden'
+  | 'not-found'
+  | 'method-not-allowed'
+  | 'invalid-settings'
+  | 'settings-refused'
+  | 'unavailable'
+  | 'internal'
+
 /** Error body of every refused request. */
 export interface ErrorResponse {
-  readonly error: { readonly code: string; readonly message: string }
+  readonly error: { readonly code: DshSessionsErrorCode; readonly message: string }
 }
