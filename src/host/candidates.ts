@@ -6,7 +6,7 @@
  * @module @wishp3/dsh-sessions/host/candidates
  */
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
-import type { SessionId } from '@deepseek-ai/dsh-session'
+import { SessionId } from '@deepseek-ai/dsh-session'
 import type { Config } from '../config.ts'
 import type { Candidate } from '../shared/wire.ts'
 import { isInScope, rankGroup, type ReferenceTarget } from './scope.ts'
@@ -54,7 +54,7 @@ export function listCandidates(
       label: session.label,
       ...(session.cwd === undefined ? {} : { cwd: session.cwd }),
       createdAt: session.createdAt,
-      mention: formatSessionReferenceMention({ sessionId: session.id as SessionId, label: session.label }),
+      mention: formatSessionReferenceMention({ sessionId: SessionId(session.id), label: session.label }),
     })
   }
   return found

@@ -12,8 +12,8 @@
  * a failure is reported once per session.
  * @module @wishp3/dsh-sessions/host/mention-resolver
  */
-import type { SessionId } from '@deepseek-ai/dsh-session'
-import { decodeSessionReferenceUri, type SessionReferenceInput } from '@deepseek-ai/dsh-session-reference'
+import { SessionId } from '@deepseek-ai/dsh-session'
+import type { SessionReferenceInput } from '@deepseek-ai/dsh-session-reference'
 import type { Config } from '../config.ts'
 import {
   applySpanEdits, defuseSessionUris, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions, type Span, type SpanEdit, titleKey,
@@ -72,18 +72,16 @@ export class ReferenceResolver {
     }
     const canonical = scanCanonicalMentions(text)
     for (const mention of canonical) {
-      let sessionId: string
-      try {
-        sessionId = decodeSessionReferenceUri(mention.uri)
-      } catch (error) {
-        fail({ code: codeOf(error, 'SESSION_REFERENCE_INVALID_REFERENCE'), message: `invalid session reference ${mention.uri}`, ...(mention.label === undefined ? {} : { label: mention.label }) })
+      if (mention.reference === undefined) {
+        fail({ code: codeOf(mention.error, 'SESSION_REFERENCE_INVALID_REFERENCE'), message: `invalid session reference ${mention.uri}`, ...(mention.label === undefined ? {} : { label: mention.label }) })
         if (mention.label !== undefined) edits.push({ start: mention.start, end: mention.end, text: `@${mention.label}` })
         continue
       }
-      const label = mention.label ?? sessionId
+      const { sessionId } = mention.reference
+      const label = mention.reference.label ?? sessionId
       edits.push({ start: mention.start, end: mention.end, text: `@${label}` })
       const failure = this.check(target, sessionId, label, sessionId === target.id ? undefined : await lookup(sessionId), config)
-      if (failure === undefined) found.push({ at: mention.start, reference: { sessionId: sessionId as SessionId, label } })
+      if (failure === undefined) found.push({ at: mention.start, reference: { sessionId, label } })
       else fail(failure)
     }
 
@@ -102,9 +100,9 @@ export class ReferenceResolver {
       for (const mention of scanTitleMentions(text, titles, canonical)) {
         claimed.push(mention)
         const named = byTitle.get(titleKey(mention.title)) ?? []
-        if (named.length !== 1) continue
         const [session] = named
-        found.push({ at: mention.start, reference: { sessionId: session!.id as SessionId, label: session!.label } })
+        if (session === undefined || named.length !== 1) continue
+        found.push({ at: mention.start, reference: { sessionId: SessionId(session.id), label: session.label } })
       }
     }
 
@@ -113,8 +111,8 @@ export class ReferenceResolver {
         const session = bare.id === target.id ? undefined : await lookup(bare.id)
         if (session === undefined && bare.id !== target.id) continue
         const failure = this.check(target, bare.id, bare.id, session, config)
-        if (failure === undefined) found.push({ at: bare.start, reference: { sessionId: bare.id as SessionId, label: session!.label } })
-        else fail(failure)
+        if (failure !== undefined) fail(failure)
+        else if (session !== undefined) found.push({ at: bare.start, reference: { sessionId: SessionId(bare.id), label: session.label } })
       }
     }
 

@@ -1,22 +1,28 @@
 /**
  * Scanner for the three ways a message names another session: canonical
- * mentions (`@[label](dsh-session:…)` and bare `dsh-session:…` URIs, the
- * official grammar), bare session ids, and typed `@Title` mentions. Pure: it
- * finds spans and leaves deciding what they name to the caller.
+ * mentions (`@[label](dsh-session:…)` and bare `dsh-session:…` URIs, read by
+ * the official session-reference parser), bare session ids, and typed
+ * `@Title` mentions. Pure: it finds spans and leaves deciding what they name
+ * to the caller.
  * @module @wishp3/dsh-sessions/host/mentions
  */
-
-/** Scheme of the official canonical session URI. */
-export const SESSION_URI_SCHEME = 'dsh-session:'
+import { SessionId } from '@deepseek-ai/dsh-session'
+import {
+  encodeSessionReferenceUri, parseSessionReferenceText, SESSION_REFERENCE_SCHEME, type SessionReferenceInput,
+} from '@deepseek-ai/dsh-session-reference'
 
 /** A canonical mention or bare canonical URI, with offsets into the scanned text. */
 export interface CanonicalMention {
   readonly start: number
   readonly end: number
-  /** Unescaped label; `undefined` for a bare `dsh-session:` URI. */
+  /** The label as the official parser unescapes it; `undefined` for a bare `dsh-session:` URI. */
   readonly label: string | undefined
   /** The `dsh-session:` URI as written. */
   readonly uri: string
+  /** The session and label the official parser reads; `undefined` when it refuses the URI. */
+  readonly reference: SessionReferenceInput | undefined
+  /** Why the official parser refused the URI. */
+  readonly error?: unknown
 }
 
 /** A bare session id: a maximal `[A-Za-z0-9_-]` run in one of the host's id forms. */
@@ -35,8 +41,19 @@ export interface TitleMention {
   readonly title: string
 }
 
-/** Same grammar as the official session-reference parser, so nothing it would parse escapes this scanner. */
-const CANONICAL = /@\[((?:\\.|[^\\\]])*)\]\((dsh-session:[^\s)]*)\)|(dsh-session:[A-Za-z0-9_-]+)/gu
+const SCHEME = SESSION_REFERENCE_SCHEME.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * Where the official parser finds a mention: `@[label](<scheme>…)` or a bare
+ * `<scheme><base64url>`. rc.8 keeps its pattern private, so this one restates
+ * it to find the offsets the parser does not report; each span found is then
+ * read by `parseSessionReferenceText` itself, and a property test holds the
+ * spans to what that function parses.
+ */
+const CANONICAL = new RegExp(String.raw`@\[((?:\\.|[^\\\]])*)\]\((${SCHEME}[^\s)]*)\)|(${SCHEME}[A-Za-z0-9_-]+)`, 'gu')
+
+/** A canonical URI, for reading a refused mention's label through the official parser. */
+const STAND_IN_URI = encodeSessionReferenceUri(SessionId('label'))
 
 const ID_RUN = /[A-Za-z0-9_-]+/g
 
@@ -66,8 +83,18 @@ const JOINER = /^[\p{M}\u1160-\u11FF\uD7B0-\uD7FF]$/u
 /** Word joiner: inserted after the scheme name so no later parser reads a URI. */
 const WORD_JOINER = '\u2060'
 
+/** The one mention the official parser reads in `text`, or why it refuses it. */
+function officialReading(text: string): { reference: SessionReferenceInput | undefined; error?: unknown } {
+  try {
+    return { reference: parseSessionReferenceText(text).references[0] }
+  } catch (error) {
+    return { reference: undefined, error }
+  }
+}
+
 /**
- * Finds canonical mentions and bare canonical URIs.
+ * Finds canonical mentions and bare canonical URIs, each read by the official
+ * parser: the session it names and its label, or why the parser refuses it.
  * @param text - message text.
  * @returns the mentions in text order.
  */
@@ -76,11 +103,14 @@ export function scanCanonicalMentions(text: string): CanonicalMention[] {
   for (const match of text.matchAll(CANONICAL)) {
     const start = match.index
     const end = start + match[0].length
+    const reading = officialReading(match[0])
     if (match[3] !== undefined) {
-      found.push({ start, end, label: undefined, uri: match[3] })
-    } else {
-      found.push({ start, end, label: unescapeLabel(match[1] ?? ''), uri: match[2] ?? '' })
+      found.push({ start, end, label: undefined, uri: match[3], ...reading })
+      continue
     }
+    const raw = match[1] ?? ''
+    const label = reading.reference?.label ?? officialReading(`@[${raw}](${STAND_IN_URI})`).reference?.label ?? raw
+    found.push({ start, end, label, uri: match[2] ?? '', ...reading })
   }
   return found
 }
@@ -266,7 +296,7 @@ class TitleCatalog {
  * @returns the same text with no parseable session URI.
  */
 export function defuseSessionUris(text: string): string {
-  return text.replaceAll(SESSION_URI_SCHEME, `dsh-session${WORD_JOINER}:`)
+  return text.replaceAll(SESSION_REFERENCE_SCHEME, `${SESSION_REFERENCE_SCHEME.slice(0, -1)}${WORD_JOINER}:`)
 }
 
 /** A replacement of one span of a text. */
@@ -298,8 +328,4 @@ export interface Span {
 
 function overlaps(spans: readonly Span[], start: number, end: number): boolean {
   return spans.some(span => span.start < end && start < span.end)
-}
-
-function unescapeLabel(label: string): string {
-  return label.replace(/\\(.)/gsu, '$1')
 }

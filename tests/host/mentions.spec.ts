@@ -1,3 +1,5 @@
+import { SessionId } from '@deepseek-ai/dsh-session'
+import { formatSessionReferenceMention, parseSessionReferenceText } from '@deepseek-ai/dsh-session-reference'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
@@ -23,6 +25,36 @@ describe('canonical mentions', () => {
 
   it('reports a malformed URI as written so the caller can refuse it', () => {
     expect(scanCanonicalMentions('@[x](dsh-session:!!)').map(m => m.uri)).toEqual(['dsh-session:!!'])
+  })
+
+  it('reads exactly what the official parser reads, on generated texts', () => {
+    const ids = ['s1', UUID, 'a]b\\c', '会话', '🍐']
+    const labels = fc.string({ unit: fc.constantFrom('a', ' ', ']', '[', '\\', '\n', '🍐', '(', ')', '@'), maxLength: 6 })
+    const pieces = fc.oneof(
+      fc.constantFrom('x', ' ', '@', '[', ']', '(', ')', '\\', '\n', '.', 'dsh-session:', 'dsh-session:!!', 'dsh-session:abc', '@[', '](', 'session-1'),
+      fc.constantFrom(...ids).map(uri),
+      fc.tuple(labels, fc.constantFrom(...ids)).map(([label, id]) => formatSessionReferenceMention({ sessionId: SessionId(id), label })),
+      fc.tuple(labels, fc.constantFrom(...ids)).map(([label, id]) => `@[${label}](${uri(id)})`),
+      labels.map(label => `@[${label}](dsh-session:!)`),
+    )
+    fc.assert(fc.property(fc.array(pieces, { maxLength: 12 }).map(parts => parts.join('')), text => {
+      const mentions = scanCanonicalMentions(text)
+      let official: ReturnType<typeof parseSessionReferenceText>
+      try {
+        official = parseSessionReferenceText(text)
+      } catch {
+        expect(mentions.some(mention => mention.reference === undefined)).toBe(true)
+        return
+      }
+      expect(mentions.map(mention => mention.reference)).toEqual(official.references)
+      expect(applySpanEdits(text, mentions.map(mention => ({ start: mention.start, end: mention.end, text: `@${mention.reference!.label}` })))).toBe(official.text)
+    }), { numRuns: 3000 })
+  })
+
+  it('reads a refused mention\'s label the way the official parser unescapes labels', () => {
+    const [refused] = scanCanonicalMentions('@[a\\]b\\\\c](dsh-session:!!)')
+    expect(refused?.reference).toBeUndefined()
+    expect(refused?.label).toBe(parseSessionReferenceText(`@[a\\]b\\\\c](${uri('s')})`).references[0]?.label)
   })
 })
 
