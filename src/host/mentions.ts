@@ -203,7 +203,8 @@ export function scanTitleMentions(text: string, titles: readonly string[], maske
     if ((previous === undefined || !ID_CHAR.test(previous)) && !overlaps(masked, start, start + 1)) {
       for (const { key, title, nfc } of catalog.prefixesAt(typed, at + 1)) {
         const end = at + 1 + nfc.length
-        if (typed.slice(at + 1, end).toLowerCase() !== key || !followsTitle(typed, end)) continue
+        // Folding can lengthen a character (`İ` folds to `i` and a combining dot): such a title may run past the text.
+        if (end > typed.length || typed.slice(at + 1, end).toLowerCase() !== key || !followsTitle(typed, end)) continue
         const sourceEnd = view.toSource(end)
         if (sourceEnd !== undefined) {
           best = { title, length: nfc.length, end: sourceEnd }

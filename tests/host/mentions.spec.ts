@@ -349,6 +349,11 @@ describe('title scanning at scale', () => {
     }), { numRuns: 5000 })
   })
 
+  it('does not run past the end of the text when folding lengthens a character', () => {
+    expect(scanTitleMentions('@\u0130', ['i\u0307'])).toEqual([])
+    expect(scanTitleMentions('@\u0130 and more', ['i\u0307'])).toEqual([])
+  })
+
   it('scans a 64 KiB text against 2,000 titles in bounded time', () => {
     const catalog = Array.from({ length: 2000 }, (_, n) => `Topic ${n} notes`)
     for (const text of ['@'.repeat(65_000), '@to'.repeat(21_000), '@Topic 1'.repeat(8_000)]) {
