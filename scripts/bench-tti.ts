@@ -1,5 +1,5 @@
 /**
- * What the plugin adds to the web UI's time to interactive (PF5): the same
+ * What the plugin adds to the web UI's time to interactive: the same
  * home served by the bare host and by the host with the plugin, each page
  * load timed from navigation to a rendered, enabled composer in a fresh
  * browser profile, runs interleaved.

@@ -82,7 +82,7 @@ const VENDORED_WORKSPACE_ID = '\0dsh-sessions-vendored-workspace.js'
 
 /**
  * Serves the published, pinned `@deepseek-ai/dsh-client-ui-workspace` browser
- * bundle with this project's patch applied (D6), headed by the upstream
+ * bundle with this project's patch applied, headed by the upstream
  * licence notice. A published bundle that no longer matches the patch's
  * anchors fails the build.
  */

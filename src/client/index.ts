@@ -10,7 +10,7 @@
  */
 import type {} from '@deepseek-ai/dsh-client-locale/client'
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
-import { mountVendoredWorkspace } from '../workspace-browser/mount.ts'
+import { mountWorkspaceBrowser } from '../workspace-browser/mount.ts'
 import { createRowMenu } from '../workspace-browser/row-menu.tsx'
 import { createSessionsApi } from './api.ts'
 import { registerCopyActions } from './copy/register.ts'
@@ -36,5 +36,5 @@ export function apply(ctx: ClientContext): void {
   registerReferenceDock(ctx, api)
   registerSettingsCard(ctx)
   registerQuotes(ctx, t)
-  mountVendoredWorkspace(ctx, createRowMenu(t, registerCopyActions(ctx, t)))
+  mountWorkspaceBrowser(ctx, createRowMenu(t, registerCopyActions(ctx, t)))
 }

@@ -1,5 +1,5 @@
 /**
- * Reference candidates (H3): the official `listCandidates()` ranking (same
+ * Reference candidates: the official `listCandidates()` ranking (same
  * cwd, then no cwd, then other cwds; newest first within a group;
  * case-insensitive substring match on id, cwd or label), restricted to the
  * configured scope and served from the session index.
@@ -43,12 +43,12 @@ export function listCandidates(
   config: Pick<Config, 'scope' | 'candidateLimit'>,
   limit: number = config.candidateLimit,
 ): Candidate[] {
-  const needle = query.toLocaleLowerCase()
+  const typed = query.toLocaleLowerCase()
   const cap = Math.min(limit, config.candidateLimit)
   const found: Candidate[] = []
   for (const session of rankedInScope(index, target, config)) {
     if (found.length >= cap) break
-    if (needle !== '' && !session.needles.some(value => value.includes(needle))) continue
+    if (typed !== '' && !session.matchKeys.some(key => key.includes(typed))) continue
     found.push({
       sessionId: session.id,
       label: session.label,

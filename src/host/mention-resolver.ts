@@ -37,8 +37,13 @@ interface Found {
   readonly reference: SessionReferenceInput
 }
 
-/** Resolves mentions against the session index under the current scope. */
-export class ReferenceResolver {
+/**
+ * Resolves the session mentions of a text against the session index, under
+ * the current scope: this plugin's own resolver, which decides what a
+ * message cites before the official `SessionReferenceResolver` prepares any
+ * snapshot.
+ */
+export class ScopedMentionResolver {
   private readonly index: SessionIndex
 
   constructor(index: SessionIndex) {

@@ -24,14 +24,14 @@ import type { OutcomeReference } from '../shared/wire.ts'
 import { messageOf } from './errors.ts'
 import { codeOf, type ReferenceFailure } from './failures.ts'
 import type { OutcomeLog } from './outcomes.ts'
-import type { ReferenceResolver } from './mention-resolver.ts'
+import type { ScopedMentionResolver } from './mention-resolver.ts'
 import type { ReferenceTarget } from './scope.ts'
 import type { SessionsSettings } from './settings.ts'
 import type { Attachment, SnapshotPreparer } from './snapshots.ts'
 
 /** What the listener uses. */
 export interface PreStepDependencies {
-  readonly resolver: ReferenceResolver
+  readonly resolver: ScopedMentionResolver
   readonly preparer: SnapshotPreparer
   readonly settings: SessionsSettings
   readonly outcomes: OutcomeLog

@@ -1,8 +1,8 @@
 /**
- * The `/dsh-sessions` HTTP routes (H3, H4, D5, E2), behind the `/api` trust
- * fence. Bodies are JSON objects of at most {@link MAX_BODY_BYTES}; every
- * refusal is a 4xx with `{ error: { code, message } }`, and a failing
- * handler never takes the server down.
+ * The `/dsh-sessions` HTTP routes, behind the `/api` trust fence. Bodies are
+ * JSON objects of at most {@link MAX_BODY_BYTES}; every refusal answers
+ * `{ error: { code, message } }` with the status its code maps to here (and
+ * only here), and a failing handler never takes the server down.
  *
  * - `POST /dsh-sessions/candidates` `{ sessionId, query?, cwd?, limit? }` → `{ candidates }`
  * - `POST /dsh-sessions/preflight` `{ sessionId, text, cwd?, chips? }` → the whole draft checked once:
@@ -27,7 +27,7 @@ import type { SourceOutcome } from '../shared/wire.ts'
 import { listCandidates } from './candidates.ts'
 import { DshSessionsError, type DshSessionsErrorCode } from './errors.ts'
 import type { OutcomeLog } from './outcomes.ts'
-import type { ReferenceResolver } from './mention-resolver.ts'
+import type { ScopedMentionResolver } from './mention-resolver.ts'
 import type { ReferenceTarget } from './scope.ts'
 import type { SessionIndex } from './session-index.ts'
 import type { SnapshotPreparer } from './snapshots.ts'
@@ -49,7 +49,7 @@ const MAX_CHIPS = 64
 /** What the routes read. */
 export interface RouteDependencies {
   readonly index: SessionIndex
-  readonly resolver: ReferenceResolver
+  readonly resolver: ScopedMentionResolver
   readonly preparer: SnapshotPreparer
   readonly settings: SessionsSettings
   readonly outcomes: OutcomeLog

@@ -19,7 +19,7 @@ declare const require: (id: string) => unknown
  * @param ctx - the plugin's browser context.
  * @param rowMenu - the added row-menu behaviour.
  */
-export function mountVendoredWorkspace(ctx: ClientContext, rowMenu: RowMenu): void {
+export function mountWorkspaceBrowser(ctx: ClientContext, rowMenu: RowMenu): void {
   const shell: Record<string, () => unknown> = {
     'react': () => require('react'),
     'react/jsx-runtime': () => require('react/jsx-runtime'),

@@ -72,3 +72,14 @@ describe('TypeScript faces', () => {
     }
   })
 })
+
+describe('comments', () => {
+  it('name behaviour, not requirement codes', () => {
+    const code = /\((?:[A-Z]{1,2}\d{1,2})(?:,\s*[A-Z]{1,2}\d{1,2})*\)/
+    const files = ['src', 'scripts', 'dev', 'tests'].flatMap(dir => sources(dir)).filter(file => !file.includes('node_modules'))
+    for (const file of files) {
+      const comments = readFileSync(join(root, file), 'utf8').match(/\/\*[\s\S]*?\*\/|\/\/.*$/gm) ?? []
+      for (const comment of comments) expect(comment, file).not.toMatch(code)
+    }
+  })
+})

@@ -7,8 +7,8 @@ import { en, NS, zh } from '../../src/client/locales.ts'
 vi.mock('@deepseek-ai/dsh-client-ui-primitives', () => ({ IconChevronDownOutline14: () => null }))
 
 // The vendored workspace browser runs only in the real host (tests/e2e/copy-session-id, workspace-parity).
-const mountVendoredWorkspace = vi.hoisted(() => vi.fn())
-vi.mock('../../src/workspace-browser/mount.ts', () => ({ mountVendoredWorkspace }))
+const mountWorkspaceBrowser = vi.hoisted(() => vi.fn())
+vi.mock('../../src/workspace-browser/mount.ts', () => ({ mountWorkspaceBrowser }))
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map(match => match[1]).sort()
 
@@ -47,7 +47,7 @@ describe('browser dictionaries', () => {
     expect(slotRegister).toHaveBeenCalledWith(expect.objectContaining({ name: 'conversation.input.dock', id: 'dsh-sessions-references', locale: NS }), expect.any(Function))
     expect(slotRegister).toHaveBeenCalledWith(expect.objectContaining({ name: 'settings.plugin.item', key: 'dsh-sessions', locale: NS }), expect.any(Function))
     expect(slotRegister).toHaveBeenCalledWith(expect.objectContaining({ name: 'conversation.session.header.actions', id: 'dsh-sessions-copy', locale: NS }), expect.any(Function))
-    expect(mountVendoredWorkspace).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ items: expect.any(Function), opening: expect.any(Function), select: expect.any(Function) }))
+    expect(mountWorkspaceBrowser).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ items: expect.any(Function), opening: expect.any(Function), select: expect.any(Function) }))
     expect(disposed).toEqual([])
     await fiber.dispose()
     expect(disposed.sort()).toEqual(['dictionaries', 'slot', 'slot', 'slot', 'slot', 'slot', 'source', 'source'])

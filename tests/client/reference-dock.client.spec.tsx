@@ -13,7 +13,7 @@ afterEach(cleanup)
 const t = (key: SessionsKey, params: Record<string, string> = {}) => en[key].replace(/\{(\w+)\}/g, (match, name: string) => params[name] ?? match)
 const occurrence = (source: string, label: string) => ({
   source: 'dsh-sessions',
-  ref: encodeChipRef({ kind: 'session', target: 'session-t', source, label, mention: `@[${label}](dsh-session:${source})` }),
+  ref: encodeChipRef({ kind: 'session', citingSessionId: 'session-t', citedSessionId: source, label, mention: `@[${label}](dsh-session:${source})` }),
 })
 
 function renderDock(response: PreflightResponse, occurrences = [occurrence('s-a', 'Alpha notes'), occurrence('s-b', 'Beta plans')]) {

@@ -1,6 +1,6 @@
 /**
  * Keystroke to rendered session candidates in the real UI at 200 persisted
- * sessions over 20 workspaces (PF2): for `@` alone and for one more letter,
+ * sessions over 20 workspaces: for `@` alone and for one more letter,
  * the time from the key press until the menu shows exactly the session rows
  * the candidates route answers for that query. Target: p95 ≤ 150 ms.
  */

@@ -1,5 +1,5 @@
 /**
- * The vendored workspace browser against the built-in one (W1), side by
+ * The vendored workspace browser against the built-in one, side by
  * side in the real host: the same home served by the bare host and by the
  * host with the plugin, the same steps in both, and every observation must be
  * equal, except the one added menu item.

@@ -5,13 +5,13 @@
  * @module @wishp3/dsh-sessions/client/core/chip-ref
  */
 
-/** A session chip: who cites whom, and the canonical mention it sends. */
+/** A session chip: which session cites which, and the canonical mention it sends. */
 export interface SessionChipRef {
   readonly kind: 'session'
   /** The session the draft belongs to. */
-  readonly target: string
-  /** The cited session. */
-  readonly source: string
+  readonly citingSessionId: string
+  /** The session the chip cites. */
+  readonly citedSessionId: string
   readonly label: string
   /** Canonical `@[label](dsh-session:…)` mention. */
   readonly mention: string
@@ -51,11 +51,11 @@ export function decodeChipRef(value: string): ChipRef | undefined {
   const record = parsed as Record<string, unknown>
   const text = (key: string) => typeof record[key] === 'string' && record[key] !== ''
   if (record.kind === 'file' && text('mention')) return { kind: 'file', mention: record.mention as string }
-  if (record.kind === 'session' && text('target') && text('source') && text('label') && text('mention')) {
+  if (record.kind === 'session' && text('citingSessionId') && text('citedSessionId') && text('label') && text('mention')) {
     return {
       kind: 'session',
-      target: record.target as string,
-      source: record.source as string,
+      citingSessionId: record.citingSessionId as string,
+      citedSessionId: record.citedSessionId as string,
       label: record.label as string,
       mention: record.mention as string,
     }

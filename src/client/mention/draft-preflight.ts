@@ -86,7 +86,7 @@ export class DraftPreflight {
       if (chip.source !== this.deps.source) return this.deps.serializeOther(sessionId, chip, signal)
       const ref = decodeChipRef(chip.ref)
       if (ref === undefined) throw new Error(this.deps.t('error.invalid'))
-      if (ref.kind === 'session' && !chips.includes(ref.source)) chips.push(ref.source)
+      if (ref.kind === 'session' && !chips.includes(ref.citedSessionId)) chips.push(ref.citedSessionId)
       return ref.mention
     }))
     let result: PreflightResponse

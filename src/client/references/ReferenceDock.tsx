@@ -26,8 +26,8 @@ function chipsOf(input: ReferenceDockProps['input'], source: string): DockChip[]
   for (const occurrence of input.occurrences) {
     if (occurrence.source !== source) continue
     const ref = decodeChipRef(occurrence.ref)
-    if (ref?.kind === 'session' && !chips.some(chip => chip.sessionId === ref.source)) {
-      chips.push({ sessionId: ref.source, label: ref.label, mention: ref.mention })
+    if (ref?.kind === 'session' && !chips.some(chip => chip.sessionId === ref.citedSessionId)) {
+      chips.push({ sessionId: ref.citedSessionId, label: ref.label, mention: ref.mention })
     }
   }
   return chips

@@ -3,12 +3,12 @@ import { decodeChipRef, encodeChipRef } from '../../../src/client/core/chip-ref.
 
 describe('chip refs', () => {
   it('round-trips session and file refs, labels with ], \\, newlines and astral characters included', () => {
-    const session = { kind: 'session', target: 'session-t', source: 'session-s', label: 'a]b\\c\n🍐', mention: '@[a\\]b\\\\c\n🍐](dsh-session:abc)' } as const
+    const session = { kind: 'session', citingSessionId: 'session-t', citedSessionId: 'session-s', label: 'a]b\\c\n🍐', mention: '@[a\\]b\\\\c\n🍐](dsh-session:abc)' } as const
     expect(decodeChipRef(encodeChipRef(session))).toEqual(session)
     expect(decodeChipRef(encodeChipRef({ kind: 'file', mention: '@"with space.md"' }))).toEqual({ kind: 'file', mention: '@"with space.md"' })
   })
 
-  it.each(['', 'not json', 'null', '[]', '{"kind":"session","target":"t"}', '{"kind":"file"}', '{"kind":"file","mention":""}', '{"kind":"other","mention":"x"}'])(
+  it.each(['', 'not json', 'null', '[]', '{"kind":"session","citingSessionId":"t"}', '{"kind":"file"}', '{"kind":"file","mention":""}', '{"kind":"other","mention":"x"}'])(
     'refuses %j', value => {
       expect(decodeChipRef(value)).toBeUndefined()
     },
