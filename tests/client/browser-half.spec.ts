@@ -52,4 +52,25 @@ describe('browser dictionaries', () => {
     await fiber.dispose()
     expect(disposed.sort()).toEqual(['dictionaries', 'slot', 'slot', 'slot', 'slot', 'slot', 'source', 'source'])
   })
+
+  it('waits for locale alone; a missing service costs only the features that use it', async () => {
+    const registerSource = vi.fn(() => () => {})
+    const slotRegister = vi.fn(() => () => {})
+    const ctx = new Context()
+    ctx.provide('locale', { register: () => () => {}, bind: () => (key: string) => key, getLocale: () => ({ active: 'en' }) })
+    ctx.provide('slots', { inject: (_name: string, mount: () => () => void) => mount(), register: slotRegister })
+    ctx.provide('sessions', { list: { getSnapshot: () => ({}) }, scope: () => undefined })
+    ctx.provide('conversation', { input: { for: vi.fn() } })
+    expect(client.inject).toEqual(['locale'])
+    const fiber = ctx.plugin(client as never, {} as never)
+    await fiber
+    // No inputTriggers: neither @ source nor the quotes. No settingsScope: no card. No remote: the @ source waits too.
+    expect(registerSource).not.toHaveBeenCalled()
+    expect(slotRegister.mock.calls.map(call => (call as unknown[])[0] as { name: string; id?: string }).map(options => options.id ?? options.name))
+      .toEqual(['dsh-sessions-references', 'dsh-sessions-copy'])
+    ctx.provide('inputTriggers', { registerSource })
+    await new Promise(resolve => setTimeout(resolve, 0))
+    expect(registerSource.mock.calls.map(call => (call as unknown[])[0] as { name: string }).map(source => source.name)).toEqual(['dsh-sessions-quote'])
+    await fiber.dispose()
+  })
 })

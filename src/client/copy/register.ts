@@ -1,17 +1,21 @@
 /**
- * Registers the copy actions: the toast outlet (removed with the row), the
- * mention lookup over the candidates route, and the two buttons in the
- * session header's action row (`conversation.session.header.actions`). The
- * same actions serve the session row menu.
+ * The copy feature: "Copy session ID" and "Copy reference", with the toast
+ * outlet (removed with the feature) and the mention lookup over the
+ * candidates route, shown as two buttons in the session header's action row
+ * (`conversation.session.header.actions`) and as two items in the session
+ * row menu of the workspace browser it mounts. It waits for the services it
+ * uses; the workspace browser waits for its own.
  * @module @wishp3/dsh-sessions/client/copy/register
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
 import { SessionId } from '@deepseek-ai/dsh-session/types'
-import { createSessionsApi } from '../api.ts'
+import { mountWorkspaceBrowser } from '../../workspace-browser/mount.ts'
+import { createRowMenu } from '../../workspace-browser/row-menu.tsx'
+import type { SessionsApi } from '../api.ts'
 import type { HeaderCopyActionsInjected } from '../contract.ts'
-import { NS, type SessionsKey } from '../locales.ts'
-import { type CopyActions, createCopyActions } from './actions.ts'
+import { NS, type SessionsLookup } from '../locales.ts'
+import { createCopyActions } from './actions.ts'
 import { HeaderCopyActions } from './HeaderCopyActions.tsx'
 import { createReferenceLookup } from './reference.ts'
 import { createToastOutlet } from './toast.tsx'
@@ -19,18 +23,31 @@ import { createToastOutlet } from './toast.tsx'
 /** Header order: after the host's own session context and actions. */
 const HEADER_ORDER = 40
 
+/** What the browser entry gives the feature. */
+export interface CopyConfig {
+  /** The plugin's routes. */
+  readonly api: SessionsApi
+  readonly t: SessionsLookup
+}
+
+/** The copy feature, a child plugin of the browser half. */
+export const copyFeature = {
+  name: 'dsh-sessions-copy',
+  inject: ['slots', 'sessions'],
+  apply: registerCopyActions,
+}
+
 /**
- * Registers the header buttons on the row's fiber.
- * @param ctx - the browser row's context.
- * @param t - the plugin's locale lookup.
- * @returns the actions, for the session row menu.
+ * Registers the header buttons and mounts the workspace browser with the row-menu items, on the feature's fiber.
+ * @param ctx - the feature's context.
+ * @param config - the routes and the locale lookup.
  */
-export function registerCopyActions(ctx: ClientContext, t: (key: SessionsKey) => string): CopyActions {
+function registerCopyActions(ctx: ClientContext, { api, t }: CopyConfig): void {
   const outlet = createToastOutlet()
   ctx.effect(() => () => { outlet.dispose() }, 'dsh-sessions: copy toasts')
   const actions = createCopyActions({
     lookup: createReferenceLookup({
-      api: createSessionsApi((input, init) => fetch(input, init)),
+      api,
       cwdOf: sessionId => ctx.sessions.list.getSnapshot().byId[SessionId(sessionId)]?.cwd,
     }),
     show: outlet.show,
@@ -47,5 +64,5 @@ export function registerCopyActions(ctx: ClientContext, t: (key: SessionsKey) =>
       prefetch: sessionId => { actions.prefetch(sessionId) },
     }),
   }, HeaderCopyActions)), 'dsh-sessions: header copy actions')
-  return actions
+  mountWorkspaceBrowser(ctx, createRowMenu(t, actions))
 }

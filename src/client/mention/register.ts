@@ -1,6 +1,7 @@
 /**
- * Registers the `@` source for files and scoped sessions, with the batch that
- * checks a whole draft once per send.
+ * The `@` feature: the source for files and scoped sessions, with the batch
+ * that checks a whole draft once per send. It waits for the services it
+ * uses and for nothing else, so a missing one costs this feature alone.
  * @module @wishp3/dsh-sessions/client/mention/register
  */
 import type {} from '@deepseek-ai/dsh-api-remotes/client'
@@ -10,17 +11,30 @@ import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
 import type {} from '@deepseek-ai/dsh-client-ui-input-trigger/client'
 import { SessionId } from '@deepseek-ai/dsh-session/types'
 import type { SessionsApi } from '../api.ts'
-import type { SessionsKey } from '../locales.ts'
+import type { SessionsLookup } from '../locales.ts'
 import { DraftPreflight } from './draft-preflight.ts'
 import { createMentionSource, MENTION_SOURCE } from './source.ts'
 
+/** What the browser entry gives the feature. */
+export interface MentionsConfig {
+  /** The plugin's routes. */
+  readonly api: SessionsApi
+  readonly t: SessionsLookup
+}
+
+/** The `@` feature, a child plugin of the browser half. */
+export const mentionsFeature = {
+  name: 'dsh-sessions-mentions',
+  inject: ['inputTriggers', 'sessions', 'conversation', 'remote', 'remote.fileReferences', 'locale'],
+  apply: registerMentions,
+}
+
 /**
- * Registers the source on the row's fiber.
- * @param ctx - the browser row's context.
- * @param api - the plugin's routes.
- * @param t - the plugin's locale lookup, with `{name}` parameters.
+ * Registers the source on the feature's fiber.
+ * @param ctx - the feature's context.
+ * @param config - the routes and the locale lookup.
  */
-export function registerMentions(ctx: ClientContext, api: SessionsApi, t: (key: SessionsKey, params?: Record<string, string>) => string): void {
+function registerMentions(ctx: ClientContext, { api, t }: MentionsConfig): void {
   const scope = (sessionId: string) => ctx.sessions.scope(SessionId(sessionId))
   const batch = new DraftPreflight({
     source: MENTION_SOURCE,

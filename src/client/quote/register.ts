@@ -1,6 +1,7 @@
 /**
- * Registers the quote feature: the chip source, the "Add to chat" button in
- * `shell.overlay`, and the quote bar in `conversation.input.dock`.
+ * The quote feature: the chip source, the "Add to chat" button in
+ * `shell.overlay`, and the quote bar in `conversation.input.dock`. It waits
+ * for the services it uses and for nothing else.
  * @module @wishp3/dsh-sessions/client/quote/register
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
@@ -10,18 +11,25 @@ import type {} from '@deepseek-ai/dsh-client-ui-layout/client'
 import { SessionId } from '@deepseek-ai/dsh-session/types'
 import type { QuoteBarInjected, SelectionButtonInjected } from '../contract.ts'
 import { quoteText } from '../core/quote.ts'
-import { NS, type SessionsKey } from '../locales.ts'
+import { NS, type SessionsLookup } from '../locales.ts'
 import { appendQuote, type ComposerPort, removeQuote } from './composer.ts'
 import { QuoteBar } from './QuoteBar.tsx'
 import { SelectionButton } from './SelectionButton.tsx'
 import { createQuoteSource } from './source.ts'
 
+/** The quote feature, a child plugin of the browser half. */
+export const quotesFeature = {
+  name: 'dsh-sessions-quotes',
+  inject: ['inputTriggers', 'slots', 'sessions', 'conversation'],
+  apply: registerQuotes,
+}
+
 /**
- * Registers the quote feature on the row's fiber.
- * @param ctx - the browser row's context.
- * @param t - the plugin's locale lookup, with `{n}` parameters.
+ * Registers the quote feature on its fiber.
+ * @param ctx - the feature's context.
+ * @param config - the plugin's locale lookup, with `{n}` parameters.
  */
-export function registerQuotes(ctx: ClientContext, t: (key: SessionsKey, params?: Record<string, string>) => string): void {
+function registerQuotes(ctx: ClientContext, { t }: { readonly t: SessionsLookup }): void {
   const port = composerPort(ctx)
   ctx.effect(() => ctx.inputTriggers.registerSource(createQuoteSource()), 'dsh-sessions: quote chip source')
   const current = () => ctx.sessions.list.getSnapshot().current

@@ -40,12 +40,19 @@ async function follow(api: SessionsApi, sessionId: string, seen: Map<string, num
   }
 }
 
+/** The reference dock feature, a child plugin of the browser half; it waits only for the services it uses. */
+export const referenceDockFeature = {
+  name: 'dsh-sessions-reference-dock',
+  inject: ['slots', 'sessions', 'conversation', 'locale'],
+  apply: registerReferenceDock,
+}
+
 /**
- * Registers the dock on the row's fiber.
- * @param ctx - the browser row's context.
- * @param api - the plugin's routes.
+ * Registers the dock on the feature's fiber.
+ * @param ctx - the feature's context.
+ * @param config - the plugin's routes.
  */
-export function registerReferenceDock(ctx: ClientContext, api: SessionsApi): void {
+function registerReferenceDock(ctx: ClientContext, { api }: { readonly api: SessionsApi }): void {
   const seen = new Map<string, number>()
   ctx.effect(() => ctx.slots.inject('conversation.input.dock', () => ctx.slots.register({
     name: 'conversation.input.dock',

@@ -9,11 +9,18 @@ import { NS } from '../locales.ts'
 import { ScopeCard } from './ScopeCard.tsx'
 import { bindSettingsSection } from './section.ts'
 
+/** The settings card feature, a child plugin of the browser half; it waits only for the services it uses. */
+export const settingsCardFeature = {
+  name: 'dsh-sessions-settings-card',
+  inject: ['slots', 'settingsScope'],
+  apply: registerSettingsCard,
+}
+
 /**
- * Registers the card on the row's fiber, keyed by the settings namespace.
- * @param ctx - the browser row's context.
+ * Registers the card on the feature's fiber, keyed by the settings namespace.
+ * @param ctx - the feature's context.
  */
-export function registerSettingsCard(ctx: ClientContext): void {
+function registerSettingsCard(ctx: ClientContext): void {
   const card = bindSettingsSection(ctx.settingsScope.bind({ namespace: NS }))
   ctx.effect(() => ctx.slots.inject('settings.plugin.item', () => ctx.slots.register({
     name: 'settings.plugin.item',
