@@ -47,8 +47,9 @@ process.once('exit', () => {
 })
 
 /**
- * Environment of every dsh process: the throwaway user, the pinned host and
- * pnpm first on PATH, telemetry off, the model endpoint.
+ * Environment of every dsh process: the throwaway user and its temporary
+ * folder, the pinned host and pnpm first on PATH, telemetry off, the model
+ * endpoint.
  * @param options - the run's user, host and model.
  * @returns the child environment.
  */
@@ -59,6 +60,7 @@ export function dshEnv(options: DshOptions): NodeJS.ProcessEnv {
     ...inherited,
     HOME: options.home.home,
     DSH_HOME: options.home.dshHome,
+    TMPDIR: options.home.tmp,
     DSH_TELEMETRY_DISABLED: '1',
     PATH: [options.hostBin, repoBin, nodeBin, process.env.PATH ?? ''].join(':'),
     npm_config_update_notifier: 'false',

@@ -1,6 +1,8 @@
 /**
  * A throwaway user: `HOME` and `DSH_HOME` in a fresh temporary folder, with
- * two project folders directly under `HOME` (the workspace picker opens there).
+ * two project folders directly under `HOME` (the workspace picker opens there)
+ * and the temporary folder every process of the run uses, so nothing a run
+ * leaves behind outlives it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -18,6 +20,8 @@ export interface Home {
   readonly home: string
   /** `DSH_HOME`. */
   readonly dshHome: string
+  /** `TMPDIR` of every process the harness starts (dsh's spill folders go there). */
+  readonly tmp: string
   /** Absolute path of a project folder. */
   project(name: Project): string
   /** Deletes the whole home. */
@@ -33,6 +37,8 @@ export function createHome(): Home {
   const home = mkdtempSync(join(tmpdir(), 'dsh-sessions-home-'))
   const dshHome = join(home, '.dsh')
   mkdirSync(dshHome)
+  const tmp = join(home, 'tmp')
+  mkdirSync(tmp)
   writeFileSync(join(dshHome, 'settings.yaml'), 'ui-onboarding:\n  welcomeNoticeVersion: 2026-08-13.1\n')
   for (const name of PROJECTS) {
     const dir = join(home, name)
@@ -44,6 +50,7 @@ export function createHome(): Home {
   return {
     home,
     dshHome,
+    tmp,
     project: name => join(home, name),
     remove: () => rmSync(home, { recursive: true, force: true }),
   }

@@ -23,19 +23,26 @@ export interface Stack {
   stop(): Promise<void>
 }
 
+/** What a stack starts with. */
+export interface StackSetup {
+  /** Folder of the pinned host's `node_modules/.bin`. */
+  readonly hostBin: string
+  /** The plugin tarball to add; none: the bare host. */
+  readonly tarball?: string
+  /** Plugin folders or tarballs added before the plugin under test, so their rows come first. */
+  readonly fixtures?: readonly string[]
+  /** Work on the home before `dsh web` starts. */
+  readonly beforeBoot?: (home: Home) => Promise<void>
+  /** Further `dsh web` flags. */
+  readonly webArgs?: readonly string[]
+}
+
 /**
  * Starts a stack.
- * @param setup - the host's bin folder, the plugin tarball to add (none: the bare host), test fixture plugins, work on the home before `dsh web` starts, and further `dsh web` flags.
+ * @param setup - the host, the plugin, fixture plugins, work before the boot and `dsh web` flags.
  * @returns the running stack.
  */
-export async function startStack(setup: {
-  hostBin: string
-  tarball?: string
-  /** Plugin folders or tarballs added before the plugin under test, so their rows come first. */
-  fixtures?: readonly string[]
-  beforeBoot?: (home: Home) => Promise<void>
-  webArgs?: readonly string[]
-}): Promise<Stack> {
+export async function startStack(setup: StackSetup): Promise<Stack> {
   const home = createHome()
   const model = await startModel()
   const options: DshOptions = { home, hostBin: setup.hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }

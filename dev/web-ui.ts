@@ -3,7 +3,6 @@
  * names are hashed). English UI unless the browser asked for another locale.
  */
 import type { Locator, Page } from 'playwright-core'
-import type { Project } from './home.ts'
 
 const NEW_SESSION_COMPOSER = 'textarea[placeholder="Describe what you want to build"], textarea[placeholder="Choose a workspace to start"]'
 const COMPOSER = '[data-composer-card] textarea'
@@ -54,7 +53,7 @@ export function composer(page: Page): Locator {
  * @param page - the browser page, showing a new session.
  * @param project - a folder directly under the dsh process's HOME.
  */
-export async function chooseWorkspace(page: Page, project: Project): Promise<void> {
+export async function chooseWorkspace(page: Page, project: string): Promise<void> {
   await page.getByRole('button', { name: 'Choose workspace' }).click()
   const dialog = page.getByRole('dialog', { name: 'Select Workspace Directory' })
   const addWorkspace = page.getByRole('menuitem', { name: 'Add workspace…' })
@@ -112,7 +111,7 @@ export async function send(page: Page, text: string): Promise<void> {
  * @param project - the workspace folder.
  * @param text - the first message.
  */
-export async function startSessionWithTurn(page: Page, project: Project, text: string): Promise<void> {
+export async function startSessionWithTurn(page: Page, project: string, text: string): Promise<void> {
   await startNewSession(page)
   await chooseWorkspace(page, project)
   await sendAndAwaitReply(page, text)

@@ -83,3 +83,14 @@ describe('comments', () => {
     }
   })
 })
+
+describe('specs', () => {
+  it('each say in their first comment what they cover', () => {
+    const specs = sources('tests').filter(file => /\.(spec|e2e)\.tsx?$/.test(file))
+    expect(specs.length).toBeGreaterThan(20)
+    for (const file of specs) {
+      const text = readFileSync(join(root, file), 'utf8').replace(/^\/\/ @vitest-environment \w+\n/, '')
+      expect(text, file).toMatch(/^\/\*\*\s*\S/)
+    }
+  })
+})

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+/** The browser entry: zh and en dictionaries in step, every registration an effect that disposing the row removes, and features that wait only for their own services. */
 import { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it, vi } from 'vitest'
 import * as client from '../../src/client/index.ts'

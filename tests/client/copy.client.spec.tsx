@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+/** Copy session ID and Copy reference: where the toast goes, the toast outlet, the mention lookup, the actions, the row-menu items and the header buttons. */
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SessionsApi } from '../../src/client/api.ts'

@@ -1,3 +1,4 @@
+/** The @ source: the files group and scoped session rows, picks, and the codec that has the draft checked once before the send. */
 import type { InputTriggerSource } from '@deepseek-ai/dsh-client-ui-input-trigger/client'
 import { describe, expect, it, vi } from 'vitest'
 import type { SessionsApi } from '../../src/client/api.ts'

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+/** The quote bar derived from the draft's chips, and the "Add to chat" button over a quotable selection. */
 import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { en } from '../../src/client/locales.ts'

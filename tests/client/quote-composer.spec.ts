@@ -1,3 +1,4 @@
+/** Quote chips through the input machine: adding on a line of its own, labels that never repeat, removal, and the text the model reads. */
 import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import { appendQuote, type ComposerPort, quoteOccurrences, removeQuote } from '../../src/client/quote/composer.ts'

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+/** The Session references card: collapsed by default, the scope switch, localized read-only keys with their sources, and saving. */
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { useSyncExternalStore } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'

@@ -1,3 +1,4 @@
+/** The mention scanner: canonical mentions as the official parser reads them, bare ids, @Title (CJK and NFC aware), span edits, and its properties. */
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { formatSessionReferenceMention, parseSessionReferenceText } from '@deepseek-ai/dsh-session-reference'
 import fc from 'fast-check'

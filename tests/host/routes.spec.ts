@@ -1,3 +1,4 @@
+/** The /dsh-sessions routes on a real web server: candidates (equal to the official call), preflight, settings, and the guards on every request. */
 import { request } from 'node:http'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { describe, expect, it } from 'vitest'

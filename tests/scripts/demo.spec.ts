@@ -1,3 +1,4 @@
+/** What npm start seeds and how its stand-in model answers. */
 import { describe, expect, it } from 'vitest'
 import { scanTitleMentions } from '../../src/host/mentions.ts'
 import { demoReply, referencedLabels } from '../../scripts/demo/reply.ts'

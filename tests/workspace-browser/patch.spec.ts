@@ -1,3 +1,4 @@
+/** Our patch of the published ui-workspace bundle: it applies, yields a working factory with the row-menu hooks, and fails naming the anchor when the bundle changed. */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'

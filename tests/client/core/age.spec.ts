@@ -1,3 +1,4 @@
+/** Session age in words of the active locale. */
 import { describe, expect, it } from 'vitest'
 import { formatAge } from '../../../src/client/core/age.ts'
 

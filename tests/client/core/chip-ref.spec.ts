@@ -1,3 +1,4 @@
+/** Chip refs of the @ source: round trips, and refusal of anything that is not one. */
 import { describe, expect, it } from 'vitest'
 import { decodeChipRef, encodeChipRef } from '../../../src/client/core/chip-ref.ts'
 

@@ -1,3 +1,4 @@
+/** Quote text (trimmed, cut at the code-point limit), its Markdown quote block, and quote numbers. */
 import { describe, expect, it } from 'vitest'
 import { decodeQuoteRef, encodeQuoteRef, firstLine, nextQuoteNumber, QUOTE_LIMIT, quoteBlock, quoteText, toMarkdownQuote } from '../../../src/client/core/quote.ts'
 
