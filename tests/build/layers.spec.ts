@@ -43,6 +43,12 @@ describe('source layers', () => {
     }
   })
 
+  it('keep the main job, the bench and dev/ free of test code', () => {
+    for (const file of [...sources('scripts'), ...sources('dev')]) {
+      for (const target of localImports(file)) expect(target, file).not.toMatch(/^tests\//)
+    }
+  })
+
   it('keep the two entries to their halves', () => {
     expect(localImports('src/index.ts').every(target => /^src\/(host\/|config\.ts$)/.test(target))).toBe(true)
     expect(localImports('src/client/index.ts').every(target => /^src\/(client|workspace-browser)\//.test(target))).toBe(true)
