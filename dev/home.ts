@@ -37,7 +37,7 @@ export function createHome(): Home {
   const home = mkdtempSync(join(tmpdir(), 'dsh-sessions-home-'))
   const dshHome = join(home, '.dsh')
   mkdirSync(dshHome)
-  const tmp = join(home, 'tmp')
+  const tmp = join(home, '.tmp')
   mkdirSync(tmp)
   writeFileSync(join(dshHome, 'settings.yaml'), 'ui-onboarding:\n  welcomeNoticeVersion: 2026-08-13.1\n')
   for (const name of PROJECTS) {
