@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config'
 /** Unit and component tests by layer; `*.client.spec.ts(x)` files opt into jsdom with a pragma. */
 export default defineConfig({
   test: {
-    include: ['tests/{core,host,client,vendor,build,scripts}/**/*.spec.{ts,tsx}'],
+    include: ['tests/{host,client,workspace-browser,build,scripts,dev}/**/*.spec.{ts,tsx}'],
     pool: 'threads',
   },
 })

@@ -4,8 +4,8 @@
  * through the pre-step waterfall on the official rc.8 services.
  */
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
-import { percentile } from '../tests/e2e/harness/stats.ts'
-import { createHostHarness } from '../tests/host/harness.ts'
+import { percentile } from '../dev/percentile.ts'
+import { createHostHarness } from '../dev/in-process-host.ts'
 
 /** p50 and p95 of one text kind. */
 export interface HostileFigures { readonly kind: string; readonly p50: number; readonly p95: number }

@@ -4,12 +4,12 @@
  * official rc.8 services with an in-memory session store.
  */
 import { Config } from '../src/config.ts'
-import { ReferenceResolver } from '../src/host/resolver.ts'
+import { ScopedMentionResolver } from '../src/host/mention-resolver.ts'
 import { SessionIndex } from '../src/host/session-index.ts'
 import { SnapshotPreparer } from '../src/host/snapshots.ts'
 import { SurfaceCache } from '../src/host/surface-cache.ts'
-import { percentile } from '../tests/e2e/harness/stats.ts'
-import { createHostHarness } from '../tests/host/harness.ts'
+import { percentile } from '../dev/percentile.ts'
+import { createHostHarness } from '../dev/in-process-host.ts'
 
 interface Percentiles { p50: number; p95: number }
 
@@ -27,7 +27,7 @@ function percentiles(samples: number[]): Percentiles {
 export async function measurePreStep(sessions: number, workspaces: number, runs: number): Promise<{ prepare: Percentiles; resolved: Percentiles }> {
   const harness = await createHostHarness()
   const index = new SessionIndex(harness.ctx)
-  const resolver = new ReferenceResolver(index)
+  const resolver = new ScopedMentionResolver(index)
   const preparer = new SnapshotPreparer(harness.ctx, new SurfaceCache(harness.ctx, index), index)
   const official = harness.ctx.sessionReferenceResolver
   const target = harness.session('session-target', { cwd: '/w/ws-00' })

@@ -14,12 +14,12 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 import { Config } from '../src/config.ts'
-import { ReferenceResolver } from '../src/host/resolver.ts'
+import { ScopedMentionResolver } from '../src/host/mention-resolver.ts'
 import { SessionIndex } from '../src/host/session-index.ts'
 import { SnapshotPreparer } from '../src/host/snapshots.ts'
 import { SurfaceCache } from '../src/host/surface-cache.ts'
-import { percentile } from '../tests/e2e/harness/stats.ts'
-import { createHostHarness } from '../tests/host/harness.ts'
+import { percentile } from '../dev/percentile.ts'
+import { createHostHarness } from '../dev/in-process-host.ts'
 
 interface Percentiles { p50: number; p95: number }
 
@@ -65,7 +65,7 @@ export async function measureReadOnce(sessions: number, runs: number): Promise<R
     reader.session('session-target', { cwd: '/w/ws-00' })
     const index = new SessionIndex(reader.ctx)
     await index.ready()
-    const resolver = new ReferenceResolver(index)
+    const resolver = new ScopedMentionResolver(index)
     const config = Config({ scope: 'all' })
     const target = { id: 'session-target', cwd: '/w/ws-00' }
     const large = [0, 1, 2].map(n => `session-${String(n).padStart(8, '0')}-0000-4000-8000-000000000000`)

@@ -1,13 +1,13 @@
 /**
- * What the plugin adds to the web UI's time to interactive (PF5): the same
+ * What the plugin adds to the web UI's time to interactive: the same
  * home served by the bare host and by the host with the plugin, each page
  * load timed from navigation to a rendered, enabled composer in a fresh
  * browser profile, runs interleaved.
  */
-import { launchBrowser } from '../tests/e2e/harness/browser.ts'
-import { startStack, type Stack } from '../tests/e2e/harness/stack.ts'
-import { percentile } from '../tests/e2e/harness/stats.ts'
-import { openApp } from '../tests/e2e/harness/web-ui.ts'
+import { launchBrowser } from '../dev/browser.ts'
+import { startStack, type Stack } from '../dev/stack.ts'
+import { percentile } from '../dev/percentile.ts'
+import { openApp } from '../dev/web-ui.ts'
 
 /** p50/p95 of both stacks and the added share at p50. */
 export interface TtiResult {

@@ -17,7 +17,7 @@ import { basename, dirname, join } from 'node:path'
 import { transform } from 'lightningcss'
 import type { Plugin } from 'rolldown'
 import type { UserConfig } from 'tsdown'
-import { patchWorkspaceBundle } from '../src/vendor/workspace/patch.ts'
+import { patchWorkspaceBundle } from '../src/workspace-browser/patch.ts'
 
 /** Specifiers the web shell shares through its module table at rc.8. */
 export const SHELL_MODULES: readonly string[] = [
@@ -30,9 +30,10 @@ export const SHELL_MODULES: readonly string[] = [
 
 /**
  * `@deepseek-ai/*` modules without runtime identity, safe to inline into a
- * browser bundle: the vendored libraries and the browser-safe file grammar.
+ * browser bundle: the vendored libraries, the browser-safe file grammar, and
+ * the session id factory of the session package's types entry.
  */
-const INLINABLE = /^@deepseek-ai\/(cosmokit|schemastery)(\/|$)|^@deepseek-ai\/dsh-file-reference\/grammar$/
+const INLINABLE = /^@deepseek-ai\/(cosmokit|schemastery)(\/|$)|^@deepseek-ai\/dsh-file-reference\/grammar$|^@deepseek-ai\/dsh-session\/types$/
 
 const CSS_PREFIX = '\0dsh-sessions-css:'
 const CSS_SUFFIX = '.js'
@@ -81,7 +82,7 @@ const VENDORED_WORKSPACE_ID = '\0dsh-sessions-vendored-workspace.js'
 
 /**
  * Serves the published, pinned `@deepseek-ai/dsh-client-ui-workspace` browser
- * bundle with this project's patch applied (D6), headed by the upstream
+ * bundle with this project's patch applied, headed by the upstream
  * licence notice. A published bundle that no longer matches the patch's
  * anchors fails the build.
  */
@@ -98,7 +99,7 @@ function vendoredWorkspace(): Plugin {
       const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { name: string; version: string }
       const license = readFileSync(join(packageDir, 'LICENSE'), 'utf8').replaceAll('*/', '* /')
       this.addWatchFile(bundle)
-      const notice = `/*! ${manifest.name}@${manifest.version}, patched by @wishp3/dsh-sessions (src/vendor/workspace/patch.ts).\n${license}*/\n`
+      const notice = `/*! ${manifest.name}@${manifest.version}, patched by @wishp3/dsh-sessions (src/workspace-browser/patch.ts).\n${license}*/\n`
       return notice + patchWorkspaceBundle(readFileSync(bundle, 'utf8'))
     },
   }
@@ -124,6 +125,7 @@ function harnessPurity(): Plugin {
 export function clientBundle(id: string, entry: string): UserConfig {
   return {
     entry: { client: entry },
+    tsconfig: 'tsconfig.client.json',
     format: 'cjs',
     platform: 'browser',
     target: 'es2022',
@@ -156,6 +158,7 @@ export function clientBundle(id: string, entry: string): UserConfig {
 export function hostBundle(entry: string): UserConfig {
   return {
     entry: { index: entry },
+    tsconfig: 'tsconfig.host.json',
     format: 'esm',
     platform: 'node',
     target: 'node22',

@@ -16,14 +16,18 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const cacheRoot = process.env.DSH_SESSIONS_CACHE
   ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'wishp3-dsh-sessions')
 
+/** One TypeScript program per face: the host half (Node, no DOM), the browser half (DOM, no Node), its tests, and the tooling. */
+const TS_PROJECTS = ['tsconfig.host.json', 'tsconfig.client.json', 'tests/client/tsconfig.json', 'tsconfig.json']
+const typecheck = () => TS_PROJECTS.map(project => run('tsc', ['--noEmit', '-p', project]))
+
 const steps = {
   build: () => [run('tsdown', [])],
-  typecheck: () => [run('tsc', ['--noEmit', '-p', 'tsconfig.json'])],
+  typecheck,
   'test:unit': () => [run('vitest', ['run', '--config', 'vitest.config.ts'])],
   'test:e2e': () => [ensureBrowser(), run('vitest', ['run', '--config', 'vitest.e2e.config.ts'])],
   test: () => [
     ensureBrowser(),
-    run('tsc', ['--noEmit', '-p', 'tsconfig.json']),
+    ...typecheck(),
     run('tsdown', []),
     run('vitest', ['run', '--config', 'vitest.config.ts']),
     run('vitest', ['run', '--config', 'vitest.e2e.config.ts']),

@@ -11,7 +11,7 @@ import type {} from '@deepseek-ai/dsh-session-reference'
 import type { Config } from './config.ts'
 import { OutcomeLog } from './host/outcomes.ts'
 import { registerPreStep } from './host/pre-step.ts'
-import { ReferenceResolver } from './host/resolver.ts'
+import { ScopedMentionResolver } from './host/mention-resolver.ts'
 import { registerRoutes } from './host/routes.ts'
 import { SessionIndex } from './host/session-index.ts'
 import { installSessionsSettings } from './host/settings.ts'
@@ -25,8 +25,11 @@ export type { FailureMode, ReferenceScope } from './config.ts'
 export const name = 'dsh-sessions'
 
 /**
- * Services the row waits for. The official resolver's pre-step listener runs
- * outside this plugin's because it registers with `prepend: true`.
+ * Services the row waits for. The plugin reads the official
+ * `sessionReferenceResolver`'s limits and runs a private instance of it; this
+ * list does not order the two `agent/pre-step` listeners. The official one
+ * registers with `prepend: true`, which puts it outside this plugin's
+ * listener whichever row loads first.
  */
 export const inject = ['sessionReferenceResolver', 'sessionQuery', 'sessions', 'webServer']
 
@@ -38,7 +41,7 @@ export const inject = ['sessionReferenceResolver', 'sessionQuery', 'sessions', '
 export function apply(ctx: Context, config: Config): void {
   const settings = installSessionsSettings(ctx, config)
   const index = new SessionIndex(ctx)
-  const resolver = new ReferenceResolver(index)
+  const resolver = new ScopedMentionResolver(index)
   const preparer = new SnapshotPreparer(ctx, new SurfaceCache(ctx, index), index)
   const outcomes = new OutcomeLog()
   registerPreStep(ctx, { resolver, preparer, settings, outcomes })

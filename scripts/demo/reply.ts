@@ -5,7 +5,7 @@
  * lines it holds, and the sessions whose snapshots follow it. It answers in
  * Chinese when the message has Chinese text.
  */
-import { humanText, textOf, type WireMessage } from '../../tests/e2e/harness/model.ts'
+import { humanText, textOf, type WireMessage } from '../../dev/stand-in-model.ts'
 
 const SNAPSHOT = /^## Referenced sessions/
 const LABEL = /"label":("(?:[^"\\]|\\.)*")/g

@@ -4,8 +4,8 @@
  * list a few sessions per workspace, for `@Title` to meet a Chinese title
  * followed by Chinese text, and for the sidebar rows to have menus.
  */
-import type { Home } from '../../tests/e2e/harness/home.ts'
-import type { SessionSpec } from '../../tests/e2e/harness/store.ts'
+import type { Home } from '../../dev/home.ts'
+import type { SessionSpec } from '../../dev/session-store.ts'
 
 /**
  * The demo sessions, oldest first.

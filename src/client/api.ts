@@ -3,7 +3,7 @@
  * (same origin, so the host's trust fence admits them).
  * @module @wishp3/dsh-sessions/client/api
  */
-import type { CandidatesResponse, ErrorResponse, OutcomesResponse, PreflightResponse } from '../core/wire.ts'
+import type { CandidatesResponse, ErrorResponse, OutcomesResponse, PreflightResponse } from '../shared/wire.ts'
 
 /** The routes, as the browser half uses them. */
 export interface SessionsApi {

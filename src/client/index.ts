@@ -1,40 +1,40 @@
 /**
  * `@wishp3/dsh-sessions`, browser half: the closure-factory bundle the web
- * shell loads for the `session-bridge` row. Registers the dictionaries, the
- * `@` source (files and scoped sessions), the settings card, the quote
- * feature (its chip source, the selection button and the quote bar), the copy
- * actions (the session header's buttons and the copy toast), and the
- * vendored workspace browser with "Copy session ID" and "Copy reference" in
- * its row menu.
+ * shell loads for the `session-bridge` row. It registers the dictionaries
+ * and starts each feature as a child plugin that waits for the services it
+ * uses, so a service the shell lacks costs that feature alone: the `@`
+ * source (files and scoped sessions), the reference dock, the settings card,
+ * the quote feature (its chip source, the selection button and the quote
+ * bar), and the copy actions (the session header's buttons, and the
+ * workspace browser with "Copy session ID" and "Copy reference" in its row
+ * menu, which waits for its own services).
  * @module @wishp3/dsh-sessions/client
  */
 import type {} from '@deepseek-ai/dsh-client-locale/client'
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
-import { mountVendoredWorkspace } from '../vendor/workspace/glue.ts'
-import { createRowMenu } from '../vendor/workspace/row-menu.tsx'
 import { createSessionsApi } from './api.ts'
-import { registerCopyActions } from './copy/register.ts'
+import { copyFeature } from './copy/register.ts'
 import { en, NS, zh } from './locales.ts'
-import { registerMentions } from './mention/register.ts'
-import { registerQuotes } from './quote/register.ts'
-import { registerReferenceDock } from './references/register.ts'
-import { registerSettingsCard } from './settings/register.ts'
+import { mentionsFeature } from './mention/register.ts'
+import { quotesFeature } from './quote/register.ts'
+import { referenceDockFeature } from './references/register.ts'
+import { settingsCardFeature } from './settings/register.ts'
 
-/** Browser services this half needs before it applies. */
-export const inject = ['locale', 'inputTriggers', 'remote', 'remote.fileReferences', 'slots', 'settingsScope', 'sessions', 'conversation', 'workspaces', 'connection']
+/** The one service every feature speaks through: the dictionaries and their lookup. */
+export const inject = ['locale']
 
 /**
- * Registers the browser half's contributions; each is an effect, so disposing
- * the fiber removes it.
+ * Registers the dictionaries and starts the features; each is an effect or a
+ * child fiber, so disposing the row removes it.
  * @param ctx - the browser row's context.
  */
 export function apply(ctx: ClientContext): void {
   ctx.effect(() => ctx.locale.register(NS, { zh, en }), 'dsh-sessions: dictionaries')
   const t = ctx.locale.bind(NS)
   const api = createSessionsApi((input, init) => fetch(input, init))
-  registerMentions(ctx, api, t)
-  registerReferenceDock(ctx, api)
-  registerSettingsCard(ctx)
-  registerQuotes(ctx, t)
-  mountVendoredWorkspace(ctx, createRowMenu(t, registerCopyActions(ctx, t)))
+  ctx.plugin(mentionsFeature, { api, t })
+  ctx.plugin(referenceDockFeature, { api })
+  ctx.plugin(settingsCardFeature)
+  ctx.plugin(quotesFeature, { t })
+  ctx.plugin(copyFeature, { api, t })
 }

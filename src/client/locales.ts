@@ -70,6 +70,9 @@ export const zh = {
 /** The `dsh-sessions` key union. */
 export type SessionsKey = keyof typeof zh
 
+/** A lookup in the `dsh-sessions` namespace, with `{name}` parameters filled in as plain text. */
+export type SessionsLookup = (key: SessionsKey, params?: Record<string, string>) => string
+
 declare module '@deepseek-ai/dsh-client-ui-slots' {
   interface LocaleNamespaceMap {
     /** Copy of the `@wishp3/dsh-sessions` browser half. */

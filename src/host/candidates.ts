@@ -1,14 +1,14 @@
 /**
- * Reference candidates (H3): the official `listCandidates()` ranking (same
+ * Reference candidates: the official `listCandidates()` ranking (same
  * cwd, then no cwd, then other cwds; newest first within a group;
  * case-insensitive substring match on id, cwd or label), restricted to the
  * configured scope and served from the session index.
  * @module @wishp3/dsh-sessions/host/candidates
  */
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
-import type { SessionId } from '@deepseek-ai/dsh-session'
+import { SessionId } from '@deepseek-ai/dsh-session'
 import type { Config } from '../config.ts'
-import type { Candidate } from '../core/wire.ts'
+import type { Candidate } from '../shared/wire.ts'
 import { isInScope, rankGroup, type ReferenceTarget } from './scope.ts'
 import type { IndexedSession, SessionIndex } from './session-index.ts'
 
@@ -43,18 +43,18 @@ export function listCandidates(
   config: Pick<Config, 'scope' | 'candidateLimit'>,
   limit: number = config.candidateLimit,
 ): Candidate[] {
-  const needle = query.toLocaleLowerCase()
+  const typed = query.toLocaleLowerCase()
   const cap = Math.min(limit, config.candidateLimit)
   const found: Candidate[] = []
   for (const session of rankedInScope(index, target, config)) {
     if (found.length >= cap) break
-    if (needle !== '' && !session.needles.some(value => value.includes(needle))) continue
+    if (typed !== '' && !session.matchKeys.some(key => key.includes(typed))) continue
     found.push({
       sessionId: session.id,
       label: session.label,
       ...(session.cwd === undefined ? {} : { cwd: session.cwd }),
       createdAt: session.createdAt,
-      mention: formatSessionReferenceMention({ sessionId: session.id as SessionId, label: session.label }),
+      mention: formatSessionReferenceMention({ sessionId: SessionId(session.id), label: session.label }),
     })
   }
   return found

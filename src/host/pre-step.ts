@@ -20,17 +20,18 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { PreStepDecision } from '@deepseek-ai/dsh-agent'
 import { type ContentBlock, freezeMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
 import type { SessionReferenceInput } from '@deepseek-ai/dsh-session-reference'
-import type { OutcomeReference } from '../core/wire.ts'
+import type { OutcomeReference } from '../shared/wire.ts'
+import { messageOf } from './errors.ts'
 import { codeOf, type ReferenceFailure } from './failures.ts'
 import type { OutcomeLog } from './outcomes.ts'
-import type { ReferenceResolver } from './resolver.ts'
+import type { ScopedMentionResolver } from './mention-resolver.ts'
 import type { ReferenceTarget } from './scope.ts'
 import type { SessionsSettings } from './settings.ts'
 import type { Attachment, SnapshotPreparer } from './snapshots.ts'
 
 /** What the listener uses. */
 export interface PreStepDependencies {
-  readonly resolver: ReferenceResolver
+  readonly resolver: ScopedMentionResolver
   readonly preparer: SnapshotPreparer
   readonly settings: SessionsSettings
   readonly outcomes: OutcomeLog
@@ -88,7 +89,7 @@ export function registerPreStep(ctx: Context, deps: PreStepDependencies): void {
           attachment = await deps.preparer.attach(target, content, references, signal)
         } catch (error) {
           const code = codeOf(error, 'SESSION_REFERENCE_READ_FAILED')
-          const text = error instanceof Error ? error.message : String(error)
+          const text = messageOf(error)
           attachment = { attached: [], failures: references.map(reference => ({ code, message: text, sessionId: reference.sessionId, label: reference.label ?? reference.sessionId })) }
         }
       }

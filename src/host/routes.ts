@@ -1,8 +1,8 @@
 /**
- * The `/dsh-sessions` HTTP routes (H3, H4, D5, E2), behind the `/api` trust
- * fence. Bodies are JSON objects of at most {@link MAX_BODY_BYTES}; every
- * refusal is a 4xx with `{ error: { code, message } }`, and a failing
- * handler never takes the server down.
+ * The `/dsh-sessions` HTTP routes, behind the `/api` trust fence. Bodies are
+ * JSON objects of at most {@link MAX_BODY_BYTES}; every refusal answers
+ * `{ error: { code, message } }` with the status its code maps to here (and
+ * only here), and a failing handler never takes the server down.
  *
  * - `POST /dsh-sessions/candidates` `{ sessionId, query?, cwd?, limit? }` → `{ candidates }`
  * - `POST /dsh-sessions/preflight` `{ sessionId, text, cwd?, chips? }` → the whole draft checked once:
@@ -22,15 +22,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-host-webserver'
-import type { ContentBlock } from '@deepseek-ai/dsh-llm'
-import type { SourceOutcome } from '../core/wire.ts'
+import { SessionId } from '@deepseek-ai/dsh-session'
+import type { SourceOutcome } from '../shared/wire.ts'
 import { listCandidates } from './candidates.ts'
+import { DshSessionsError, type DshSessionsErrorCode } from './errors.ts'
 import type { OutcomeLog } from './outcomes.ts'
-import type { ReferenceResolver } from './resolver.ts'
+import type { ScopedMentionResolver } from './mention-resolver.ts'
 import type { ReferenceTarget } from './scope.ts'
 import type { SessionIndex } from './session-index.ts'
 import type { SnapshotPreparer } from './snapshots.ts'
-import { type SessionsSettings, SettingsWriteError } from './settings.ts'
+import type { SessionsSettings } from './settings.ts'
 import { isAdmitted, type RouteAuthority } from './trust.ts'
 
 /** Route prefix. */
@@ -48,21 +49,25 @@ const MAX_CHIPS = 64
 /** What the routes read. */
 export interface RouteDependencies {
   readonly index: SessionIndex
-  readonly resolver: ReferenceResolver
+  readonly resolver: ScopedMentionResolver
   readonly preparer: SnapshotPreparer
   readonly settings: SessionsSettings
   readonly outcomes: OutcomeLog
 }
 
-class HttpError extends Error {
-  readonly status: number
-  readonly code: string
-
-  constructor(status: number, code: string, message: string) {
-    super(message)
-    this.status = status
-    this.code = code
-  }
+/** The HTTP status each error code is answered with: the one place codes meet HTTP. */
+const STATUS: Readonly<Record<DshSessionsErrorCode, number>> = {
+  'bad-request': 400,
+  'malformed-json': 400,
+  'invalid-settings': 400,
+  'forbidden': 403,
+  'not-found': 404,
+  'method-not-allowed': 405,
+  'settings-refused': 409,
+  'body-too-large': 413,
+  'unsupported-media-type': 415,
+  'internal': 500,
+  'unavailable': 503,
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -73,48 +78,57 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   const type = req.headers['content-type'] ?? ''
-  if (!/^application\/json\s*(;|$)/i.test(type)) throw new HttpError(415, 'unsupported-media-type', 'the body must be application/json')
+  if (!/^application\/json\s*(;|$)/i.test(type)) throw new DshSessionsError('the body must be application/json', 'unsupported-media-type')
   const declared = Number(req.headers['content-length'] ?? 0)
-  if (declared > MAX_BODY_BYTES) throw new HttpError(413, 'body-too-large', `the body exceeds ${MAX_BODY_BYTES} bytes`)
+  if (declared > MAX_BODY_BYTES) throw new DshSessionsError(`the body exceeds ${MAX_BODY_BYTES} bytes`, 'body-too-large')
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'body-too-large', `the body exceeds ${MAX_BODY_BYTES} bytes`)
+    if (size > MAX_BODY_BYTES) throw new DshSessionsError(`the body exceeds ${MAX_BODY_BYTES} bytes`, 'body-too-large')
     chunks.push(chunk)
   }
   let body: unknown
   try {
     body = JSON.parse(Buffer.concat(chunks).toString('utf8'))
-  } catch {
-    throw new HttpError(400, 'malformed-json', 'the body is not valid JSON')
+  } catch (error) {
+    throw new DshSessionsError('the body is not valid JSON', 'malformed-json', { cause: error })
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'bad-request', 'the body must be a JSON object')
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DshSessionsError('the body must be a JSON object', 'bad-request')
   return body as Record<string, unknown>
 }
 
-function field<T extends 'string' | 'number'>(body: Record<string, unknown>, key: string, type: T, required: boolean): (T extends 'string' ? string : number) | undefined {
+function requiredString(body: Record<string, unknown>, key: string): string {
   const value = body[key]
-  if (value === undefined && !required) return undefined
-  if (typeof value !== type || (type === 'string' && required && value === '')) {
-    throw new HttpError(400, 'bad-request', `"${key}" must be a ${required ? 'non-empty ' : ''}${type}`)
-  }
-  return value as never
+  if (typeof value !== 'string' || value === '') throw new DshSessionsError(`"${key}" must be a non-empty string`, 'bad-request')
+  return value
+}
+
+function optionalString(body: Record<string, unknown>, key: string): string | undefined {
+  const value = body[key]
+  if (value !== undefined && typeof value !== 'string') throw new DshSessionsError(`"${key}" must be a string`, 'bad-request')
+  return value
+}
+
+function optionalNumber(body: Record<string, unknown>, key: string): number | undefined {
+  const value = body[key]
+  if (value !== undefined && typeof value !== 'number') throw new DshSessionsError(`"${key}" must be a number`, 'bad-request')
+  return value
 }
 
 function target(deps: RouteDependencies, ctx: Context, body: Record<string, unknown>): ReferenceTarget {
-  const id = field(body, 'sessionId', 'string', true)!
-  const cwd = field(body, 'cwd', 'string', false)
-  const known = ctx.sessions.get(id as never)?.header ?? deps.index.get(id)
+  const id = requiredString(body, 'sessionId')
+  const cwd = optionalString(body, 'cwd')
+  const known = ctx.sessions.get(SessionId(id))?.header ?? deps.index.get(id)
   return { id, cwd: known !== undefined ? known.cwd : cwd }
 }
 
 async function candidates(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readJson(req)
   const who = target(deps, ctx, body)
-  const query = field(body, 'query', 'string', false) ?? ''
-  const limit = field(body, 'limit', 'number', false)
-  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw new HttpError(400, 'bad-request', '"limit" must be a whole number ≥ 1')
+  const query = optionalString(body, 'query') ?? ''
+  const limit = optionalNumber(body, 'limit')
+  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw new DshSessionsError('"limit" must be a whole number ≥ 1', 'bad-request')
   await deps.index.ready()
   send(res, 200, { candidates: listCandidates(deps.index, who, query, deps.settings.current(), limit) })
 }
@@ -123,7 +137,7 @@ function chipIds(body: Record<string, unknown>): readonly string[] | undefined {
   const value = body.chips
   if (value === undefined) return undefined
   if (!Array.isArray(value) || value.length > MAX_CHIPS || !value.every(item => typeof item === 'string')) {
-    throw new HttpError(400, 'bad-request', `"chips" must be a list of at most ${MAX_CHIPS} session ids`)
+    throw new DshSessionsError(`"chips" must be a list of at most ${MAX_CHIPS} session ids`, 'bad-request')
   }
   return value as string[]
 }
@@ -138,7 +152,7 @@ function chipIds(body: Record<string, unknown>): readonly string[] | undefined {
 async function preflight(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readJson(req)
   const who = target(deps, ctx, body)
-  const text = field(body, 'text', 'string', true)!
+  const text = requiredString(body, 'text')
   const chips = chipIds(body)
   await deps.index.ready()
   const config = deps.settings.current()
@@ -186,11 +200,11 @@ async function preflight(ctx: Context, deps: RouteDependencies, req: IncomingMes
 
 async function outcomes(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readJson(req)
-  const sessionId = field(body, 'sessionId', 'string', true)!
-  const after = field(body, 'after', 'number', false) ?? 0
-  const waitMs = field(body, 'waitMs', 'number', false) ?? 0
-  if (!Number.isSafeInteger(after) || after < 0) throw new HttpError(400, 'bad-request', '"after" must be a whole number ≥ 0')
-  if (!Number.isFinite(waitMs) || waitMs < 0) throw new HttpError(400, 'bad-request', '"waitMs" must be a number ≥ 0')
+  const sessionId = requiredString(body, 'sessionId')
+  const after = optionalNumber(body, 'after') ?? 0
+  const waitMs = optionalNumber(body, 'waitMs') ?? 0
+  if (!Number.isSafeInteger(after) || after < 0) throw new DshSessionsError('"after" must be a whole number ≥ 0', 'bad-request')
+  if (!Number.isFinite(waitMs) || waitMs < 0) throw new DshSessionsError('"waitMs" must be a number ≥ 0', 'bad-request')
   const abort = new AbortController()
   res.once('close', () => abort.abort())
   const found = await deps.outcomes.read(sessionId, after, Math.min(waitMs, MAX_OUTCOME_WAIT_MS), abort.signal)
@@ -203,14 +217,7 @@ async function settings(deps: RouteDependencies, req: IncomingMessage, res: Serv
     send(res, 200, deps.settings.current())
     return
   }
-  try {
-    send(res, 200, await deps.settings.update(await readJson(req)))
-  } catch (error) {
-    if (error instanceof SettingsWriteError) {
-      throw new HttpError(error.status, { 400: 'invalid-settings', 409: 'settings-refused', 503: 'unavailable' }[error.status], error.message)
-    }
-    throw error
-  }
+  send(res, 200, await deps.settings.update(await readJson(req)))
 }
 
 /**
@@ -230,17 +237,17 @@ export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
   const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const trustedHosts = ctx.get('webRuntime')?.trustedHosts ?? []
-      if (!isAdmitted(req.headers, 'trusted-host', trustedHosts)) throw new HttpError(403, 'forbidden', 'request refused by the host trust fence')
+      if (!isAdmitted(req.headers, 'trusted-host', trustedHosts)) throw new DshSessionsError('request refused by the host trust fence', 'forbidden')
       const path = new URL(req.url ?? '/', 'http://host').pathname.replace(/\/+$/, '')
       const endpoint = endpoints[path]
-      if (endpoint === undefined) throw new HttpError(404, 'not-found', `no route ${path}`)
+      if (endpoint === undefined) throw new DshSessionsError(`no route ${path}`, 'not-found')
       const authority = Object.hasOwn(endpoint.methods, req.method ?? '') ? endpoint.methods[req.method!] : undefined
       if (authority === undefined) {
         res.setHeader('allow', Object.keys(endpoint.methods).join(', '))
-        throw new HttpError(405, 'method-not-allowed', `${req.method} is not allowed on ${path}`)
+        throw new DshSessionsError(`${req.method} is not allowed on ${path}`, 'method-not-allowed')
       }
       if (!isAdmitted(req.headers, authority, trustedHosts)) {
-        throw new HttpError(403, 'forbidden', `${req.method} ${path} is served to loopback only`)
+        throw new DshSessionsError(`${req.method} ${path} is served to loopback only`, 'forbidden')
       }
       await endpoint.handle(req, res)
     } catch (error) {
@@ -248,13 +255,10 @@ export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
         res.destroy()
         return
       }
-      if (error instanceof HttpError) {
-        if (error.status === 413) res.setHeader('connection', 'close')
-        send(res, error.status, { error: { code: error.code, message: error.message } })
-        return
-      }
-      logger.warn('route %s failed: %s', req.url, error)
-      send(res, 500, { error: { code: 'internal', message: 'internal error' } })
+      if (!(error instanceof DshSessionsError)) logger.warn('route %s failed: %s', req.url, error)
+      const refusal = error instanceof DshSessionsError ? error : new DshSessionsError('internal error', 'internal', { cause: error })
+      if (refusal.code === 'body-too-large') res.setHeader('connection', 'close')
+      send(res, STATUS[refusal.code], { error: { code: refusal.code, message: refusal.message } })
     }
   }
   ctx.effect(() => ctx.webServer.register({ kind: 'prefix', path: ROUTE_PREFIX, handler }), 'dsh-sessions: routes')

@@ -1,5 +1,5 @@
 /**
- * Which sessions a target session may reference (H2): with `workspace`, only
+ * Which sessions a target session may reference: with `workspace`, only
  * sessions whose cwd equals the target's (plain string equality, the official
  * ranking's "same cwd" group, so a session without a cwd matches nothing);
  * with `all`, every visible session. The target itself never qualifies.
@@ -28,6 +28,10 @@ export function isInScope(scope: ReferenceScope, target: ReferenceTarget, source
 
 /**
  * The official ranking group: same cwd first, then no cwd, then other cwds.
+ * rc.8 keeps this ranking private inside `listCandidates()`, so it is
+ * restated here; `tests/host/routes.spec.ts` compares the candidates route
+ * with the official call for every query and fails when the official order
+ * changes.
  * @param cwd - the candidate's cwd.
  * @param targetCwd - the target's cwd.
  * @returns 0, 1 or 2.

@@ -38,7 +38,7 @@ export interface IndexedSession {
   /** Title, or the id for an untitled session. */
   readonly label: string
   /** Lower-cased id, cwd and label for query matching. */
-  readonly needles: readonly string[]
+  readonly matchKeys: readonly string[]
 }
 
 /** Options of {@link SessionIndex}. */
@@ -87,7 +87,7 @@ function entry(header: { readonly id: string; readonly cwd?: string | undefined;
     createdAt: header.createdAt,
     title,
     label,
-    needles: [header.id.toLocaleLowerCase(), ...(cwd === undefined ? [] : [cwd.toLocaleLowerCase()]), label.toLocaleLowerCase()],
+    matchKeys: [header.id.toLocaleLowerCase(), ...(cwd === undefined ? [] : [cwd.toLocaleLowerCase()]), label.toLocaleLowerCase()],
   }
 }
 

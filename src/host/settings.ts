@@ -9,22 +9,12 @@ import type { Context } from '@deepseek-ai/cordis'
 import { installSettingsSection, settingsNamespace } from '@deepseek-ai/dsh-settings'
 import type z from '@deepseek-ai/schemastery'
 import { Config } from '../config.ts'
+import { DshSessionsError, messageOf } from './errors.ts'
 
 /** The settings namespace, also the YAML key. */
 export const SETTINGS_NAMESPACE = settingsNamespace('dsh-sessions')
 
 const KEYS = new Set(Object.keys(Config({})))
-
-/** A refused settings write; the message names the offending key. */
-export class SettingsWriteError extends Error {
-  override readonly name = 'SettingsWriteError'
-  readonly status: 400 | 409 | 503
-
-  constructor(message: string, status: 400 | 409 | 503) {
-    super(message)
-    this.status = status
-  }
-}
 
 /** The plugin's live view of its settings. */
 export interface SessionsSettings {
@@ -34,7 +24,7 @@ export interface SessionsSettings {
    * Validates a partial configuration and writes it through the settings service.
    * @param patch - keys to set.
    * @returns the effective configuration after the write.
-   * @throws {SettingsWriteError} when the patch is invalid (400), the settings service refuses the write (409), or none is mounted (503).
+   * @throws {DshSessionsError} naming the offending key: `invalid-settings` for an invalid patch, `settings-refused` when the settings service refuses the write, `unavailable` when none is mounted.
    */
   update(patch: unknown): Promise<Config>
 }
@@ -55,23 +45,23 @@ export function installSessionsSettings(ctx: Context, config: Config): SessionsS
     current: () => source(),
     async update(patch) {
       if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
-        throw new SettingsWriteError('settings must be a JSON object', 400)
+        throw new DshSessionsError('settings must be a JSON object', 'invalid-settings')
       }
       for (const key of Object.keys(patch)) {
-        if (!KEYS.has(key)) throw new SettingsWriteError(`unknown settings key "${key}"`, 400)
+        if (!KEYS.has(key)) throw new DshSessionsError(`unknown settings key "${key}"`, 'invalid-settings')
       }
       try {
         Config({ ...source(), ...patch })
       } catch (error) {
-        throw new SettingsWriteError(`invalid settings: ${(error as Error).message}`, 400)
+        throw new DshSessionsError(`invalid settings: ${messageOf(error)}`, 'invalid-settings', { cause: error })
       }
       const settings = ctx.get('settings')
-      if (settings === undefined) throw new SettingsWriteError('no settings service is mounted', 503)
+      if (settings === undefined) throw new DshSessionsError('no settings service is mounted', 'unavailable')
       try {
         await settings.update(SETTINGS_NAMESPACE, patch)
       } catch (error) {
         // The service refuses the write, e.g. while the stored section is invalid and unregistered.
-        throw new SettingsWriteError(`settings were not written: ${(error as Error).message}`, 409)
+        throw new DshSessionsError(`settings were not written: ${messageOf(error)}`, 'settings-refused', { cause: error })
       }
       return source()
     },

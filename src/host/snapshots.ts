@@ -18,6 +18,7 @@ import SessionReferenceResolver, {
   MAX_REFERENCES, type PreparedReferencedMessage, SessionReferenceError, type SessionReferenceInput,
 } from '@deepseek-ai/dsh-session-reference'
 import type {} from '@deepseek-ai/dsh-token-meter'
+import { messageOf } from './errors.ts'
 import { codeOf, type ReferenceFailure } from './failures.ts'
 import type { ReferenceTarget } from './scope.ts'
 import type { SessionIndex } from './session-index.ts'
@@ -237,7 +238,7 @@ export class SnapshotPreparer {
 function failureOf(reference: SessionReferenceInput, error: unknown): ReferenceFailure {
   return {
     code: codeOf(error, 'SESSION_REFERENCE_READ_FAILED'),
-    message: error instanceof Error ? error.message : String(error),
+    message: messageOf(error),
     sessionId: reference.sessionId,
     label: reference.label ?? reference.sessionId,
   }

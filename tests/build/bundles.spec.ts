@@ -58,7 +58,7 @@ describe('browser half (lib/client.js)', () => {
   it('returns apply and inject and requires only shell modules', () => {
     const { exports, required } = materialize()
     expect(typeof exports.apply).toBe('function')
-    expect(exports.inject).toEqual(['locale', 'inputTriggers', 'remote', 'remote.fileReferences', 'slots', 'settingsScope', 'sessions', 'conversation', 'workspaces', 'connection'])
+    expect(exports.inject).toEqual(['locale'])
     for (const id of required) expect(SHELL_MODULES).toContain(id)
   })
 

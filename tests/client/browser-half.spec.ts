@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+/** The browser entry: zh and en dictionaries in step, every registration an effect that disposing the row removes, and features that wait only for their own services. */
 import { Context } from '@deepseek-ai/cordis'
 import { describe, expect, it, vi } from 'vitest'
 import * as client from '../../src/client/index.ts'
@@ -7,8 +8,8 @@ import { en, NS, zh } from '../../src/client/locales.ts'
 vi.mock('@deepseek-ai/dsh-client-ui-primitives', () => ({ IconChevronDownOutline14: () => null }))
 
 // The vendored workspace browser runs only in the real host (tests/e2e/copy-session-id, workspace-parity).
-const mountVendoredWorkspace = vi.hoisted(() => vi.fn())
-vi.mock('../../src/vendor/workspace/glue.ts', () => ({ mountVendoredWorkspace }))
+const mountWorkspaceBrowser = vi.hoisted(() => vi.fn())
+vi.mock('../../src/workspace-browser/mount.ts', () => ({ mountWorkspaceBrowser }))
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map(match => match[1]).sort()
 
@@ -47,9 +48,30 @@ describe('browser dictionaries', () => {
     expect(slotRegister).toHaveBeenCalledWith(expect.objectContaining({ name: 'conversation.input.dock', id: 'dsh-sessions-references', locale: NS }), expect.any(Function))
     expect(slotRegister).toHaveBeenCalledWith(expect.objectContaining({ name: 'settings.plugin.item', key: 'dsh-sessions', locale: NS }), expect.any(Function))
     expect(slotRegister).toHaveBeenCalledWith(expect.objectContaining({ name: 'conversation.session.header.actions', id: 'dsh-sessions-copy', locale: NS }), expect.any(Function))
-    expect(mountVendoredWorkspace).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ items: expect.any(Function), opening: expect.any(Function), select: expect.any(Function) }))
+    expect(mountWorkspaceBrowser).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ items: expect.any(Function), opening: expect.any(Function), select: expect.any(Function) }))
     expect(disposed).toEqual([])
     await fiber.dispose()
     expect(disposed.sort()).toEqual(['dictionaries', 'slot', 'slot', 'slot', 'slot', 'slot', 'source', 'source'])
+  })
+
+  it('waits for locale alone; a missing service costs only the features that use it', async () => {
+    const registerSource = vi.fn(() => () => {})
+    const slotRegister = vi.fn(() => () => {})
+    const ctx = new Context()
+    ctx.provide('locale', { register: () => () => {}, bind: () => (key: string) => key, getLocale: () => ({ active: 'en' }) })
+    ctx.provide('slots', { inject: (_name: string, mount: () => () => void) => mount(), register: slotRegister })
+    ctx.provide('sessions', { list: { getSnapshot: () => ({}) }, scope: () => undefined })
+    ctx.provide('conversation', { input: { for: vi.fn() } })
+    expect(client.inject).toEqual(['locale'])
+    const fiber = ctx.plugin(client as never, {} as never)
+    await fiber
+    // No inputTriggers: neither @ source nor the quotes. No settingsScope: no card. No remote: the @ source waits too.
+    expect(registerSource).not.toHaveBeenCalled()
+    expect(slotRegister.mock.calls.map(call => (call as unknown[])[0] as { name: string; id?: string }).map(options => options.id ?? options.name))
+      .toEqual(['dsh-sessions-references', 'dsh-sessions-copy'])
+    ctx.provide('inputTriggers', { registerSource })
+    await new Promise(resolve => setTimeout(resolve, 0))
+    expect(registerSource.mock.calls.map(call => (call as unknown[])[0] as { name: string }).map(source => source.name)).toEqual(['dsh-sessions-quote'])
+    await fiber.dispose()
   })
 })

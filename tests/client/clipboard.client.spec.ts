@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+/** Copying from inside a click: execCommand first, the async clipboard when it does not take, success when either accepts. */
 import { describe, expect, it, vi } from 'vitest'
 import { copyText } from '../../src/client/copy/clipboard.ts'
 

@@ -1,14 +1,15 @@
 // @vitest-environment jsdom
+/** Copy session ID and Copy reference: where the toast goes, the toast outlet, the mention lookup, the actions, the row-menu items and the header buttons. */
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SessionsApi } from '../../src/client/api.ts'
 import { createCopyActions } from '../../src/client/copy/actions.ts'
 import { HeaderCopyActions } from '../../src/client/copy/HeaderCopyActions.tsx'
-import { placeToast, TOAST_GAP } from '../../src/client/copy/placement.ts'
+import { placeToast, TOAST_GAP } from '../../src/client/core/placement.ts'
 import { createReferenceLookup, freshSessionId } from '../../src/client/copy/reference.ts'
 import { createToastOutlet, TOAST_LIFETIME_MS } from '../../src/client/copy/toast.tsx'
 import { en, zh } from '../../src/client/locales.ts'
-import { COPY_REFERENCE, COPY_SESSION_ID, createRowMenu } from '../../src/vendor/workspace/row-menu.tsx'
+import { COPY_REFERENCE, COPY_SESSION_ID, createRowMenu } from '../../src/workspace-browser/row-menu.tsx'
 
 vi.mock('@deepseek-ai/dsh-client-ui-primitives', () => ({
   IconCheckOutline16: () => null, IconWarningOutline16: () => null, IconCopyOutline16: () => null, IconLinkOutline16: () => null,

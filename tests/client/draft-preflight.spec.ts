@@ -2,11 +2,11 @@
 import { describe, expect, it, vi } from 'vitest'
 import { en, type SessionsKey } from '../../src/client/locales.ts'
 import { DraftPreflight, type DraftSnapshot, sentText } from '../../src/client/mention/draft-preflight.ts'
-import { encodeChipRef } from '../../src/core/chip-ref.ts'
-import type { PreflightResponse } from '../../src/core/wire.ts'
+import { encodeChipRef } from '../../src/client/core/chip-ref.ts'
+import type { PreflightResponse } from '../../src/shared/wire.ts'
 
 const t = (key: SessionsKey, params: Record<string, string> = {}) => en[key].replace(/\{(\w+)\}/g, (match, name: string) => params[name] ?? match)
-const chip = (source: string, label: string) => encodeChipRef({ kind: 'session', target: 'session-t', source, label, mention: `@[${label}](dsh-session:${source})` })
+const chip = (source: string, label: string) => encodeChipRef({ kind: 'session', citingSessionId: 'session-t', citedSessionId: source, label, mention: `@[${label}](dsh-session:${source})` })
 
 /** A draft with three session chips, a quote chip, and a typed bare id between them. */
 function draft(rev = 1): DraftSnapshot {

@@ -8,9 +8,10 @@
  * per change; the send splices each chip's serialization over it and trims.
  */
 import { vi } from 'vitest'
-import type { ComposerPort, DraftSpan, DraftState, QuoteOccurrence } from '../../src/client/quote/composer.ts'
+import type { QuoteChip } from '../../src/client/contract.ts'
+import type { ComposerPort, DraftSpan, DraftState } from '../../src/client/quote/composer.ts'
 
-interface Chip extends QuoteOccurrence {
+interface Chip extends QuoteChip {
   readonly clipboardText: string
 }
 
@@ -30,10 +31,10 @@ function recoverEdit(before: string, after: string): { start: number; end: numbe
 }
 
 /** One session's machine. */
-export function inputMachine(initial: { draft?: string; phase?: string } = {}) {
+export function inputMachine(initial: { draft?: string; phase?: DraftState['phase'] } = {}) {
   let draft = initial.draft ?? ''
   let draftRev = 1
-  let phase = initial.phase ?? 'plain'
+  let phase: DraftState['phase'] = initial.phase ?? 'plain'
   let occurrences: Chip[] = []
   let sequence = 0
   const undo: Snapshot[] = []
@@ -97,7 +98,7 @@ export function inputMachine(initial: { draft?: string; phase?: string } = {}) {
     port,
     get draft() { return draft },
     get occurrences(): readonly Chip[] { return occurrences },
-    setPhase(next: string) { phase = next },
+    setPhase(next: DraftState['phase']) { phase = next },
     /** Typing at the end of the draft. */
     type(text: string) { setDraft(draft + text) },
     undo() {

@@ -1,10 +1,11 @@
+/** The @ source: the files group and scoped session rows, picks, and the codec that has the draft checked once before the send. */
 import type { InputTriggerSource } from '@deepseek-ai/dsh-client-ui-input-trigger/client'
 import { describe, expect, it, vi } from 'vitest'
 import type { SessionsApi } from '../../src/client/api.ts'
 import { en, type SessionsKey } from '../../src/client/locales.ts'
 import { DraftPreflight } from '../../src/client/mention/draft-preflight.ts'
 import { createMentionSource, MENTION_SOURCE } from '../../src/client/mention/source.ts'
-import { decodeChipRef } from '../../src/core/chip-ref.ts'
+import { decodeChipRef } from '../../src/client/core/chip-ref.ts'
 
 const NOW = Date.UTC(2026, 10, 29, 12)
 const alpha = { sessionId: 'session-a', label: 'Orchard plans', cwd: '/w/alpha', createdAt: NOW - 120_000, mention: '@[Orchard plans](dsh-session:a)' }
@@ -91,13 +92,13 @@ describe('the @ source', () => {
     expect(fileInsert.insert).toMatchObject({ source: MENTION_SOURCE, label: 'README.md', appearance: 'file', clipboardText: '@README.md' })
     const sessionInsert = pick(picked) as typeof fileInsert
     expect(sessionInsert.insert).toMatchObject({ source: MENTION_SOURCE, label: 'Orchard plans', appearance: 'session', clipboardText: alpha.mention })
-    expect(decodeChipRef(sessionInsert.insert.ref)).toEqual({ kind: 'session', target: 'session-t', source: 'session-a', label: 'Orchard plans', mention: alpha.mention })
+    expect(decodeChipRef(sessionInsert.insert.ref)).toEqual({ kind: 'session', citingSessionId: 'session-t', citedSessionId: 'session-a', label: 'Orchard plans', mention: alpha.mention })
     expect(source.codec!.clipboardText(sessionInsert.insert.ref)).toBe(alpha.mention)
   })
 
   it('serializes a session chip to its mention after a successful preflight', async () => {
     const { source, api } = setup()
-    const ref = JSON.stringify({ kind: 'session', target: 'session-t', source: 'session-a', label: 'Orchard plans', mention: alpha.mention })
+    const ref = JSON.stringify({ kind: 'session', citingSessionId: 'session-t', citedSessionId: 'session-a', label: 'Orchard plans', mention: alpha.mention })
     expect(await source.codec!.serialize(ref, new AbortController().signal)).toBe(alpha.mention)
     expect(api.preflight).toHaveBeenCalledWith('session-t', alpha.mention, ['session-a'], expect.any(AbortSignal))
     expect(await source.codec!.serialize(JSON.stringify({ kind: 'file', mention: '@README.md' }), new AbortController().signal)).toBe('@README.md')
@@ -112,7 +113,7 @@ describe('the @ source', () => {
     ['SOMETHING_NEW', 'Session references cannot be checked right now.'],
   ])('rejects the send for %s with a readable reason', async (code, text) => {
     const { source } = setup({ preflight: () => Promise.resolve({ ok: false as const, code, message: 'raw', sessionId: 'session-a', label: 'Orchard plans', sources: [] }) })
-    const ref = JSON.stringify({ kind: 'session', target: 'session-t', source: 'session-a', label: 'Orchard plans', mention: alpha.mention })
+    const ref = JSON.stringify({ kind: 'session', citingSessionId: 'session-t', citedSessionId: 'session-a', label: 'Orchard plans', mention: alpha.mention })
     await expect(source.codec!.serialize(ref, new AbortController().signal)).rejects.toThrow(text)
   })
 
@@ -133,13 +134,13 @@ describe('the @ source', () => {
   it('names a chip whose title looks like a replacement pattern exactly as written', async () => {
     const label = "Cost $& benefit $$ and $` and $'"
     const { source } = setup({ preflight: () => Promise.resolve({ ok: false as const, code: 'SESSION_REFERENCE_READ_FAILED', message: 'raw', label, sources: [] }) })
-    const ref = JSON.stringify({ kind: 'session', target: 'session-t', source: 'session-a', label, mention: alpha.mention })
+    const ref = JSON.stringify({ kind: 'session', citingSessionId: 'session-t', citedSessionId: 'session-a', label, mention: alpha.mention })
     await expect(source.codec!.serialize(ref, new AbortController().signal)).rejects.toThrow(`Cannot reference "${label}": the session was deleted or cannot be read.`)
   })
 
   it('rejects the send when the host cannot be reached or the ref is not one of ours', async () => {
     const { source } = setup({ preflight: () => Promise.reject(new Error('offline')) })
-    const ref = JSON.stringify({ kind: 'session', target: 't', source: 's', label: 'l', mention: 'm' })
+    const ref = JSON.stringify({ kind: 'session', citingSessionId: 't', citedSessionId: 's', label: 'l', mention: 'm' })
     await expect(source.codec!.serialize(ref, new AbortController().signal)).rejects.toThrow(en['error.unavailable'])
     await expect(source.codec!.serialize('garbage', new AbortController().signal)).rejects.toThrow(en['error.invalid'])
   })

@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
+/** The quote bar derived from the draft's chips, and the "Add to chat" button over a quotable selection. */
 import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { en } from '../../src/client/locales.ts'
 import { QuoteBar } from '../../src/client/quote/QuoteBar.tsx'
 import { SelectionButton } from '../../src/client/quote/SelectionButton.tsx'
 import { quotableSelection } from '../../src/client/quote/selection.ts'
-import { encodeQuoteRef, QUOTE_SOURCE } from '../../src/core/quote.ts'
+import { encodeQuoteRef, QUOTE_SOURCE } from '../../src/client/core/quote.ts'
 
 afterEach(cleanup)
 

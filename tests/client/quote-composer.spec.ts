@@ -1,8 +1,9 @@
+/** Quote chips through the input machine: adding on a line of its own, labels that never repeat, removal, and the text the model reads. */
 import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import { appendQuote, type ComposerPort, quoteOccurrences, removeQuote } from '../../src/client/quote/composer.ts'
 import { createQuoteSource, quoteChipText } from '../../src/client/quote/source.ts'
-import { decodeQuoteRef, encodeQuoteRef, QUOTE_SOURCE } from '../../src/core/quote.ts'
+import { decodeQuoteRef, encodeQuoteRef, QUOTE_SOURCE } from '../../src/client/core/quote.ts'
 import { inputMachine } from './input-machine.ts'
 
 const label = (n: number) => `Quote ${n}`

@@ -3,16 +3,17 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { en, type SessionsKey } from '../../src/client/locales.ts'
-import { type DockChip, ReferenceDock } from '../../src/client/references/ReferenceDock.tsx'
-import { encodeChipRef } from '../../src/core/chip-ref.ts'
-import type { Outcome, PreflightResponse } from '../../src/core/wire.ts'
+import type { DockChip } from '../../src/client/contract.ts'
+import { ReferenceDock } from '../../src/client/references/ReferenceDock.tsx'
+import { encodeChipRef } from '../../src/client/core/chip-ref.ts'
+import type { Outcome, PreflightResponse } from '../../src/shared/wire.ts'
 
 afterEach(cleanup)
 
 const t = (key: SessionsKey, params: Record<string, string> = {}) => en[key].replace(/\{(\w+)\}/g, (match, name: string) => params[name] ?? match)
 const occurrence = (source: string, label: string) => ({
   source: 'dsh-sessions',
-  ref: encodeChipRef({ kind: 'session', target: 'session-t', source, label, mention: `@[${label}](dsh-session:${source})` }),
+  ref: encodeChipRef({ kind: 'session', citingSessionId: 'session-t', citedSessionId: source, label, mention: `@[${label}](dsh-session:${source})` }),
 })
 
 function renderDock(response: PreflightResponse, occurrences = [occurrence('s-a', 'Alpha notes'), occurrence('s-b', 'Beta plans')]) {

@@ -1,11 +1,13 @@
 // @vitest-environment jsdom
+/** The Session references card: collapsed by default, the scope switch, localized read-only keys with their sources, and saving. */
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { useSyncExternalStore } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Config } from '../../src/config.ts'
 import { en, zh } from '../../src/client/locales.ts'
-import { ScopeCard, type ScopeCardState } from '../../src/client/settings/ScopeCard.tsx'
-import { createScopeCardFace } from '../../src/client/settings/scope-card.ts'
+import type { ScopeCardState } from '../../src/client/contract.ts'
+import { ScopeCard } from '../../src/client/settings/ScopeCard.tsx'
+import { bindSettingsSection } from '../../src/client/settings/section.ts'
 
 vi.mock('@deepseek-ai/dsh-client-ui-primitives', () => ({ IconChevronDownOutline14: () => null }))
 
@@ -30,7 +32,7 @@ function memoryScope(value: object | undefined, status: 'loading' | 'ready' | 'u
 }
 
 function renderCard(scope: ReturnType<typeof memoryScope>, saveScope?: (scope: 'workspace' | 'all') => Promise<void>, dictionary: Record<keyof typeof en, string> = en) {
-  const face = createScopeCardFace(scope)
+  const face = bindSettingsSection(scope)
   const source = face.hooks.scopeCard
   function useScopeCard<T>(selector: (state: ScopeCardState) => T): T {
     return selector(useSyncExternalStore(source.subscribe, source.getSnapshot))
@@ -121,7 +123,7 @@ describe('the Session references card', () => {
 
   it('keeps one snapshot object per settings revision', () => {
     const scope = memoryScope(Config({}))
-    const face = createScopeCardFace(scope)
+    const face = bindSettingsSection(scope)
     const first = face.hooks.scopeCard.getSnapshot()
     expect(face.hooks.scopeCard.getSnapshot()).toBe(first)
     expect(first).toEqual({ available: true, writable: true, value: Config({}), fromFile: new Set() })

@@ -6,48 +6,42 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type Browser, launchBrowser } from './harness/browser.ts'
-import { dumpConfig } from './harness/dsh.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { launchBrowser } from '../../dev/browser.ts'
+import { dumpConfig } from '../../dev/dsh-process.ts'
 import { installApplyProbe, readProbe, translateInPage } from './harness/probe.ts'
-import { PLUGIN, type Stack, startStack } from './harness/stack.ts'
-import { report } from './harness/timing.ts'
-import { composer, openApp, startNewSession, startSessionWithTurn } from './harness/web-ui.ts'
+import { PLUGIN } from '../../dev/stack.ts'
+import { report } from '../../dev/timing.ts'
+import { composer, openApp, startNewSession, startSessionWithTurn } from '../../dev/web-ui.ts'
+import { useRealHost } from './harness/real-host.ts'
 
 interface BootEntry { id: string; url: string }
 
 describe('dsh web with the plugin installed from its tarball', () => {
-  let stack: Stack
-  let browser: Browser
-
-  beforeAll(async () => {
-    stack = await startStack({ hostBin: inject('hostBin'), tarball: inject('tarball') })
-    report('dsh web boot with the plugin', stack.web.bootMs)
-    browser = await launchBrowser()
-    await installApplyProbe(browser.context, PLUGIN, 'dsh-sessions')
+  const host = useRealHost({
+    browser: { open: false, prepare: launched => installApplyProbe(launched.context, PLUGIN, 'dsh-sessions') },
   })
 
-  afterAll(async () => {
-    await browser?.close()
-    await stack?.stop()
+  beforeAll(() => {
+    report('dsh web boot with the plugin', host.stack.web.bootMs)
   })
 
   it('adds the plugin to the web profile as a bundle with one session-bridge row and no second session-reference', () => {
-    const profile = JSON.parse(readFileSync(join(stack.home.dshHome, 'profiles', 'web', 'package.json'), 'utf8')) as {
+    const profile = JSON.parse(readFileSync(join(host.stack.home.dshHome, 'profiles', 'web', 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>
       dsh: { profile: { bundles: string[] } }
     }
     expect(profile.dependencies[PLUGIN]).toMatch(/^file:.*\.tgz$/)
     expect(profile.dsh.profile.bundles).toEqual(['@deepseek-ai/dsh-base', '@deepseek-ai/dsh-web-app', PLUGIN])
-    const config = dumpConfig(stack.options)
+    const config = dumpConfig(host.stack.options)
     expect(config.match(/^\s*- id: session-bridge$/gm)).toHaveLength(1)
     expect(config.match(/^\s*- id: session-reference$/gm)).toHaveLength(1)
     expect(config).toMatch(/- id: session-bridge\n\s+name: '@wishp3\/dsh-sessions'/)
   })
 
   it('boots the page with the browser half applied and its zh and en dictionaries registered', async () => {
-    const { page } = browser
-    const interactive = await openApp(page, stack.web.url)
+    const { page } = host.browser
+    const interactive = await openApp(page, host.stack.web.url)
     report('page interactive', interactive)
     const entries = await page.evaluate(() => (window as unknown as { __DSH_BOOT__: { entries: BootEntry[] } }).__DSH_BOOT__.entries)
     const own = entries.find(entry => entry.id === PLUGIN)
@@ -57,13 +51,13 @@ describe('dsh web with the plugin installed from its tarball', () => {
     expect(await readProbe(page)).toEqual({ applied: 1 })
     expect(await translateInPage(page, 'quote.add')).toBe('Add to chat')
     expect(await translateInPage(page, 'copy.id')).toBe('Copy session ID')
-    expect(browser.errors).toEqual([])
-    expect(stack.web.output()).not.toMatch(/failed to load|boot failed|Error:/i)
+    expect(host.browser.errors).toEqual([])
+    expect(host.stack.web.output()).not.toMatch(/failed to load|boot failed|Error:/i)
 
     const zh = await launchBrowser({ locale: 'zh-CN' })
     try {
       await installApplyProbe(zh.context, PLUGIN, 'dsh-sessions')
-      await openApp(zh.page, stack.web.url)
+      await openApp(zh.page, host.stack.web.url)
       expect(await readProbe(zh.page)).toEqual({ applied: 1 })
       expect(await translateInPage(zh.page, 'quote.add')).toBe('添加到对话')
       expect(await translateInPage(zh.page, 'copy.id')).toBe('复制会话 ID')
@@ -73,11 +67,11 @@ describe('dsh web with the plugin installed from its tarball', () => {
   })
 
   it('keeps the built-in sidebar, composer and @ menu working', async () => {
-    const { page } = browser
+    const { page } = host.browser
     await startSessionWithTurn(page, 'alpha', 'Summarise the alpha readme')
     const row = page.getByRole('button', { name: 'Session actions for Title Summarise the alpha readme', includeHidden: true })
     await row.waitFor({ state: 'attached' })
-    expect(stack.model.turns().at(-1)?.reply).toBe('Stand-in reply #1. You said: Summarise the alpha readme')
+    expect(host.stack.model.turns().at(-1)?.reply).toBe('Stand-in reply #1. You said: Summarise the alpha readme')
 
     await startNewSession(page)
     const input = composer(page)
@@ -90,11 +84,11 @@ describe('dsh web with the plugin installed from its tarball', () => {
     await menu.getByRole('option', { name: /File · README\.md/ }).waitFor()
     await input.press('Enter')
     await expect.poll(() => input.inputValue()).toBe('Please compare @README.md ')
-    expect(browser.errors).toEqual([])
+    expect(host.browser.errors).toEqual([])
   })
 
   it('lists the plugin as enabled in Settings → Plugins', async () => {
-    const { page } = browser
+    const { page } = host.browser
     await page.getByRole('button', { name: 'Settings' }).click()
     await page.getByRole('button', { name: 'Plugins' }).click()
     await page.getByText('Plugin list').click()

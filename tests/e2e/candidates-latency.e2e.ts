@@ -1,47 +1,36 @@
 /**
  * Keystroke to rendered session candidates in the real UI at 200 persisted
- * sessions over 20 workspaces (PF2): for `@` alone and for one more letter,
+ * sessions over 20 workspaces: for `@` alone and for one more letter,
  * the time from the key press until the menu shows exactly the session rows
  * the candidates route answers for that query. Target: p95 ≤ 150 ms.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type Browser, launchBrowser } from './harness/browser.ts'
-import { hostDir } from './harness/host.ts'
-import { type Stack, startStack } from './harness/stack.ts'
-import { spreadSessions, writeSessionStore } from './harness/store.ts'
-import { percentile } from './harness/stats.ts'
-import { note } from './harness/timing.ts'
-import { chooseWorkspace, composer, openApp, startNewSession } from './harness/web-ui.ts'
+import { describe, expect, it } from 'vitest'
+import { hostDir } from '../../dev/pinned-host.ts'
+import { spreadSessions, writeSessionStore } from '../../dev/session-store.ts'
+import { percentile } from '../../dev/percentile.ts'
+import { note } from '../../dev/timing.ts'
+import { composer } from '../../dev/web-ui.ts'
+import { useRealHost } from './harness/real-host.ts'
 
 const SAMPLES = 20
 
 describe('session candidates latency in the real UI at 200 sessions', () => {
-  let stack: Stack
-  let browser: Browser
   let target = ''
 
-  beforeAll(async () => {
-    stack = await startStack({
-      hostBin: inject('hostBin'),
-      tarball: inject('tarball'),
-      beforeBoot: async home => { await writeSessionStore(hostDir(), home, spreadSessions(home, 200, 20)) },
-    })
-    browser = await launchBrowser()
-    browser.page.on('request', request => {
-      if (request.url().endsWith('/dsh-sessions/candidates')) target = (JSON.parse(request.postData() ?? '{}') as { sessionId: string }).sessionId
-    })
-    await openApp(browser.page, stack.web.url)
-    await startNewSession(browser.page)
-    await chooseWorkspace(browser.page, 'ws-00' as never)
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await stack?.stop()
+  const host = useRealHost({
+    stack: { beforeBoot: async home => { await writeSessionStore(hostDir(), home, spreadSessions(home, 200, 20)) } },
+    browser: {
+      prepare: launched => {
+        launched.page.on('request', request => {
+          if (request.url().endsWith('/dsh-sessions/candidates')) target = (JSON.parse(request.postData() ?? '{}') as { sessionId: string }).sessionId
+        })
+      },
+    },
+    workspace: 'ws-00',
   })
 
   async function expected(query: string): Promise<string[]> {
-    const res = await fetch(`${stack.web.url}/dsh-sessions/candidates`, {
+    const res = await fetch(`${host.stack.web.url}/dsh-sessions/candidates`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: target, query }),
     })
     const { candidates } = await res.json() as { candidates: { label: string }[] }
@@ -50,7 +39,7 @@ describe('session candidates latency in the real UI at 200 sessions', () => {
 
   /** Types `keys` and resolves with the milliseconds until the menu's session rows equal `rows`. */
   async function time(keys: string, rows: readonly string[]): Promise<number> {
-    const page = browser.page
+    const page = host.browser.page
     const waiting = page.waitForFunction(wanted => {
       const names = [...document.querySelectorAll('[role=listbox] [role=option]')]
         .map(option => (option.textContent ?? ''))
@@ -64,7 +53,7 @@ describe('session candidates latency in the real UI at 200 sessions', () => {
   }
 
   it('renders the rows for @ and for @ plus one letter with p95 ≤ 150 ms', async () => {
-    const page = browser.page
+    const page = host.browser.page
     await composer(page).fill('x ')
     await composer(page).press('End')
     await page.keyboard.type('@')

@@ -11,14 +11,15 @@
  */
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { launchBrowser } from './harness/browser.ts'
-import { hostDir } from './harness/host.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { launchBrowser } from '../../dev/browser.ts'
+import { hostDir } from '../../dev/pinned-host.ts'
 import { citation } from './harness/requests.ts'
-import { type Stack, startStack } from './harness/stack.ts'
-import { type StoredSession, writeSessionStore } from './harness/store.ts'
+import type { Stack } from '../../dev/stack.ts'
+import { type StoredSession, writeSessionStore } from '../../dev/session-store.ts'
+import { chooseWorkspace, composer, openApp, startNewSession } from '../../dev/web-ui.ts'
 import { untilAsync as until } from './harness/wait.ts'
-import { chooseWorkspace, composer, openApp, startNewSession } from './harness/web-ui.ts'
+import { useRealHost } from './harness/real-host.ts'
 
 const ALPHA_TITLE = 'Orchard plans'
 const ALPHA_TEXT = 'Pears need a cold winter'
@@ -49,14 +50,11 @@ async function sendAndCite(stack: Stack, page: Page, text: string, marker: strin
 }
 
 describe('Copy reference in the row menu and the session header', () => {
-  let stack: Stack
   let alpha: StoredSession
   let beta: StoredSession
 
-  beforeAll(async () => {
-    stack = await startStack({
-      hostBin: inject('hostBin'),
-      tarball: inject('tarball'),
+  const host = useRealHost({
+    stack: {
       beforeBoot: async home => {
         // Beta first: the sidebar opens the workspace of the newest session, alpha.
         [beta, alpha] = await writeSessionStore(hostDir(), home, [
@@ -64,10 +62,14 @@ describe('Copy reference in the row menu and the session header', () => {
           { cwd: home.project('alpha'), title: ALPHA_TITLE, text: ALPHA_TEXT },
         ]) as [StoredSession, StoredSession]
       },
-    })
+    },
+    browser: false,
+  })
+
+  beforeAll(async () => {
     // The store was written without the host's title cache: wait until the plugin's background repair has filled it.
     await until(async () => {
-      const res = await fetch(`${stack.web.url}/dsh-sessions/candidates`, {
+      const res = await fetch(`${host.stack.web.url}/dsh-sessions/candidates`, {
         method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: 'session-00000000-0000-4000-8000-000000000000', query: alpha.id, cwd: alpha.cwd }),
       })
       const { candidates } = await res.json() as { candidates: { label: string }[] }
@@ -75,15 +77,11 @@ describe('Copy reference in the row menu and the session header', () => {
     }, 'titles in the host cache')
   })
 
-  afterAll(async () => {
-    await stack?.stop()
-  })
-
   it('copies the canonical mention from the row menu, with its own toast beside the row', async () => {
     const browser = await launchBrowser()
     try {
       const page = browser.page
-      await openApp(page, stack.web.url)
+      await openApp(page, host.stack.web.url)
       expect((await openRowMenu(page, ALPHA_TITLE)).slice(-2)).toEqual(['Copy session ID', 'Copy reference'])
       await page.getByRole('menuitem', { name: 'Copy reference' }).click()
       await page.getByRole('status').filter({ hasText: 'Reference copied' }).waitFor()
@@ -112,16 +110,16 @@ describe('Copy reference in the row menu and the session header', () => {
     const browser = await launchBrowser()
     try {
       const page = browser.page
-      await openApp(page, stack.web.url)
+      await openApp(page, host.stack.web.url)
       await startNewSession(page)
       await chooseWorkspace(page, 'alpha')
-      const inScope = await sendAndCite(stack, page, `paste marker ${mentionOf(alpha)} what do pears need?`, 'paste marker')
+      const inScope = await sendAndCite(host.stack, page, `paste marker ${mentionOf(alpha)} what do pears need?`, 'paste marker')
       expect(inScope.direct).toBe(`paste marker @${ALPHA_TITLE} what do pears need?`)
       expect(inScope.following).toContain(ALPHA_TEXT)
       expect(inScope.snapshots).toBe(1)
 
       await page.getByText(/You said: paste marker/).first().waitFor({ timeout: 30_000 })
-      const outside = await sendAndCite(stack, page, `outside marker ${mentionOf(beta)}`, 'outside marker')
+      const outside = await sendAndCite(host.stack, page, `outside marker ${mentionOf(beta)}`, 'outside marker')
       expect(outside.direct).toBe(`outside marker @${BETA_TITLE}`)
       expect(outside.following).toBeUndefined()
     } finally {
@@ -133,7 +131,7 @@ describe('Copy reference in the row menu and the session header', () => {
     const browser = await launchBrowser()
     try {
       const page = browser.page
-      await openApp(page, stack.web.url)
+      await openApp(page, host.stack.web.url)
       await rowOf(page, ALPHA_TITLE).click()
       const header = page.locator('[data-dsh-sessions-header-copy]')
       await header.waitFor()
@@ -162,7 +160,7 @@ describe('Copy reference in the row menu and the session header', () => {
     try {
       const page = browser.page
       await page.route('**/dsh-sessions/candidates', route => route.abort())
-      await openApp(page, stack.web.url)
+      await openApp(page, host.stack.web.url)
       await openRowMenu(page, ALPHA_TITLE)
       await page.evaluate(() => navigator.clipboard.writeText('untouched'))
       await page.getByRole('menuitem', { name: 'Copy reference' }).click()
@@ -178,7 +176,7 @@ describe('Copy reference in the row menu and the session header', () => {
     const browser = await launchBrowser({ locale: 'zh-CN' })
     try {
       const page = browser.page
-      await openApp(page, stack.web.url)
+      await openApp(page, host.stack.web.url)
       expect((await openRowMenu(page, ALPHA_TITLE, `会话“${ALPHA_TITLE}”的操作`)).slice(-2)).toEqual(['复制会话 ID', '复制引用'])
       await page.getByRole('menuitem', { name: '复制引用' }).click()
       await page.getByRole('status').filter({ hasText: '已复制引用' }).waitFor()

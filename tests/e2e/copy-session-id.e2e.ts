@@ -8,13 +8,13 @@
  * failing the failure toast shows; Chinese strings.
  */
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type Browser, launchBrowser } from './harness/browser.ts'
-import { hostDir } from './harness/host.ts'
-import { type Stack, startStack } from './harness/stack.ts'
-import { type StoredSession, writeSessionStore } from './harness/store.ts'
-import { openApp, startNewSession } from './harness/web-ui.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { launchBrowser } from '../../dev/browser.ts'
+import { hostDir } from '../../dev/pinned-host.ts'
+import { type StoredSession, writeSessionStore } from '../../dev/session-store.ts'
+import { openApp, startNewSession } from '../../dev/web-ui.ts'
 import { untilAsync as until } from './harness/wait.ts'
+import { useRealHost } from './harness/real-host.ts'
 
 const shots = process.env.DSH_SESSIONS_SCREENSHOTS
 
@@ -43,23 +43,24 @@ async function openRowMenu(page: Page, title: string, actions = 'Session actions
 }
 
 describe('Copy session ID in the session row menu', () => {
-  let stack: Stack
   let sessions: StoredSession[]
 
-  beforeAll(async () => {
-    stack = await startStack({
-      hostBin: inject('hostBin'),
-      tarball: inject('tarball'),
+  const host = useRealHost({
+    stack: {
       beforeBoot: async home => {
         sessions = await writeSessionStore(hostDir(), home, [
           { cwd: home.project('alpha'), title: 'Orchard plans', text: 'pears' },
           { cwd: home.project('alpha'), title: 'Budget review', text: 'numbers' },
         ])
       },
-    })
+    },
+    browser: false,
+  })
+
+  beforeAll(async () => {
     // The store was written without the host's title cache: wait until the plugin's background repair has filled it.
     await until(async () => {
-      const res = await fetch(`${stack.web.url}/dsh-sessions/candidates`, {
+      const res = await fetch(`${host.stack.web.url}/dsh-sessions/candidates`, {
         method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: sessions[1]!.id }),
       })
       const { candidates } = await res.json() as { candidates: { label: string }[] }
@@ -67,15 +68,11 @@ describe('Copy session ID in the session row menu', () => {
     }, 'titles in the host cache')
   })
 
-  afterAll(async () => {
-    await stack?.stop()
-  })
-
   it('copies the exact id and shows a status toast beside its row for 4 s', async () => {
     const browser = await launchBrowser()
     try {
       const page = browser.page
-      await openApp(page, stack.web.url)
+      await openApp(page, host.stack.web.url)
       const items = await openRowMenu(page, 'Orchard plans')
       expect(items).toEqual(['Rename', 'Fork session', 'Archive session', 'Copy session ID', 'Copy reference'])
       if (shots !== undefined) await page.screenshot({ path: `${shots}/row-menu-en.png` })
@@ -102,7 +99,7 @@ describe('Copy session ID in the session row menu', () => {
     const browser = await launchBrowser()
     try {
       const page = browser.page
-      await openApp(page, stack.web.url)
+      await openApp(page, host.stack.web.url)
       const heights: number[] = []
       for (const title of ['Budget review', 'Orchard plans']) {
         await openRowMenu(page, title)
@@ -125,7 +122,7 @@ describe('Copy session ID in the session row menu', () => {
     const browser = await launchBrowser()
     try {
       const page = browser.page
-      await openApp(page, stack.web.url)
+      await openApp(page, host.stack.web.url)
       await startNewSession(page)
       const blank = page.locator('[data-dsh-session-row]').filter({ hasText: 'New Session' })
       await blank.waitFor()
@@ -143,7 +140,7 @@ describe('Copy session ID in the session row menu', () => {
         document.execCommand = () => false
         Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) } })
       })
-      await openApp(page, stack.web.url)
+      await openApp(page, host.stack.web.url)
       await openRowMenu(page, 'Budget review')
       await page.getByRole('menuitem', { name: 'Copy session ID' }).click()
       await page.getByRole('status').filter({ hasText: 'Could not copy the session ID' }).waitFor()
@@ -157,7 +154,7 @@ describe('Copy session ID in the session row menu', () => {
     const browser = await launchBrowser({ locale: 'zh-CN' })
     try {
       const page = browser.page
-      await openApp(page, stack.web.url)
+      await openApp(page, host.stack.web.url)
       const row = page.locator('[data-dsh-session-row]').filter({ hasText: 'Orchard plans' })
       await row.hover()
       await page.getByRole('button', { name: '会话“Orchard plans”的操作' }).click()

@@ -9,12 +9,12 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type Browser, launchBrowser } from './harness/browser.ts'
-import type { Home } from './harness/home.ts'
+import { type Browser, launchBrowser } from '../../dev/browser.ts'
+import type { Home } from '../../dev/home.ts'
 import { citation } from './harness/requests.ts'
-import { type Stack, startStack } from './harness/stack.ts'
+import { type Stack, startStack } from '../../dev/stack.ts'
 import { until } from './harness/wait.ts'
-import { chooseWorkspace, composer, openApp, startNewSession } from './harness/web-ui.ts'
+import { chooseWorkspace, composer, openApp, startNewSession } from '../../dev/web-ui.ts'
 
 interface Observation {
   rows: Record<string, string[]>

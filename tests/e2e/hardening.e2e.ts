@@ -9,15 +9,14 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { join } from 'node:path'
-import { repoRoot } from './harness/paths.ts'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type Browser, launchBrowser } from './harness/browser.ts'
-import { hostDir } from './harness/host.ts'
-import { type Stack, startStack } from './harness/stack.ts'
-import { type StoredSession, writeSessionStore } from './harness/store.ts'
-import { report } from './harness/timing.ts'
+import { repoRoot } from '../../dev/paths.ts'
+import { describe, expect, it } from 'vitest'
+import { hostDir } from '../../dev/pinned-host.ts'
+import { type StoredSession, writeSessionStore } from '../../dev/session-store.ts'
+import { report } from '../../dev/timing.ts'
 import { citation } from './harness/requests.ts'
-import { chooseWorkspace, composer, openApp, send, startNewSession } from './harness/web-ui.ts'
+import { chooseWorkspace, composer, openApp, send, startNewSession } from '../../dev/web-ui.ts'
+import { useRealHost } from './harness/real-host.ts'
 
 const TRUSTED = 'box.test'
 const LONG_TITLE = `Quarterly orchard budget review ${'with a title that keeps going '.repeat(8)}`.trim()
@@ -43,17 +42,12 @@ function unknownIds(bytes: number): string {
 }
 
 describe('hardening in the real host', () => {
-  let stack: Stack
-  let browser: Browser
   let seeded: StoredSession[]
   let stray: string
   let recoveredMs: number | undefined
-  const json = { 'content-type': 'application/json' }
 
-  beforeAll(async () => {
-    stack = await startStack({
-      hostBin: inject('hostBin'),
-      tarball: inject('tarball'),
+  const host = useRealHost({
+    stack: {
       webArgs: ['--trusted-host', TRUSTED],
       fixtures: [join(repoRoot, 'tests/e2e/fixtures/storage-probe')],
       beforeBoot: async home => {
@@ -66,18 +60,15 @@ describe('hardening in the real host', () => {
         stray = join(home.dshHome, 'fail-session-listing')
         writeFileSync(stray, '')
       },
-    })
-    browser = await launchBrowser()
+    },
+    browser: { open: false },
   })
 
-  afterAll(async () => {
-    await browser?.close()
-    await stack?.stop()
-  })
+  const json = { 'content-type': 'application/json' }
 
   it('recovers within seconds from a first listing that failed at boot', async () => {
-    const ask = async () => JSON.parse((await raw(stack.web.url, '/dsh-sessions/candidates', json, 'POST',
-      JSON.stringify({ sessionId: 'session-new-draft-1', cwd: stack.home.project('alpha') }))).body) as { candidates: { sessionId: string }[] }
+    const ask = async () => JSON.parse((await raw(host.stack.web.url, '/dsh-sessions/candidates', json, 'POST',
+      JSON.stringify({ sessionId: 'session-new-draft-1', cwd: host.stack.home.project('alpha') }))).body) as { candidates: { sessionId: string }[] }
     expect((await ask()).candidates).toEqual([])
     rmSync(stray)
     const started = performance.now()
@@ -88,7 +79,7 @@ describe('hardening in the real host', () => {
   })
 
   it('admits exactly what the host fence admits: reads for the trusted host, the settings write for loopback only', async () => {
-    const port = new URL(stack.web.url).port
+    const port = new URL(host.stack.web.url).port
     const variants: Record<string, string>[] = [
       { host: `127.0.0.1:${port}` },
       { host: `localhost:${port}` },
@@ -102,28 +93,28 @@ describe('hardening in the real host', () => {
       { host: `127.0.0.1:${port}`, origin: 'null' },
       { host: `127.0.0.1:${port}`, 'sec-fetch-site': 'cross-site' },
     ]
-    const settingsFile = join(stack.home.dshHome, 'settings.yaml')
+    const settingsFile = join(host.stack.home.dshHome, 'settings.yaml')
     const before = readFileSync(settingsFile)
     const apiBody = JSON.stringify({ type: 'client-request', rpcId: 'fence-1', method: 'agentPreset.list', payload: {} })
     for (const headers of variants) {
-      const hostRead = await raw(stack.web.url, '/api/agentPreset.list', { ...json, ...headers }, 'POST', apiBody)
-      const hostPrivileged = await raw(stack.web.url, '/api/settings.describe', { ...json, ...headers }, 'POST',
+      const hostRead = await raw(host.stack.web.url, '/api/agentPreset.list', { ...json, ...headers }, 'POST', apiBody)
+      const hostPrivileged = await raw(host.stack.web.url, '/api/settings.describe', { ...json, ...headers }, 'POST',
         JSON.stringify({ type: 'client-request', rpcId: 'fence-2', method: 'settings.describe', payload: {} }))
-      const ourRead = await raw(stack.web.url, '/dsh-sessions/settings', headers, 'GET')
-      const ourCandidates = await raw(stack.web.url, '/dsh-sessions/candidates', { ...json, ...headers }, 'POST', JSON.stringify({ sessionId: 'session-new-draft-1' }))
+      const ourRead = await raw(host.stack.web.url, '/dsh-sessions/settings', headers, 'GET')
+      const ourCandidates = await raw(host.stack.web.url, '/dsh-sessions/candidates', { ...json, ...headers }, 'POST', JSON.stringify({ sessionId: 'session-new-draft-1' }))
       // An admitted write of an unknown key is refused as invalid, so nothing is written either way.
-      const ourWrite = await raw(stack.web.url, '/dsh-sessions/settings', { ...json, ...headers }, 'POST', '{"nope":1}')
+      const ourWrite = await raw(host.stack.web.url, '/dsh-sessions/settings', { ...json, ...headers }, 'POST', '{"nope":1}')
       const label = JSON.stringify(headers)
       expect(ourRead.status === 403, `read ${label}`).toBe(hostRead.status === 403)
       expect(ourCandidates.status === 403, `candidates ${label}`).toBe(hostRead.status === 403)
       expect(ourWrite.status === 403, `write ${label}`).toBe(hostPrivileged.status === 403)
     }
     const fromTrusted = { host: `${TRUSTED}:${port}` }
-    expect((await raw(stack.web.url, '/dsh-sessions/settings', fromTrusted, 'GET')).status).toBe(200)
-    const refused = await raw(stack.web.url, '/dsh-sessions/settings', { ...json, ...fromTrusted }, 'POST', '{"scope":"all"}')
+    expect((await raw(host.stack.web.url, '/dsh-sessions/settings', fromTrusted, 'GET')).status).toBe(200)
+    const refused = await raw(host.stack.web.url, '/dsh-sessions/settings', { ...json, ...fromTrusted }, 'POST', '{"scope":"all"}')
     expect(refused.status).toBe(403)
     expect(JSON.parse(refused.body).error.code).toBe('forbidden')
-    expect((await raw(stack.web.url, '/dsh-sessions/settings', { host: `app.localhost:${port}` }, 'GET')).status).toBe(403)
+    expect((await raw(host.stack.web.url, '/dsh-sessions/settings', { host: `app.localhost:${port}` }, 'GET')).status).toBe(403)
     expect(readFileSync(settingsFile).equals(before)).toBe(true)
   })
 
@@ -132,7 +123,7 @@ describe('hardening in the real host', () => {
     const samples: number[] = []
     for (let n = 0; n < 5; n += 1) {
       const started = performance.now()
-      const res = await raw(stack.web.url, '/dsh-sessions/preflight', json, 'POST', JSON.stringify({ sessionId: 'session-new-draft-1', cwd: stack.home.project('alpha'), text }))
+      const res = await raw(host.stack.web.url, '/dsh-sessions/preflight', json, 'POST', JSON.stringify({ sessionId: 'session-new-draft-1', cwd: host.stack.home.project('alpha'), text }))
       samples.push(performance.now() - started)
       expect(res.status).toBe(200)
       expect(JSON.parse(res.body)).toMatchObject({ ok: true, references: [] })
@@ -140,24 +131,24 @@ describe('hardening in the real host', () => {
     report('preflight of 60 KB of unknown ids (worst of 5)', Math.max(...samples))
     expect(Math.max(...samples)).toBeLessThan(1_000)
 
-    await openApp(browser.page, stack.web.url)
-    await startNewSession(browser.page)
-    await chooseWorkspace(browser.page, 'alpha')
+    await openApp(host.browser.page, host.stack.web.url)
+    await startNewSession(host.browser.page)
+    await chooseWorkspace(host.browser.page, 'alpha')
     const marker = `unknown ids marker ${seeded[0]!.id}`
-    const before = stack.model.turns().length
+    const before = host.stack.model.turns().length
     const started = performance.now()
-    await send(browser.page, `${marker}\n${text}`)
-    await expect.poll(() => stack.model.turns().length, { timeout: 30_000, interval: 20 }).toBe(before + 1)
+    await send(host.browser.page, `${marker}\n${text}`)
+    await expect.poll(() => host.stack.model.turns().length, { timeout: 30_000, interval: 20 }).toBe(before + 1)
     const elapsed = performance.now() - started
     report('send to model request, 60 KB of unknown ids', elapsed)
     expect(elapsed).toBeLessThan(5_000)
-    const texts = stack.model.turns().at(-1)!.body.messages.filter(m => m.role === 'user').map(m => JSON.stringify(m.content))
+    const texts = host.stack.model.turns().at(-1)!.body.messages.filter(m => m.role === 'user').map(m => JSON.stringify(m.content))
     expect(texts.some(t => t.includes('unknown ids marker'))).toBe(true)
     expect(texts.filter(t => t.includes('## Referenced sessions'))).toHaveLength(1)
   })
 
   it('clamps a long title on the chip but sends it whole, and names a title with replacement patterns as written', async () => {
-    const page = browser.page
+    const page = host.browser.page
     await startNewSession(page)
     await chooseWorkspace(page, 'alpha')
     await composer(page).fill('long marker @Quarterly')
@@ -170,10 +161,10 @@ describe('hardening in the real host', () => {
     const shown = (await composer(page).inputValue()).slice('long marker @'.length, -1)
     expect(Array.from(shown).length).toBeLessThanOrEqual(60)
     expect(await page.locator('[data-decoration="chip"]').first().getAttribute('title')).toBe(shown)
-    const before = stack.model.turns().length
+    const before = host.stack.model.turns().length
     await page.getByRole('button', { name: 'Send message' }).click()
-    await expect.poll(() => stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
-    const cited = citation(stack.model.turns().at(-1)!, 'long marker')
+    await expect.poll(() => host.stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
+    const cited = citation(host.stack.model.turns().at(-1)!, 'long marker')
     expect(cited.direct).toBe(`long marker @${LONG_TITLE} `.trimEnd())
     expect(cited.following).toContain('Orchard budget figures')
 
@@ -181,7 +172,7 @@ describe('hardening in the real host', () => {
     await page.getByRole('listbox').getByRole('option', { name: /Cost \$& benefit/ }).click()
     await expect.poll(() => composer(page).inputValue()).toBe(`pattern marker @${PATTERN_TITLE} `)
     const gone = seeded[2]!.id
-    const root = join(stack.home.dshHome, 'sessions')
+    const root = join(host.stack.home.dshHome, 'sessions')
     for (const project of readdirSync(root)) rmSync(join(root, project, gone), { recursive: true, force: true })
     await page.getByRole('button', { name: 'Send message' }).click()
     const alert = page.getByRole('alert').filter({ hasText: 'was deleted or cannot be read' })

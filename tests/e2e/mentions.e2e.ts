@@ -8,13 +8,13 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type Browser, launchBrowser } from './harness/browser.ts'
+import { describe, expect, it } from 'vitest'
+import { launchBrowser } from '../../dev/browser.ts'
 import { citation } from './harness/requests.ts'
-import { hostDir } from './harness/host.ts'
-import { type Stack, startStack } from './harness/stack.ts'
-import { writeSessionStore } from './harness/store.ts'
-import { chooseWorkspace, composer, openApp, startNewSession } from './harness/web-ui.ts'
+import { hostDir } from '../../dev/pinned-host.ts'
+import { writeSessionStore } from '../../dev/session-store.ts'
+import { composer, openApp } from '../../dev/web-ui.ts'
+import { useRealHost } from './harness/real-host.ts'
 
 const ALPHA_TEXT = 'Orchard plans for spring planting'
 const BETA_TEXT = 'Budget review for beta team'
@@ -60,15 +60,11 @@ async function setScope(page: Page, label: string, expandLabel: RegExp): Promise
 }
 
 describe('the @ menu, session chips and the settings card in the real host', () => {
-  let stack: Stack
-  let browser: Browser
   let alphaId: string
   let betaId: string
 
-  beforeAll(async () => {
-    stack = await startStack({
-      hostBin: inject('hostBin'),
-      tarball: inject('tarball'),
+  const host = useRealHost({
+    stack: {
       beforeBoot: async home => {
         const [alpha, beta] = await writeSessionStore(hostDir(), home, [
           { cwd: home.project('alpha'), title: ALPHA_TITLE, text: ALPHA_TEXT },
@@ -77,53 +73,45 @@ describe('the @ menu, session chips and the settings card in the real host', () 
         alphaId = alpha!.id
         betaId = beta!.id
       },
-    })
-    browser = await launchBrowser()
-    await openApp(browser.page, stack.web.url)
-    await startNewSession(browser.page)
-    await chooseWorkspace(browser.page, 'alpha')
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await stack?.stop()
+    },
+    workspace: 'alpha',
   })
 
   it('lists the files group and only the alpha session, each once', async () => {
-    await expect.poll(async () => (await openMenu(browser.page, 'Compare @')).length, { timeout: 15_000 }).toBe(4)
-    const options = await openMenu(browser.page, 'Compare @')
-    if (shots !== undefined) await browser.page.screenshot({ path: join(shots, 'at-menu-en.png') })
+    await expect.poll(async () => (await openMenu(host.browser.page, 'Compare @')).length, { timeout: 15_000 }).toBe(4)
+    const options = await openMenu(host.browser.page, 'Compare @')
+    if (shots !== undefined) await host.browser.page.screenshot({ path: join(shots, 'at-menu-en.png') })
     const names = options.map(text => text.split('\n')[0])
     expect(names).toEqual(['Folder · src/', 'File · README.md', 'File · notes.txt', `Session · ${ALPHA_TITLE}`])
     expect(options.at(-1)).toContain(alphaId)
-    expect(options.at(-1)).toContain(stack.home.project('alpha'))
+    expect(options.at(-1)).toContain(host.stack.home.project('alpha'))
     expect(options.at(-1)).toMatch(/ago/)
-    expect(await browser.page.getByRole('listbox').innerText()).toContain('Files & folders')
-    expect(await browser.page.getByRole('listbox').innerText()).not.toContain('Session conversations')
-    await composer(browser.page).fill('')
+    expect(await host.browser.page.getByRole('listbox').innerText()).toContain('Files & folders')
+    expect(await host.browser.page.getByRole('listbox').innerText()).not.toContain('Session conversations')
+    await composer(host.browser.page).fill('')
   })
 
   it('sends a picked session chip as a snapshot after the readable message', async () => {
-    const page = browser.page
+    const page = host.browser.page
     await composer(page).fill('pick marker ')
     await pick(page, '@Orch', /Session · Orchard plans/)
     await expect.poll(() => composer(page).inputValue()).toBe(`pick marker @${ALPHA_TITLE} `)
     await composer(page).press('End')
     await composer(page).pressSequentially('what did we plan?')
-    const before = stack.model.turns().length
+    const before = host.stack.model.turns().length
     await page.getByRole('button', { name: 'Send message' }).click()
-    await expect.poll(() => stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
-    const cited = citation(stack.model.turns().at(-1)!, 'pick marker')
+    await expect.poll(() => host.stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
+    const cited = citation(host.stack.model.turns().at(-1)!, 'pick marker')
     expect(cited.direct).toBe(`pick marker @${ALPHA_TITLE} what did we plan?`)
     expect(cited.following).toContain(ALPHA_TEXT)
     expect(cited.snapshots).toBe(1)
   })
 
   it('switches the scope from the settings card, persisted and live', async () => {
-    const page = browser.page
+    const page = host.browser.page
     expect(await openMenu(page, '@Budget')).toEqual([])
     await setScope(page, 'All visible sessions', /Expand: Session references/)
-    expect(readFileSync(join(stack.home.dshHome, 'settings.yaml'), 'utf8')).toMatch(/^dsh-sessions:\n {2}scope: all$/m)
+    expect(readFileSync(join(host.stack.home.dshHome, 'settings.yaml'), 'utf8')).toMatch(/^dsh-sessions:\n {2}scope: all$/m)
     const options = await openMenu(page, '@Budget')
     expect(options.map(text => text.split('\n')[0])).toEqual([`Session · ${BETA_TITLE}`])
     expect(options[0]).toContain(betaId)
@@ -131,13 +119,13 @@ describe('the @ menu, session chips and the settings card in the real host', () 
   })
 
   it('blocks the send when the picked source was deleted, keeping the draft and the chip', async () => {
-    const page = browser.page
+    const page = host.browser.page
     await composer(page).fill('deleted marker ')
     await pick(page, '@Budget', /Session · Budget review/)
     const draft = `deleted marker @${BETA_TITLE} `
     await expect.poll(() => composer(page).inputValue()).toBe(draft)
-    rmSync(sessionDir(stack.home.dshHome, betaId), { recursive: true, force: true })
-    const before = stack.model.turns().length
+    rmSync(sessionDir(host.stack.home.dshHome, betaId), { recursive: true, force: true })
+    const before = host.stack.model.turns().length
     await page.getByRole('button', { name: 'Send message' }).click()
     const alert = page.getByRole('alert').filter({ hasText: 'was deleted or cannot be read' })
     await alert.waitFor()
@@ -145,7 +133,7 @@ describe('the @ menu, session chips and the settings card in the real host', () 
     if (shots !== undefined) await page.screenshot({ path: join(shots, 'preflight-failure-en.png') })
     expect(await composer(page).inputValue()).toBe(draft)
     await page.waitForTimeout(1000)
-    expect(stack.model.turns().length).toBe(before)
+    expect(host.stack.model.turns().length).toBe(before)
     await composer(page).fill('')
   })
 
@@ -153,7 +141,7 @@ describe('the @ menu, session chips and the settings card in the real host', () 
     const zh = await launchBrowser({ locale: 'zh-CN' })
     try {
       const page = zh.page
-      await openApp(page, stack.web.url)
+      await openApp(page, host.stack.web.url)
       await page.getByText(/^Title pick marker/).first().click()
       await expect.poll(async () => (await openMenu(page, '@')).map(text => text.split('\n')[0]), { timeout: 15_000 }).toContain(`会话 · ${ALPHA_TITLE}`)
       const options = await openMenu(page, '@')
@@ -162,20 +150,20 @@ describe('the @ menu, session chips and the settings card in the real host', () 
       expect(options.find(text => text.startsWith(`会话 · ${ALPHA_TITLE}`))).toMatch(/前/)
       if (shots !== undefined) await page.screenshot({ path: join(shots, 'at-menu-zh.png') })
       await setScope(page, '仅当前工作区', /展开: 会话引用/)
-      expect(readFileSync(join(stack.home.dshHome, 'settings.yaml'), 'utf8')).toMatch(/^dsh-sessions:\n {2}scope: workspace$/m)
+      expect(readFileSync(join(host.stack.home.dshHome, 'settings.yaml'), 'utf8')).toMatch(/^dsh-sessions:\n {2}scope: workspace$/m)
 
       await composer(page).fill('中文 ')
       await pick(page, '@Orch', /会话 · Orchard plans/)
       const draft = `中文 @${ALPHA_TITLE} `
       await expect.poll(() => composer(page).inputValue()).toBe(draft)
-      rmSync(sessionDir(stack.home.dshHome, alphaId), { recursive: true, force: true })
-      const before = stack.model.turns().length
+      rmSync(sessionDir(host.stack.home.dshHome, alphaId), { recursive: true, force: true })
+      const before = host.stack.model.turns().length
       await page.getByRole('button', { name: '发送消息' }).click()
       const alert = page.getByRole('alert').filter({ hasText: `无法引用「${ALPHA_TITLE}」：该会话已被删除或无法读取。` })
       await alert.waitFor()
       if (shots !== undefined) await page.screenshot({ path: join(shots, 'preflight-failure-zh.png') })
       expect(await composer(page).inputValue()).toBe(draft)
-      expect(stack.model.turns().length).toBe(before)
+      expect(host.stack.model.turns().length).toBe(before)
     } finally {
       await zh.close()
     }

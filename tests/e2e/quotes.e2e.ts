@@ -11,12 +11,12 @@
  */
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type Browser, launchBrowser } from './harness/browser.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { launchBrowser } from '../../dev/browser.ts'
 import { userTexts } from './harness/requests.ts'
-import { type Stack, startStack } from './harness/stack.ts'
-import { note } from './harness/timing.ts'
-import { composer, openApp, send, startSessionWithTurn } from './harness/web-ui.ts'
+import { note } from '../../dev/timing.ts'
+import { composer, openApp, send, startSessionWithTurn } from '../../dev/web-ui.ts'
+import { useRealHost } from './harness/real-host.ts'
 
 const shots = process.env.DSH_SESSIONS_SCREENSHOTS
 const BUTTON = '[data-dsh-sessions-quote-button]'
@@ -47,23 +47,14 @@ async function barEntries(page: Page): Promise<string[]> {
 }
 
 describe('quoting the conversation in the real host', () => {
-  let stack: Stack
-  let browser: Browser
+  const host = useRealHost()
 
   beforeAll(async () => {
-    stack = await startStack({ hostBin: inject('hostBin'), tarball: inject('tarball') })
-    browser = await launchBrowser()
-    await openApp(browser.page, stack.web.url)
-    await startSessionWithTurn(browser.page, 'alpha', 'Tell me about pears')
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await stack?.stop()
+    await startSessionWithTurn(host.browser.page, 'alpha', 'Tell me about pears')
   })
 
   it('adds two quotes, removes one from the bar, undoes, and sends each as a quote block ending in an empty line', async () => {
-    const page = browser.page
+    const page = host.browser.page
     await selectInReply(page, 'You said: Tell me')
     await page.locator(BUTTON).waitFor()
     expect(await page.locator(BUTTON).innerText()).toBe('Add to chat')
@@ -94,17 +85,17 @@ describe('quoting the conversation in the real host', () => {
     await composer(page).press('Control+End')
     await composer(page).pressSequentially('compare these')
     expect(await composer(page).inputValue()).toBe('@Quote 1\n@Quote 2\ncompare these')
-    const before = stack.model.turns().length
+    const before = host.stack.model.turns().length
     await page.getByRole('button', { name: 'Send message' }).click()
-    await expect.poll(() => stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
-    const direct = userTexts(stack.model.turns().at(-1)!).find(text => text.includes('compare these'))!
+    await expect.poll(() => host.stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
+    const direct = userTexts(host.stack.model.turns().at(-1)!).find(text => text.includes('compare these'))!
     expect(direct.split('\n')).toEqual(['> You said: Tell me', '', '> Stand-in reply', '', 'compare these'])
     expect(direct).not.toContain('Quote 1')
     await expect.poll(() => barEntries(page)).toEqual([])
   })
 
   it('never repeats a label: a quote added after a removal takes the next number', async () => {
-    const page = browser.page
+    const page = host.browser.page
     await composer(page).fill('')
     await selectInReply(page, 'You said: Tell me')
     await page.locator(BUTTON).click()
@@ -126,7 +117,7 @@ describe('quoting the conversation in the real host', () => {
   })
 
   it('keeps typed text before a quote on its own line, and copies and reloads the draft as it is sent', async () => {
-    const page = browser.page
+    const page = host.browser.page
     await composer(page).fill('Look at this:')
     await selectInReply(page, 'You said: Tell me')
     await page.locator(BUTTON).click()
@@ -144,15 +135,15 @@ describe('quoting the conversation in the real host', () => {
     await page.getByText('Title Tell me about pears').first().click()
     await expect.poll(() => composer(page).inputValue(), { timeout: 15_000 }).toBe(form)
 
-    const before = stack.model.turns().length
+    const before = host.stack.model.turns().length
     await page.getByRole('button', { name: 'Send message' }).click()
-    await expect.poll(() => stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
-    const direct = userTexts(stack.model.turns().at(-1)!).find(text => text.startsWith('Look at this:'))!
+    await expect.poll(() => host.stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
+    const direct = userTexts(host.stack.model.turns().at(-1)!).find(text => text.startsWith('Look at this:'))!
     expect(direct.split('\n')).toEqual(['Look at this:', '> You said: Tell me', '', 'Why?'])
   })
 
   it('offers the button for a double-click selection and none for a selection in the composer', async () => {
-    const page = browser.page
+    const page = host.browser.page
     await page.getByText('Stand-in reply #1.').first().dblclick({ position: { x: 20, y: 10 } })
     expect(await page.evaluate(() => document.getSelection()?.toString())).toBe('Stand')
     await page.locator(BUTTON).waitFor()
@@ -172,7 +163,7 @@ describe('quoting the conversation in the real host', () => {
   })
 
   it('truncates a 20,000-character selection to 16,000 code points with the marker', async () => {
-    const page = browser.page
+    const page = host.browser.page
     const long = Array.from({ length: 3000 }, (_, n) => `w${String(n).padStart(4, '0')}x`).join(' ').slice(0, 20_000)
     await send(page, long)
     await page.getByText(`You said: ${long.slice(0, 30)}`).first().waitFor({ timeout: 30_000 })
@@ -188,10 +179,10 @@ describe('quoting the conversation in the real host', () => {
       }
     })
     note(`click to visible chip for a 16,000-code-point quote: ${elapsed.toFixed(1)} ms`)
-    const before = stack.model.turns().length
+    const before = host.stack.model.turns().length
     await page.getByRole('button', { name: 'Send message' }).click()
-    await expect.poll(() => stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
-    const direct = userTexts(stack.model.turns().at(-1)!).find(text => text.startsWith('> w0000x'))!
+    await expect.poll(() => host.stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
+    const direct = userTexts(host.stack.model.turns().at(-1)!).find(text => text.startsWith('> w0000x'))!
     expect(direct.endsWith('… (truncated)')).toBe(true)
     expect(direct.slice(2, -'… (truncated)'.length)).toBe(long.slice(0, 16_000))
   })
@@ -200,7 +191,7 @@ describe('quoting the conversation in the real host', () => {
     const zh = await launchBrowser({ locale: 'zh-CN' })
     try {
       const page = zh.page
-      await openApp(page, stack.web.url)
+      await openApp(page, host.stack.web.url)
       await page.getByText('Title Tell me about pears').first().click()
       await page.getByText('Stand-in reply #1.').first().waitFor()
       await selectInReply(page, 'You said: Tell me')
@@ -221,10 +212,10 @@ describe('quoting the conversation in the real host', () => {
       await expect.poll(() => composer(page).inputValue()).toBe('\n@引用 2\n@引用 3\n')
       await composer(page).press('Control+End')
       await composer(page).pressSequentially('比较一下')
-      const before = stack.model.turns().length
+      const before = host.stack.model.turns().length
       await page.getByRole('button', { name: '发送消息' }).click()
-      await expect.poll(() => stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
-      const direct = userTexts(stack.model.turns().at(-1)!).find(text => text.includes('比较一下'))!
+      await expect.poll(() => host.stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
+      const direct = userTexts(host.stack.model.turns().at(-1)!).find(text => text.includes('比较一下'))!
       expect(direct.split('\n')).toEqual(['> Stand-in reply', '', '> You said: Tell me', '', '比较一下'])
       await expect.poll(() => barEntries(page)).toEqual([])
     } finally {

@@ -10,13 +10,12 @@
 import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type Browser, launchBrowser } from './harness/browser.ts'
-import type { RecordedRequest } from './harness/model.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { RecordedRequest } from '../../dev/stand-in-model.ts'
 import { citation, isSnapshot, userTexts } from './harness/requests.ts'
-import { type Stack, startStack } from './harness/stack.ts'
 import { until } from './harness/wait.ts'
-import { chooseWorkspace, openApp, send, startNewSession, startSessionWithTurn } from './harness/web-ui.ts'
+import { chooseWorkspace, send, startNewSession, startSessionWithTurn } from '../../dev/web-ui.ts'
+import { useRealHost } from './harness/real-host.ts'
 
 const ALPHA_TEXT = 'Orchard plans for spring planting'
 const BETA_TEXT = 'Budget review for beta team'
@@ -38,36 +37,28 @@ function mention(sessionId: string, label: string): string {
 }
 
 describe('cross-session references in the real host', () => {
-  let stack: Stack
-  let browser: Browser
   let alphaId: string
   let betaId: string
 
-  const turns = () => stack.model.turns()
+  const host = useRealHost()
+
+  const turns = () => host.stack.model.turns()
   async function nextTurn(text: string): Promise<RecordedRequest> {
     const before = turns().length
-    await send(browser.page, text)
+    await send(host.browser.page, text)
     await expect.poll(() => turns().length, { timeout: 30_000 }).toBe(before + 1)
     return turns().at(-1)!
   }
   const snapshotCount = (request: RecordedRequest | undefined) => (request === undefined ? 0 : userTexts(request).filter(isSnapshot).length)
 
   beforeAll(async () => {
-    stack = await startStack({ hostBin: inject('hostBin'), tarball: inject('tarball') })
-    browser = await launchBrowser()
-    await openApp(browser.page, stack.web.url)
-    await startSessionWithTurn(browser.page, 'alpha', ALPHA_TEXT)
+    await startSessionWithTurn(host.browser.page, 'alpha', ALPHA_TEXT)
     alphaId = turns().at(-1)!.sessionId!
-    await startSessionWithTurn(browser.page, 'beta', BETA_TEXT)
+    await startSessionWithTurn(host.browser.page, 'beta', BETA_TEXT)
     betaId = turns().at(-1)!.sessionId!
-    await until(() => stack.model.requests.filter(r => r.kind === 'title').length === 2, 'both session titles')
-    await startNewSession(browser.page)
-    await chooseWorkspace(browser.page, 'alpha')
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await stack?.stop()
+    await until(() => host.stack.model.requests.filter(r => r.kind === 'title').length === 2, 'both session titles')
+    await startNewSession(host.browser.page)
+    await chooseWorkspace(host.browser.page, 'alpha')
   })
 
   it('delivers one snapshot after the message for a bare id', async () => {
@@ -110,55 +101,55 @@ describe('cross-session references in the real host', () => {
   })
 
   it('persists settings to settings.yaml, refuses invalid ones byte for byte, and blocks the step in reject mode', async () => {
-    const settingsFile = join(stack.home.dshHome, 'settings.yaml')
+    const settingsFile = join(host.stack.home.dshHome, 'settings.yaml')
     const json = { 'content-type': 'application/json' }
-    const accepted = await raw(stack.web.url, '/dsh-sessions/settings', { headers: json, body: JSON.stringify({ failureMode: 'reject' }) })
+    const accepted = await raw(host.stack.web.url, '/dsh-sessions/settings', { headers: json, body: JSON.stringify({ failureMode: 'reject' }) })
     expect(accepted.status).toBe(200)
     expect(JSON.parse(accepted.body)).toMatchObject({ failureMode: 'reject', scope: 'workspace' })
     const written = readFileSync(settingsFile)
     expect(written.toString()).toMatch(/^dsh-sessions:\n {2}failureMode: reject$/m)
     for (const body of ['{"scope":"galaxy"}', '{"candidateLimit":-1}', '{"nope":1}', '{bad json']) {
-      const refused = await raw(stack.web.url, '/dsh-sessions/settings', { headers: json, body })
+      const refused = await raw(host.stack.web.url, '/dsh-sessions/settings', { headers: json, body })
       expect(refused.status, body).toBe(400)
     }
     expect(readFileSync(settingsFile).equals(written)).toBe(true)
-    const current = await raw(stack.web.url, '/dsh-sessions/settings', { method: 'GET' })
+    const current = await raw(host.stack.web.url, '/dsh-sessions/settings', { method: 'GET' })
     expect(JSON.parse(current.body)).toMatchObject({ failureMode: 'reject' })
 
     const before = turns().length
-    await send(browser.page, `reject marker ${betaId}`)
+    await send(host.browser.page, `reject marker ${betaId}`)
     await new Promise(resolve => setTimeout(resolve, 3_000))
     expect(turns().length).toBe(before)
 
-    const restored = await raw(stack.web.url, '/dsh-sessions/settings', { headers: json, body: JSON.stringify({ failureMode: 'passthrough' }) })
+    const restored = await raw(host.stack.web.url, '/dsh-sessions/settings', { headers: json, body: JSON.stringify({ failureMode: 'passthrough' }) })
     expect(restored.status).toBe(200)
   })
 
   it('shows a retitled session in the very next candidates request', async () => {
     const json = { 'content-type': 'application/json' }
-    const renamed = await raw(stack.web.url, '/api/session.rename', {
+    const renamed = await raw(host.stack.web.url, '/api/session.rename', {
       headers: json,
       body: JSON.stringify({ type: 'client-request', rpcId: 'rename-1', method: 'session.rename', payload: { sessionId: alphaId, title: 'Orchard budget, renamed' } }),
     })
     expect(JSON.parse(renamed.body).result).toMatchObject({ ok: true })
-    const listed = await raw(stack.web.url, '/dsh-sessions/candidates', { headers: json, body: JSON.stringify({ sessionId: turns().at(-1)!.sessionId, query: 'renamed' }) })
+    const listed = await raw(host.stack.web.url, '/dsh-sessions/candidates', { headers: json, body: JSON.stringify({ sessionId: turns().at(-1)!.sessionId, query: 'renamed' }) })
     expect(JSON.parse(listed.body).candidates.map((c: { sessionId: string; label: string }) => [c.sessionId, c.label])).toEqual([[alphaId, 'Orchard budget, renamed']])
   })
 
   it('refuses cross-site and malformed requests and keeps serving', async () => {
     const json = { 'content-type': 'application/json' }
     const body = JSON.stringify({ sessionId: alphaId })
-    expect((await raw(stack.web.url, '/dsh-sessions/candidates', { headers: { ...json, origin: 'http://evil.example' }, body })).status).toBe(403)
-    expect((await raw(stack.web.url, '/dsh-sessions/candidates', { headers: { ...json, 'sec-fetch-site': 'cross-site' }, body })).status).toBe(403)
-    expect((await raw(stack.web.url, '/dsh-sessions/candidates', { headers: { ...json, host: 'evil.example' }, body })).status).toBe(403)
-    expect((await raw(stack.web.url, '/dsh-sessions/candidates', { headers: json, body: '{"sessionId":' })).status).toBe(400)
-    expect((await raw(stack.web.url, '/dsh-sessions/preflight', { headers: json, body: JSON.stringify({ sessionId: alphaId, text: 'x'.repeat(100_000) }) })).status).toBe(413)
-    const ok = await raw(stack.web.url, '/dsh-sessions/candidates', { headers: { ...json, origin: stack.web.url }, body: JSON.stringify({ sessionId: betaId, query: 'budget' }) })
+    expect((await raw(host.stack.web.url, '/dsh-sessions/candidates', { headers: { ...json, origin: 'http://evil.example' }, body })).status).toBe(403)
+    expect((await raw(host.stack.web.url, '/dsh-sessions/candidates', { headers: { ...json, 'sec-fetch-site': 'cross-site' }, body })).status).toBe(403)
+    expect((await raw(host.stack.web.url, '/dsh-sessions/candidates', { headers: { ...json, host: 'evil.example' }, body })).status).toBe(403)
+    expect((await raw(host.stack.web.url, '/dsh-sessions/candidates', { headers: json, body: '{"sessionId":' })).status).toBe(400)
+    expect((await raw(host.stack.web.url, '/dsh-sessions/preflight', { headers: json, body: JSON.stringify({ sessionId: alphaId, text: 'x'.repeat(100_000) }) })).status).toBe(413)
+    const ok = await raw(host.stack.web.url, '/dsh-sessions/candidates', { headers: { ...json, origin: host.stack.web.url }, body: JSON.stringify({ sessionId: betaId, query: 'budget' }) })
     expect(ok.status).toBe(200)
     expect(JSON.parse(ok.body).candidates).toEqual([])
-    const all = await raw(stack.web.url, '/dsh-sessions/candidates', { headers: json, body: JSON.stringify({ sessionId: betaId, query: 'orchard' }) })
+    const all = await raw(host.stack.web.url, '/dsh-sessions/candidates', { headers: json, body: JSON.stringify({ sessionId: betaId, query: 'orchard' }) })
     expect(JSON.parse(all.body).candidates).toEqual([])
-    const own = await raw(stack.web.url, '/dsh-sessions/candidates', { headers: json, body: JSON.stringify({ sessionId: alphaId }) })
+    const own = await raw(host.stack.web.url, '/dsh-sessions/candidates', { headers: json, body: JSON.stringify({ sessionId: alphaId }) })
     expect(JSON.parse(own.body).candidates.map((c: { sessionId: string }) => c.sessionId)).not.toContain(alphaId)
   })
 })

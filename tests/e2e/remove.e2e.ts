@@ -4,36 +4,29 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { launchBrowser } from './harness/browser.ts'
-import { dshPlugin, dumpConfig } from './harness/dsh.ts'
-import { PLUGIN, type Stack, startStack } from './harness/stack.ts'
-import { report } from './harness/timing.ts'
-import { openApp, startSessionWithTurn } from './harness/web-ui.ts'
+import { describe, expect, it } from 'vitest'
+import { launchBrowser } from '../../dev/browser.ts'
+import { dshPlugin, dumpConfig } from '../../dev/dsh-process.ts'
+import { PLUGIN } from '../../dev/stack.ts'
+import { report } from '../../dev/timing.ts'
+import { openApp, startSessionWithTurn } from '../../dev/web-ui.ts'
+import { useRealHost } from './harness/real-host.ts'
 
 describe('removing the plugin', () => {
-  let stack: Stack
-
-  beforeAll(async () => {
-    stack = await startStack({ hostBin: inject('hostBin'), tarball: inject('tarball') })
-  })
-
-  afterAll(async () => {
-    await stack?.stop()
-  })
+  const host = useRealHost({ browser: false })
 
   it('leaves a web profile that boots without the plugin row or bundle', async () => {
-    await stack.web.stop()
-    dshPlugin(stack.options, ['remove', PLUGIN])
-    const profile = JSON.parse(readFileSync(join(stack.home.dshHome, 'profiles', 'web', 'package.json'), 'utf8')) as {
+    await host.stack.web.stop()
+    dshPlugin(host.stack.options, ['remove', PLUGIN])
+    const profile = JSON.parse(readFileSync(join(host.stack.home.dshHome, 'profiles', 'web', 'package.json'), 'utf8')) as {
       dependencies?: Record<string, string>
       dsh: { profile: { bundles: string[] } }
     }
     expect(profile.dependencies?.[PLUGIN]).toBeUndefined()
     expect(profile.dsh.profile.bundles).toEqual(['@deepseek-ai/dsh-base', '@deepseek-ai/dsh-web-app'])
-    expect(dumpConfig(stack.options)).not.toMatch(/session-bridge|@wishp3\/dsh-sessions/)
+    expect(dumpConfig(host.stack.options)).not.toMatch(/session-bridge|@wishp3\/dsh-sessions/)
 
-    const web = await stack.restart()
+    const web = await host.stack.restart()
     report('dsh web boot after remove', web.bootMs)
     const browser = await launchBrowser()
     try {

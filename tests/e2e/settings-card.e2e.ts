@@ -7,10 +7,10 @@
 import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { launchBrowser } from './harness/browser.ts'
-import { type Stack, startStack } from './harness/stack.ts'
-import { openApp } from './harness/web-ui.ts'
+import { describe, expect, it } from 'vitest'
+import { launchBrowser } from '../../dev/browser.ts'
+import { openApp } from '../../dev/web-ui.ts'
+import { useRealHost } from './harness/real-host.ts'
 
 /** Opens Settings → Plugins → Plugin configuration, expands the card and reads each read-only setting as [name, value, source]. */
 async function readOnlySettings(page: Page, expandLabel: RegExp): Promise<string[][]> {
@@ -26,27 +26,20 @@ async function readOnlySettings(page: Page, expandLabel: RegExp): Promise<string
 }
 
 describe('the settings card in the user\'s language', () => {
-  let stack: Stack
-
-  beforeAll(async () => {
-    stack = await startStack({
-      hostBin: inject('hostBin'),
-      tarball: inject('tarball'),
+  const host = useRealHost({
+    stack: {
       beforeBoot: home => {
         appendFileSync(join(home.dshHome, 'settings.yaml'), 'dsh-sessions:\n  failureMode: reject\n')
         return Promise.resolve()
       },
-    })
-  })
-
-  afterAll(async () => {
-    await stack?.stop()
+    },
+    browser: false,
   })
 
   it('shows names, values and sources in English', async () => {
     const browser = await launchBrowser()
     try {
-      await openApp(browser.page, stack.web.url)
+      await openApp(browser.page, host.stack.web.url)
       expect(await readOnlySettings(browser.page, /^Expand: Session references$/)).toEqual([
         ['Resolve bare session ids', 'On', 'row config'],
         ['Resolve typed @Title mentions', 'On', 'row config'],
@@ -65,7 +58,7 @@ describe('the settings card in the user\'s language', () => {
   it('shows names, values and sources in Chinese', async () => {
     const browser = await launchBrowser({ locale: 'zh-CN' })
     try {
-      await openApp(browser.page, stack.web.url)
+      await openApp(browser.page, host.stack.web.url)
       expect(await readOnlySettings(browser.page, /^展开: 会话引用$/)).toEqual([
         ['解析裸会话 ID', '开启', '插件行配置'],
         ['解析手写的 @标题', '开启', '插件行配置'],

@@ -6,48 +6,42 @@
  */
 import { appendFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { launchBrowser } from './harness/browser.ts'
+import { describe, expect, it } from 'vitest'
+import { launchBrowser } from '../../dev/browser.ts'
 import { installApplyProbe, readProbe } from './harness/probe.ts'
-import { PLUGIN, type Stack, startStack } from './harness/stack.ts'
-import { openApp } from './harness/web-ui.ts'
+import { PLUGIN } from '../../dev/stack.ts'
+import { openApp } from '../../dev/web-ui.ts'
+import { useRealHost } from './harness/real-host.ts'
 
 describe('an invalid stored settings section', () => {
-  let stack: Stack
-
-  beforeAll(async () => {
-    stack = await startStack({
-      hostBin: inject('hostBin'),
-      tarball: inject('tarball'),
+  const host = useRealHost({
+    stack: {
       beforeBoot: home => {
         appendFileSync(join(home.dshHome, 'settings.yaml'), 'dsh-sessions:\n  scope: galaxy\n')
         return Promise.resolve()
       },
-    })
-  })
-
-  afterAll(async () => {
-    await stack?.stop()
+    },
+    browser: false,
   })
 
   it('boots the web UI with the plugin applied and falls back to the row configuration', async () => {
     const browser = await launchBrowser()
     try {
       await installApplyProbe(browser.context, PLUGIN, 'dsh-sessions')
-      await openApp(browser.page, stack.web.url)
+      await openApp(browser.page, host.stack.web.url)
       expect(await readProbe(browser.page)).toEqual({ applied: 1 })
       expect(browser.errors).toEqual([])
     } finally {
       await browser.close()
     }
-    const settings = await (await fetch(`${stack.web.url}/dsh-sessions/settings`)).json()
+    const settings = await (await fetch(`${host.stack.web.url}/dsh-sessions/settings`)).json()
     expect(settings).toMatchObject({ scope: 'workspace', failureMode: 'passthrough' })
   })
 
   it('refuses a write with a clear 409 and leaves the file alone', async () => {
-    const file = join(stack.home.dshHome, 'settings.yaml')
+    const file = join(host.stack.home.dshHome, 'settings.yaml')
     const before = readFileSync(file)
-    const res = await fetch(`${stack.web.url}/dsh-sessions/settings`, {
+    const res = await fetch(`${host.stack.web.url}/dsh-sessions/settings`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope: 'all' }),
     })
     expect(res.status).toBe(409)

@@ -6,9 +6,9 @@
 import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { TestProject } from 'vitest/node'
-import { ensureHost, hostDir } from './harness/host.ts'
-import { packPlugin } from './harness/pack.ts'
-import { report, timed } from './harness/timing.ts'
+import { ensureHost, hostDir } from '../../dev/pinned-host.ts'
+import { packPlugin } from '../../dev/plugin-tarball.ts'
+import { report, timed } from '../../dev/timing.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -9,10 +9,10 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type Browser, launchBrowser } from './harness/browser.ts'
-import { repoRoot } from './harness/paths.ts'
+import { type Browser, launchBrowser } from '../../dev/browser.ts'
+import { repoRoot } from '../../dev/paths.ts'
 import { until, untilAsync } from './harness/wait.ts'
-import { composer, openApp } from './harness/web-ui.ts'
+import { composer, openApp } from '../../dev/web-ui.ts'
 
 const ALPHA = ['Release plan', '发布计划', 'Q3 OKR', '周会纪要']
 const BETA = ['Budget review', '市场调研']

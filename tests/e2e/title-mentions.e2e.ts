@@ -7,14 +7,14 @@
  * typed in NFD matches the NFC title; an English UI and a Chinese UI send
  * alike.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type Browser, launchBrowser } from './harness/browser.ts'
-import { hostDir } from './harness/host.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { type Browser, launchBrowser } from '../../dev/browser.ts'
+import { hostDir } from '../../dev/pinned-host.ts'
 import { citation } from './harness/requests.ts'
-import { type Stack, startStack } from './harness/stack.ts'
-import { writeSessionStore } from './harness/store.ts'
+import { writeSessionStore } from '../../dev/session-store.ts'
+import { chooseWorkspace, composer, openApp, startNewSession } from '../../dev/web-ui.ts'
 import { untilAsync as until } from './harness/wait.ts'
-import { chooseWorkspace, composer, openApp, startNewSession } from './harness/web-ui.ts'
+import { useRealHost } from './harness/real-host.ts'
 
 const SOURCES = [
   { title: '发布计划', text: '发布计划正文：周五冻结代码' },
@@ -24,38 +24,34 @@ const SOURCES = [
 ]
 
 describe('@Title followed directly by CJK text, and in either Unicode form', () => {
-  let stack: Stack
-
-  beforeAll(async () => {
-    stack = await startStack({
-      hostBin: inject('hostBin'),
-      tarball: inject('tarball'),
+  const host = useRealHost({
+    stack: {
       beforeBoot: async home => {
         await writeSessionStore(hostDir(), home, SOURCES.map(source => ({ cwd: home.project('alpha'), ...source })))
       },
-    })
+    },
+    browser: false,
+  })
+
+  beforeAll(async () => {
     // The store was written without the host's title cache: wait until the plugin's background repair has filled it.
     await until(async () => {
-      const res = await fetch(`${stack.web.url}/dsh-sessions/candidates`, {
+      const res = await fetch(`${host.stack.web.url}/dsh-sessions/candidates`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ sessionId: 'session-00000000-0000-4000-8000-000000000000', cwd: stack.home.project('alpha') }),
+        body: JSON.stringify({ sessionId: 'session-00000000-0000-4000-8000-000000000000', cwd: host.stack.home.project('alpha') }),
       })
       const labels = ((await res.json()) as { candidates: { label: string }[] }).candidates.map(candidate => candidate.label)
       return SOURCES.every(source => labels.includes(source.title))
     }, 'titles in the host cache')
   })
 
-  afterAll(async () => {
-    await stack?.stop()
-  })
-
   async function sendFrom(browser: Browser, text: string, send: RegExp): Promise<ReturnType<typeof citation>> {
-    const before = stack.model.turns().length
+    const before = host.stack.model.turns().length
     await composer(browser.page).fill(text)
     await browser.page.getByRole('button', { name: send }).click()
-    await expect.poll(() => stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
-    const cited = citation(stack.model.turns().at(-1)!, text)
+    await expect.poll(() => host.stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
+    const cited = citation(host.stack.model.turns().at(-1)!, text)
     await browser.page.getByText(`You said: ${text}`).first().waitFor({ timeout: 30_000 })
     return cited
   }
@@ -63,7 +59,7 @@ describe('@Title followed directly by CJK text, and in either Unicode form', () 
   it('resolves titles followed directly by Chinese text, from an English UI', async () => {
     const browser = await launchBrowser()
     try {
-      await openApp(browser.page, stack.web.url)
+      await openApp(browser.page, host.stack.web.url)
       await startNewSession(browser.page)
       await chooseWorkspace(browser.page, 'alpha')
       const chinese = await sendFrom(browser, '@发布计划总结一下', /^Send message$/)
@@ -88,10 +84,10 @@ describe('@Title followed directly by CJK text, and in either Unicode form', () 
   it('resolves the same from a Chinese UI, with the shorter title when the longer does not fit', async () => {
     const browser = await launchBrowser({ locale: 'zh-CN' })
     try {
-      await openApp(browser.page, stack.web.url)
+      await openApp(browser.page, host.stack.web.url)
       await browser.page.getByText(/^Title @发布计划总结一下/).first().click()
       await composer(browser.page).waitFor()
-      const before = stack.model.turns().at(-1)!
+      const before = host.stack.model.turns().at(-1)!
       const shorter = await sendFrom(browser, '@发布会怎么安排', /^发送消息$/)
       expect(shorter.direct).toBe('@发布会怎么安排')
       expect(shorter.following).toContain('只是发布这个词')

@@ -10,14 +10,14 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type Browser, launchBrowser } from './harness/browser.ts'
-import { hostDir } from './harness/host.ts'
-import { repoRoot } from './harness/paths.ts'
+import { describe, expect, it } from 'vitest'
+import { hostDir } from '../../dev/pinned-host.ts'
+import { repoRoot } from '../../dev/paths.ts'
 import { citation, isSnapshot, userTexts } from './harness/requests.ts'
-import { type Stack, startStack } from './harness/stack.ts'
-import { type StoredSession, writeSessionStore } from './harness/store.ts'
-import { chooseWorkspace, composer, openApp, startNewSession } from './harness/web-ui.ts'
+import { type StoredSession, writeSessionStore } from '../../dev/session-store.ts'
+import { launchBrowser } from '../../dev/browser.ts'
+import { chooseWorkspace, composer, openApp, startNewSession } from '../../dev/web-ui.ts'
+import { useRealHost } from './harness/real-host.ts'
 
 const WORDS = ['Orchard', 'Harbour', 'Meadow', 'Quarry', 'Lantern', 'Pebble', 'Willow', 'Cinder', 'Juniper'] as const
 const shots = process.env.DSH_SESSIONS_SCREENSHOTS
@@ -42,30 +42,11 @@ async function pick(page: Page, word: string): Promise<void> {
 }
 
 describe('references the user can trust, in the real host', () => {
-  let stack: Stack
-  let browser: Browser
   let sources: Record<string, StoredSession>
   let betaId: string
-  const dock = () => browser.page.locator('[data-dsh-sessions-reference-dock]')
-  const turns = () => stack.model.turns().length
 
-  function sessionDir(id: string): string {
-    const root = join(stack.home.dshHome, 'sessions')
-    for (const project of readdirSync(root)) {
-      if (readdirSync(join(root, project)).includes(id)) return join(root, project, id)
-    }
-    throw new Error(`no directory for ${id}`)
-  }
-
-  async function freshDraft(): Promise<void> {
-    await startNewSession(browser.page)
-    await chooseWorkspace(browser.page, 'alpha')
-  }
-
-  beforeAll(async () => {
-    stack = await startStack({
-      hostBin: inject('hostBin'),
-      tarball: inject('tarball'),
+  const host = useRealHost({
+    stack: {
       fixtures: [join(repoRoot, 'tests/e2e/fixtures/storage-probe')],
       beforeBoot: async home => {
         const written = await writeSessionStore(hostDir(), home, [
@@ -75,51 +56,60 @@ describe('references the user can trust, in the real host', () => {
         sources = Object.fromEntries(WORDS.map((word, n) => [word, written[n]!]))
         betaId = written.at(-1)!.id
       },
-    })
-    browser = await launchBrowser()
-    await openApp(browser.page, stack.web.url)
+    },
   })
 
-  afterAll(async () => {
-    await browser?.close()
-    await stack?.stop()
-  })
+  const dock = () => host.browser.page.locator('[data-dsh-sessions-reference-dock]')
+  const turns = () => host.stack.model.turns().length
+
+  function sessionDir(id: string): string {
+    const root = join(host.stack.home.dshHome, 'sessions')
+    for (const project of readdirSync(root)) {
+      if (readdirSync(join(root, project)).includes(id)) return join(root, project, id)
+    }
+    throw new Error(`no directory for ${id}`)
+  }
+
+  async function freshDraft(): Promise<void> {
+    await startNewSession(host.browser.page)
+    await chooseWorkspace(host.browser.page, 'alpha')
+  }
 
   it('shows what each chip adds before the send', async () => {
     await freshDraft()
-    await composer(browser.page).fill('cost marker')
-    await pick(browser.page, 'Orchard')
+    await composer(host.browser.page).fill('cost marker')
+    await pick(host.browser.page, 'Orchard')
     const row = dock().locator('li', { hasText: 'Orchard notes' })
     await expect.poll(() => row.innerText(), { timeout: 10_000 }).toMatch(/Orchard notes\s+[\d.]+ (kB|byte) · ≈[\d,]+ tokens/)
-    if (shots !== undefined) await browser.page.screenshot({ path: join(shots, 'reference-dock-en.png') })
-    await composer(browser.page).fill('')
+    if (shots !== undefined) await host.browser.page.screenshot({ path: join(shots, 'reference-dock-en.png') })
+    await composer(host.browser.page).fill('')
   })
 
   it('blocks four chips before the send, naming the limit, with the draft and no model request', async () => {
     await freshDraft()
-    await composer(browser.page).fill('four marker')
-    for (const word of ['Orchard', 'Harbour', 'Meadow', 'Quarry'] as const) await pick(browser.page, word)
+    await composer(host.browser.page).fill('four marker')
+    for (const word of ['Orchard', 'Harbour', 'Meadow', 'Quarry'] as const) await pick(host.browser.page, word)
     await expect.poll(() => dock().getByRole('alert').innerText(), { timeout: 10_000 }).toContain('at most 3 sessions')
-    const draft = await composer(browser.page).inputValue()
+    const draft = await composer(host.browser.page).inputValue()
     const before = turns()
-    await browser.page.getByRole('button', { name: 'Send message' }).click()
-    await browser.page.getByRole('alert').filter({ hasText: 'A message can reference at most 3 sessions' }).first().waitFor()
-    await browser.page.waitForTimeout(1_000)
+    await host.browser.page.getByRole('button', { name: 'Send message' }).click()
+    await host.browser.page.getByRole('alert').filter({ hasText: 'A message can reference at most 3 sessions' }).first().waitFor()
+    await host.browser.page.waitForTimeout(1_000)
     expect(turns()).toBe(before)
-    expect(await composer(browser.page).inputValue()).toBe(draft)
-    await composer(browser.page).fill('')
+    expect(await composer(host.browser.page).inputValue()).toBe(draft)
+    await composer(host.browser.page).fill('')
   })
 
   it('sends a chip with a typed out-of-scope id under passthrough, and names the id that was not attached', async () => {
     await freshDraft()
-    await composer(browser.page).fill('mixed marker')
-    await pick(browser.page, 'Harbour')
-    await composer(browser.page).press('End')
-    await composer(browser.page).pressSequentially(` and ${betaId}`)
+    await composer(host.browser.page).fill('mixed marker')
+    await pick(host.browser.page, 'Harbour')
+    await composer(host.browser.page).press('End')
+    await composer(host.browser.page).pressSequentially(` and ${betaId}`)
     const before = turns()
-    await browser.page.getByRole('button', { name: 'Send message' }).click()
+    await host.browser.page.getByRole('button', { name: 'Send message' }).click()
     await expect.poll(turns, { timeout: 30_000 }).toBe(before + 1)
-    const cited = citation(stack.model.turns().at(-1)!, 'mixed marker')
+    const cited = citation(host.stack.model.turns().at(-1)!, 'mixed marker')
     expect(cited.snapshots).toBe(1)
     expect(cited.following).toContain('Harbour body text')
     expect(cited.following).not.toContain('Beta ledger body')
@@ -127,48 +117,48 @@ describe('references the user can trust, in the real host', () => {
     await notice.waitFor({ timeout: 15_000 })
     expect(await notice.innerText()).toContain(`Cannot reference "${betaId}": it is outside the current workspace.`)
     expect(await notice.innerText()).not.toContain('Beta ledger')
-    if (shots !== undefined) await browser.page.screenshot({ path: join(shots, 'not-attached-en.png') })
+    if (shots !== undefined) await host.browser.page.screenshot({ path: join(shots, 'not-attached-en.png') })
   })
 
   it('blocks the same typed id under reject before the send, keeping the draft', async () => {
-    expect(await setFailureMode(stack.web.url, 'reject')).toBe(200)
+    expect(await setFailureMode(host.stack.web.url, 'reject')).toBe(200)
     try {
       await freshDraft()
-      await composer(browser.page).fill('reject marker')
-      await pick(browser.page, 'Meadow')
-      await composer(browser.page).press('End')
-      await composer(browser.page).pressSequentially(` and ${betaId}`)
-      const draft = await composer(browser.page).inputValue()
+      await composer(host.browser.page).fill('reject marker')
+      await pick(host.browser.page, 'Meadow')
+      await composer(host.browser.page).press('End')
+      await composer(host.browser.page).pressSequentially(` and ${betaId}`)
+      const draft = await composer(host.browser.page).inputValue()
       const before = turns()
-      await browser.page.getByRole('button', { name: 'Send message' }).click()
-      await browser.page.getByRole('alert').filter({ hasText: `Cannot reference "${betaId}": it is outside the current workspace.` }).first().waitFor()
-      await browser.page.waitForTimeout(1_000)
+      await host.browser.page.getByRole('button', { name: 'Send message' }).click()
+      await host.browser.page.getByRole('alert').filter({ hasText: `Cannot reference "${betaId}": it is outside the current workspace.` }).first().waitFor()
+      await host.browser.page.waitForTimeout(1_000)
       expect(turns()).toBe(before)
-      expect(await composer(browser.page).inputValue()).toBe(draft)
-      await composer(browser.page).fill('')
+      expect(await composer(host.browser.page).inputValue()).toBe(draft)
+      await composer(host.browser.page).fill('')
     } finally {
-      await setFailureMode(stack.web.url, 'passthrough')
+      await setFailureMode(host.stack.web.url, 'passthrough')
     }
   })
 
   it('keeps the other source when one is deleted between the preflight and the step (passthrough)', async () => {
     await freshDraft()
-    await composer(browser.page).fill('deleted marker')
-    await pick(browser.page, 'Lantern')
-    await pick(browser.page, 'Pebble')
+    await composer(host.browser.page).fill('deleted marker')
+    await pick(host.browser.page, 'Lantern')
+    await pick(host.browser.page, 'Pebble')
     // The send request leaves the page only after the preflight passed: delete Pebble then.
-    await browser.page.route('**/api/**', async route => {
+    await host.browser.page.route('**/api/**', async route => {
       if ((route.request().postData() ?? '').includes('deleted marker')) rmSync(sessionDir(sources.Pebble!.id), { recursive: true, force: true })
       await route.continue()
     })
     try {
       const before = turns()
-      await browser.page.getByRole('button', { name: 'Send message' }).click()
+      await host.browser.page.getByRole('button', { name: 'Send message' }).click()
       await expect.poll(turns, { timeout: 30_000 }).toBe(before + 1)
     } finally {
-      await browser.page.unroute('**/api/**')
+      await host.browser.page.unroute('**/api/**')
     }
-    const cited = citation(stack.model.turns().at(-1)!, 'deleted marker')
+    const cited = citation(host.stack.model.turns().at(-1)!, 'deleted marker')
     expect(cited.following).toContain('Lantern body text')
     expect(cited.following).not.toContain('Pebble body text')
     const notice = dock().getByRole('alert').filter({ hasText: 'Sent without these references' })
@@ -177,45 +167,45 @@ describe('references the user can trust, in the real host', () => {
   })
 
   it('gives the message back when its source is deleted between the preflight and the step (reject)', async () => {
-    expect(await setFailureMode(stack.web.url, 'reject')).toBe(200)
+    expect(await setFailureMode(host.stack.web.url, 'reject')).toBe(200)
     try {
       await freshDraft()
-      await composer(browser.page).fill('comeback marker')
-      await pick(browser.page, 'Willow')
-      await browser.page.route('**/api/**', async route => {
+      await composer(host.browser.page).fill('comeback marker')
+      await pick(host.browser.page, 'Willow')
+      await host.browser.page.route('**/api/**', async route => {
         if ((route.request().postData() ?? '').includes('comeback marker')) rmSync(sessionDir(sources.Willow!.id), { recursive: true, force: true })
         await route.continue()
       })
       const before = turns()
       try {
-        await browser.page.getByRole('button', { name: 'Send message' }).click()
+        await host.browser.page.getByRole('button', { name: 'Send message' }).click()
         const notice = dock().getByRole('alert').filter({ hasText: 'Not sent; your message is back in the composer' })
         await notice.waitFor({ timeout: 20_000 })
         expect(await notice.innerText()).toContain('Cannot reference "Willow notes": the session was deleted or cannot be read.')
       } finally {
-        await browser.page.unroute('**/api/**')
+        await host.browser.page.unroute('**/api/**')
       }
-      await expect.poll(() => composer(browser.page).inputValue(), { timeout: 10_000 }).toContain('comeback marker')
+      await expect.poll(() => composer(host.browser.page).inputValue(), { timeout: 10_000 }).toContain('comeback marker')
       expect(turns()).toBe(before)
-      await composer(browser.page).fill('')
+      await composer(host.browser.page).fill('')
     } finally {
-      await setFailureMode(stack.web.url, 'passthrough')
+      await setFailureMode(host.stack.web.url, 'passthrough')
     }
   })
 
   it('reads each source log once for a 3-chip message: cost, preflight and step', async () => {
     await freshDraft()
-    await composer(browser.page).fill('read once marker')
-    for (const word of ['Cinder', 'Juniper', 'Quarry'] as const) await pick(browser.page, word)
+    await composer(host.browser.page).fill('read once marker')
+    for (const word of ['Cinder', 'Juniper', 'Quarry'] as const) await pick(host.browser.page, word)
     await expect.poll(() => dock().locator('li').allInnerTexts(), { timeout: 10_000 }).toEqual([
       expect.stringMatching(/Cinder notes\s+.*tokens/), expect.stringMatching(/Juniper notes\s+.*tokens/), expect.stringMatching(/Quarry notes\s+.*tokens/),
     ])
     const before = turns()
-    await browser.page.getByRole('button', { name: 'Send message' }).click()
+    await host.browser.page.getByRole('button', { name: 'Send message' }).click()
     await expect.poll(turns, { timeout: 30_000 }).toBe(before + 1)
-    const request = stack.model.turns().at(-1)!
+    const request = host.stack.model.turns().at(-1)!
     expect(userTexts(request).filter(isSnapshot)).toHaveLength(1)
-    const reads = JSON.parse(readFileSync(join(stack.home.dshHome, 'surface-reads.json'), 'utf8')) as Record<string, number>
+    const reads = JSON.parse(readFileSync(join(host.stack.home.dshHome, 'surface-reads.json'), 'utf8')) as Record<string, number>
     // Quarry was the fourth chip of the blocked draft above and was never read for it.
     expect([reads[sources.Cinder!.id], reads[sources.Juniper!.id], reads[sources.Quarry!.id]]).toEqual([1, 1, 1])
   })
@@ -225,7 +215,7 @@ describe('references the user can trust, in the real host', () => {
     try {
       const page = zh.page
       const zhDock = () => page.locator('[data-dsh-sessions-reference-dock]')
-      await openApp(page, stack.web.url)
+      await openApp(page, host.stack.web.url)
       // An alpha session an earlier test started (the stand-in titles it after its first message).
       await page.getByText(/^Title mixed marker/).first().click()
       await composer(page).fill('中文标记')

@@ -1,5 +1,5 @@
 /**
- * The vendored workspace browser against the built-in one (W1), side by
+ * The vendored workspace browser against the built-in one, side by
  * side in the real host: the same home served by the bare host and by the
  * host with the plugin, the same steps in both, and every observation must be
  * equal, except the one added menu item.
@@ -11,9 +11,9 @@
  */
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { type Browser, launchBrowser } from './harness/browser.ts'
-import { type Stack, startStack } from './harness/stack.ts'
-import { chooseWorkspace, newSessionButton, openApp, sendAndAwaitReply, startSessionWithTurn } from './harness/web-ui.ts'
+import { type Browser, launchBrowser } from '../../dev/browser.ts'
+import { type Stack, startStack } from '../../dev/stack.ts'
+import { chooseWorkspace, newSessionButton, openApp, sendAndAwaitReply, startSessionWithTurn } from '../../dev/web-ui.ts'
 
 type Observation = Record<string, unknown>
 

@@ -1,3 +1,4 @@
+/** The row configuration: defaults, valid values kept, invalid ones refused naming the key, validated by cordis at load. */
 import { describe, expect, it } from 'vitest'
 import { Config } from '../../src/config.ts'
 import { createHostHarness } from './harness.ts'

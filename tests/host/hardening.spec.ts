@@ -4,12 +4,7 @@ import { SessionQueryError } from '@deepseek-ai/dsh-session-query'
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 import { describe, expect, it } from 'vitest'
 import { SessionIndex } from '../../src/host/session-index.ts'
-import { createHostHarness, type HostHarness } from './harness.ts'
-
-const A = '/w/alpha'
-const id = (n: number) => `session-00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
-const unknownId = (n: number) => `session-ffffffff-0000-4000-8000-${String(n).padStart(12, '0')}`
-const TARGET = id(1)
+import { A, createHostHarness, type HostHarness, id, post, TARGET, unknownId } from './harness.ts'
 
 async function setup(config: Record<string, unknown> = {}, before?: (h: HostHarness) => void): Promise<{ h: HostHarness; url: string }> {
   const h = await createHostHarness()
@@ -18,10 +13,6 @@ async function setup(config: Record<string, unknown> = {}, before?: (h: HostHarn
   before?.(h)
   const { url } = await h.mount(config)
   return { h, url }
-}
-
-function post(url: string, path: string, body: unknown): Promise<Response> {
-  return fetch(`${url}/dsh-sessions/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
 }
 
 async function candidateIds(url: string): Promise<string[]> {

@@ -1,173 +1,81 @@
 /**
- * A real cordis context with the official rc.8 session services: the
- * in-memory session store, a session query engine over it, the official
- * session-reference resolver, and an in-memory settings provider.
+ * What the host specs share: the in-process host (a real cordis context with
+ * the official rc.8 session services, see `dev/in-process-host.ts`), session
+ * ids in the host's `session-<uuid>` form, two workspaces, the route call, and
+ * readers of a pre-step decision.
  */
-import { Context } from '@deepseek-ai/cordis'
-import { agentEvents, type Agent, type PreStepDecision } from '@deepseek-ai/dsh-agent'
-import { createUserMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
-import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
-import JsonlPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
-import SessionQueryEngine from '@deepseek-ai/dsh-session-query'
-import SessionReferenceResolver from '@deepseek-ai/dsh-session-reference'
-import { SettingsProvider } from '@deepseek-ai/dsh-settings'
-import WebServer from '@deepseek-ai/dsh-host-webserver'
-import type { Config } from '../../src/config.ts'
-import * as plugin from '../../src/index.ts'
+import type { PreStepDecision } from '@deepseek-ai/dsh-agent'
+import { SessionId } from '@deepseek-ai/dsh-session'
+import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 
-/** Ids whose stored log reads fail, as after a deletion on disk. */
-const unreadable = new Set<string>()
+export { createHostHarness, type HostHarness } from '../../dev/in-process-host.ts'
 
-/** Storage faults injected into the official query engine, and the reads it served. */
-export interface StorageFaults {
-  /** How many of the next listings fail. */
-  failListings: number
-  /** Errors the next title reads of an id throw (one per read). */
-  readErrors: Map<string, Error[]>
-  /** Headers listed as persisted but not live (cold sessions), with the title their log holds. */
-  cold: Map<string, { cwd?: string; createdAt: number; title?: string }>
-  /** Calls per method: `listSessions`, `readTitleSnapshot:<id>`, `readTitle:<id>`. */
-  calls: Map<string, number>
-}
+/** The workspace of the citing session. */
+export const A = '/w/alpha'
 
-const faults: StorageFaults = { failListings: 0, readErrors: new Map(), cold: new Map(), calls: new Map() }
-
-function count(key: string): void {
-  faults.calls.set(key, (faults.calls.get(key) ?? 0) + 1)
-}
-
-class TestSessionQueryEngine extends SessionQueryEngine {
-  override readSurface(id: SessionId) {
-    if (unreadable.has(id)) return Promise.reject(new Error(`session "${id}" not found`))
-    return super.readSurface(id)
-  }
-
-  override async listSessions(signal?: AbortSignal) {
-    count('listSessions')
-    if (faults.failListings > 0) {
-      faults.failListings -= 1
-      throw new Error('injected listing failure')
-    }
-    const records = await super.listSessions(signal)
-    const cold = [...faults.cold].map(([id, meta]) => ({
-      header: { version: 1, id: SessionId(id), createdAt: meta.createdAt, ...(meta.cwd === undefined ? {} : { cwd: meta.cwd }) },
-      live: false,
-      persisted: true,
-    }))
-    return [...records, ...cold] as typeof records
-  }
-
-  override readTitleSnapshot(id: SessionId, signal?: AbortSignal) {
-    count(`readTitleSnapshot:${id}`)
-    const error = faults.readErrors.get(id)?.shift()
-    if (error !== undefined) return Promise.reject(error)
-    return super.readTitleSnapshot(id, signal)
-  }
-
-  override readTitle(id: SessionId, signal?: AbortSignal) {
-    count(`readTitle:${id}`)
-    const cold = faults.cold.get(id)
-    if (cold !== undefined) return Promise.resolve(cold.title === undefined ? undefined : { title: cold.title } as never)
-    return super.readTitle(id, signal)
-  }
-
-  searchSessions() {
-    return Promise.resolve({ items: [] })
-  }
-
-  searchEvents(request: { sessionId: SessionId }) {
-    return this.readSurface(request.sessionId).then(surface => ({ session: surface.session, items: [] }))
-  }
-}
-
-/** Settings held in memory; `persisted` records every written section. */
-class MemorySettings extends SettingsProvider {
-  readonly writable = true
-  static persisted: unknown[] = []
-  protected load() {
-    return Promise.resolve({})
-  }
-
-  protected persist(ns: string, section: Record<string, unknown>) {
-    MemorySettings.persisted.push({ [ns]: structuredClone(section) })
-    return Promise.resolve()
-  }
-}
-
-export interface HostHarness {
-  ctx: Context
-  /** Loads the plugin (with a web server on an OS-chosen port and in-memory settings); returns the base URL. */
-  mount(config?: Partial<Config>): Promise<{ url: string; dispose(): Promise<void> }>
-  /** Makes a session's stored log unreadable, as a deletion on disk does. */
-  breakLog(id: string): void
-  /** Storage faults and read counts of the query engine. */
-  faults: StorageFaults
-  /** Sections the settings provider persisted, as `{ [namespace]: section }`. */
-  persisted(): unknown[]
-  /** Creates a session with a header cwd and optional title and messages. */
-  session(id: string, options?: { cwd?: string; title?: string; messages?: string[]; createdAt?: number }): SessionId
-  /** Appends a title event. */
-  retitle(id: string, title: string): void
-  /** Runs the pre-step waterfall for a target session with the given direct texts. */
-  preStep(target: string, texts: string[]): Promise<PreStepDecision>
-}
-
-let clock = 1_000
+/** Another workspace. */
+export const B = '/w/beta'
 
 /**
- * Creates a harness.
- * @param options - the official service's byte budget; a folder to persist sessions in with the host's JSONL backend.
- * @returns the harness.
+ * A session id in the host's `session-<uuid>` form.
+ * @param n - distinguishes the id.
+ * @returns the id.
  */
-export async function createHostHarness(options: { maxReferenceBytes?: number; persistenceRoot?: string } = {}): Promise<HostHarness> {
-  unreadable.clear()
-  faults.failListings = 0
-  faults.readErrors.clear()
-  faults.cold.clear()
-  faults.calls.clear()
-  MemorySettings.persisted = []
-  const ctx = new Context()
-  await ctx.plugin(SessionStore)
-  if (options.persistenceRoot !== undefined) await ctx.plugin(JsonlPersistence as never, { root: options.persistenceRoot } as never)
-  await ctx.plugin(TestSessionQueryEngine as never, {} as never)
-  await ctx.plugin(SessionReferenceResolver, options.maxReferenceBytes === undefined ? {} : { maxReferenceBytes: options.maxReferenceBytes })
-  const harness: HostHarness = {
-    ctx,
-    async mount(config = {}) {
-      await ctx.plugin(MemorySettings as never, {} as never)
-      await ctx.plugin(WebServer, { host: '127.0.0.1', port: 0 })
-      const fiber = ctx.plugin(plugin, config as Config)
-      await fiber
-      return { url: `http://127.0.0.1:${ctx.webServer.port}`, dispose: () => fiber.dispose() }
-    },
-    breakLog(id) {
-      unreadable.add(id)
-    },
-    faults,
-    persisted: () => MemorySettings.persisted,
-    session(id, options = {}) {
-      const sessionId = SessionId(id)
-      const session = ctx.sessions.create(sessionId, {
-        meta: { ...(options.cwd === undefined ? {} : { cwd: options.cwd }), createdAt: options.createdAt ?? clock++ },
-      })
-      for (const text of options.messages ?? []) {
-        session.append('user/message', createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } }), { surfaceOp: 'append' })
-      }
-      if (options.title !== undefined) harness.retitle(id, options.title)
-      return sessionId
-    },
-    retitle(id, title) {
-      const session = ctx.sessions.get(SessionId(id))!
-      session.append('session/title', { title, messageSeqs: [], source: { kind: 'user' } } as never)
-    },
-    async preStep(target, texts) {
-      const session = ctx.sessions.get(SessionId(target))!
-      const agent = { id: session.id, session } as unknown as Agent
-      const messages: UserMessage[] = texts.map(text => createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } }))
-      return agentEvents(ctx, agent).waterfall('agent/pre-step',
-        { messages, turn: 1, step: 1, signal: new AbortController().signal },
-        () => Promise.resolve({ kind: 'enter', messages }))
-    },
-  }
-  return harness
+export const id = (n: number): string => `session-00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
+
+/**
+ * A well-formed session id no session has.
+ * @param n - distinguishes the id.
+ * @returns the id.
+ */
+export const unknownId = (n: number): string => `session-ffffffff-0000-4000-8000-${String(n).padStart(12, '0')}`
+
+/** The session the specs send from. */
+export const TARGET = id(1)
+
+/**
+ * The official canonical mention of a session.
+ * @param sessionId - the cited session.
+ * @param label - the label the mention shows; the id when omitted.
+ * @returns `@[label](dsh-session:…)`.
+ */
+export const mention = (sessionId: string, label?: string): string =>
+  formatSessionReferenceMention({ sessionId: SessionId(sessionId), ...(label === undefined ? {} : { label }) })
+
+/**
+ * Posts to a `/dsh-sessions` route.
+ * @param url - the host's base URL.
+ * @param path - the route below `/dsh-sessions/`.
+ * @param body - a JSON value, or a string sent as it is.
+ * @param headers - headers added to the JSON content type.
+ * @returns the response.
+ */
+export function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${url}/dsh-sessions/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+}
+
+/**
+ * The messages a step enters with, as source kind and text; none for a rejected step.
+ * @param decision - the pre-step decision.
+ * @returns kind and joined text of each message.
+ */
+export function texts(decision: PreStepDecision): { kind: string; text: string }[] {
+  if (decision.kind === 'reject') return []
+  return decision.messages.map(message => ({
+    kind: message.source.kind,
+    text: message.content.map(block => (block.type === 'text' ? block.text : '')).join(''),
+  }))
+}
+
+/**
+ * The session-reference snapshots a step enters with.
+ * @param decision - the pre-step decision.
+ * @returns their texts, in order.
+ */
+export function snapshots(decision: PreStepDecision): string[] {
+  return texts(decision).filter(message => message.kind === 'session-reference').map(message => message.text)
 }

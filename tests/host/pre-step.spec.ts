@@ -1,26 +1,9 @@
+/** The pre-step on the official rc.8 services: readable text and exactly one snapshot per citing message, scope, failure modes and per-source outcomes. */
 import type { PreStepDecision } from '@deepseek-ai/dsh-agent'
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 import { describe, expect, it } from 'vitest'
-import { createHostHarness, type HostHarness } from './harness.ts'
-
-const A = '/w/alpha'
-const B = '/w/beta'
-const id = (n: number) => `session-00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
-const TARGET = id(1)
-const mention = (sessionId: string, label?: string) => formatSessionReferenceMention({ sessionId: sessionId as never, ...(label === undefined ? {} : { label }) })
-
-function texts(decision: PreStepDecision): { kind: string; text: string }[] {
-  if (decision.kind === 'reject') return []
-  return decision.messages.map((message: UserMessage) => ({
-    kind: message.source.kind,
-    text: message.content.map(block => (block.type === 'text' ? block.text : '')).join(''),
-  }))
-}
-
-function snapshots(decision: PreStepDecision): string[] {
-  return texts(decision).filter(message => message.kind === 'session-reference').map(message => message.text)
-}
+import { A, B, createHostHarness, type HostHarness, id, mention, snapshots, TARGET, texts } from './harness.ts'
 
 async function setup(config: Record<string, unknown> = {}, options: { maxReferenceBytes?: number } = {}): Promise<HostHarness> {
   const harness = await createHostHarness(options)

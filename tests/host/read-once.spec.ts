@@ -9,10 +9,8 @@ import { OutcomeLog } from '../../src/host/outcomes.ts'
 import { SessionIndex } from '../../src/host/session-index.ts'
 import { SnapshotPreparer } from '../../src/host/snapshots.ts'
 import { SurfaceCache } from '../../src/host/surface-cache.ts'
-import { createHostHarness, type HostHarness } from './harness.ts'
+import { A, createHostHarness, type HostHarness, id } from './harness.ts'
 
-const id = (n: number) => `session-00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
-const A = '/w/alpha'
 const roots: string[] = []
 
 afterEach(() => {

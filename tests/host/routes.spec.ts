@@ -1,12 +1,8 @@
+/** The /dsh-sessions routes on a real web server: candidates (equal to the official call), preflight, settings, and the guards on every request. */
 import { request } from 'node:http'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { describe, expect, it } from 'vitest'
-import { createHostHarness, type HostHarness } from './harness.ts'
-
-const A = '/w/alpha'
-const B = '/w/beta'
-const id = (n: number) => `session-00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
-const TARGET = id(1)
+import { A, B, createHostHarness, type HostHarness, id, post, TARGET } from './harness.ts'
 
 async function setup(config: Record<string, unknown> = {}): Promise<{ h: HostHarness; url: string }> {
   const h = await createHostHarness()
@@ -16,14 +12,6 @@ async function setup(config: Record<string, unknown> = {}): Promise<{ h: HostHar
   h.session(id(4), { messages: ['no cwd'] })
   const { url } = await h.mount(config)
   return { h, url }
-}
-
-function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${url}/dsh-sessions/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  })
 }
 
 async function ids(url: string, body: Record<string, unknown>): Promise<string[]> {

@@ -1,18 +1,8 @@
+/** @Title at the pre-step: CJK text right after a title, the longest title first, and either Unicode normalization form. */
 import type { PreStepDecision } from '@deepseek-ai/dsh-agent'
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import { describe, expect, it } from 'vitest'
-import { createHostHarness, type HostHarness } from './harness.ts'
-
-const A = '/w/alpha'
-const id = (n: number) => `session-00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
-const TARGET = id(1)
-
-function snapshots(decision: PreStepDecision): string[] {
-  if (decision.kind === 'reject') return []
-  return decision.messages
-    .filter((message: UserMessage) => message.source.kind === 'session-reference')
-    .map(message => message.content.map(block => (block.type === 'text' ? block.text : '')).join(''))
-}
+import { A, createHostHarness, type HostHarness, id, snapshots, TARGET } from './harness.ts'
 
 async function setup(): Promise<HostHarness> {
   const harness = await createHostHarness()

@@ -1,3 +1,4 @@
+/** The routes' trust fence and the loopback pin of the settings write. */
 import { describe, expect, it } from 'vitest'
 import { isAdmitted, isLoopbackHostname, isTrustedRequest } from '../../src/host/trust.ts'
 

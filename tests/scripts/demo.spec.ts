@@ -1,8 +1,9 @@
+/** What npm start seeds and how its stand-in model answers. */
 import { describe, expect, it } from 'vitest'
-import { scanTitleMentions } from '../../src/core/mentions.ts'
+import { scanTitleMentions } from '../../src/host/mentions.ts'
 import { demoReply, referencedLabels } from '../../scripts/demo/reply.ts'
 import { demoSessions } from '../../scripts/demo/sessions.ts'
-import type { Home } from '../e2e/harness/home.ts'
+import type { Home } from '../../dev/home.ts'
 
 const home = { home: '/h', dshHome: '/h/.dsh', project: (name: string) => `/h/${name}`, remove: () => {} } as Home
 const snapshot = (labels: string[]) => ({

@@ -1,6 +1,6 @@
 /**
  * The feedback of a copy action, beside the element it came from (see
- * `placement.ts`): an icon and one line of text, at full opacity for 3 s,
+ * `core/placement.ts`): an icon and one line of text, at full opacity for 3 s,
  * then fading for 1 s. It follows its anchor while the page scrolls or
  * resizes. The live region it renders into is the page's `role="status"`
  * element (see `toast.tsx`).
@@ -9,7 +9,7 @@
 import { useLayoutEffect, useState } from 'react'
 import { IconCheckOutline16, IconWarningOutline16 } from '@deepseek-ai/dsh-client-ui-primitives'
 import css from './CopyToast.module.css'
-import { placeToast, type ToastPlacement, type ToastSide } from './placement.ts'
+import { placeToast, type ToastPlacement, type ToastSide } from '../core/placement.ts'
 
 /** Props of one toast. */
 export interface CopyToastProps {

@@ -6,18 +6,8 @@
  * @module @wishp3/dsh-sessions/client/copy/HeaderCopyActions
  */
 import { IconCopyOutline16, IconLinkOutline16 } from '@deepseek-ai/dsh-client-ui-primitives'
-import type { SessionsKey } from '../locales.ts'
+import type { HeaderCopyActionsProps } from '../contract.ts'
 import css from './HeaderCopyActions.module.css'
-
-/** Props the slot binds. */
-export interface HeaderCopyActionsProps {
-  /** The session the header belongs to (framework session kit). */
-  readonly sessionId: string
-  t(key: SessionsKey): string
-  copyId(sessionId: string, anchor: HTMLElement): void
-  copyReference(sessionId: string, anchor: HTMLElement): void
-  prefetch(sessionId: string): void
-}
 
 /**
  * Renders the two buttons.

@@ -8,7 +8,7 @@
  */
 import type { SessionsKey } from '../locales.ts'
 import { copyText } from './clipboard.ts'
-import type { ToastSide } from './placement.ts'
+import type { ToastSide } from '../core/placement.ts'
 import type { ReferenceLookup } from './reference.ts'
 import type { ShowToast } from './toast.tsx'
 

@@ -1,16 +1,21 @@
 /**
- * Registers the copy actions: the toast outlet (removed with the row), the
- * mention lookup over the candidates route, and the two buttons in the
- * session header's action row (`conversation.session.header.actions`). The
- * same actions serve the session row menu.
+ * The copy feature: "Copy session ID" and "Copy reference", with the toast
+ * outlet (removed with the feature) and the mention lookup over the
+ * candidates route, shown as two buttons in the session header's action row
+ * (`conversation.session.header.actions`) and as two items in the session
+ * row menu of the workspace browser it mounts. It waits for the services it
+ * uses; the workspace browser waits for its own.
  * @module @wishp3/dsh-sessions/client/copy/register
  */
-import type { ClientContext, ISessions } from '@deepseek-ai/dsh-client-runtime/client'
+import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
-import type { SessionId } from '@deepseek-ai/dsh-session'
-import { createSessionsApi } from '../api.ts'
-import { NS, type SessionsKey } from '../locales.ts'
-import { type CopyActions, createCopyActions } from './actions.ts'
+import { SessionId } from '@deepseek-ai/dsh-session/types'
+import { mountWorkspaceBrowser } from '../../workspace-browser/mount.ts'
+import { createRowMenu } from '../../workspace-browser/row-menu.tsx'
+import type { SessionsApi } from '../api.ts'
+import type { HeaderCopyActionsInjected } from '../contract.ts'
+import { NS, type SessionsLookup } from '../locales.ts'
+import { createCopyActions } from './actions.ts'
 import { HeaderCopyActions } from './HeaderCopyActions.tsx'
 import { createReferenceLookup } from './reference.ts'
 import { createToastOutlet } from './toast.tsx'
@@ -18,20 +23,32 @@ import { createToastOutlet } from './toast.tsx'
 /** Header order: after the host's own session context and actions. */
 const HEADER_ORDER = 40
 
+/** What the browser entry gives the feature. */
+export interface CopyConfig {
+  /** The plugin's routes. */
+  readonly api: SessionsApi
+  readonly t: SessionsLookup
+}
+
+/** The copy feature, a child plugin of the browser half. */
+export const copyFeature = {
+  name: 'dsh-sessions-copy',
+  inject: ['slots', 'sessions'],
+  apply: registerCopyActions,
+}
+
 /**
- * Registers the header buttons on the row's fiber.
- * @param ctx - the browser row's context.
- * @param t - the plugin's locale lookup.
- * @returns the actions, for the session row menu.
+ * Registers the header buttons and mounts the workspace browser with the row-menu items, on the feature's fiber.
+ * @param ctx - the feature's context.
+ * @param config - the routes and the locale lookup.
  */
-export function registerCopyActions(ctx: ClientContext, t: (key: SessionsKey) => string): CopyActions {
-  const sessions = ctx.get('sessions') as unknown as ISessions
+function registerCopyActions(ctx: ClientContext, { api, t }: CopyConfig): void {
   const outlet = createToastOutlet()
   ctx.effect(() => () => { outlet.dispose() }, 'dsh-sessions: copy toasts')
   const actions = createCopyActions({
     lookup: createReferenceLookup({
-      api: createSessionsApi((input, init) => fetch(input, init)),
-      cwdOf: sessionId => sessions.list.getSnapshot().byId[sessionId as SessionId]?.cwd,
+      api,
+      cwdOf: sessionId => ctx.sessions.list.getSnapshot().byId[SessionId(sessionId)]?.cwd,
     }),
     show: outlet.show,
     t,
@@ -41,11 +58,11 @@ export function registerCopyActions(ctx: ClientContext, t: (key: SessionsKey) =>
     id: 'dsh-sessions-copy',
     order: HEADER_ORDER,
     locale: NS,
-    inject: () => ({
-      copyId: (sessionId: string, anchor: HTMLElement) => { actions.copyId(sessionId, anchor, 'below') },
-      copyReference: (sessionId: string, anchor: HTMLElement) => { actions.copyReference(sessionId, anchor, 'below') },
-      prefetch: (sessionId: string) => { actions.prefetch(sessionId) },
+    inject: (): HeaderCopyActionsInjected => ({
+      copyId: (sessionId, anchor) => { actions.copyId(sessionId, anchor, 'below') },
+      copyReference: (sessionId, anchor) => { actions.copyReference(sessionId, anchor, 'below') },
+      prefetch: sessionId => { actions.prefetch(sessionId) },
     }),
-  } as never, HeaderCopyActions as never)), 'dsh-sessions: header copy actions')
-  return actions
+  }, HeaderCopyActions)), 'dsh-sessions: header copy actions')
+  mountWorkspaceBrowser(ctx, createRowMenu(t, actions))
 }

@@ -7,7 +7,7 @@
 import { createRoot, type Root } from 'react-dom/client'
 import { CopyToast } from './CopyToast.tsx'
 import css from './CopyToast.module.css'
-import type { ToastSide } from './placement.ts'
+import type { ToastSide } from '../core/placement.ts'
 
 /** How long a toast lives, fade included. */
 export const TOAST_LIFETIME_MS = 4_000

@@ -7,27 +7,18 @@
  * the next send checks again.
  * @module @wishp3/dsh-sessions/client/mention/draft-preflight
  */
-import { decodeChipRef } from '../../core/chip-ref.ts'
-import { clampLabel, REASON_LABEL_MAX } from '../../core/label.ts'
-import type { PreflightResponse } from '../../core/wire.ts'
+import type { PreflightResponse } from '../../shared/wire.ts'
+import type { DraftChip, InputState } from '../contract.ts'
+import { decodeChipRef } from '../core/chip-ref.ts'
+import { clampLabel, REASON_LABEL_MAX } from '../core/label.ts'
 import type { SessionsKey } from '../locales.ts'
 import { failureKey } from './failure.ts'
 
-/** A chip of the draft, as the input machine holds it. */
-export interface DraftChip {
-  readonly source: string
-  readonly ref: string
-  readonly offset: number
-  readonly length: number
-  readonly clipboardText: string
-}
+/** A chip of the draft being sent, as the batch reads it. */
+export type SentChip = Pick<DraftChip, 'source' | 'ref' | 'offset' | 'length' | 'clipboardText'>
 
 /** The draft being sent. */
-export interface DraftSnapshot {
-  readonly draft: string
-  readonly draftRev: number
-  readonly occurrences: readonly DraftChip[]
-}
+export type DraftSnapshot = Pick<InputState, 'draft' | 'draftRev'> & { readonly occurrences: readonly SentChip[] }
 
 /** What the batch reads. */
 export interface DraftPreflightDeps {
@@ -36,7 +27,7 @@ export interface DraftPreflightDeps {
   /** The draft of a session now. */
   draft(sessionId: string): DraftSnapshot | undefined
   /** Another source's model form of one of its chips. */
-  serializeOther(sessionId: string, chip: DraftChip, signal: AbortSignal): Promise<string>
+  serializeOther(sessionId: string, chip: SentChip, signal: AbortSignal): Promise<string>
   preflight(sessionId: string, text: string, chips: readonly string[], signal: AbortSignal): Promise<PreflightResponse>
   t(key: SessionsKey, params?: Record<string, string>): string
 }
@@ -95,7 +86,7 @@ export class DraftPreflight {
       if (chip.source !== this.deps.source) return this.deps.serializeOther(sessionId, chip, signal)
       const ref = decodeChipRef(chip.ref)
       if (ref === undefined) throw new Error(this.deps.t('error.invalid'))
-      if (ref.kind === 'session' && !chips.includes(ref.source)) chips.push(ref.source)
+      if (ref.kind === 'session' && !chips.includes(ref.citedSessionId)) chips.push(ref.citedSessionId)
       return ref.mention
     }))
     let result: PreflightResponse

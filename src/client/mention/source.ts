@@ -11,10 +11,10 @@
 import type { FileReferenceCandidate } from '@deepseek-ai/dsh-file-reference/types'
 import { formatFileMention } from '@deepseek-ai/dsh-file-reference/grammar'
 import type { InputTriggerCandidate, InputTriggerSource } from '@deepseek-ai/dsh-client-ui-input-trigger/client'
-import { formatAge } from '../../core/age.ts'
-import { decodeChipRef, encodeChipRef, type ChipRef } from '../../core/chip-ref.ts'
-import { CHIP_LABEL_MAX, clampLabel } from '../../core/label.ts'
-import type { Candidate } from '../../core/wire.ts'
+import { formatAge } from '../core/age.ts'
+import { decodeChipRef, encodeChipRef, type ChipRef } from '../core/chip-ref.ts'
+import { CHIP_LABEL_MAX, clampLabel } from '../core/label.ts'
+import type { Candidate } from '../../shared/wire.ts'
 import type { SessionsApi } from '../api.ts'
 import type { SessionsKey } from '../locales.ts'
 
@@ -38,7 +38,7 @@ export interface MentionSourceDeps {
 /** What a candidate row carries to `onPick`. */
 type CandidateValue =
   | { kind: 'file'; directory: boolean; label: string; mention: string }
-  | { kind: 'session'; target: string; candidate: Candidate }
+  | { kind: 'session'; citingSessionId: string; candidate: Candidate }
 
 function fileRow(file: FileReferenceCandidate, quoted: boolean, deps: MentionSourceDeps): InputTriggerCandidate[] {
   const mention = formatFileMention(file, quoted)
@@ -54,13 +54,13 @@ function fileRow(file: FileReferenceCandidate, quoted: boolean, deps: MentionSou
   }]
 }
 
-function sessionRow(target: string, candidate: Candidate, deps: MentionSourceDeps): InputTriggerCandidate {
+function sessionRow(citingSessionId: string, candidate: Candidate, deps: MentionSourceDeps): InputTriggerCandidate {
   const parts = [
     ...(candidate.label === candidate.sessionId ? [] : [candidate.sessionId]),
     candidate.cwd ?? deps.t('candidate.noCwd'),
     formatAge(candidate.createdAt, deps.now(), deps.locale()),
   ]
-  const value: CandidateValue = { kind: 'session', target, candidate }
+  const value: CandidateValue = { kind: 'session', citingSessionId, candidate }
   return {
     name: `${deps.t('candidate.session')} · ${candidate.label}`,
     description: parts.join(' · '),
@@ -99,8 +99,8 @@ export function createMentionSource(deps: MentionSourceDeps): InputTriggerSource
         const ref: ChipRef = { kind: 'file', mention: value.mention }
         return { insert: { source: MENTION_SOURCE, ref: encodeChipRef(ref), label: value.label, appearance: 'file', clipboardText: value.mention } }
       }
-      const { target, candidate: picked } = value
-      const ref: ChipRef = { kind: 'session', target, source: picked.sessionId, label: picked.label, mention: picked.mention }
+      const { citingSessionId, candidate: picked } = value
+      const ref: ChipRef = { kind: 'session', citingSessionId, citedSessionId: picked.sessionId, label: picked.label, mention: picked.mention }
       return { insert: { source: MENTION_SOURCE, ref: encodeChipRef(ref), label: clampLabel(picked.label, CHIP_LABEL_MAX), appearance: 'session', clipboardText: picked.mention } }
     },
     codec: {
@@ -111,7 +111,7 @@ export function createMentionSource(deps: MentionSourceDeps): InputTriggerSource
         const chip = decodeChipRef(ref)
         if (chip === undefined) throw new Error(deps.t('error.invalid'))
         if (chip.kind === 'file') return chip.mention
-        await deps.checkDraft(chip.target, signal)
+        await deps.checkDraft(chip.citingSessionId, signal)
         return chip.mention
       },
     },

@@ -7,19 +7,10 @@
  * @module @wishp3/dsh-sessions/client/quote/QuoteBar
  */
 import { useState } from 'react'
-import { decodeQuoteRef, firstLine } from '../../core/quote.ts'
-import type { SessionsKey } from '../locales.ts'
-import { quoteOccurrences, type QuoteOccurrence } from './composer.ts'
+import type { QuoteBarProps } from '../contract.ts'
+import { decodeQuoteRef, firstLine } from '../core/quote.ts'
+import { quoteOccurrences } from './composer.ts'
 import css from './QuoteBar.module.css'
-
-/** Props the slot binds. */
-export interface QuoteBarProps {
-  t(key: SessionsKey): string
-  /** The input zone owner share: the draft's input state. */
-  input: { readonly occurrences: readonly QuoteOccurrence[] }
-  /** Removes one quote chip. */
-  remove(occurrenceId: number): void
-}
 
 /**
  * Renders the bar.

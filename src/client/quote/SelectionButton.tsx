@@ -7,18 +7,9 @@
  * @module @wishp3/dsh-sessions/client/quote/SelectionButton
  */
 import { useEffect, useState } from 'react'
-import type { SessionsKey } from '../locales.ts'
+import type { SelectionButtonProps } from '../contract.ts'
 import { quotableSelection, type QuotableSelection } from './selection.ts'
 import css from './SelectionButton.module.css'
-
-/** Props the slot binds. */
-export interface SelectionButtonProps {
-  t(key: SessionsKey): string
-  /** Whether the current session's draft accepts a quote now. */
-  canQuote(): boolean
-  /** Adds the selected text to the current draft. */
-  quote(text: string): void
-}
 
 /**
  * Renders the button, or nothing.

@@ -18,26 +18,12 @@
  * renumbered.
  * @module @wishp3/dsh-sessions/client/quote/composer
  */
-import { encodeQuoteRef, nextQuoteNumber, QUOTE_SOURCE } from '../../core/quote.ts'
+import type { InputState, QuoteChip } from '../contract.ts'
+import { encodeQuoteRef, nextQuoteNumber, QUOTE_SOURCE } from '../core/quote.ts'
 import { quoteChipText } from './source.ts'
 
-/** The part of the input machine's state this module reads. */
-export interface DraftState {
-  readonly draft: string
-  readonly draftRev: number
-  readonly phase: string
-  readonly occurrences: readonly QuoteOccurrence[]
-}
-
-/** An occurrence (chip) of the draft. */
-export interface QuoteOccurrence {
-  readonly occurrenceId: number
-  readonly source: string
-  readonly ref: string
-  readonly offset: number
-  readonly length: number
-  readonly label: string
-}
+/** The part of the input machine's state the quote edits read. */
+export type DraftState = Pick<InputState, 'draft' | 'draftRev' | 'phase'> & { readonly occurrences: readonly QuoteChip[] }
 
 /** A draft range guarded by the revision it was read at. */
 export interface DraftSpan {
@@ -62,10 +48,10 @@ const ATTEMPTS = 5
 
 /**
  * The quote chips of a draft, in draft order.
- * @param state - the input state.
- * @returns its `dsh-sessions-quote` occurrences.
+ * @param state - the draft's chips.
+ * @returns its `dsh-sessions-quote` chips.
  */
-export function quoteOccurrences(state: Pick<DraftState, 'occurrences'>): QuoteOccurrence[] {
+export function quoteOccurrences<C extends { readonly source: string }>(state: { readonly occurrences: readonly C[] }): C[] {
   return state.occurrences.filter(occurrence => occurrence.source === QUOTE_SOURCE)
 }
 

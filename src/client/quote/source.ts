@@ -5,7 +5,7 @@
  * @module @wishp3/dsh-sessions/client/quote/source
  */
 import type { InputTriggerSource } from '@deepseek-ai/dsh-client-ui-input-trigger/client'
-import { decodeQuoteRef, QUOTE_SOURCE, quoteBlock } from '../../core/quote.ts'
+import { decodeQuoteRef, QUOTE_SOURCE, quoteBlock } from '../core/quote.ts'
 
 /**
  * The model and clipboard form of a quote chip: its Markdown quote block,

@@ -8,36 +8,12 @@
  * @module @wishp3/dsh-sessions/client/references/ReferenceDock
  */
 import { useEffect, useMemo, useState } from 'react'
-import { decodeChipRef } from '../../core/chip-ref.ts'
-import type { Outcome, PreflightResponse, SourceOutcome } from '../../core/wire.ts'
-import type { SessionsKey } from '../locales.ts'
+import type { Outcome, PreflightResponse, SourceOutcome } from '../../shared/wire.ts'
+import type { DockChip, ReferenceDockProps } from '../contract.ts'
+import { decodeChipRef } from '../core/chip-ref.ts'
+import { formatSize, formatTokens } from '../core/cost.ts'
 import { failureKey } from '../mention/failure.ts'
-import { formatSize, formatTokens } from './cost.ts'
 import css from './ReferenceDock.module.css'
-
-/** A session chip of the draft. */
-export interface DockChip {
-  readonly sessionId: string
-  readonly label: string
-  readonly mention: string
-}
-
-/** Props the slot binds. */
-export interface ReferenceDockProps {
-  t(key: SessionsKey, params?: Record<string, string>): string
-  /** The input zone owner share: the draft's chips. */
-  input: { readonly occurrences: readonly { readonly source: string; readonly ref: string }[] }
-  /** The source name of this plugin's session chips. */
-  source: string
-  /** The UI locale id, for numbers. */
-  locale(): string
-  /** Checks the chips together: what each adds, or why it cannot be attached. */
-  measure(chips: readonly DockChip[], signal: AbortSignal): Promise<PreflightResponse>
-  /** Reports this session's outcomes after each send until the signal ends. */
-  watch(onOutcome: (outcome: Outcome) => void, signal: AbortSignal): void
-  /** Puts a rejected message back into the composer when it is empty. */
-  restore(text: string): void
-}
 
 /** Milliseconds the dock waits for the draft to settle before measuring. */
 const SETTLE_MS = 150
@@ -50,8 +26,8 @@ function chipsOf(input: ReferenceDockProps['input'], source: string): DockChip[]
   for (const occurrence of input.occurrences) {
     if (occurrence.source !== source) continue
     const ref = decodeChipRef(occurrence.ref)
-    if (ref?.kind === 'session' && !chips.some(chip => chip.sessionId === ref.source)) {
-      chips.push({ sessionId: ref.source, label: ref.label, mention: ref.mention })
+    if (ref?.kind === 'session' && !chips.some(chip => chip.sessionId === ref.citedSessionId)) {
+      chips.push({ sessionId: ref.citedSessionId, label: ref.label, mention: ref.mention })
     }
   }
   return chips

@@ -4,15 +4,14 @@
  * reference outcomes with one long-lived request at a time.
  * @module @wishp3/dsh-sessions/client/references/register
  */
-import type { ClientContext, ISessions } from '@deepseek-ai/dsh-client-runtime/client'
+import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
-import type {} from '@deepseek-ai/dsh-client-ui-layout/client'
-import type { SessionId } from '@deepseek-ai/dsh-session'
-import type { Outcome } from '../../core/wire.ts'
+import type { Outcome } from '../../shared/wire.ts'
 import type { SessionsApi } from '../api.ts'
+import type { ReferenceDockInjected } from '../contract.ts'
 import { NS } from '../locales.ts'
 import { MENTION_SOURCE } from '../mention/source.ts'
-import { type DockChip, ReferenceDock } from './ReferenceDock.tsx'
+import { ReferenceDock } from './ReferenceDock.tsx'
 
 /** Milliseconds one outcomes request waits for news. */
 const WAIT_MS = 20_000
@@ -41,27 +40,33 @@ async function follow(api: SessionsApi, sessionId: string, seen: Map<string, num
   }
 }
 
+/** The reference dock feature, a child plugin of the browser half; it waits only for the services it uses. */
+export const referenceDockFeature = {
+  name: 'dsh-sessions-reference-dock',
+  inject: ['slots', 'sessions', 'conversation', 'locale'],
+  apply: registerReferenceDock,
+}
+
 /**
- * Registers the dock on the row's fiber.
- * @param ctx - the browser row's context.
- * @param api - the plugin's routes.
+ * Registers the dock on the feature's fiber.
+ * @param ctx - the feature's context.
+ * @param config - the plugin's routes.
  */
-export function registerReferenceDock(ctx: ClientContext, api: SessionsApi): void {
-  const sessions = ctx.get('sessions') as unknown as ISessions
+function registerReferenceDock(ctx: ClientContext, { api }: { readonly api: SessionsApi }): void {
   const seen = new Map<string, number>()
   ctx.effect(() => ctx.slots.inject('conversation.input.dock', () => ctx.slots.register({
     name: 'conversation.input.dock',
     id: 'dsh-sessions-references',
     order: 10,
     locale: NS,
-    inject: (sessionId: string) => ({
+    inject: (sessionId): ReferenceDockInjected => ({
       source: MENTION_SOURCE,
       locale: () => ctx.locale.getLocale().active,
-      measure: (chips: readonly DockChip[], signal: AbortSignal) =>
+      measure: (chips, signal) =>
         api.preflight(sessionId, chips.map(chip => chip.mention).join(' '), chips.map(chip => chip.sessionId), signal),
-      watch: (report: (outcome: Outcome) => void, signal: AbortSignal) => { void follow(api, sessionId, seen, report, signal) },
-      restore: (text: string) => {
-        const actx = sessions.scope(sessionId as SessionId)
+      watch: (report, signal) => { void follow(api, sessionId, seen, report, signal) },
+      restore: text => {
+        const actx = ctx.sessions.scope(sessionId)
         if (actx === undefined) return
         const input = ctx.conversation.input.for(actx)
         // The outcome can arrive while the send that carried the message is still settling: wait for the
@@ -83,5 +88,5 @@ export function registerReferenceDock(ctx: ClientContext, api: SessionsApi): voi
         }
       },
     }),
-  } as never, ReferenceDock as never)), 'dsh-sessions: reference dock')
+  }, ReferenceDock)), 'dsh-sessions: reference dock')
 }

@@ -9,28 +9,9 @@
 import { useState } from 'react'
 import { IconChevronDownOutline14 } from '@deepseek-ai/dsh-client-ui-primitives'
 import type { Config, ReferenceScope } from '../../config.ts'
+import type { ScopeCardProps } from '../contract.ts'
 import type { SessionsKey } from '../locales.ts'
 import css from './ScopeCard.module.css'
-
-/** What the card reads of the settings section. */
-export interface ScopeCardState {
-  /** `false` while the host does not serve the namespace: the card renders nothing. */
-  readonly available: boolean
-  readonly writable: boolean
-  /** Effective configuration, when loaded. */
-  readonly value: Config | undefined
-  /** Keys the `dsh-sessions` section of `settings.yaml` sets. */
-  readonly fromFile: ReadonlySet<string>
-}
-
-/** Props the slot binds. */
-export interface ScopeCardProps {
-  t(key: SessionsKey): string
-  /** Selector hook over {@link ScopeCardState}. */
-  useScopeCard<T>(selector: (state: ScopeCardState) => T): T
-  /** Persists a scope; rejects when the write fails. */
-  saveScope(scope: ReferenceScope): Promise<void>
-}
 
 const SCOPES: readonly ReferenceScope[] = ['workspace', 'all']
 const OTHERS = ['allowBareSessionIds', 'allowPlainTitleMentions', 'candidateLimit', 'failureMode'] as const

@@ -7,18 +7,25 @@ import type {} from '@deepseek-ai/dsh-client-ui-settings/client'
 import type {} from '@deepseek-ai/dsh-client-ui-settings-plugins/client'
 import { NS } from '../locales.ts'
 import { ScopeCard } from './ScopeCard.tsx'
-import { createScopeCardFace } from './scope-card.ts'
+import { bindSettingsSection } from './section.ts'
+
+/** The settings card feature, a child plugin of the browser half; it waits only for the services it uses. */
+export const settingsCardFeature = {
+  name: 'dsh-sessions-settings-card',
+  inject: ['slots', 'settingsScope'],
+  apply: registerSettingsCard,
+}
 
 /**
- * Registers the card on the row's fiber, keyed by the settings namespace.
- * @param ctx - the browser row's context.
+ * Registers the card on the feature's fiber, keyed by the settings namespace.
+ * @param ctx - the feature's context.
  */
-export function registerSettingsCard(ctx: ClientContext): void {
-  const card = createScopeCardFace(ctx.settingsScope.bind({ namespace: NS }))
+function registerSettingsCard(ctx: ClientContext): void {
+  const card = bindSettingsSection(ctx.settingsScope.bind({ namespace: NS }))
   ctx.effect(() => ctx.slots.inject('settings.plugin.item', () => ctx.slots.register({
     name: 'settings.plugin.item',
     key: NS,
     locale: NS,
     inject: () => card,
-  } as never, ScopeCard as never)), 'dsh-sessions: settings card')
+  }, ScopeCard)), 'dsh-sessions: settings card')
 }

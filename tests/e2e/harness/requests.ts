@@ -1,5 +1,5 @@
 /** Reading what the stand-in model received. */
-import { type RecordedRequest, textOf } from './model.ts'
+import { type RecordedRequest, textOf } from '../../../dev/stand-in-model.ts'
 
 /** The user messages of one request, as text, in request order. */
 export function userTexts(request: RecordedRequest): string[] {

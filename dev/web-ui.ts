@@ -1,0 +1,118 @@
+/**
+ * Steps a user takes in the rc.8 web UI, by role and placeholder (class
+ * names are hashed). English UI unless the browser asked for another locale.
+ */
+import type { Locator, Page } from 'playwright-core'
+
+const NEW_SESSION_COMPOSER = 'textarea[placeholder="Describe what you want to build"], textarea[placeholder="Choose a workspace to start"]'
+const COMPOSER = '[data-composer-card] textarea'
+
+/**
+ * Opens the app and waits until the composer is rendered (any UI language).
+ * @param page - the browser page.
+ * @param url - the dsh web URL.
+ * @returns milliseconds from navigation to a rendered composer.
+ */
+export async function openApp(page: Page, url: string): Promise<number> {
+  const started = performance.now()
+  await page.goto(url)
+  await page.locator('[data-composer-card] textarea').waitFor({ timeout: 30_000 })
+  return performance.now() - started
+}
+
+/**
+ * The sidebar's "New session" button.
+ * @param page - the browser page.
+ * @returns its locator.
+ */
+export function newSessionButton(page: Page): Locator {
+  return page.getByRole('button', { name: /^(New session|新会话)$/ }).last()
+}
+
+/**
+ * Opens a blank new session and waits for its composer.
+ * @param page - the browser page.
+ */
+export async function startNewSession(page: Page): Promise<void> {
+  await newSessionButton(page).click()
+  await page.locator(NEW_SESSION_COMPOSER).waitFor()
+}
+
+/**
+ * The composer textarea of the current view.
+ * @param page - the browser page.
+ * @returns its locator.
+ */
+export function composer(page: Page): Locator {
+  return page.locator(COMPOSER)
+}
+
+/**
+ * Picks the new session's workspace in the hero picker: a known workspace
+ * from its menu, or a folder through the directory dialog.
+ * @param page - the browser page, showing a new session.
+ * @param project - a folder directly under the dsh process's HOME.
+ */
+export async function chooseWorkspace(page: Page, project: string): Promise<void> {
+  await page.getByRole('button', { name: 'Choose workspace' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Select Workspace Directory' })
+  const addWorkspace = page.getByRole('menuitem', { name: 'Add workspace…' })
+  await dialog.or(addWorkspace).waitFor()
+  if (await addWorkspace.isVisible()) {
+    const known = page.getByRole('menuitem', { name: project, exact: true })
+    if (await known.isVisible()) {
+      await known.click()
+      await settled(page, project)
+      return
+    }
+    await addWorkspace.click()
+  }
+  await dialog.getByText(project, { exact: true }).click()
+  await dialog.getByRole('button', { name: 'Open' }).click()
+  await settled(page, project)
+}
+
+/**
+ * Waits until the hero names the chosen workspace and the blank session the
+ * host opens for it has replaced the previous one (a message sent earlier
+ * lands in the previous workspace).
+ */
+async function settled(page: Page, project: string): Promise<void> {
+  await page.getByRole('button', { name: 'Choose workspace' }).filter({ hasText: new RegExp(`^${project}$`) }).waitFor()
+  await composer(page).waitFor()
+  await page.waitForTimeout(500)
+}
+
+/**
+ * Sends a message and waits for the stand-in's reply to render.
+ * @param page - the browser page with a usable composer.
+ * @param text - the message.
+ */
+export async function sendAndAwaitReply(page: Page, text: string): Promise<void> {
+  await send(page, text)
+  await page.getByText(`You said: ${text.split('\n')[0]}`, { exact: false }).first().waitFor({ timeout: 30_000 })
+}
+
+/**
+ * Types a message into the composer and clicks Send (Enter could pick an
+ * open `@` menu row instead).
+ * @param page - the browser page with a usable composer.
+ * @param text - the message.
+ */
+export async function send(page: Page, text: string): Promise<void> {
+  const input = composer(page)
+  await input.fill(text)
+  await page.getByRole('button', { name: 'Send message' }).click()
+}
+
+/**
+ * Starts a new session in a workspace and completes one turn in it.
+ * @param page - the browser page.
+ * @param project - the workspace folder.
+ * @param text - the first message.
+ */
+export async function startSessionWithTurn(page: Page, project: string, text: string): Promise<void> {
+  await startNewSession(page)
+  await chooseWorkspace(page, project)
+  await sendAndAwaitReply(page, text)
+}

@@ -1,0 +1,117 @@
+/**
+ * The browser half's slot contracts. For each entry this plugin registers:
+ * the face its `inject` returns (`…Injected`) and the props its component
+ * reads (`…Props`): that face, the part of the slot's owner share and
+ * framework kit the component uses, and the `t` seat of the `dsh-sessions`
+ * namespace. The registration sites check the host's composed props against
+ * these, so a host change to a slot the plugin relies on fails the type
+ * check. Types only.
+ * @module @wishp3/dsh-sessions/client/contract
+ */
+import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
+import type {} from '@deepseek-ai/dsh-client-ui-layout/client'
+import type { SettingsPluginItemOwnerProps } from '@deepseek-ai/dsh-client-ui-settings-plugins/client'
+import type { HostObservable, InjectFace, OwnerOf } from '@deepseek-ai/dsh-client-ui-slots'
+import type { Config, ReferenceScope } from '../config.ts'
+import type { Outcome, PreflightResponse } from '../shared/wire.ts'
+import type { SessionsKey } from './locales.ts'
+
+/** rc.8's ui-conversation does not export its input-zone types, so they are read through the slot map. */
+export type InputZone = OwnerOf<'conversation.input.dock'>
+
+/** The input machine's published state: the draft, its revision, its phase and its chips. */
+export type InputState = InputZone['input']
+
+/** One chip (reference occurrence) of a draft. */
+export type DraftChip = InputState['occurrences'][number]
+
+/** The `t` seat the slot renderer gives an entry registered with `locale: 'dsh-sessions'`, as the component reads it. */
+export interface LocaleSeat {
+  t(key: SessionsKey, params?: Record<string, string>): string
+}
+
+/** A quote chip, as the quote bar and the quote edits read it. */
+export type QuoteChip = Pick<DraftChip, 'occurrenceId' | 'source' | 'ref' | 'offset' | 'length' | 'label'>
+
+/** `shell.overlay` entry "Add to chat": the face its `inject` returns. */
+export interface SelectionButtonInjected {
+  /** Whether the current session's draft accepts a quote now. */
+  canQuote(): boolean
+  /** Adds the selected text to the current draft. */
+  quote(text: string): void
+}
+
+/** Props of the "Add to chat" button. */
+export type SelectionButtonProps = SelectionButtonInjected & LocaleSeat
+
+/** `conversation.input.dock` entry, the quote bar: the face its `inject` returns for a session. */
+export interface QuoteBarInjected {
+  /** Removes one quote chip. */
+  remove(occurrenceId: number): void
+}
+
+/** Props of the quote bar: the draft's chips from the input-zone owner share, and its face. */
+export type QuoteBarProps = QuoteBarInjected & LocaleSeat & {
+  readonly input: { readonly occurrences: readonly Pick<QuoteChip, 'occurrenceId' | 'source' | 'ref' | 'label'>[] }
+}
+
+/** A session chip of the draft, as the reference dock shows it. */
+export interface DockChip {
+  readonly sessionId: string
+  readonly label: string
+  readonly mention: string
+}
+
+/** `conversation.input.dock` entry, the reference dock: the face its `inject` returns for a session. */
+export interface ReferenceDockInjected {
+  /** The source name of this plugin's session chips. */
+  readonly source: string
+  /** The UI locale id, for numbers. */
+  locale(): string
+  /** Checks the chips together: what each adds, or why it cannot be attached. */
+  measure(chips: readonly DockChip[], signal: AbortSignal): Promise<PreflightResponse>
+  /** Reports this session's outcomes after each send until the signal ends. */
+  watch(onOutcome: (outcome: Outcome) => void, signal: AbortSignal): void
+  /** Puts a rejected message back into the composer when it is empty. */
+  restore(text: string): void
+}
+
+/** Props of the reference dock: the draft's chips from the input-zone owner share, and its face. */
+export type ReferenceDockProps = ReferenceDockInjected & LocaleSeat & {
+  readonly input: { readonly occurrences: readonly Pick<DraftChip, 'source' | 'ref'>[] }
+}
+
+/** What the settings card reads of the `dsh-sessions` settings section. */
+export interface ScopeCardState {
+  /** `false` while the host does not serve the namespace: the card renders nothing. */
+  readonly available: boolean
+  readonly writable: boolean
+  /** Effective configuration, when loaded. */
+  readonly value: Config | undefined
+  /** Keys the `dsh-sessions` section of `settings.yaml` sets. */
+  readonly fromFile: ReadonlySet<string>
+}
+
+/** `settings.plugin.item` entry keyed `dsh-sessions`, the settings card: the face its `inject` returns. */
+export interface ScopeCardInjected {
+  /** The card's state; the slot renderer binds it as the `useScopeCard` selector hook. */
+  readonly hooks: { readonly scopeCard: HostObservable<ScopeCardState> }
+  /** Persists a scope; rejects when the write fails. */
+  saveScope(scope: ReferenceScope): Promise<void>
+}
+
+/** Props of the settings card: the section supplies nothing ({@link SettingsPluginItemOwnerProps}); the face, with its hook bound. */
+export type ScopeCardProps = SettingsPluginItemOwnerProps & InjectFace<ScopeCardInjected> & LocaleSeat
+
+/** `conversation.session.header.actions` entry, the copy buttons: the face its `inject` returns. */
+export interface HeaderCopyActionsInjected {
+  copyId(sessionId: string, anchor: HTMLElement): void
+  copyReference(sessionId: string, anchor: HTMLElement): void
+  /** Starts looking up a session's mention ahead of a click. */
+  prefetch(sessionId: string): void
+}
+
+/** Props of the header copy buttons: the session the header belongs to (framework session kit), and the face. */
+export type HeaderCopyActionsProps = HeaderCopyActionsInjected & LocaleSeat & {
+  readonly sessionId: string
+}

@@ -1,0 +1,24 @@
+/**
+ * How long ago a session was created, in words of the active locale.
+ * @module @wishp3/dsh-sessions/client/core/age
+ */
+
+const STEPS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
+  ['second', 60], ['minute', 60], ['hour', 24], ['day', 30], ['month', 12], ['year', Number.POSITIVE_INFINITY],
+]
+
+/**
+ * Formats an age.
+ * @param createdAt - creation time, epoch milliseconds.
+ * @param now - the current time, epoch milliseconds.
+ * @param locale - a BCP 47 locale (`zh`, `en`).
+ * @returns e.g. `5 minutes ago` / `5分钟前`.
+ */
+export function formatAge(createdAt: number, now: number, locale: string): string {
+  let amount = Math.max(0, (now - createdAt) / 1000)
+  for (const [unit, size] of STEPS) {
+    if (amount < size) return new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(-Math.floor(amount), unit)
+    amount /= size
+  }
+  return ''
+}

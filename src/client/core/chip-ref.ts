@@ -1,0 +1,64 @@
+/**
+ * The opaque `ref` of a chip the `dsh-sessions` `@` source inserts. The input
+ * machine stores it verbatim and hands it back to the source's codec on copy
+ * and send.
+ * @module @wishp3/dsh-sessions/client/core/chip-ref
+ */
+
+/** A session chip: which session cites which, and the canonical mention it sends. */
+export interface SessionChipRef {
+  readonly kind: 'session'
+  /** The session the draft belongs to. */
+  readonly citingSessionId: string
+  /** The session the chip cites. */
+  readonly citedSessionId: string
+  readonly label: string
+  /** Canonical `@[label](dsh-session:…)` mention. */
+  readonly mention: string
+}
+
+/** A file chip: the `@path` mention the host's file grammar produced. */
+export interface FileChipRef {
+  readonly kind: 'file'
+  readonly mention: string
+}
+
+/** Any chip ref of this source. */
+export type ChipRef = SessionChipRef | FileChipRef
+
+/**
+ * Encodes a chip ref.
+ * @param ref - the ref.
+ * @returns its opaque string form.
+ */
+export function encodeChipRef(ref: ChipRef): string {
+  return JSON.stringify(ref)
+}
+
+/**
+ * Decodes a chip ref.
+ * @param value - an opaque string from {@link encodeChipRef}.
+ * @returns the ref, or `undefined` when the string is not one.
+ */
+export function decodeChipRef(value: string): ChipRef | undefined {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(value)
+  } catch {
+    return undefined
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined
+  const record = parsed as Record<string, unknown>
+  const text = (key: string) => typeof record[key] === 'string' && record[key] !== ''
+  if (record.kind === 'file' && text('mention')) return { kind: 'file', mention: record.mention as string }
+  if (record.kind === 'session' && text('citingSessionId') && text('citedSessionId') && text('label') && text('mention')) {
+    return {
+      kind: 'session',
+      citingSessionId: record.citingSessionId as string,
+      citedSessionId: record.citedSessionId as string,
+      label: record.label as string,
+      mention: record.mention as string,
+    }
+  }
+  return undefined
+}

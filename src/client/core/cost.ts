@@ -1,0 +1,26 @@
+/**
+ * How the reference dock words what a chip adds to the context: the size of
+ * its snapshot and the host's token estimate, in the user's locale.
+ * @module @wishp3/dsh-sessions/client/core/cost
+ */
+
+/**
+ * A byte count as a short size: bytes under 1 KB, then kilobytes with one decimal.
+ * @param bytes - the size.
+ * @param locale - the UI locale id.
+ * @returns e.g. "812 byte" / "12.4 kB".
+ */
+export function formatSize(bytes: number, locale: string): string {
+  if (bytes < 1000) return new Intl.NumberFormat(locale, { style: 'unit', unit: 'byte', unitDisplay: 'short' }).format(bytes)
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilobyte', unitDisplay: 'short', maximumFractionDigits: 1 }).format(bytes / 1000)
+}
+
+/**
+ * A token estimate with grouping.
+ * @param tokens - the estimate.
+ * @param locale - the UI locale id.
+ * @returns e.g. "3,104".
+ */
+export function formatTokens(tokens: number, locale: string): string {
+  return new Intl.NumberFormat(locale).format(tokens)
+}

@@ -1,0 +1,107 @@
+/**
+ * Quotes of the conversation: the text a selection becomes, its chip ref
+ * (text and number), the chip's number in a draft, and the Markdown quote
+ * block it is sent and copied as.
+ * @module @wishp3/dsh-sessions/client/core/quote
+ */
+
+/** Longest quote, in Unicode code points, before the truncation marker. */
+export const QUOTE_LIMIT = 16_000
+
+/** The `@` source name of quote chips; also their codec's routing key. */
+export const QUOTE_SOURCE = 'dsh-sessions-quote'
+
+/**
+ * The quote a selection becomes: line endings as `\n`, trimmed, and cut
+ * after `limit` code points (never inside a surrogate pair) with `marker`
+ * appended.
+ * @param selection - the selected text.
+ * @param marker - the localized truncation marker.
+ * @param limit - the code-point limit.
+ * @returns the quote text; empty when the selection is blank.
+ */
+export function quoteText(selection: string, marker: string, limit: number = QUOTE_LIMIT): string {
+  const text = selection.replace(/\r\n?/g, '\n').trim()
+  let points = 0
+  for (let index = 0; index < text.length; points += 1) {
+    if (points === limit) return text.slice(0, index) + marker
+    const code = text.codePointAt(index)!
+    index += code > 0xffff ? 2 : 1
+  }
+  return text
+}
+
+/**
+ * The Markdown quote the model reads: `> ` before every line, `>` alone for
+ * an empty line.
+ * @param text - quote text.
+ * @returns the quote lines, without a final line break.
+ */
+export function toMarkdownQuote(text: string): string {
+  return text.split('\n').map(line => (line === '' ? '>' : `> ${line}`)).join('\n')
+}
+
+/**
+ * What a quote chip stands for when sent or copied: its quote lines, each
+ * ending in a line break. The chip sits on a line of its own in the draft,
+ * so the line break the draft keeps after the chip makes the empty line that
+ * ends the block.
+ * @param text - quote text.
+ * @returns the quote block.
+ */
+export function quoteBlock(text: string): string {
+  return `${toMarkdownQuote(text)}\n`
+}
+
+/**
+ * The first line of a quote, for a one-line preview.
+ * @param text - quote text.
+ * @returns its first non-empty line.
+ */
+export function firstLine(text: string): string {
+  return text.split('\n').find(line => line.trim() !== '') ?? ''
+}
+
+/** A quote chip's ref: its text and its number in the draft (the `N` of `Quote N`). */
+export interface QuoteRef {
+  readonly text: string
+  readonly n: number
+}
+
+/**
+ * Encodes a quote chip's ref.
+ * @param quote - text and number.
+ * @returns the opaque ref.
+ */
+export function encodeQuoteRef(quote: QuoteRef): string {
+  return JSON.stringify({ kind: 'quote', n: quote.n, text: quote.text })
+}
+
+/**
+ * Decodes a quote chip's ref.
+ * @param ref - an opaque ref from {@link encodeQuoteRef}.
+ * @returns the quote, or `undefined` when the ref is not a quote's.
+ */
+export function decodeQuoteRef(ref: string): QuoteRef | undefined {
+  try {
+    const parsed = JSON.parse(ref) as { kind?: unknown; text?: unknown; n?: unknown }
+    if (parsed.kind !== 'quote' || typeof parsed.text !== 'string') return undefined
+    if (typeof parsed.n !== 'number' || !Number.isSafeInteger(parsed.n) || parsed.n < 1) return undefined
+    return { text: parsed.text, n: parsed.n }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The number of the next quote chip in a draft: one more than the highest
+ * number of the quote chips the draft holds, so a number is never given to
+ * two chips at once and a chip keeps its number while it lives.
+ * @param refs - the refs of the draft's quote chips.
+ * @returns the next number, 1 for a draft without quotes.
+ */
+export function nextQuoteNumber(refs: Iterable<string>): number {
+  let highest = 0
+  for (const ref of refs) highest = Math.max(highest, decodeQuoteRef(ref)?.n ?? 0)
+  return highest + 1
+}

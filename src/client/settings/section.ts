@@ -1,0 +1,52 @@
+/**
+ * The `dsh-sessions` settings section as the card reads and writes it,
+ * through the host's settings scope: a snapshot source for the card's
+ * selector hook, and the scope write.
+ * @module @wishp3/dsh-sessions/client/settings/section
+ */
+import type { SettingsScope } from '@deepseek-ai/dsh-client-runtime/client'
+import type { Config } from '../../config.ts'
+import type { ScopeCardInjected, ScopeCardState } from '../contract.ts'
+
+/**
+ * The section the host resolved (defaults, row config, user layer), when it
+ * has the shape the card reads.
+ * @param value - the settings scope's resolved value.
+ * @returns the configuration, or `undefined`.
+ */
+function resolved(value: unknown): Config | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const scope = (value as { scope?: unknown }).scope
+  return scope === 'workspace' || scope === 'all' ? value as Config : undefined
+}
+
+/**
+ * The keys the user layer (the `dsh-sessions` section of `settings.yaml`)
+ * sets: a key present there is an override, whatever its value.
+ * @param user - the settings scope's raw user layer.
+ * @returns the keys it sets.
+ */
+function userKeys(user: unknown): ReadonlySet<string> {
+  return typeof user === 'object' && user !== null ? new Set(Object.keys(user)) : new Set()
+}
+
+/**
+ * Binds the card to the section.
+ * @param scope - `ctx.settingsScope.bind({ namespace: 'dsh-sessions' })`.
+ * @returns what the card's slot entry injects.
+ */
+export function bindSettingsSection(scope: SettingsScope<unknown>): ScopeCardInjected {
+  let source: unknown
+  let state: ScopeCardState = { available: false, writable: false, value: undefined, fromFile: new Set() }
+  const getSnapshot = (): ScopeCardState => {
+    const snapshot = scope.getSnapshot()
+    if (snapshot === source) return state
+    source = snapshot
+    state = { available: snapshot.status === 'ready', writable: snapshot.writable, value: resolved(snapshot.value), fromFile: userKeys(snapshot.user) }
+    return state
+  }
+  return {
+    hooks: { scopeCard: { getSnapshot, subscribe: listener => scope.subscribe(listener) } },
+    saveScope: next => scope.set('scope', next),
+  }
+}

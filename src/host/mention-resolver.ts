@@ -1,0 +1,143 @@
+/**
+ * The one resolution preflight and the pre-step share: text in;
+ * readable text, the in-scope references in text order, and the failures
+ * out. Canonical mentions become `@label`; bare ids and `@Title` mentions
+ * stay as written. The readable text never carries a parseable
+ * `dsh-session:` URI, so the official pre-step listener has nothing left to
+ * prepare or to fail on.
+ *
+ * Work per text is bounded: each distinct id is looked up once, whatever
+ * number of times the text names it; an id the index does not know costs no
+ * storage read once the index is listed, and at most a few reads before; and
+ * a failure is reported once per session.
+ * @module @wishp3/dsh-sessions/host/mention-resolver
+ */
+import { SessionId } from '@deepseek-ai/dsh-session'
+import type { SessionReferenceInput } from '@deepseek-ai/dsh-session-reference'
+import type { Config } from '../config.ts'
+import {
+  applySpanEdits, defuseSessionUris, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions, type Span, type SpanEdit, titleKey,
+} from './mentions.ts'
+import { rankedInScope } from './candidates.ts'
+import { codeOf, OUT_OF_SCOPE, type ReferenceFailure } from './failures.ts'
+import { isInScope, type ReferenceTarget } from './scope.ts'
+import { type IndexedSession, type LookupBudget, type SessionIndex, STORAGE_READS_PER_TEXT } from './session-index.ts'
+
+/** Result of resolving one text. */
+export interface ResolvedText {
+  /** Readable text: canonical mentions as `@label`, no parseable session URI. */
+  readonly text: string
+  /** Distinct in-scope references, in text order. */
+  readonly references: readonly SessionReferenceInput[]
+  readonly failures: readonly ReferenceFailure[]
+}
+
+interface Found {
+  readonly at: number
+  readonly reference: SessionReferenceInput
+}
+
+/**
+ * Resolves the session mentions of a text against the session index, under
+ * the current scope: this plugin's own resolver, which decides what a
+ * message cites before the official `SessionReferenceResolver` prepares any
+ * snapshot.
+ */
+export class ScopedMentionResolver {
+  private readonly index: SessionIndex
+
+  constructor(index: SessionIndex) {
+    this.index = index
+  }
+
+  /**
+   * Resolves the mentions of one text.
+   * @param target - the citing session.
+   * @param text - the message text.
+   * @param config - the effective configuration.
+   * @returns readable text, references and failures.
+   */
+  async resolveText(target: ReferenceTarget, text: string, config: Config): Promise<ResolvedText> {
+    const found: Found[] = []
+    const failures: ReferenceFailure[] = []
+    const edits: SpanEdit[] = []
+    const budget: LookupBudget = { remaining: STORAGE_READS_PER_TEXT }
+    const looked = new Map<string, Promise<IndexedSession | undefined>>()
+    const lookup = (id: string): Promise<IndexedSession | undefined> => {
+      let pending = looked.get(id)
+      if (pending === undefined) looked.set(id, pending = this.index.lookup(id, budget))
+      return pending
+    }
+    const failed = new Set<string>()
+    const fail = (failure: ReferenceFailure): void => {
+      const key = failure.sessionId ?? `${failure.code}:${failure.message}`
+      if (failed.has(key)) return
+      failed.add(key)
+      failures.push(failure)
+    }
+    const canonical = scanCanonicalMentions(text)
+    for (const mention of canonical) {
+      if (mention.reference === undefined) {
+        fail({ code: codeOf(mention.error, 'SESSION_REFERENCE_INVALID_REFERENCE'), message: `invalid session reference ${mention.uri}`, ...(mention.label === undefined ? {} : { label: mention.label }) })
+        if (mention.label !== undefined) edits.push({ start: mention.start, end: mention.end, text: `@${mention.label}` })
+        continue
+      }
+      const { sessionId } = mention.reference
+      const label = mention.reference.label ?? sessionId
+      edits.push({ start: mention.start, end: mention.end, text: `@${label}` })
+      const failure = this.check(target, sessionId, label, sessionId === target.id ? undefined : await lookup(sessionId), config)
+      if (failure === undefined) found.push({ at: mention.start, reference: { sessionId, label } })
+      else fail(failure)
+    }
+
+    const claimed: Span[] = [...canonical]
+    // The in-scope title table is built only for a text that can hold an `@Title`.
+    if (config.allowPlainTitleMentions && text.includes('@')) {
+      const inScope = rankedInScope(this.index, target, config).filter(session => session.title !== undefined)
+      const byTitle = new Map<string, typeof inScope>()
+      for (const session of inScope) {
+        const key = titleKey(session.title!)
+        const named = byTitle.get(key)
+        if (named === undefined) byTitle.set(key, [session])
+        else named.push(session)
+      }
+      const titles = [...new Set(inScope.map(session => session.title!))]
+      for (const mention of scanTitleMentions(text, titles, canonical)) {
+        claimed.push(mention)
+        const named = byTitle.get(titleKey(mention.title)) ?? []
+        const [session] = named
+        if (session === undefined || named.length !== 1) continue
+        found.push({ at: mention.start, reference: { sessionId: SessionId(session.id), label: session.label } })
+      }
+    }
+
+    if (config.allowBareSessionIds) {
+      for (const bare of scanBareSessionIds(text, claimed)) {
+        const session = bare.id === target.id ? undefined : await lookup(bare.id)
+        if (session === undefined && bare.id !== target.id) continue
+        const failure = this.check(target, bare.id, bare.id, session, config)
+        if (failure !== undefined) fail(failure)
+        else if (session !== undefined) found.push({ at: bare.start, reference: { sessionId: SessionId(bare.id), label: session.label } })
+      }
+    }
+
+    const references: SessionReferenceInput[] = []
+    for (const { reference } of found.sort((a, b) => a.at - b.at)) {
+      if (!references.some(known => known.sessionId === reference.sessionId)) references.push(reference)
+    }
+    return { text: defuseSessionUris(applySpanEdits(text, edits)), references, failures }
+  }
+
+  private check(target: ReferenceTarget, sessionId: string, label: string, session: IndexedSession | undefined, config: Config): ReferenceFailure | undefined {
+    if (sessionId === target.id) {
+      return { code: 'SESSION_REFERENCE_SELF_REFERENCE', message: 'a session cannot reference itself', sessionId, label }
+    }
+    if (session === undefined) {
+      return { code: 'SESSION_REFERENCE_READ_FAILED', message: `session "${sessionId}" not found`, sessionId, label }
+    }
+    if (!isInScope(config.scope, target, session)) {
+      return { code: OUT_OF_SCOPE, message: `session "${sessionId}" is outside the current workspace`, sessionId, label }
+    }
+    return undefined
+  }
+}

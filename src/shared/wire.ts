@@ -1,0 +1,96 @@
+/**
+ * Bodies of the `/dsh-sessions` routes, shared by the host routes and the
+ * browser's calls.
+ * @module @wishp3/dsh-sessions/shared/wire
+ */
+
+/** One reference candidate. */
+export interface Candidate {
+  readonly sessionId: string
+  /** Latest title, or the id. */
+  readonly label: string
+  readonly cwd?: string
+  readonly createdAt: number
+  /** Canonical `@[label](dsh-session:…)` mention. */
+  readonly mention: string
+}
+
+/** `POST /dsh-sessions/candidates` answer. */
+export interface CandidatesResponse {
+  readonly candidates: readonly Candidate[]
+}
+
+/** One session a text names, and what sending it would do with it. */
+export interface SourceOutcome {
+  readonly sessionId?: string
+  /** How the text names it: its title, or the id. */
+  readonly label: string
+  /** Whether it came from a chip of the draft (as the request said). */
+  readonly chip: boolean
+  /** Whether its snapshot will be attached. */
+  readonly ok: boolean
+  /** Serialized bytes of its snapshot. */
+  readonly bytes?: number
+  /** The host's token estimate of its snapshot. */
+  readonly tokens?: number
+  /** Whether it is cut to fit the byte budget. */
+  readonly truncated?: boolean
+  /** Why it will not be attached. */
+  readonly code?: string
+  readonly message?: string
+}
+
+/** `POST /dsh-sessions/preflight` answer: the whole draft checked once. */
+export type PreflightResponse =
+  | { readonly ok: true; readonly text: string; readonly references: readonly { sessionId: string; label?: string }[]; readonly sources: readonly SourceOutcome[] }
+  | { readonly ok: false; readonly code: string; readonly message: string; readonly sessionId?: string; readonly label?: string; readonly sources: readonly SourceOutcome[] }
+
+/** A reference the pre-step could not attach. */
+export interface OutcomeReference {
+  readonly sessionId?: string
+  readonly label: string
+  readonly code: string
+  readonly message: string
+}
+
+/** What the pre-step did with the references of one sent message. */
+export interface Outcome {
+  readonly id: number
+  readonly at: number
+  /** `not-attached`: the message was sent without these snapshots; `rejected`: the step was rejected and the message not sent. */
+  readonly kind: 'not-attached' | 'rejected'
+  readonly references: readonly OutcomeReference[]
+  /** The message as the user wrote it, for a rejected step. */
+  readonly text?: string
+}
+
+/** `POST /dsh-sessions/outcomes` answer. */
+export interface OutcomesResponse {
+  readonly outcomes: readonly Outcome[]
+  /** The newest outcome id the host knows; read after it next time. */
+  readonly last: number
+}
+
+/**
+ * Why the host refused a request: the closed set of codes its error bodies
+ * carry. `invalid-settings`, `settings-refused` and `unavailable` come from
+ * a settings write; `internal` from a handler that failed unexpectedly; the
+ * rest from the request itself.
+ */
+export type DshSessionsErrorCode =
+  | 'bad-request'
+  | 'malformed-json'
+  | 'unsupported-media-type'
+  | 'body-too-large'
+  | 'forbidden'
+  | 'not-found'
+  | 'method-not-allowed'
+  | 'invalid-settings'
+  | 'settings-refused'
+  | 'unavailable'
+  | 'internal'
+
+/** Error body of every refused request. */
+export interface ErrorResponse {
+  readonly error: { readonly code: DshSessionsErrorCode; readonly message: string }
+}

@@ -1,0 +1,36 @@
+/**
+ * Mounts the patched workspace browser in place of the disabled built-in
+ * `ui-workspace` row: its factory runs against the shell's own module
+ * table plus this plugin's row-menu module, and its `apply` runs as a child
+ * plugin with its own `inject`, so it fills `sidebar.workspaces` and
+ * `conversation.hero.workspace` (with their `directoryFlow` children) exactly
+ * as the built-in does.
+ * @module @wishp3/dsh-sessions/workspace-browser/mount
+ */
+import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
+import workspaceFactory from 'virtual:dsh-sessions/vendored-workspace'
+import { ROW_MENU_MODULE } from './patch.ts'
+import type { RowMenu } from './row-menu.tsx'
+
+declare const require: (id: string) => unknown
+
+/**
+ * Runs the patched factory and applies it.
+ * @param ctx - the plugin's browser context.
+ * @param rowMenu - the added row-menu behaviour.
+ */
+export function mountWorkspaceBrowser(ctx: ClientContext, rowMenu: RowMenu): void {
+  const shell: Record<string, () => unknown> = {
+    'react': () => require('react'),
+    'react/jsx-runtime': () => require('react/jsx-runtime'),
+    '@deepseek-ai/dsh-client-ui-primitives': () => require('@deepseek-ai/dsh-client-ui-primitives'),
+    '@deepseek-ai/dsh-client-runtime/client': () => require('@deepseek-ai/dsh-client-runtime/client'),
+  }
+  const vendored = workspaceFactory((id) => {
+    if (id === ROW_MENU_MODULE) return rowMenu
+    const load = shell[id]
+    if (load === undefined) throw new Error(`vendored ui-workspace requires ${id}, which the shell does not provide`)
+    return load()
+  })
+  ctx.plugin({ name: 'dsh-sessions-workspace', inject: vendored.inject, apply: vendored.apply })
+}

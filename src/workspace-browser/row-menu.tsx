@@ -1,0 +1,52 @@
+/**
+ * What the patched session row adds to its ⋯ menu: "Copy session ID" and
+ * "Copy reference", after the built-in items. Opening the menu starts looking
+ * up the row's mention, so "Copy reference" usually copies inside the click.
+ * The outcome shows in the copy toast to the right of the row, centred on it
+ * (see `client/copy`).
+ * @module @wishp3/dsh-sessions/workspace-browser/row-menu
+ */
+import { IconCopyOutline16, IconLinkOutline16 } from '@deepseek-ai/dsh-client-ui-primitives'
+import type { CopyActions } from '../client/copy/actions.ts'
+import type { SessionsKey } from '../client/locales.ts'
+
+/** Menu id of "Copy session ID". */
+export const COPY_SESSION_ID = 'dsh-sessions.copy-id'
+
+/** Menu id of "Copy reference". */
+export const COPY_REFERENCE = 'dsh-sessions.copy-reference'
+
+/** The row-menu module the patched bundle requires. */
+export interface RowMenu {
+  /** Items appended to every non-blank session row's menu. */
+  items(): { id: string; label: string; icon: JSX.Element }[]
+  /** Called when a row's closed menu is being opened. */
+  opening(sessionId: string): void
+  /** Called with every selected item id and the row's session id. */
+  select(id: string, sessionId: string): void
+}
+
+/**
+ * Builds the module.
+ * @param t - the plugin's locale lookup.
+ * @param actions - the copy actions.
+ * @param rowOf - the row element of a session, the toast's anchor.
+ * @returns the row menu.
+ */
+export function createRowMenu(
+  t: (key: SessionsKey) => string,
+  actions: CopyActions,
+  rowOf: (sessionId: string) => HTMLElement | null = sessionId => document.querySelector<HTMLElement>(`[data-dsh-session-row="${CSS.escape(sessionId)}"]`),
+): RowMenu {
+  return {
+    items: () => [
+      { id: COPY_SESSION_ID, label: t('copy.id'), icon: <IconCopyOutline16 /> },
+      { id: COPY_REFERENCE, label: t('copy.reference'), icon: <IconLinkOutline16 /> },
+    ],
+    opening: sessionId => { actions.prefetch(sessionId) },
+    select(id, sessionId) {
+      if (id === COPY_SESSION_ID) actions.copyId(sessionId, rowOf(sessionId), 'right')
+      if (id === COPY_REFERENCE) actions.copyReference(sessionId, rowOf(sessionId), 'right')
+    },
+  }
+}

@@ -1,0 +1,102 @@
+/** The layers say what they are: each half imports only its own folder, the shared wire types and the config; the pure folders import nothing of ours; the product never imports dev or test code; each half type-checks against its own platform. */
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const root = join(import.meta.dirname, '..', '..')
+
+function sources(dir: string): string[] {
+  return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter(file => /\.tsx?$/.test(file))
+    .map(file => join(dir, file))
+}
+
+/** The repository paths a source file imports relatively. */
+function localImports(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8')
+  return [...text.matchAll(/^(?:import|export)\s[^'"]*['"](\.{1,2}\/[^'"]+)['"]/gm)]
+    .map(match => relative(root, resolve(root, file, '..', match[1]!)))
+}
+
+const HALVES: Record<string, readonly string[]> = {
+  'src/host/': ['src/host/', 'src/shared/', 'src/config.ts'],
+  'src/client/': ['src/client/', 'src/shared/', 'src/config.ts', 'src/workspace-browser/'],
+  'src/workspace-browser/': ['src/workspace-browser/', 'src/client/'],
+  'src/shared/': [],
+  'src/client/core/': [],
+}
+
+describe('source layers', () => {
+  it.each(Object.entries(HALVES))('%s imports only from %j', (folder, allowed) => {
+    const files = sources('src').filter(file => file.startsWith(folder))
+    expect(files.length).toBeGreaterThan(0)
+    for (const file of files) {
+      for (const target of localImports(file)) {
+        expect(allowed.some(prefix => target.startsWith(prefix)), `${file} imports ${target}`).toBe(true)
+      }
+    }
+  })
+
+  it('never reach dev or test code from the product', () => {
+    for (const file of sources('src')) {
+      for (const target of localImports(file)) expect(target, file).toMatch(/^src\//)
+    }
+  })
+
+  it('keep the main job, the bench and dev/ free of test code', () => {
+    for (const file of [...sources('scripts'), ...sources('dev')]) {
+      for (const target of localImports(file)) expect(target, file).not.toMatch(/^tests\//)
+    }
+  })
+
+  it('keep the two entries to their halves', () => {
+    expect(localImports('src/index.ts').every(target => /^src\/(host\/|config\.ts$)/.test(target))).toBe(true)
+    expect(localImports('src/client/index.ts').every(target => /^src\/(client|workspace-browser)\//.test(target))).toBe(true)
+  })
+})
+
+describe('TypeScript faces', () => {
+  const read = (file: string) => JSON.parse(readFileSync(join(root, file), 'utf8')) as { compilerOptions: { lib: string[]; types: string[] }; include: string[] }
+
+  it('type-check the host half without the DOM and the browser half without Node', () => {
+    const host = read('tsconfig.host.json')
+    const client = read('tsconfig.client.json')
+    expect(host.compilerOptions.lib.some(lib => lib.startsWith('dom'))).toBe(false)
+    expect(host.compilerOptions.types).toEqual(['node'])
+    expect(client.compilerOptions.lib).toContain('dom')
+    expect(client.compilerOptions.types).toEqual([])
+  })
+
+  it('cover every product source in exactly one half, the shared ones in both', () => {
+    const host = read('tsconfig.host.json').include
+    const client = read('tsconfig.client.json').include
+    const covers = (include: readonly string[], file: string) => include.some(entry => file === entry || file.startsWith(`${entry}/`))
+    for (const file of sources('src')) {
+      const shared = file === 'src/config.ts' || file.startsWith('src/shared/')
+      expect([covers(host, file), covers(client, file)], file).toEqual(shared ? [true, true] : [covers(host, file), !covers(host, file)])
+      expect(covers(host, file) || covers(client, file), file).toBe(true)
+    }
+  })
+})
+
+describe('comments', () => {
+  it('name behaviour, not requirement codes', () => {
+    const code = /\((?:[A-Z]{1,2}\d{1,2})(?:,\s*[A-Z]{1,2}\d{1,2})*\)/
+    const files = ['src', 'scripts', 'dev', 'tests'].flatMap(dir => sources(dir)).filter(file => !file.includes('node_modules'))
+    for (const file of files) {
+      const comments = readFileSync(join(root, file), 'utf8').match(/\/\*[\s\S]*?\*\/|\/\/.*$/gm) ?? []
+      for (const comment of comments) expect(comment, file).not.toMatch(code)
+    }
+  })
+})
+
+describe('specs', () => {
+  it('each say in their first comment what they cover', () => {
+    const specs = sources('tests').filter(file => /\.(spec|e2e)\.tsx?$/.test(file))
+    expect(specs.length).toBeGreaterThan(20)
+    for (const file of specs) {
+      const text = readFileSync(join(root, file), 'utf8').replace(/^\/\/ @vitest-environment \w+\n/, '')
+      expect(text, file).toMatch(/^\/\*\*\s*\S/)
+    }
+  })
+})
