@@ -43,6 +43,9 @@ export const MAX_BODY_BYTES = 64 * 1024
 /** Longest wait of one outcomes request. */
 export const MAX_OUTCOME_WAIT_MS = 25_000
 
+/** Most sources one preflight answer lists; the count of the rest is given. */
+const MAX_LISTED_SOURCES = 32
+
 /** Most chip ids one preflight may name. */
 const MAX_CHIPS = 64
 
@@ -190,12 +193,18 @@ async function preflight(ctx: Context, deps: RouteDependencies, req: IncomingMes
     : sources.find(source => !source.ok && (source.chip || config.failureMode === 'reject'))
   if (blocking !== undefined) {
     const about = 'label' in blocking ? { ...(blocking.sessionId === undefined ? {} : { sessionId: blocking.sessionId }), label: blocking.label } : {}
-    send(res, 200, { ok: false, code: blocking.code, message: blocking.message, ...about, sources })
+    send(res, 200, { ok: false, code: blocking.code, message: blocking.message, ...about, ...listed(sources) })
     return
   }
   // Prepare the snapshot the step will attach now, so the step finds it ready while no source changes.
   await deps.preparer.attach(who, [{ type: 'text', text: resolved.text }], resolved.references, abort.signal).catch(() => {})
-  send(res, 200, { ok: true, text: resolved.text, references: resolved.references.slice(0, limit), sources })
+  send(res, 200, { ok: true, text: resolved.text, references: resolved.references.slice(0, limit), ...listed(sources) })
+}
+
+/** The sources an answer lists: the first {@link MAX_LISTED_SOURCES}, and how many more there were. */
+function listed(sources: readonly SourceOutcome[]): { sources: readonly SourceOutcome[]; omitted?: number } {
+  if (sources.length <= MAX_LISTED_SOURCES) return { sources }
+  return { sources: sources.slice(0, MAX_LISTED_SOURCES), omitted: sources.length - MAX_LISTED_SOURCES }
 }
 
 async function outcomes(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {

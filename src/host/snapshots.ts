@@ -178,7 +178,7 @@ export class SnapshotPreparer {
     let candidates = references.slice(0, limit)
     if (candidates.length === 0) return { attached: [], failures }
     try {
-      return { prepared: { content: structuredClone(content), additionalContext: await this.snapshotOf(target, candidates, signal) }, attached: candidates, failures }
+      return { prepared: { content, additionalContext: await this.snapshotOf(target, candidates, signal) }, attached: candidates, failures }
     } catch (error) {
       if (signal?.aborted === true || (error instanceof SessionReferenceError && error.code === 'SESSION_REFERENCE_CANCELLED')) throw error
     }
@@ -188,7 +188,7 @@ export class SnapshotPreparer {
     candidates = candidates.filter((_, n) => measured[n]!.failure === undefined)
     if (candidates.length === 0) return { attached: [], failures }
     try {
-      return { prepared: { content: structuredClone(content), additionalContext: await this.snapshotOf(target, candidates, signal) }, attached: candidates, failures }
+      return { prepared: { content, additionalContext: await this.snapshotOf(target, candidates, signal) }, attached: candidates, failures }
     } catch (error) {
       signal?.throwIfAborted()
       for (const reference of candidates) failures.push(failureOf(reference, error))
@@ -200,7 +200,8 @@ export class SnapshotPreparer {
   private async snapshotOf(target: ReferenceTarget, references: readonly SessionReferenceInput[], signal?: AbortSignal): Promise<UserMessage> {
     const key = await this.keyOf(target, references)
     const kept = key === undefined ? undefined : this.snapshots.get(key)
-    if (kept !== undefined) return structuredClone(await kept)
+    // The official service's messages are deeply frozen, so one may serve every send that cites the same sources.
+    if (kept !== undefined) return kept
     const preparing = this.service()
       .then(service => service.prepare({ id: target.id } as Agent, [], [...references], signal))
       .then(prepared => {
@@ -208,7 +209,7 @@ export class SnapshotPreparer {
         return prepared.additionalContext
       })
     if (key !== undefined) this.snapshots.set(key, preparing)
-    return structuredClone(await preparing)
+    return preparing
   }
 
   /** What identifies a preparation: the citing session, and each source with its label and revision; `undefined` when a revision cannot be told. */

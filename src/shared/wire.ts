@@ -42,8 +42,8 @@ export interface SourceOutcome {
 
 /** `POST /dsh-sessions/preflight` answer: the whole draft checked once. */
 export type PreflightResponse =
-  | { readonly ok: true; readonly text: string; readonly references: readonly { sessionId: string; label?: string }[]; readonly sources: readonly SourceOutcome[] }
-  | { readonly ok: false; readonly code: string; readonly message: string; readonly sessionId?: string; readonly label?: string; readonly sources: readonly SourceOutcome[] }
+  | { readonly ok: true; readonly text: string; readonly references: readonly { sessionId: string; label?: string }[]; readonly sources: readonly SourceOutcome[]; readonly omitted?: number }
+  | { readonly ok: false; readonly code: string; readonly message: string; readonly sessionId?: string; readonly label?: string; readonly sources: readonly SourceOutcome[]; readonly omitted?: number }
 
 /** A reference the pre-step could not attach. */
 export interface OutcomeReference {

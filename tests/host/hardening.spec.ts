@@ -62,7 +62,13 @@ describe('bounded work per text', () => {
     expect(storageReads(h)).toBe(before)
     expect(elapsed).toBeLessThan(2_000)
     const body = await res.json() as { ok: boolean; code?: string }
-    if (text.includes('(dsh-session:')) expect(body).toMatchObject({ ok: false, code: 'SESSION_REFERENCE_TOO_MANY' })
+    if (text.includes('(dsh-session:')) {
+      expect(body).toMatchObject({ ok: false, code: 'SESSION_REFERENCE_TOO_MANY' })
+      // The answer lists a bounded number of sources and counts the rest.
+      const listed = body as unknown as { sources: unknown[]; omitted: number }
+      expect(listed.sources).toHaveLength(32)
+      expect(listed.omitted).toBeGreaterThan(500)
+    }
     else expect(body.ok).toBe(true)
     const stepStarted = performance.now()
     const decision = await h.preStep(TARGET, [text])
