@@ -65,13 +65,39 @@ class Kept<T> {
     return entry.value
   }
 
-  set(key: string, value: Promise<T>): void {
+  /**
+   * Keeps a computation; it is forgotten when it rejects or when `keep` refuses its value.
+   * @param key - what identifies it.
+   * @param value - the computation, shared by every caller until it is forgotten.
+   * @param keep - whether a settled value may serve later callers.
+   */
+  set(key: string, value: Promise<T>, keep: (settled: T) => boolean = () => true): void {
     this.entries.delete(key)
     this.entries.set(key, { value, expires: Date.now() + KEEP_MS })
     if (this.entries.size > KEEP_ENTRIES) this.entries.delete(this.entries.keys().next().value!)
-    // A failed computation is not kept.
-    value.catch(() => { if (this.entries.get(key)?.value === value) this.entries.delete(key) })
+    const forget = () => { if (this.entries.get(key)?.value === value) this.entries.delete(key) }
+    value.then(settled => { if (!keep(settled)) forget() }, forget)
   }
+}
+
+/**
+ * A shared computation as one caller sees it: that caller's cancellation
+ * ends its wait, never the computation other callers share.
+ * @param work - the shared computation.
+ * @param signal - the caller's cancellation.
+ * @returns the computation's result, or a rejection when the caller cancels first.
+ */
+function awaitFor<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work
+  return new Promise<T>((resolve, reject) => {
+    const cancel = () => { reject(new SessionReferenceError('session reference preparation was cancelled', 'SESSION_REFERENCE_CANCELLED', { cause: signal.reason })) }
+    if (signal.aborted) {
+      cancel()
+      return
+    }
+    signal.addEventListener('abort', cancel, { once: true })
+    work.then(resolve, reject).finally(() => { signal.removeEventListener('abort', cancel) })
+  })
 }
 
 /** Limits of the official service this instance mirrors. */
@@ -124,19 +150,18 @@ export class SnapshotPreparer {
   async measure(target: ReferenceTarget, reference: SessionReferenceInput, signal?: AbortSignal): Promise<SourceMeasure> {
     const key = await this.keyOf(target, [reference])
     const kept = key === undefined ? undefined : this.measures.get(key)
-    if (kept !== undefined) return kept
-    const measuring = this.measureNow(target, reference, signal)
-    if (key !== undefined) this.measures.set(key, measuring.then(measure => {
-      if (measure.failure !== undefined) throw new Error('not kept')
-      return measure
-    }))
-    return measuring
+    if (kept !== undefined) return awaitFor(kept, signal)
+    const measuring = this.measureNow(target, reference)
+    // A failure is measured again next time: the source may come back.
+    if (key !== undefined) this.measures.set(key, measuring, measure => measure.failure === undefined)
+    return awaitFor(measuring, signal)
   }
 
-  private async measureNow(target: ReferenceTarget, reference: SessionReferenceInput, signal?: AbortSignal): Promise<SourceMeasure> {
+  /** Measures one source; shared by every caller that asks meanwhile, so no one caller's cancellation applies. */
+  private async measureNow(target: ReferenceTarget, reference: SessionReferenceInput): Promise<SourceMeasure> {
     const label = reference.label ?? reference.sessionId
     try {
-      const prepared = await (await this.service()).prepare({ id: target.id } as Agent, [{ type: 'text', text: '' }], [reference], signal)
+      const prepared = await (await this.service()).prepare({ id: target.id } as Agent, [{ type: 'text', text: '' }], [reference])
       const message = prepared.additionalContext
       if (message === undefined) return { sessionId: reference.sessionId, label }
       const text = message.content.map(block => (block.type === 'text' ? block.text : '')).join('')
@@ -150,7 +175,6 @@ export class SnapshotPreparer {
         truncated: stats?.truncated === true,
       }
     } catch (error) {
-      if (signal?.aborted === true) throw error
       const failure = failureOf(reference, error)
       // A source that cannot be read may be gone: the index forgets it only if the host says so.
       if (failure.code === 'SESSION_REFERENCE_READ_FAILED') await this.index.refresh(reference.sessionId)
@@ -201,15 +225,16 @@ export class SnapshotPreparer {
     const key = await this.keyOf(target, references)
     const kept = key === undefined ? undefined : this.snapshots.get(key)
     // The official service's messages are deeply frozen, so one may serve every send that cites the same sources.
-    if (kept !== undefined) return kept
+    if (kept !== undefined) return awaitFor(kept, signal)
+    // Shared by every caller that asks meanwhile, so no one caller's cancellation applies.
     const preparing = this.service()
-      .then(service => service.prepare({ id: target.id } as Agent, [], [...references], signal))
+      .then(service => service.prepare({ id: target.id } as Agent, [], [...references]))
       .then(prepared => {
         if (prepared.additionalContext === undefined) throw new SessionReferenceError('no snapshot was prepared', 'SESSION_REFERENCE_READ_FAILED')
         return prepared.additionalContext
       })
     if (key !== undefined) this.snapshots.set(key, preparing)
-    return preparing
+    return awaitFor(preparing, signal)
   }
 
   /** What identifies a preparation: the citing session, and each source with its label and revision; `undefined` when a revision cannot be told. */

@@ -62,6 +62,19 @@ describe('read-once snapshots', () => {
     expect(after.prepared!.additionalContext!.content[0]).toMatchObject({ text: expect.stringContaining('a later message') })
   })
 
+  it('lets one caller cancel its wait without failing another caller of the same measure', async () => {
+    const { cache, preparer } = await coldStore(1)
+    const target = { id: id(1), cwd: A }
+    const reference = { sessionId: SessionId(id(2)), label: 'Source 2' }
+    const abort = new AbortController()
+    const cancelled = preparer.measure(target, reference, abort.signal)
+    const other = preparer.measure(target, reference)
+    abort.abort()
+    await expect(cancelled).rejects.toMatchObject({ code: 'SESSION_REFERENCE_CANCELLED' })
+    expect((await other).bytes).toBeGreaterThan(0)
+    expect(cache.reads.get(id(2))).toBe(1)
+  })
+
   it('reads every time once the entry expired', async () => {
     const { reader, index } = await coldStore(1)
     const cache = new SurfaceCache(reader.ctx, index, { ttlMs: 0 })
