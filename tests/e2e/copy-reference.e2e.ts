@@ -20,6 +20,7 @@ import { type StoredSession, writeSessionStore } from '../../dev/session-store.t
 import { chooseWorkspace, composer, openApp, startNewSession } from '../../dev/web-ui.ts'
 import { untilAsync as until } from './harness/wait.ts'
 import { useRealHost } from './harness/real-host.ts'
+import { openRowMenu, rowOf } from './harness/session-rows.ts'
 
 const ALPHA_TITLE = 'Orchard plans'
 const ALPHA_TEXT = 'Pears need a cold winter'
@@ -28,18 +29,6 @@ const shots = process.env.DSH_SESSIONS_SCREENSHOTS
 
 const mentionOf = (session: StoredSession) => formatSessionReferenceMention({ sessionId: session.id as never, label: session.title })
 const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText())
-
-/** The sidebar row whose title is exactly `title` (a later session's title may contain it). */
-const rowOf = (page: Page, title: string) => page.locator('[data-dsh-session-row]').filter({ has: page.getByText(title, { exact: true }) })
-
-/** Opens the ⋯ menu of the row titled `title` (its button is named in the UI language) and returns its item texts. */
-async function openRowMenu(page: Page, title: string, button = `Session actions for ${title}`): Promise<string[]> {
-  const row = rowOf(page, title)
-  await row.hover()
-  await page.getByRole('button', { name: button }).click()
-  await page.getByRole('menu').waitFor()
-  return page.getByRole('menu').getByRole('menuitem').allInnerTexts()
-}
 
 async function sendAndCite(stack: Stack, page: Page, text: string, marker: string): Promise<ReturnType<typeof citation>> {
   const before = stack.model.turns().length

@@ -7,7 +7,6 @@
  * the top row and for a lower one, gone after 4 s; with both clipboard paths
  * failing the failure toast shows; Chinese strings.
  */
-import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { launchBrowser } from '../../dev/browser.ts'
 import { hostDir } from '../../dev/pinned-host.ts'
@@ -15,32 +14,9 @@ import { type StoredSession, writeSessionStore } from '../../dev/session-store.t
 import { openApp, startNewSession } from '../../dev/web-ui.ts'
 import { untilAsync as until } from './harness/wait.ts'
 import { useRealHost } from './harness/real-host.ts'
+import { openRowMenu, rowOf, toastBeside } from './harness/session-rows.ts'
 
 const shots = process.env.DSH_SESSIONS_SCREENSHOTS
-
-/** The toast's box against the row's and its title's boxes. */
-async function toastBeside(page: Page, title: string): Promise<{ centreOffset: number; gapToRow: number; overlapsTitle: boolean }> {
-  const row = page.locator('[data-dsh-session-row]').filter({ hasText: title })
-  const rowBox = (await row.boundingBox())!
-  const titleBox = (await row.getByText(title, { exact: true }).boundingBox())!
-  const toastBox = (await page.locator('[data-dsh-sessions-toast]').boundingBox())!
-  const overlaps = (a: typeof rowBox, b: typeof rowBox) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
-  return {
-    centreOffset: Math.abs((toastBox.y + toastBox.height / 2) - (rowBox.y + rowBox.height / 2)),
-    gapToRow: toastBox.x - (rowBox.x + rowBox.width),
-    overlapsTitle: overlaps(toastBox, titleBox),
-  }
-}
-
-/** Opens the ⋯ menu of the row titled `title` and returns its item texts. */
-async function openRowMenu(page: Page, title: string, actions = 'Session actions for'): Promise<string[]> {
-  const row = page.locator('[data-dsh-session-row]').filter({ hasText: title })
-  await row.hover()
-  await page.getByRole('button', { name: `${actions} ${title}` }).click()
-  const menu = page.getByRole('menu')
-  await menu.waitFor()
-  return menu.getByRole('menuitem').allInnerTexts()
-}
 
 describe('Copy session ID in the session row menu', () => {
   let sessions: StoredSession[]
@@ -124,7 +100,7 @@ describe('Copy session ID in the session row menu', () => {
       const page = browser.page
       await openApp(page, host.stack.web.url)
       await startNewSession(page)
-      const blank = page.locator('[data-dsh-session-row]').filter({ hasText: 'New Session' })
+      const blank = rowOf(page, 'New Session')
       await blank.waitFor()
       expect(await blank.getByRole('button', { includeHidden: true }).count()).toBe(0)
     } finally {
@@ -155,10 +131,7 @@ describe('Copy session ID in the session row menu', () => {
     try {
       const page = browser.page
       await openApp(page, host.stack.web.url)
-      const row = page.locator('[data-dsh-session-row]').filter({ hasText: 'Orchard plans' })
-      await row.hover()
-      await page.getByRole('button', { name: '会话“Orchard plans”的操作' }).click()
-      const items = await page.getByRole('menu').getByRole('menuitem').allInnerTexts()
+      const items = await openRowMenu(page, 'Orchard plans', '会话“Orchard plans”的操作')
       expect(items.slice(-2)).toEqual(['复制会话 ID', '复制引用'])
       await page.getByRole('menuitem', { name: '复制会话 ID' }).click()
       await page.getByRole('status').filter({ hasText: '已复制会话 ID' }).waitFor()
