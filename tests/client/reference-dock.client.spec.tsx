@@ -68,6 +68,8 @@ describe('the reference dock', () => {
     expect(screen.getByRole('alert').textContent).toContain('Cannot reference "session-x": it is outside the current workspace.')
     report({ id: 2, at: 0, kind: 'rejected', references: [{ label: 'Gone', code: 'SESSION_REFERENCE_READ_FAILED', message: 'raw' }], text: 'my words' })
     expect(restore).toHaveBeenCalledWith('my words')
+    // The unsent message stays readable in the notice whether or not the composer could take it back.
+    expect(screen.getAllByRole('alert')[1]!.textContent).toContain('my words')
     expect(screen.getAllByRole('alert')).toHaveLength(2)
     fireEvent.click(screen.getAllByRole('button', { name: 'Dismiss' })[0]!)
     expect(screen.getAllByRole('alert')).toHaveLength(1)

@@ -82,6 +82,8 @@ export function ReferenceDock(props: ReferenceDockProps) {
               <li key={n}>{reference.code === 'SESSION_REFERENCE_TOO_MANY' ? t('outcome.tooMany', { label: reference.label }) : reason(reference.code, reference.label)}</li>
             ))}
           </ul>
+          {/* The message itself stays on screen too, in case the composer was not empty to take it back. */}
+          {outcome.kind === 'rejected' && outcome.text !== undefined ? <pre className={css.unsent}>{outcome.text}</pre> : null}
           <button type="button" className={css.action} onClick={() => { setNotices(current => current.filter(known => known.id !== outcome.id)) }}>
             {t('outcome.dismiss')}
           </button>
