@@ -5,5 +5,6 @@ export default defineConfig({
   test: {
     include: ['tests/{host,client,workspace-browser,build,scripts,dev}/**/*.spec.{ts,tsx}'],
     pool: 'threads',
+    setupFiles: ['tests/unit-home.ts'],
   },
 })

@@ -5,10 +5,13 @@
  * @module @wishp3/dsh-sessions
  */
 import type { Context } from '@deepseek-ai/cordis'
+import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
 import type {} from '@deepseek-ai/dsh-host-webserver'
 import type {} from '@deepseek-ai/dsh-session-query'
 import type {} from '@deepseek-ai/dsh-session-reference'
 import type { Config } from './config.ts'
+import { ContentSearch } from './host/content-search.ts'
+import { SessionLogReader } from './host/log-reader.ts'
 import { OutcomeLog } from './host/outcomes.ts'
 import { registerPreStep } from './host/pre-step.ts'
 import { ScopedMentionResolver } from './host/mention-resolver.ts'
@@ -23,6 +26,11 @@ export type { FailureMode, ReferenceScope } from './config.ts'
 
 /** Plugin name shown in the Loader and in Settings → Plugins. */
 export const name = 'dsh-sessions'
+
+/** The saved content index, in the plugin's own folder of the harness home. */
+export function contentIndexFile(): string {
+  return dshHomePath('dsh-sessions', 'content-index.json')
+}
 
 /**
  * Services the row waits for. The plugin reads the official
@@ -41,9 +49,10 @@ export const inject = ['sessionReferenceResolver', 'sessionQuery', 'sessions', '
 export function apply(ctx: Context, config: Config): void {
   const settings = installSessionsSettings(ctx, config)
   const index = new SessionIndex(ctx)
+  const content = new ContentSearch(ctx, index, new SessionLogReader(ctx), { file: contentIndexFile() })
   const resolver = new ScopedMentionResolver(index)
   const preparer = new SnapshotPreparer(ctx, new SurfaceCache(ctx, index), index)
   const outcomes = new OutcomeLog()
   registerPreStep(ctx, { resolver, preparer, settings, outcomes })
-  registerRoutes(ctx, { index, resolver, preparer, settings, outcomes })
+  registerRoutes(ctx, { index, content, resolver, preparer, settings, outcomes })
 }

@@ -1,14 +1,19 @@
 /**
- * Reference candidates: the official `listCandidates()` ranking (same
- * cwd, then no cwd, then other cwds; newest first within a group;
- * case-insensitive substring match on id, cwd or label), restricted to the
- * configured scope and served from the session index.
+ * Reference candidates: first the sessions the official `listCandidates()`
+ * would find (case-insensitive substring match on id, cwd or label), in its
+ * ranking (same cwd, then no cwd, then other cwds; newest first within a
+ * group); then the sessions found only by what was said in them, best match
+ * first, then newest, each with an excerpt. Both are restricted to the
+ * configured scope before anything is matched, so no excerpt of a session
+ * outside it is ever made. Served from the session and content indexes.
  * @module @wishp3/dsh-sessions/host/candidates
  */
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type { Config } from '../config.ts'
-import type { Candidate } from '../shared/wire.ts'
+import type { ContentSearch } from './content-search.ts'
+import { queryTerms } from './search/text.ts'
+import type { Candidate, Snippet } from '../shared/wire.ts'
 import { isInScope, rankGroup, type ReferenceTarget } from './scope.ts'
 import type { IndexedSession, SessionIndex } from './session-index.ts'
 
@@ -27,13 +32,25 @@ export function rankedInScope(index: SessionIndex, target: ReferenceTarget, conf
   return groups.flat()
 }
 
+function candidate(session: IndexedSession, snippet?: Snippet): Candidate {
+  return {
+    sessionId: session.id,
+    label: session.label,
+    ...(session.cwd === undefined ? {} : { cwd: session.cwd }),
+    createdAt: session.createdAt,
+    mention: formatSessionReferenceMention({ sessionId: SessionId(session.id), label: session.label }),
+    ...(snippet === undefined ? {} : { snippet }),
+  }
+}
+
 /**
  * Candidates for one `@` query.
  * @param index - the session index.
  * @param target - the citing session.
- * @param query - the text typed after `@`.
+ * @param query - the text typed after `@` (or inside `@"…"`).
  * @param config - the effective configuration; `candidateLimit` caps the result.
  * @param limit - an optional smaller cap.
+ * @param content - the content search; without it only titles, ids and cwds match.
  * @returns at most the cap, best first.
  */
 export function listCandidates(
@@ -42,20 +59,25 @@ export function listCandidates(
   query: string,
   config: Pick<Config, 'scope' | 'candidateLimit'>,
   limit: number = config.candidateLimit,
+  content?: ContentSearch,
 ): Candidate[] {
   const typed = query.toLocaleLowerCase()
   const cap = Math.min(limit, config.candidateLimit)
   const found: Candidate[] = []
-  for (const session of rankedInScope(index, target, config)) {
+  const ranked = rankedInScope(index, target, config)
+  for (const session of ranked) {
     if (found.length >= cap) break
     if (typed !== '' && !session.matchKeys.some(key => key.includes(typed))) continue
-    found.push({
-      sessionId: session.id,
-      label: session.label,
-      ...(session.cwd === undefined ? {} : { cwd: session.cwd }),
-      createdAt: session.createdAt,
-      mention: formatSessionReferenceMention({ sessionId: SessionId(session.id), label: session.label }),
-    })
+    found.push(candidate(session))
+  }
+  if (content === undefined || found.length >= cap || typed === '') return found
+  const terms = queryTerms(query)
+  if (terms.length === 0) return found
+  const admitted = new Set(ranked.map(session => session.id))
+  for (const { sessionId } of found) admitted.delete(sessionId)
+  for (const hit of content.find(terms, id => admitted.has(id), cap - found.length)) {
+    const session = index.get(hit.id)
+    if (session !== undefined) found.push(candidate(session, hit.snippet))
   }
   return found
 }

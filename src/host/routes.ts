@@ -9,6 +9,7 @@
  *   `{ ok: true, text, references, sources }` or `{ ok: false, code, message, sessionId?, label?, sources }`
  * - `POST /dsh-sessions/outcomes` `{ sessionId, after?, waitMs? }` → `{ outcomes, last }`: what the
  *   pre-step could not attach, waiting up to `waitMs` (at most 25 s) for news
+ * - `GET /dsh-sessions/content-index` → where the content index stands (no session text)
  * - `GET /dsh-sessions/settings` → the effective settings
  * - `POST /dsh-sessions/settings` `{ …partial settings }` → the effective settings after the write
  *
@@ -25,6 +26,7 @@ import type {} from '@deepseek-ai/dsh-host-webserver'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type { SourceOutcome } from '../shared/wire.ts'
 import { listCandidates } from './candidates.ts'
+import type { ContentSearch } from './content-search.ts'
 import { DshSessionsError, type DshSessionsErrorCode } from './errors.ts'
 import type { OutcomeLog } from './outcomes.ts'
 import type { ScopedMentionResolver } from './mention-resolver.ts'
@@ -52,6 +54,7 @@ const MAX_CHIPS = 64
 /** What the routes read. */
 export interface RouteDependencies {
   readonly index: SessionIndex
+  readonly content: ContentSearch
   readonly resolver: ScopedMentionResolver
   readonly preparer: SnapshotPreparer
   readonly settings: SessionsSettings
@@ -133,7 +136,7 @@ async function candidates(ctx: Context, deps: RouteDependencies, req: IncomingMe
   const limit = optionalNumber(body, 'limit')
   if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw new DshSessionsError('"limit" must be a whole number ≥ 1', 'bad-request')
   await deps.index.ready()
-  send(res, 200, { candidates: listCandidates(deps.index, who, query, deps.settings.current(), limit) })
+  send(res, 200, { candidates: listCandidates(deps.index, who, query, deps.settings.current(), limit, deps.content) })
 }
 
 function chipIds(body: Record<string, unknown>): readonly string[] | undefined {
@@ -241,6 +244,7 @@ export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
     [`${ROUTE_PREFIX}/candidates`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => candidates(ctx, deps, req, res) },
     [`${ROUTE_PREFIX}/preflight`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => preflight(ctx, deps, req, res) },
     [`${ROUTE_PREFIX}/outcomes`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => outcomes(deps, req, res) },
+    [`${ROUTE_PREFIX}/content-index`]: { methods: { GET: 'trusted-host' }, handle: (_req, res) => Promise.resolve(send(res, 200, deps.content.status())) },
     [`${ROUTE_PREFIX}/settings`]: { methods: { GET: 'trusted-host', POST: 'loopback' }, handle: (req, res) => settings(deps, req, res) },
   }
   const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -8,10 +8,11 @@
  * (the sidebar's own title source). Freshness: `session/created` adds a
  * session, a `session/title` event retitles it, `session/disposed` drops one
  * that was never persisted, and a periodic listing reconciles what other
- * processes changed (every five minutes). A cold session whose title the cache lacks is read in
- * the background, one log at a time, through the cache service, which then
- * keeps the title for later starts; a session whose log yields no title is
- * not read again by this process (an event or the title cache still names it).
+ * processes changed (every five minutes). A cold session whose title the
+ * cache lacks keeps its id as label until the background log pass (see
+ * `log-pass.ts`) reads its log and calls {@link SessionIndex.repairTitle};
+ * listeners learn of every successful listing and of every session that
+ * leaves the index.
  *
  * Faults: a failed listing is retried with a short backoff until one
  * succeeds. A session leaves the index only when the host says it is gone (a
@@ -26,7 +27,6 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { Session, SessionEvent, SessionHeader } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-projection-cache'
 import { SessionQueryError, type SessionRecord } from '@deepseek-ai/dsh-session-query'
-import type {} from '@deepseek-ai/dsh-session-title'
 
 /** One indexed session. */
 export interface IndexedSession {
@@ -101,10 +101,8 @@ export class SessionIndex {
   private readonly sessions = new Map<string, IndexedSession>()
   /** Ids whose title an event set; a listing never overrides them. */
   private readonly eventTitled = new Set<string>()
-  private readonly repairQueue: string[] = []
-  /** Ids whose log was read for a title and had none; the title cache or an event still names them later. */
-  private readonly repairTried = new Set<string>()
-  private repairing = false
+  private readonly listedListeners = new Set<() => void>()
+  private readonly removedListeners = new Set<(id: string) => void>()
   /** Storage misses and when they expire. */
   private readonly misses = new Map<string, number>()
   /** Whether a listing has succeeded since start. */
@@ -149,6 +147,48 @@ export class SessionIndex {
   /** Whether a listing has succeeded, so the index answers "unknown" on its own. */
   get isListed(): boolean {
     return this.listed
+  }
+
+  /**
+   * Calls a listener after every successful listing.
+   * @param listener - called with no arguments.
+   * @returns a function that removes the listener.
+   */
+  onListed(listener: () => void): () => void {
+    this.listedListeners.add(listener)
+    return () => this.listedListeners.delete(listener)
+  }
+
+  /**
+   * Calls a listener whenever a session leaves the index.
+   * @param listener - called with the session's id.
+   * @returns a function that removes the listener.
+   */
+  onRemoved(listener: (id: string) => void): () => void {
+    this.removedListeners.add(listener)
+    return () => this.removedListeners.delete(listener)
+  }
+
+  /**
+   * Whether a session's title is still unknown: no event named it and the
+   * title cache lacked it.
+   * @param id - a session id.
+   * @returns true for an indexed session without a title.
+   */
+  needsTitle(id: string): boolean {
+    const known = this.sessions.get(id)
+    return known !== undefined && known.title === undefined && !this.eventTitled.has(id)
+  }
+
+  /**
+   * Sets the title a session's log holds, unless an event of this process named it.
+   * @param id - a session id.
+   * @param title - the latest title in its log.
+   */
+  repairTitle(id: string, title: string): void {
+    const current = this.sessions.get(id)
+    if (current === undefined || this.eventTitled.has(id) || current.title === title) return
+    this.put(entry(current, title))
   }
 
   /** Resolves once the first listing is indexed (or failed, was logged, and is being retried). */
@@ -253,9 +293,16 @@ export class SessionIndex {
   }
 
   private remove(id: string): void {
-    if (this.sessions.delete(id)) this.sorted = undefined
     this.eventTitled.delete(id)
-    this.repairTried.delete(id)
+    if (!this.sessions.delete(id)) return
+    this.sorted = undefined
+    for (const listener of this.removedListeners) {
+      try {
+        listener(id)
+      } catch (error) {
+        this.ctx.logger('dsh-sessions').warn('session index: %s', error)
+      }
+    }
   }
 
   private put(next: IndexedSession): void {
@@ -303,49 +350,19 @@ export class SessionIndex {
       const cached = cache?.cachedSnapshot(record.header)?.values as { title?: string | null } | undefined
       const title = cached?.title ?? previous?.title
       this.put(entry(record.header, title ?? undefined))
-      if (title == null && !this.repairTried.has(id)) this.repairQueue.push(id)
     }
     for (const id of [...this.sessions.keys()]) {
       if (!seen.has(id) && this.ctx.sessions.get(id as SessionHeader['id']) === undefined) this.remove(id)
     }
     this.listed = true
     this.misses.clear()
-    void this.repair()
-    return true
-  }
-
-  /**
-   * Reads the titles the projection cache lacked, one log at a time, off the
-   * request path. Through the cache service when mounted, which also stores
-   * the title for the sidebar and the next start.
-   */
-  private async repair(): Promise<void> {
-    if (this.repairing) return
-    this.repairing = true
-    try {
-      for (let id = this.repairQueue.shift(); id !== undefined; id = this.repairQueue.shift()) {
-        if (this.controller.signal.aborted) return
-        if (this.eventTitled.has(id) || !this.sessions.has(id)) continue
-        try {
-          const title = await this.readTitle(id as SessionHeader['id'])
-          const current = this.sessions.get(id)
-          if (title == null) this.repairTried.add(id)
-          else if (current !== undefined && !this.eventTitled.has(id)) this.put(entry(current, title))
-        } catch {
-          // unreadable log: the entry keeps its id label and is tried again at the next listing.
-        }
+    for (const listener of this.listedListeners) {
+      try {
+        listener()
+      } catch (error) {
+        this.ctx.logger('dsh-sessions').warn('session index: %s', error)
       }
-    } finally {
-      this.repairing = false
     }
-  }
-
-  private async readTitle(id: SessionHeader['id']): Promise<string | null | undefined> {
-    const cache = this.ctx.get('sessionProjectionCache')
-    if (cache !== undefined) {
-      const snapshot = await cache.coldSnapshot(id, this.controller.signal)
-      return (snapshot.values as { title?: string | null }).title
-    }
-    return (await this.ctx.sessionQuery.readTitle(id, this.controller.signal))?.title
+    return true
   }
 }

@@ -8,11 +8,10 @@
  * every time.
  * @module @wishp3/dsh-sessions/host/surface-cache
  */
-import { stat } from 'node:fs/promises'
 import type { Context } from '@deepseek-ai/cordis'
-import { SESSION_FORMAT_VERSION, SessionId } from '@deepseek-ai/dsh-session'
-import type {} from '@deepseek-ai/dsh-session-persistence'
+import { SessionId } from '@deepseek-ai/dsh-session'
 import type { SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
+import { SessionLogReader } from './log-reader.ts'
 import type { SessionIndex } from './session-index.ts'
 
 /** Options of {@link SurfaceCache}. */
@@ -39,10 +38,12 @@ export class SurfaceCache {
 
   private readonly ctx: Context
   private readonly index: SessionIndex
+  private readonly logs: SessionLogReader
 
   constructor(ctx: Context, index: SessionIndex, options: SurfaceCacheOptions = {}) {
     this.ctx = ctx
     this.index = index
+    this.logs = new SessionLogReader(ctx)
     this.ttlMs = options.ttlMs ?? 60_000
     this.maxEntries = options.maxEntries ?? 16
   }
@@ -84,16 +85,6 @@ export class SurfaceCache {
   /** Size and modification time of the session's log artifact; `undefined` when it cannot be located or read. */
   private async revision(id: string): Promise<string | undefined> {
     const known = this.index.get(id)
-    const persistence = this.ctx.get('sessionPersistence')
-    if (known === undefined || persistence === undefined) return undefined
-    const header = { version: SESSION_FORMAT_VERSION, id: SessionId(id), createdAt: known.createdAt, ...(known.cwd === undefined ? {} : { cwd: known.cwd }) }
-    try {
-      const location = persistence.locate(header)
-      if (location === undefined) return undefined
-      const info = await stat(location.path)
-      return `${info.size}:${info.mtimeMs}`
-    } catch {
-      return undefined
-    }
+    return known === undefined ? undefined : this.logs.revision(known)
   }
 }

@@ -4,6 +4,13 @@
  * @module @wishp3/dsh-sessions/shared/wire
  */
 
+/** An excerpt of a session's text around the first match of a query; plain text, never markup. */
+export interface Snippet {
+  readonly text: string
+  /** Matched ranges of `text` as UTF-16 offsets `[start, end)`, ascending and disjoint. */
+  readonly marks: readonly (readonly [number, number])[]
+}
+
 /** One reference candidate. */
 export interface Candidate {
   readonly sessionId: string
@@ -13,6 +20,8 @@ export interface Candidate {
   readonly createdAt: number
   /** Canonical `@[label](dsh-session:…)` mention. */
   readonly mention: string
+  /** Present when the session was found by what was said in it rather than by title, id or cwd. */
+  readonly snippet?: Snippet
 }
 
 /** `POST /dsh-sessions/candidates` answer. */

@@ -4,6 +4,8 @@ import { SessionQueryError } from '@deepseek-ai/dsh-session-query'
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 import { describe, expect, it } from 'vitest'
 import { SessionIndex } from '../../src/host/session-index.ts'
+import { ContentSearch } from '../../src/host/content-search.ts'
+import { SessionLogReader } from '../../src/host/log-reader.ts'
 import { A, createHostHarness, type HostHarness, id, post, TARGET, unknownId } from './harness.ts'
 
 async function setup(config: Record<string, unknown> = {}, before?: (h: HostHarness) => void): Promise<{ h: HostHarness; url: string }> {
@@ -131,6 +133,7 @@ describe('index faults', () => {
     h.faults.cold.set(id(8), { cwd: A, createdAt: 5 })
     h.faults.cold.set(id(9), { cwd: A, createdAt: 6, title: 'Cold title' })
     const index = new SessionIndex(h.ctx, { reconcileMs: 40 })
+    new ContentSearch(h.ctx, index, new SessionLogReader(h.ctx))
     await index.ready()
     await waitFor(async () => (h.faults.calls.get('listSessions') ?? 0) >= 5, 3_000)
     expect(h.faults.calls.get(`readTitle:${id(8)}`)).toBe(1)

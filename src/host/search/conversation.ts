@@ -1,0 +1,105 @@
+/**
+ * What of a session is searchable, the same text a session-reference
+ * snapshot shows: the user's own messages (source kind `user`) and the
+ * assistant's reply text, each as its text blocks joined by line breaks; no
+ * tool calls or results, no reasoning, no injected context. Also the latest
+ * title. Reads events as the session store holds them and as log lines hold
+ * them, and trusts neither: anything of another shape is skipped.
+ * @module @wishp3/dsh-sessions/host/search/conversation
+ */
+
+/** The searchable text of one session. */
+export interface ConversationText {
+  /** The latest `session/title`, if any. */
+  readonly title: string | undefined
+  /** Message texts, oldest first. */
+  readonly messages: readonly string[]
+}
+
+/** Most characters of one session kept for search; later messages are left out. */
+export const MAX_SESSION_TEXT = 256 * 1024
+
+interface LooseEvent {
+  readonly type?: unknown
+  readonly data?: unknown
+}
+
+function textBlocks(content: unknown): string {
+  if (!Array.isArray(content)) return ''
+  const texts: string[] = []
+  for (const block of content as { type?: unknown; text?: unknown }[]) {
+    if (block !== null && typeof block === 'object' && block.type === 'text' && typeof block.text === 'string') texts.push(block.text)
+  }
+  return texts.join('\n')
+}
+
+/**
+ * The searchable text one event adds.
+ * @param event - a session event.
+ * @returns the message text; `undefined` for an event that adds none.
+ */
+export function messageText(event: LooseEvent): string | undefined {
+  const data = event.data as { source?: { kind?: unknown }; content?: unknown; message?: { content?: unknown } } | null | undefined
+  if (data === null || typeof data !== 'object') return undefined
+  let text = ''
+  if (event.type === 'user/message') {
+    if (data.source?.kind !== 'user') return undefined
+    text = textBlocks(data.content)
+  } else if (event.type === 'assistant/message') {
+    text = textBlocks(data.message?.content)
+  }
+  return text === '' ? undefined : text
+}
+
+/**
+ * The title an event sets.
+ * @param event - a session event.
+ * @returns the title; `undefined` for another event.
+ */
+export function titleOf(event: LooseEvent): string | undefined {
+  if (event.type !== 'session/title') return undefined
+  const title = (event.data as { title?: unknown } | null | undefined)?.title
+  return typeof title === 'string' ? title : undefined
+}
+
+/** Folds events, oldest first, into a session's searchable text, up to {@link MAX_SESSION_TEXT}. */
+export class ConversationBuilder {
+  private title: string | undefined
+  private readonly messages: string[] = []
+  private size = 0
+
+  /**
+   * Adds one event.
+   * @param event - the next event.
+   * @returns whether it changed the searchable text.
+   */
+  add(event: LooseEvent): boolean {
+    const title = titleOf(event)
+    if (title !== undefined) {
+      this.title = title
+      return false
+    }
+    const text = messageText(event)
+    if (text === undefined || this.size >= MAX_SESSION_TEXT) return false
+    const kept = text.length > MAX_SESSION_TEXT - this.size ? text.slice(0, MAX_SESSION_TEXT - this.size) : text
+    this.messages.push(kept)
+    this.size += kept.length
+    return true
+  }
+
+  /** The text so far. */
+  result(): ConversationText {
+    return { title: this.title, messages: [...this.messages] }
+  }
+}
+
+/**
+ * The searchable text of a list of events.
+ * @param events - the session's events, oldest first.
+ * @returns its title and message texts.
+ */
+export function conversationOf(events: Iterable<LooseEvent>): ConversationText {
+  const builder = new ConversationBuilder()
+  for (const event of events) builder.add(event)
+  return builder.result()
+}

@@ -1,0 +1,101 @@
+/**
+ * A short excerpt of a session's text around the first place a query
+ * matches, with every match inside it marked by offsets. The excerpt is
+ * plain text (line breaks become spaces); the browser renders it as text.
+ * @module @wishp3/dsh-sessions/host/search/snippet
+ */
+import type { Snippet } from '../../shared/wire.ts'
+import { fold, isUnspaced, type QueryTerm } from './text.ts'
+
+/** Characters (code points) an excerpt holds at most, not counting the ellipses. */
+export const SNIPPET_LENGTH = 80
+
+/** Characters kept before the first match, so the match shows near the start of a narrow row. */
+const LEAD = 20
+
+/** Longest stretch of one message searched for a match. */
+const MAX_SCANNED = 64 * 1024
+
+const WORD = /[\p{L}\p{M}\p{N}]/u
+
+/** Folded text with, for each of its UTF-16 units, the offset of the code point it came from. */
+interface Folded {
+  readonly text: string
+  readonly origin: readonly number[]
+}
+
+function foldWithOrigin(text: string): Folded {
+  let folded = ''
+  const origin: number[] = []
+  let offset = 0
+  for (const char of text) {
+    const piece = fold(char)
+    folded += piece
+    for (let n = 0; n < piece.length; n += 1) origin.push(offset)
+    offset += char.length
+  }
+  return { text: folded, origin }
+}
+
+/** Folded-text ranges where a term matches: a word at word boundaries (its start only, for a prefix); an unspaced term anywhere. */
+function matches(folded: string, term: QueryTerm): [number, number][] {
+  const found: [number, number][] = []
+  const word = !isUnspaced(term.term)
+  for (let at = folded.indexOf(term.term); at >= 0; at = folded.indexOf(term.term, at + 1)) {
+    const end = at + term.term.length
+    if (word) {
+      if (at > 0 && WORD.test(folded[at - 1]!)) continue
+      if (!term.prefix && end < folded.length && WORD.test(folded[end]!)) continue
+    }
+    found.push([at, end])
+  }
+  return found
+}
+
+function merged(ranges: [number, number][]): [number, number][] {
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0] || a[1] - b[1])
+  const out: [number, number][] = []
+  for (const range of sorted) {
+    const last = out[out.length - 1]
+    if (last !== undefined && range[0] <= last[1]) last[1] = Math.max(last[1], range[1])
+    else out.push([...range])
+  }
+  return out
+}
+
+/**
+ * The excerpt around the first match, in message order, of any query term.
+ * @param messages - the session's message texts, oldest first.
+ * @param terms - the query's terms.
+ * @returns the excerpt and its marked ranges (UTF-16 offsets into it); `undefined` when no message matches.
+ */
+export function snippetOf(messages: readonly string[], terms: readonly QueryTerm[]): Snippet | undefined {
+  for (const message of messages) {
+    const source = message.length > MAX_SCANNED ? message.slice(0, MAX_SCANNED) : message
+    const folded = foldWithOrigin(source)
+    const ranges = merged(terms.flatMap(term => matches(folded.text, term)))
+    if (ranges.length === 0) continue
+    const origin = (at: number): number => (at >= folded.origin.length ? source.length : folded.origin[at]!)
+    const marks = ranges.map(([start, end]) => [origin(start), end >= folded.text.length ? source.length : origin(end)] as [number, number])
+    const chars = [...source]
+    const offsets: number[] = []
+    let offset = 0
+    for (const char of chars) {
+      offsets.push(offset)
+      offset += char.length
+    }
+    offsets.push(offset)
+    const firstChar = offsets.findIndex(at => at >= marks[0]![0])
+    const startChar = Math.max(0, firstChar - LEAD)
+    const endChar = Math.min(chars.length, startChar + SNIPPET_LENGTH)
+    const from = offsets[startChar]!
+    const to = offsets[endChar]!
+    const head = startChar > 0 ? '…' : ''
+    const text = head + source.slice(from, to).replace(/[\r\n\t]/g, ' ') + (endChar < chars.length ? '…' : '')
+    const inside = marks
+      .filter(([start, end]) => end > from && start < to)
+      .map(([start, end]) => [Math.max(start, from) - from + head.length, Math.min(end, to) - from + head.length] as const)
+    return { text, marks: inside }
+  }
+  return undefined
+}

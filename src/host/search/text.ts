@@ -1,0 +1,101 @@
+/**
+ * How message text becomes search terms, and a query becomes the terms it
+ * needs. Both sides fold the same way: canonical decomposition, Latin
+ * combining accents (U+0300–U+036F) removed, lower case. A run of letters
+ * and digits is one word; a run of Chinese or Japanese characters, which has
+ * no spaces, is cut into overlapping pairs of characters, so any two or more
+ * adjacent characters of a text are found without a dictionary. The last
+ * character of such a run is also a term of its own, so every character of a
+ * run starts a term and a one-character query finds it as a prefix.
+ * @module @wishp3/dsh-sessions/host/search/text
+ */
+
+/** Characters of scripts written without spaces between words. */
+const UNSPACED = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc\u3005]/u
+
+/** Runs of unspaced-script characters, or of other letters, marks and digits. */
+const RUNS = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc\u3005]+|[[\p{L}\p{M}\p{N}]--[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc\u3005]]+/gv
+
+/** Most terms one query may need; a longer query finds no content match. */
+export const MAX_QUERY_TERMS = 16
+
+/** Most characters of a query searched in content; a longer query finds no content match. */
+export const MAX_QUERY_LENGTH = 256
+
+/**
+ * Folds text for matching: accents dropped, lower case. Applied to one code
+ * point at a time, it may yield zero, one or several UTF-16 units.
+ * @param text - any text.
+ * @returns the folded text.
+ */
+export function fold(text: string): string {
+  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+}
+
+/**
+ * Whether a folded term belongs to a script written without spaces.
+ * @param term - a term.
+ * @returns true for Chinese and Japanese terms.
+ */
+export function isUnspaced(term: string): boolean {
+  return UNSPACED.test(term)
+}
+
+function pairs(run: string, withLast: boolean, into: string[]): void {
+  const chars = [...run]
+  if (chars.length === 1) {
+    into.push(chars[0]!)
+    return
+  }
+  for (let n = 0; n + 1 < chars.length; n += 1) into.push(chars[n]! + chars[n + 1]!)
+  if (withLast) into.push(chars[chars.length - 1]!)
+}
+
+/**
+ * The index terms of a text, in text order (repeats kept).
+ * @param text - message text.
+ * @returns folded terms.
+ */
+export function indexTerms(text: string): string[] {
+  const terms: string[] = []
+  for (const [run] of fold(text).matchAll(RUNS)) {
+    if (isUnspaced(run)) pairs(run, true, terms)
+    else terms.push(run)
+  }
+  return terms
+}
+
+/** One term a query needs. */
+export interface QueryTerm {
+  readonly term: string
+  /** Whether an index term that starts with it matches too. */
+  readonly prefix: boolean
+}
+
+/**
+ * The terms a content query needs, every one of them: words as typed, the
+ * last one also as a prefix; a Chinese or Japanese run as its pairs of
+ * characters (a single character as a prefix). A query with no term, or one
+ * that is only a single Latin letter or digit, or one past
+ * {@link MAX_QUERY_LENGTH} or {@link MAX_QUERY_TERMS}, needs none: it finds
+ * no content match.
+ * @param query - the text typed after `@`, or inside `@"…"`.
+ * @returns the terms; empty when the query does not search content.
+ */
+export function queryTerms(query: string): QueryTerm[] {
+  if (query.length > MAX_QUERY_LENGTH) return []
+  const runs = [...fold(query).matchAll(RUNS)].map(([run]) => run)
+  const terms: QueryTerm[] = []
+  runs.forEach((run, n) => {
+    if (isUnspaced(run)) {
+      const cut: string[] = []
+      pairs(run, false, cut)
+      for (const term of cut) terms.push({ term, prefix: [...term].length === 1 })
+    } else {
+      terms.push({ term: run, prefix: n === runs.length - 1 })
+    }
+  })
+  if (terms.length > MAX_QUERY_TERMS) return []
+  if (terms.length === 1 && !isUnspaced(terms[0]!.term) && [...terms[0]!.term].length < 2) return []
+  return terms
+}
