@@ -68,14 +68,23 @@ describe('the @ source', () => {
     expect(source).toMatchObject({ trigger: '@', name: MENTION_SOURCE, showGroupTitle: false })
   })
 
-  it('lists no sessions for a quoted file token and nothing once cancelled', async () => {
+  it('searches sessions for a quoted query too, spaces and all, and lists nothing once cancelled', async () => {
     const { source, api } = setup()
-    expect((await rows(source, 'REA', { quoted: true })).every(row => row.section === 'Files & folders')).toBe(true)
-    expect(api.candidates).not.toHaveBeenCalled()
+    const list = await rows(source, 'billing migration', { quoted: true })
+    expect(api.candidates).toHaveBeenCalledWith('session-t', 'billing migration', expect.any(AbortSignal))
+    expect(list.map(row => row.section)).toEqual(['Files & folders', 'Files & folders', 'Sessions', 'Sessions'])
+    expect(list[1]!.value).toContain('\"README.md\"')
     const controller = new AbortController()
     const pending = source.candidates(session, { query: '', position: 'inline', signal: controller.signal })
     controller.abort()
     expect(await pending).toEqual([])
+  })
+
+  it('shows where a session found by its content matched, as text with the matches between marks', async () => {
+    const found = { ...alpha, snippet: { text: '…we planned the <b>billing</b> migration for Q3', marks: [[19, 26], [31, 40]] as [number, number][] } }
+    const { source } = setup({ candidates: vi.fn(() => Promise.resolve({ candidates: [found] })) })
+    const [row] = (await rows(source, 'bill')).filter(item => item.section === 'Sessions')
+    expect(row).toMatchObject({ name: 'Session · Orchard plans', description: '…we planned the <b>«billing»</b> «migration» for Q3 · 2 minutes ago' })
   })
 
   it('never rejects: a failing group is left out', async () => {

@@ -3,7 +3,8 @@
  * `ui-reference` source, which the bundle patch disables: the files group is
  * the built-in's (same candidates from `fileReferences`, same names, same
  * chips, same text sent), and the session group comes from this plugin's
- * scoped candidates route. A session chip's codec has the whole draft checked
+ * scoped candidates route, for a bare query and for the quoted `@"…"` form
+ * alike; a session found by its content shows an excerpt of it as text. A session chip's codec has the whole draft checked
  * once per send; a blocked send rejects with the reason in the user's
  * language, which keeps the draft and every chip.
  * @module @wishp3/dsh-sessions/client/mention/source
@@ -12,6 +13,7 @@ import type { FileReferenceCandidate } from '@deepseek-ai/dsh-file-reference/typ
 import { formatFileMention } from '@deepseek-ai/dsh-file-reference/grammar'
 import type { InputTriggerCandidate, InputTriggerSource } from '@deepseek-ai/dsh-client-ui-input-trigger/client'
 import { formatAge } from '../core/age.ts'
+import { emphasise } from '../core/snippet.ts'
 import { decodeChipRef, encodeChipRef, type ChipRef } from '../core/chip-ref.ts'
 import { CHIP_LABEL_MAX, clampLabel } from '../core/label.ts'
 import type { Candidate } from '../../shared/wire.ts'
@@ -55,11 +57,16 @@ function fileRow(file: FileReferenceCandidate, quoted: boolean, deps: MentionSou
 }
 
 function sessionRow(citingSessionId: string, candidate: Candidate, deps: MentionSourceDeps): InputTriggerCandidate {
-  const parts = [
-    ...(candidate.label === candidate.sessionId ? [] : [candidate.sessionId]),
-    candidate.cwd ?? deps.t('candidate.noCwd'),
-    formatAge(candidate.createdAt, deps.now(), deps.locale()),
-  ]
+  const age = formatAge(candidate.createdAt, deps.now(), deps.locale())
+  // A session found by what was said in it shows where: the excerpt first, so
+  // the match stays visible in a narrow row.
+  const parts = candidate.snippet !== undefined
+    ? [emphasise(candidate.snippet, deps.t('candidate.matchOpen'), deps.t('candidate.matchClose')), age]
+    : [
+        ...(candidate.label === candidate.sessionId ? [] : [candidate.sessionId]),
+        candidate.cwd ?? deps.t('candidate.noCwd'),
+        age,
+      ]
   const value: CandidateValue = { kind: 'session', citingSessionId, candidate }
   return {
     name: `${deps.t('candidate.session')} · ${candidate.label}`,
@@ -81,9 +88,9 @@ export function createMentionSource(deps: MentionSourceDeps): InputTriggerSource
     showGroupTitle: false,
     async candidates(session, { query, quoted, signal }) {
       const files = deps.listFiles(session.sessionId, query, signal).catch(() => [] as const)
-      const sessions = quoted === true
-        ? Promise.resolve([] as readonly Candidate[])
-        : deps.api.candidates(session.sessionId, query, signal).then(response => response.candidates, () => [] as const)
+      // The quoted form `@"…"` searches sessions too: it is how a query with
+      // spaces reaches the menu, which closes an unquoted query at a space.
+      const sessions = deps.api.candidates(session.sessionId, query, signal).then(response => response.candidates, () => [] as const)
       const [fileItems, sessionItems] = await Promise.all([files, sessions])
       if (signal.aborted) return []
       return [

@@ -1,0 +1,310 @@
+/** Content search: terms, excerpts, what text counts (held to the official snapshot), ranking after title matches, scope, freshness, invalidation and the saved index file. */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import { createAssistantMessage, createUserMessage } from '@deepseek-ai/dsh-llm'
+import { SessionId } from '@deepseek-ai/dsh-session'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ContentSearch } from '../../src/host/content-search.ts'
+import { SessionLogReader } from '../../src/host/log-reader.ts'
+import { conversationOf } from '../../src/host/search/conversation.ts'
+import { INDEX_FORMAT, INDEX_VERSION } from '../../src/host/search/index-file.ts'
+import { snippetOf } from '../../src/host/search/snippet.ts'
+import { fold, indexTerms, queryTerms } from '../../src/host/search/text.ts'
+import { SessionIndex } from '../../src/host/session-index.ts'
+import { contentIndexFile } from '../../src/index.ts'
+import { A, B, createHostHarness, type HostHarness, id, post, TARGET } from './harness.ts'
+
+const folders: string[] = []
+const temporary = (prefix: string): string => {
+  const folder = mkdtempSync(join(tmpdir(), prefix))
+  folders.push(folder)
+  return folder
+}
+
+beforeEach(() => {
+  process.env.DSH_HOME = temporary('dsh-sessions-search-home-')
+})
+
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
+})
+
+async function waitFor(check: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
+  const until = Date.now() + ms
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('timed out')
+    await new Promise(resolve => setTimeout(resolve, 20))
+  }
+}
+
+interface Stored {
+  readonly cwd?: string
+  readonly title?: string
+  readonly createdAt?: number
+  /** User message, assistant reply; pairs. */
+  readonly turns: readonly (readonly [string, string])[]
+}
+
+/** Appends one completed exchange to a session. */
+function exchange(h: HostHarness, sessionId: string, user: string, reply: string): void {
+  const session = h.ctx.sessions.get(SessionId(sessionId))!
+  session.append('user/message', createUserMessage({ content: [{ type: 'text', text: user }], source: { kind: 'user' } }), { surfaceOp: 'append' })
+  session.append('assistant/message', {
+    turn: 1,
+    step: 1,
+    message: createAssistantMessage({ content: [{ type: 'text', text: reply }], source: { provider: 'stand-in', model: 'stand-in' } } as never),
+  } as never, { surfaceOp: 'append' })
+}
+
+/** Writes sessions through the host's JSONL backend in one process, for a second one to find cold. */
+async function writeStore(root: string, sessions: Record<number, Stored>): Promise<HostHarness> {
+  const writer = await createHostHarness({ persistenceRoot: root })
+  for (const [n, spec] of Object.entries(sessions)) {
+    const sessionId = id(Number(n))
+    writer.session(sessionId, { cwd: spec.cwd ?? A, ...(spec.createdAt === undefined ? {} : { createdAt: spec.createdAt }) })
+    for (const [user, reply] of spec.turns) exchange(writer, sessionId, user, reply)
+    if (spec.title !== undefined) writer.retitle(sessionId, spec.title)
+    await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(sessionId))!)
+  }
+  return writer
+}
+
+const STORE: Record<number, Stored> = {
+  2: { title: 'Billing notes', createdAt: 2, turns: [['Where are the invoices kept?', 'In the finance folder.']] },
+  3: { title: 'Weekly sync', createdAt: 3, turns: [['We planned the billing migration for Q3.', 'The migration needs a freeze window.']] },
+  4: { title: 'Old chat', createdAt: 4, turns: [['Billing came up once.', 'Noted.']] },
+  5: { title: '发布评审', createdAt: 5, turns: [['我们讨论了发布流程和灰度策略', '好的，灰度先从百分之五开始。']] },
+  6: { cwd: B, title: 'Elsewhere', createdAt: 6, turns: [['The billing migration in another repo, codename zanzibar.', 'ok']] },
+  7: { title: 'Accents', createdAt: 7, turns: [['Le café était fermé à Genève.', 'Dommage.']] },
+}
+
+/** A second host over the written store, with the plugin mounted, once the content index is ready. */
+async function searchHost(config: object = {}, store: Record<number, Stored> = STORE) {
+  const root = temporary('dsh-sessions-search-store-')
+  await writeStore(root, store)
+  const h = await createHostHarness({ persistenceRoot: root })
+  h.session(TARGET, { cwd: A, messages: ['the billing migration is mine to cite from, not to find'] })
+  const mounted = await h.mount(config)
+  await waitFor(async () => (await (await fetch(`${mounted.url}/dsh-sessions/content-index`)).json()).ready === true)
+  const search = async (query: string) => {
+    const res = await post(mounted.url, 'candidates', { sessionId: TARGET, query })
+    expect(res.status).toBe(200)
+    return (await res.json()).candidates as { sessionId: string; label: string; snippet?: { text: string; marks: [number, number][] } }[]
+  }
+  return { h, root, url: mounted.url, dispose: mounted.dispose, search }
+}
+
+describe('terms', () => {
+  it('fold case and Latin accents but keep kana voicing', () => {
+    expect(fold('Café GENÈVE')).toBe('cafe geneve')
+    expect(fold('ガス')).not.toBe(fold('カス'))
+  })
+
+  it('cut unspaced runs into pairs with the last character on its own, and keep other words whole', () => {
+    expect(indexTerms('发布流程 and API调用')).toEqual(['发布', '布流', '流程', '程', 'and', 'api', '调用', '用'])
+    expect(indexTerms('e-mail 2026')).toEqual(['e', 'mail', '2026'])
+  })
+
+  it('need every word of a query, the last one as a prefix, and pairs for unspaced text', () => {
+    expect(queryTerms('Billing Migr')).toEqual([{ term: 'billing', prefix: false }, { term: 'migr', prefix: true }])
+    expect(queryTerms('灰度策略')).toEqual([{ term: '灰度', prefix: false }, { term: '度策', prefix: false }, { term: '策略', prefix: false }])
+    expect(queryTerms('灰')).toEqual([{ term: '灰', prefix: true }])
+  })
+
+  it('search no content for an empty query, one Latin letter, or an overlong one', () => {
+    expect(queryTerms('')).toEqual([])
+    expect(queryTerms('b')).toEqual([])
+    expect(queryTerms('a b c d e f g h i j k l m n o p q')).toEqual([])
+    expect(queryTerms('x'.repeat(300))).toEqual([])
+  })
+})
+
+describe('excerpts', () => {
+  it('show about 80 characters around the first match, matches marked, line breaks as spaces', () => {
+    const long = `${'intro '.repeat(20)}we planned the billing\nmigration and more billing ${'tail '.repeat(30)}`
+    const snippet = snippetOf(['nothing here', long], queryTerms('billing'))!
+    expect(snippet.text.startsWith('…')).toBe(true)
+    expect(snippet.text.endsWith('…')).toBe(true)
+    expect([...snippet.text].length).toBeLessThanOrEqual(82)
+    expect(snippet.text).not.toContain('\n')
+    expect(snippet.marks.map(([start, end]) => snippet.text.slice(start, end))).toEqual(['billing', 'billing'])
+  })
+
+  it('mark matches in the original text, whatever its accents and case', () => {
+    const snippet = snippetOf(['Le CAFÉ était fermé'], queryTerms('cafe'))!
+    expect(snippet.marks.map(([start, end]) => snippet.text.slice(start, end))).toEqual(['CAFÉ'])
+  })
+
+  it('mark an unspaced match as one range and find nothing for pairs that are not adjacent', () => {
+    const snippet = snippetOf(['我们讨论了发布流程和灰度策略'], queryTerms('灰度策略'))!
+    expect(snippet.marks.map(([start, end]) => snippet.text.slice(start, end))).toEqual(['灰度策略'])
+    expect(snippetOf(['word a at start'], queryTerms('wor'))!.marks).toEqual([[0, 3]])
+    expect(snippetOf(['sword'], queryTerms('word'))).toBeUndefined()
+  })
+})
+
+describe('what text counts', () => {
+  it('is the conversation the official session-reference snapshot shows: own messages and reply text only', async () => {
+    const h = await createHostHarness()
+    h.session(TARGET, { cwd: A })
+    const source = id(2)
+    h.session(source, { cwd: A, messages: ['first own message'] })
+    const session = h.ctx.sessions.get(SessionId(source))!
+    session.append('user/message', createUserMessage({ content: [{ type: 'text', text: 'injected context' }], source: { kind: 'plugin', plugin: 'probe', form: 'relay' } } as never), { surfaceOp: 'append' })
+    session.append('assistant/message', {
+      turn: 1,
+      step: 1,
+      message: createAssistantMessage({ content: [{ type: 'reasoning', text: 'hidden thought' }, { type: 'text', text: 'visible reply' }, { type: 'text', text: 'second block' }], source: { provider: 'p', model: 'm' } } as never),
+    } as never, { surfaceOp: 'append' })
+    exchange(h, source, 'second own message', 'second reply')
+    const prepared = await h.ctx.sessionReferenceResolver.prepare({ id: TARGET } as Agent, [{ type: 'text', text: '' }], [{ sessionId: SessionId(source) }])
+    const text = prepared.additionalContext!.content.map(block => (block.type === 'text' ? block.text : '')).join('')
+    const data = JSON.parse(text.slice(text.indexOf('{"sessionId"'), text.lastIndexOf('}') + 1)) as { conversation: { text: string }[] }
+    expect(conversationOf(session.events).messages).toEqual(data.conversation.map(item => item.text))
+    expect(conversationOf(session.events).messages).not.toContain('injected context')
+  })
+})
+
+describe('content candidates through the route', () => {
+  it('find a rare word of a message body, with an excerpt, after the title matches in the official order', async () => {
+    const { search } = await searchHost()
+    const rows = await search('billing')
+    // The title match first; then by BM25 score, where the shorter text that says it once outranks the longer one.
+    expect(rows.map(row => row.sessionId)).toEqual([id(2), id(4), id(3)])
+    expect(rows[0]!.snippet).toBeUndefined()
+    expect(rows[2]!.snippet!.text).toContain('billing migration')
+    const rare = await search('invoices')
+    expect(rare.map(row => [row.sessionId, rare[0]!.snippet!.text])).toEqual([[id(2), 'Where are the invoices kept?']])
+  })
+
+  it('need every word, take the last as a prefix, and match accents and Chinese without spaces', async () => {
+    const { search } = await searchHost()
+    expect((await search('billing migration')).map(row => row.sessionId)).toEqual([id(3)])
+    expect((await search('freeze win')).map(row => row.sessionId)).toEqual([id(3)])
+    expect((await search('migr')).map(row => row.sessionId)).toEqual([id(3)])
+    expect((await search('geneve')).map(row => row.sessionId)).toEqual([id(7)])
+    const chinese = await search('灰度策略')
+    expect(chinese.map(row => row.sessionId)).toEqual([id(5)])
+    expect(chinese[0]!.snippet!.text).toBe('我们讨论了发布流程和灰度策略')
+    expect(await search('策略灰度')).toEqual([])
+  })
+
+  it('hold the scope: another workspace is neither listed nor excerpted, and the current session never is', async () => {
+    const { search, url } = await searchHost()
+    const inWorkspace = await search('zanzibar')
+    expect(inWorkspace).toEqual([])
+    const body = await (await post(url, 'candidates', { sessionId: TARGET, query: 'migration' })).text()
+    expect(body).not.toContain('zanzibar')
+    expect(body).not.toContain(id(6))
+    expect(body).not.toContain(TARGET)
+    await post(url, 'settings', { scope: 'all' })
+    expect((await search('zanzibar')).map(row => row.sessionId)).toEqual([id(6)])
+    expect((await search('billing migration')).map(row => row.sessionId)).toEqual([id(3), id(6)])
+  })
+
+  it('order equally good content matches newest first', async () => {
+    const twins = { 8: { title: 'One', createdAt: 8, turns: [['same words tiebreak', 'x']] }, 9: { title: 'Two', createdAt: 9, turns: [['same words tiebreak', 'x']] } } as const
+    const { search } = await searchHost({}, { ...STORE, ...twins })
+    expect((await search('tiebreak')).map(row => row.sessionId)).toEqual([id(9), id(8)])
+  })
+
+  it('stop at candidateLimit, title matches included', async () => {
+    const { search } = await searchHost({ candidateLimit: 2 })
+    expect((await search('billing')).map(row => row.sessionId)).toEqual([id(2), id(4)])
+  })
+
+  it('find a live session\'s new message a moment after it is appended', async () => {
+    const { h, search } = await searchHost()
+    h.session(id(20), { cwd: A, messages: ['a quokka appeared'] })
+    await waitFor(async () => (await search('quokka')).some(row => row.sessionId === id(20)))
+    exchange(h, id(20), 'and then a narwhal', 'fine')
+    await waitFor(async () => (await search('narwhal')).some(row => row.sessionId === id(20)))
+  })
+})
+
+describe('the log pass and the saved index', () => {
+  /** Host over a store with the classes wired by hand, a short reconciliation and the index file in a temp folder. */
+  async function passHost(root: string, file: string) {
+    const h = await createHostHarness({ persistenceRoot: root })
+    h.session(TARGET, { cwd: A })
+    const index = new SessionIndex(h.ctx, { reconcileMs: 60 })
+    const content = new ContentSearch(h.ctx, index, new SessionLogReader(h.ctx), { file, duty: 1 })
+    return { h, index, content }
+  }
+
+  const find = (content: ContentSearch, query: string) => content.find(queryTerms(query), () => true, 10).map(hit => hit.id)
+
+  it('read each log once, again only when it changed, and forget a deleted session', async () => {
+    const root = temporary('dsh-sessions-pass-')
+    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+    const writer = await writeStore(root, { 2: STORE[2]!, 3: STORE[3]! })
+    const { content } = await passHost(root, file)
+    await content.whenReady()
+    // Two cold logs read; the live target is indexed from its events.
+    expect(content.status()).toMatchObject({ ready: true, reads: 2, sessions: 3 })
+    await waitFor(() => content.status().passes >= 3)
+    expect(content.status().reads).toBe(2)
+    exchange(writer, id(3), 'a new word: xylophone', 'ok')
+    await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(id(3)))!)
+    await waitFor(() => find(content, 'xylophone').length === 1)
+    expect(content.status().reads).toBe(3)
+    const location = writer.ctx.sessionPersistence.locate({ version: 1, id: SessionId(id(2)), createdAt: 2, cwd: A } as never)!
+    rmSync(join(location.path, '..'), { recursive: true, force: true })
+    await waitFor(() => find(content, 'invoices').length === 0)
+    expect(content.status().sessions).toBe(2)
+  })
+
+  it('restore the saved file at once without reading an unchanged log, and titles come from it', async () => {
+    const root = temporary('dsh-sessions-pass-')
+    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+    await writeStore(root, { 2: STORE[2]!, 5: STORE[5]! })
+    const first = await passHost(root, file)
+    await first.content.whenReady()
+    await waitFor(() => existsSync(file))
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { format: string; version: number; sessions: [string, { revision: string; title: string; messages: string[] }][] }
+    expect(saved).toMatchObject({ format: INDEX_FORMAT, version: INDEX_VERSION })
+    expect(saved.sessions.map(([sessionId, entry]) => [sessionId, entry.title, entry.messages.length])).toEqual(expect.arrayContaining([[id(2), 'Billing notes', 2], [id(5), '发布评审', 2]]))
+    const second = await passHost(root, file)
+    await second.content.whenReady()
+    expect(second.content.status().start).toBe('restored')
+    expect(find(second.content, 'invoices')).toEqual([id(2)])
+    await second.content.idle()
+    await waitFor(() => second.content.status().passes >= 1)
+    expect(second.content.status().reads).toBe(0)
+    await waitFor(() => second.index.get(id(5))?.label === '发布评审')
+  })
+
+  it.each([
+    ['corrupt', 'not json at all {'],
+    ['corrupt', JSON.stringify({ format: INDEX_FORMAT, version: INDEX_VERSION, sessions: [['x', null]], index: {} })],
+    ['outdated', JSON.stringify({ format: INDEX_FORMAT, version: 0, sessions: [], index: {} })],
+    ['corrupt', JSON.stringify({ something: 'else' })],
+  ])('build the index again from the logs over a %s file, and write a good one', async (reason, text) => {
+    const root = temporary('dsh-sessions-pass-')
+    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+    await writeStore(root, { 2: STORE[2]! })
+    writeFileSync(file, text)
+    const { content } = await passHost(root, file)
+    await content.whenReady()
+    expect(content.status()).toMatchObject({ start: reason, reads: 1 })
+    expect(find(content, 'invoices')).toEqual([id(2)])
+    await waitFor(() => readFileSync(file, 'utf8') !== text)
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: INDEX_FORMAT, version: INDEX_VERSION })
+  })
+
+  it('never fail the plugin\'s start over a bad file: the routes answer and search still works', async () => {
+    const root = temporary('dsh-sessions-pass-')
+    await writeStore(root, { 3: STORE[3]! })
+    const file = contentIndexFile()
+    mkdirSync(join(file, '..'), { recursive: true })
+    writeFileSync(file, '\u0000garbage')
+    const h = await createHostHarness({ persistenceRoot: root })
+    h.session(TARGET, { cwd: A })
+    const { url } = await h.mount()
+    await waitFor(async () => (await (await fetch(`${url}/dsh-sessions/content-index`)).json()).ready === true)
+    const rows = (await (await post(url, 'candidates', { sessionId: TARGET, query: 'freeze' })).json()).candidates as { sessionId: string }[]
+    expect(rows.map(row => row.sessionId)).toEqual([id(3)])
+  })
+})
