@@ -1,0 +1,166 @@
+/**
+ * Content search in the real host's `@` menu: a rare word of a message body
+ * (not a title) finds its session with an excerpt, and picking that row
+ * sends its snapshot to the model; two words need both (typed in the open
+ * quoted form `@"two words`, since the menu closes an unquoted query at a
+ * space and a closed quote ends the token); the last
+ * word works as a prefix; Chinese matches without spaces; another
+ * workspace's session is hidden under `workspace` and shown under `all`; a
+ * new message's words are findable within seconds; after a restart the saved
+ * index answers at once without reading the logs again.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { launchBrowser } from '../../dev/browser.ts'
+import { hostDir } from '../../dev/pinned-host.ts'
+import { writeSessionStore } from '../../dev/session-store.ts'
+import { chooseWorkspace, composer, openApp, sendAndAwaitReply, startNewSession } from '../../dev/web-ui.ts'
+import { citation } from './harness/requests.ts'
+import { useRealHost } from './harness/real-host.ts'
+import { untilAsync as until } from './harness/wait.ts'
+
+const shots = process.env.DSH_SESSIONS_SCREENSHOTS
+
+const SOURCES = [
+  { project: 'alpha', title: 'Weekly sync', text: 'We planned the billing migration for Q3.', reply: 'The migration needs a freeze window.' },
+  { project: 'alpha', title: 'Billing notes', text: 'Where are the invoices kept?', reply: 'In the finance folder.' },
+  { project: 'alpha', title: 'Old chat', text: 'The quetzalcoatl codename came up once.', reply: 'Noted.' },
+  { project: 'alpha', title: '发布评审', text: '我们讨论了发布流程和灰度策略', reply: '好的，灰度先从百分之五开始。' },
+  { project: 'beta', title: 'Elsewhere', text: 'The zanzibar billing migration in another repo.', reply: 'ok' },
+] as const
+
+interface Status {
+  ready: boolean
+  start: string
+  reads: number
+  sessions: number
+  passes: number
+}
+
+/** Types `text` and returns the menu rows once the session group has settled. */
+async function menu(page: Page, text: string): Promise<string[]> {
+  await composer(page).fill('')
+  await composer(page).fill(text)
+  await page.waitForTimeout(400)
+  return page.getByRole('listbox').getByRole('option').allInnerTexts()
+}
+
+/** The session rows of a menu, as "name | description". */
+async function sessionRows(page: Page, text: string): Promise<string[]> {
+  return (await menu(page, text)).filter(row => row.startsWith('Session · ')).map(row => row.split('\n').join(' | '))
+}
+
+describe('content search in the @ menu of the real host', () => {
+  const host = useRealHost({
+    stack: {
+      beforeBoot: async home => {
+        await writeSessionStore(hostDir(), home, SOURCES.map(({ project, ...source }) => ({ cwd: home.project(project), ...source })))
+      },
+    },
+    workspace: 'alpha',
+  })
+
+  const status = async (): Promise<Status> => (await (await fetch(`${host.stack.web.url}/dsh-sessions/content-index`)).json()) as Status
+
+  beforeAll(async () => {
+    await until(async () => (await status()).ready, 'the content index built')
+  })
+
+  it('finds a rare word of a message body with an excerpt, and the picked row sends that session', async () => {
+    const page = host.browser.page
+    const rows = await sessionRows(page, 'Ask @quetzal')
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatch(/^Session · Old chat \| The «quetzal»coatl codename came up once\. · .*ago$/)
+    if (shots !== undefined) await page.screenshot({ path: join(shots, 'content-search-en.png') })
+    await page.getByRole('listbox').getByRole('option', { name: /Session · Old chat/ }).click()
+    await expect.poll(() => composer(page).inputValue()).toBe('Ask @Old chat ')
+    await composer(page).press('End')
+    await composer(page).pressSequentially('what was it?')
+    const before = host.stack.model.turns().length
+    await page.getByRole('button', { name: 'Send message' }).click()
+    await expect.poll(() => host.stack.model.turns().length, { timeout: 30_000 }).toBe(before + 1)
+    const cited = citation(host.stack.model.turns().at(-1)!, 'Ask @Old chat')
+    expect(cited.following).toContain('The quetzalcoatl codename came up once.')
+    expect(cited.snapshots).toBe(1)
+    await page.getByText('You said: Ask @Old chat', { exact: false }).first().waitFor({ timeout: 30_000 })
+  })
+
+  it('needs both words of a quoted two-word query, takes the last word as a prefix, and matches Chinese without spaces', async () => {
+    const page = host.browser.page
+    await startNewSession(page)
+    await chooseWorkspace(page, 'alpha')
+    expect(await sessionRows(page, '@"billing migration')).toEqual([
+      expect.stringMatching(/^Session · Weekly sync \| We planned the «billing» «migration» for Q3\. · /),
+    ])
+    // Title matches come first and look as they always did; content-only matches follow.
+    const billing = await sessionRows(page, '@billing')
+    expect(billing.map(row => row.split(' | ')[0])).toEqual(['Session · Billing notes', 'Session · Weekly sync'])
+    expect(billing[0]).toMatch(/\| session-[0-9a-f-]+ · .*alpha · /)
+    expect(await sessionRows(page, '@freeze win')).toEqual([])
+    expect(await sessionRows(page, '@"freeze win')).toEqual([expect.stringMatching(/^Session · Weekly sync \| .*«freeze» «win»dow/)])
+    expect(await sessionRows(page, '@灰度策略')).toEqual([expect.stringMatching(/^Session · 发布评审 \| 我们讨论了发布流程和«灰度策略» · /)])
+    await composer(page).fill('')
+  })
+
+  it('hides another workspace\'s session under workspace and shows it under all', async () => {
+    const page = host.browser.page
+    expect(await sessionRows(page, '@zanzibar')).toEqual([])
+    const post = (scope: string) => fetch(`${host.stack.web.url}/dsh-sessions/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope }) })
+    expect((await post('all')).status).toBe(200)
+    try {
+      expect(await sessionRows(page, '@zanzibar')).toEqual([expect.stringMatching(/^Session · Elsewhere \| The «zanzibar» billing migration in another repo\. · /)])
+    } finally {
+      await post('workspace')
+    }
+    await composer(page).fill('')
+  })
+
+  it('finds a new message\'s words within seconds', async () => {
+    const page = host.browser.page
+    await startNewSession(page)
+    await chooseWorkspace(page, 'alpha')
+    // Past the first five words, so the session's title does not hold it.
+    await sendAndAwaitReply(page, 'we adopted a small pet: an axolotl called Brisket')
+    const sent = performance.now()
+    await startNewSession(page)
+    await chooseWorkspace(page, 'alpha')
+    await expect.poll(async () => (await sessionRows(page, '@axolotl')).length, { timeout: 10_000, interval: 250 }).toBe(1)
+    const foundMs = performance.now() - sent
+    console.log(`[content-search] a new message was findable ${foundMs.toFixed(0)} ms after its reply rendered`)
+    expect((await sessionRows(page, '@axolotl'))[0]).toMatch(/^Session · Title we adopted a small \| …ted a small pet: an «axolotl» called Brisket · /)
+    await composer(page).fill('')
+  })
+
+  it('answers from the saved index at once after a restart, reading again only logs the file does not hold', async () => {
+    const file = join(host.stack.home.dshHome, 'dsh-sessions', 'content-index.json')
+    await until(async () => existsSync(file), 'the saved index file')
+    // Text of sessions that were live is kept with their event count, not a log revision: only those, and
+    // sessions the file does not hold yet, are read again.
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { sessions: [string, { revision?: string }][] }
+    const wasLive = saved.sessions.filter(([, entry]) => entry.revision?.startsWith('live:') === true).length
+    expect(saved.sessions.length - wasLive).toBeGreaterThanOrEqual(SOURCES.length)
+    const restarted = performance.now()
+    await host.stack.restart()
+    const booted = performance.now()
+    await until(async () => (await status()).ready, 'the restored index')
+    const readyMs = performance.now() - booted
+    const after = await status()
+    expect(after.start).toBe('restored')
+    const browser = await launchBrowser()
+    try {
+      await openApp(browser.page, host.stack.web.url)
+      await startNewSession(browser.page)
+      await chooseWorkspace(browser.page, 'alpha')
+      expect(await sessionRows(browser.page, '@quetzal')).toEqual([expect.stringMatching(/^Session · Old chat \| /)])
+      expect(await sessionRows(browser.page, '@axolotl')).toHaveLength(1)
+    } finally {
+      await browser.close()
+    }
+    await until(async () => (await status()).passes >= 1, 'the first pass after the restart')
+    const settled = await status()
+    expect(settled.reads).toBeLessThanOrEqual(settled.sessions - (saved.sessions.length - wasLive))
+    console.log(`[content-search] restart: boot ${(booted - restarted).toFixed(0)} ms, index ready ${readyMs.toFixed(0)} ms after boot, ${(await status()).reads} logs read again`)
+  })
+})
