@@ -1,12 +1,14 @@
 /**
  * Persisted sessions written by the pinned host's own session store and JSONL
  * persistence in this process (never while `dsh web` runs on the same home).
- * Each has one completed turn: user message, title, assistant reply.
+ * Each has one or more completed turns (user message, assistant reply), and
+ * its title right after the first user message.
  */
 import { mkdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import type { ConversationSpec, ConversationTurn } from './corpus.ts'
 import type { Home } from './home.ts'
 
 /** One written session. */
@@ -28,9 +30,18 @@ async function hostModule<T>(hostDir: string, specifier: string): Promise<T> {
 export interface SessionSpec {
   readonly cwd: string
   readonly title: string
+  /** The first user message. */
   readonly text: string
-  /** The assistant's reply (default: `Reply: <text>`). */
+  /** The assistant's reply to it when `turns` is absent (default: `Reply: <text>`). */
   readonly reply?: string
+  /** Every turn, oldest first; when present it is what gets written (its first user message should be `text`), and `reply` is unused. */
+  readonly turns?: readonly ConversationTurn[]
+}
+
+function workspaceFolders(home: Home, workspaces: number): string[] {
+  const folders = Array.from({ length: workspaces }, (_, n) => join(home.home, `ws-${String(n).padStart(2, '0')}`))
+  for (const folder of folders) mkdirSync(folder, { recursive: true })
+  return folders
 }
 
 /**
@@ -42,12 +53,23 @@ export interface SessionSpec {
  * @returns the specs, oldest first.
  */
 export function spreadSessions(home: Home, count: number, workspaces: number): SessionSpec[] {
-  const folders = Array.from({ length: workspaces }, (_, n) => join(home.home, `ws-${String(n).padStart(2, '0')}`))
-  for (const folder of folders) mkdirSync(folder, { recursive: true })
+  const folders = workspaceFolders(home, workspaces)
   return Array.from({ length: count }, (_, n) => {
     const fruit = FRUITS[Math.floor(n / workspaces) % FRUITS.length]!
     return { cwd: folders[n % workspaces]!, title: `Topic ${String(n).padStart(4, '0')} ${fruit} notes`, text: `Notes about ${fruit} number ${n}` }
   })
+}
+
+/**
+ * Specs of a generated corpus (`conversationCorpus`), each in the workspace
+ * folder `ws-NN` under HOME its workspace index names; the folders are created.
+ * @param home - the throwaway home.
+ * @param corpus - the sessions, oldest first.
+ * @returns the specs in the same order, with every turn.
+ */
+export function corpusSessions(home: Home, corpus: readonly ConversationSpec[]): SessionSpec[] {
+  const folders = workspaceFolders(home, corpus.reduce((most, spec) => Math.max(most, spec.workspace + 1), 0))
+  return corpus.map(spec => ({ cwd: folders[spec.workspace]!, title: spec.title, text: spec.turns[0]!.user, turns: spec.turns }))
 }
 
 /**
@@ -71,20 +93,25 @@ export async function writeSessionStore(hostDir: string, home: Home, specs: read
   for (let offset = 0; offset < specs.length; offset += batch) {
     const sessions = []
     for (let n = offset; n < Math.min(specs.length, offset + batch); n += 1) {
-      const { cwd, title, text, reply } = specs[n]!
+      const { cwd, title, text, reply, turns } = specs[n]!
       const id = `session-${crypto.randomUUID()}`
       const s = ctx.sessions.create(session.SessionId(id), { meta: { cwd, createdAt: start + n * 1000 } })
-      s.append('turn/start', { turn: 1 } as never)
-      s.append('step/start', { turn: 1, step: 1 } as never)
-      const user = s.append('user/message', llm.createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } }), { surfaceOp: 'append' })
-      s.append('session/title', { title, messageSeqs: [user.seq], source: { kind: 'fallback' } } as never)
-      s.append('assistant/message', {
-        turn: 1,
-        step: 1,
-        message: llm.createAssistantMessage({ content: [{ type: 'text', text: reply ?? `Reply: ${text}` }], source: { provider: 'deepseek-official', model: 'deepseek-v4-flash' } } as never),
-      } as never, { surfaceOp: 'append' })
-      s.append('step/end', { turn: 1, step: 1 } as never)
-      s.append('turn/end', { turn: 1, reason: { kind: 'completed' } } as never)
+      // The agent loop numbers turns from 1 and restarts its steps at 1 in every turn.
+      const exchanges = turns ?? [{ user: text, reply: reply ?? `Reply: ${text}` }]
+      for (const [index, { user, reply: answer }] of exchanges.entries()) {
+        const turn = index + 1
+        s.append('turn/start', { turn } as never)
+        s.append('step/start', { turn, step: 1 } as never)
+        const message = s.append('user/message', llm.createUserMessage({ content: [{ type: 'text', text: user }], source: { kind: 'user' } }), { surfaceOp: 'append' })
+        if (turn === 1) s.append('session/title', { title, messageSeqs: [message.seq], source: { kind: 'fallback' } } as never)
+        s.append('assistant/message', {
+          turn,
+          step: 1,
+          message: llm.createAssistantMessage({ content: [{ type: 'text', text: answer }], source: { provider: 'deepseek-official', model: 'deepseek-v4-flash' } } as never),
+        } as never, { surfaceOp: 'append' })
+        s.append('step/end', { turn, step: 1 } as never)
+        s.append('turn/end', { turn, reason: { kind: 'completed' } } as never)
+      }
       sessions.push(s)
       written.push({ id, cwd, title, text })
     }
