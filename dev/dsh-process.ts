@@ -25,6 +25,8 @@ export interface WebProcess {
   readonly url: string
   /** Milliseconds from spawn to the first HTTP 200 of the page. */
   readonly bootMs: number
+  /** The process id of `dsh web`, which leads its own process group. */
+  readonly pid: number
   /** Everything the process wrote so far. */
   output(): string
   /** Ends the process group; resolves when the process has exited. */
@@ -157,7 +159,7 @@ export async function startWeb(options: DshOptions, web: { cwd: string; port?: n
       if (Date.now() > deadline) throw new Error(`dsh web did not answer 200 within 60 s (last ${status}):\n${output}`)
       await new Promise(resolve => setTimeout(resolve, 50))
     }
-    return { url, bootMs: performance.now() - started, output: () => output, stop }
+    return { url, bootMs: performance.now() - started, pid: child.pid!, output: () => output, stop }
   } catch (error) {
     await stop()
     throw error

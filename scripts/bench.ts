@@ -2,9 +2,11 @@
  * `npm run bench`: the candidates route against the official candidates call,
  * through the real dsh 0.1.0-rc.8 web host, on a store of 2,000 persisted
  * titled sessions over 20 workspaces; and the pre-step cost of resolving one
- * `@Title` mention against `prepare()` alone. Prints p50/p95 and ratios.
+ * `@Title` mention against `prepare()` alone; content search on a store of
+ * generated conversations, against the bare host in the same run (see
+ * `bench-content.ts`). Prints p50/p95 and ratios.
  *
- *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100]
+ *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100 --only content]
  */
 import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -16,6 +18,7 @@ import { startModel } from '../dev/stand-in-model.ts'
 import { packPlugin } from '../dev/plugin-tarball.ts'
 import { percentile } from '../dev/percentile.ts'
 import { spreadSessions, writeSessionStore } from '../dev/session-store.ts'
+import { contentReport, measureContentSearch } from './bench-content.ts'
 import { type HostileFigures, measureHostilePreStep, measureHostileRoute } from './bench-hostile.ts'
 import { measurePreStep } from './bench-pre-step.ts'
 import { measureReadOnce } from './bench-read-once.ts'
@@ -27,6 +30,7 @@ const { values } = parseArgs({
     workspaces: { type: 'string', default: '20' },
     'official-runs': { type: 'string', default: '5' },
     runs: { type: 'string', default: '100' },
+    only: { type: 'string' },
   },
 })
 const SESSIONS = Number(values.sessions)
@@ -60,6 +64,14 @@ function ours(web: WebProcess, sessionId: string, query: string) {
 }
 
 const hostBin = await ensureHost()
+if (values.only === 'content') {
+  const tarball = packPlugin()
+  const figures = await measureContentSearch(hostBin, tarball, { sessions: SESSIONS, workspaces: WORKSPACES, runs: 30 })
+  rmSync(dirname(tarball), { recursive: true, force: true })
+  console.log('')
+  for (const line of contentReport(figures)) console.log(line)
+  process.exit(0)
+}
 const home = createHome()
 const model = await startModel()
 const options: DshOptions = { home, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
@@ -134,6 +146,7 @@ try {
   const hostileStep = await measureHostilePreStep(SESSIONS, WORKSPACES, 30)
   const readOnce = await measureReadOnce(SESSIONS, 30)
   const tti = await measureTti(hostBin, tarball, 15)
+  const content = await measureContentSearch(hostBin, tarball, { sessions: SESSIONS, workspaces: WORKSPACES, runs: 30 })
   rmSync(dirname(tarball), { recursive: true, force: true })
   console.log('')
   console.log(`candidates at ${SESSIONS} sessions, ${WORKSPACES} workspaces (official runs: ${OFFICIAL_RUNS}, ours: ${RUNS})`)
@@ -152,6 +165,7 @@ try {
   console.log(`whole-draft preflight with 3 session chips in the real host (target p95 ≤ 150 ms): sources read from storage p50 ${ms(percentile(coldPreflight, 0.5))} / p95 ${ms(percentile(coldPreflight, 0.95))} (10 drafts); sources cached p50 ${ms(percentile(warmPreflight, 0.5))} / p95 ${ms(percentile(warmPreflight, 0.95))} (${RUNS} runs)`)
   console.log(`pre-step at ${SESSIONS} cold sessions, host JSONL storage (target: cited adds ≤ 5 ms at p95): no references p50 ${ms(readOnce.stepPlain.p50)} / p95 ${ms(readOnce.stepPlain.p95)}; 3 cached sources p50 ${ms(readOnce.stepCited.p50)} / p95 ${ms(readOnce.stepCited.p95)}; added p95 ${ms(readOnce.stepCited.p95 - readOnce.stepPlain.p95)}`)
   console.log(`host work from Send to the model request, 3 chips of ${(readOnce.sourceBytes / 1e6).toFixed(1)} MB sources (preflight measuring each, then the pre-step): every read from storage p50 ${ms(readOnce.uncached.p50)} / p95 ${ms(readOnce.uncached.p95)}; read once p50 ${ms(readOnce.cached.p50)} / p95 ${ms(readOnce.cached.p95)}`)
+  for (const line of contentReport(content)) console.log(line)
   console.log(`pre-step with one @Title mention: prepare() alone p50 ${ms(preStep.prepare.p50)} / p95 ${ms(preStep.prepare.p95)}; resolution + prepare() p50 ${ms(preStep.resolved.p50)} / p95 ${ms(preStep.resolved.p95)}; added p95 ${ms(preStep.resolved.p95 - preStep.prepare.p95)}`)
 } finally {
   await model.stop()

@@ -5,12 +5,11 @@
  * @module @wishp3/dsh-sessions
  */
 import type { Context } from '@deepseek-ai/cordis'
-import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
 import type {} from '@deepseek-ai/dsh-host-webserver'
 import type {} from '@deepseek-ai/dsh-session-query'
 import type {} from '@deepseek-ai/dsh-session-reference'
 import type { Config } from './config.ts'
-import { ContentSearch } from './host/content-search.ts'
+import { ContentSearch, contentIndexFile } from './host/content-search.ts'
 import { SessionLogReader } from './host/log-reader.ts'
 import { OutcomeLog } from './host/outcomes.ts'
 import { registerPreStep } from './host/pre-step.ts'
@@ -27,10 +26,8 @@ export type { FailureMode, ReferenceScope } from './config.ts'
 /** Plugin name shown in the Loader and in Settings → Plugins. */
 export const name = 'dsh-sessions'
 
-/** The saved content index, in the plugin's own folder of the harness home. */
-export function contentIndexFile(): string {
-  return dshHomePath('dsh-sessions', 'content-index.json')
-}
+/** Milliseconds after the row's start before the session index lists sessions on its own (a request starts it sooner): the host's own start goes first. */
+const START_AFTER_MS = 2_000
 
 /**
  * Services the row waits for. The plugin reads the official
@@ -48,7 +45,7 @@ export const inject = ['sessionReferenceResolver', 'sessionQuery', 'sessions', '
  */
 export function apply(ctx: Context, config: Config): void {
   const settings = installSessionsSettings(ctx, config)
-  const index = new SessionIndex(ctx)
+  const index = new SessionIndex(ctx, { startAfterMs: START_AFTER_MS })
   const content = new ContentSearch(ctx, index, new SessionLogReader(ctx), { file: contentIndexFile() })
   const resolver = new ScopedMentionResolver(index)
   const preparer = new SnapshotPreparer(ctx, new SurfaceCache(ctx, index), index)

@@ -10,12 +10,15 @@
  * leaves the session index leaves the content index. The file is written
  * after each pass that changed something and at most every
  * {@link ContentSearchOptions.saveDelayMs} while live sessions change; a
- * write that fails is logged and tried again at the next change. Nothing
+ * write that fails is logged and tried again at the next change. While the
+ * file is written the index does not change: what arrives meanwhile waits
+ * and is applied right after. Nothing
  * here can fail the plugin's start: every fault is logged and leaves search
  * with what it has.
  * @module @wishp3/dsh-sessions/host/content-search
  */
 import type { Context } from '@deepseek-ai/cordis'
+import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
 import { LogPass, type ContentSink } from './log-pass.ts'
 import type { SessionLogReader } from './log-reader.ts'
@@ -24,6 +27,14 @@ import { conversationOf, messageText, titleOf } from './search/conversation.ts'
 import { readIndexFile, writeIndexFile } from './search/index-file.ts'
 import type { QueryTerm } from './search/text.ts'
 import type { SessionIndex } from './session-index.ts'
+
+/**
+ * Where the plugin saves the content index: its own folder of the harness home.
+ * @returns `$DSH_HOME/dsh-sessions/content-index.json` (`~/.dsh/…` by default).
+ */
+export function contentIndexFile(): string {
+  return dshHomePath('dsh-sessions', 'content-index.json')
+}
 
 /** Options of {@link ContentSearch}. */
 export interface ContentSearchOptions {
@@ -62,6 +73,8 @@ export class ContentSearch implements ContentSink {
   private savedBytes = 0
   private saveTimer: ReturnType<typeof setTimeout> | undefined
   private saving: Promise<void> | undefined
+  /** Changes that arrived while the file was written: a new entry, or `null` for a session to forget. */
+  private readonly pending = new Map<string, ContentEntry | null>()
   private readonly liveTimers = new Map<string, ReturnType<typeof setTimeout>>()
   private readonly liveDelayMs: number
   private readonly saveDelayMs: number
@@ -118,19 +131,34 @@ export class ContentSearch implements ContentSink {
   }
 
   entry(id: string): ContentEntry | undefined {
-    return this.index.get(id)
+    const waiting = this.pending.get(id)
+    return waiting === null ? undefined : waiting ?? this.index.get(id)
   }
 
   ids(): string[] {
-    return this.index.ids()
+    if (this.pending.size === 0) return this.index.ids()
+    const ids = new Set(this.index.ids())
+    for (const [id, entry] of this.pending) {
+      if (entry === null) ids.delete(id)
+      else ids.add(id)
+    }
+    return [...ids]
   }
 
   put(id: string, entry: ContentEntry): void {
+    if (this.saving !== undefined) {
+      this.pending.set(id, entry)
+      return
+    }
     this.index.set(id, entry)
     this.dirty = true
   }
 
   forget(id: string): void {
+    if (this.saving !== undefined) {
+      this.pending.set(id, null)
+      return
+    }
     if (this.index.delete(id)) this.dirty = true
   }
 
@@ -138,7 +166,7 @@ export class ContentSearch implements ContentSink {
     const session = this.ctx.sessions.get(id as SessionHeader['id'])
     if (session === undefined) return
     const revision = `live:${session.seq}`
-    if (this.index.get(id)?.revision === revision) return
+    if (this.entry(id)?.revision === revision) return
     this.put(id, { revision, ...conversationOf(session.events) })
   }
 
@@ -158,7 +186,7 @@ export class ContentSearch implements ContentSink {
 
   private async begin(): Promise<void> {
     try {
-      await this.sessions.ready()
+      await this.sessions.firstListing()
       if (this.disposed) return
       if (this.file === undefined) {
         this.start = 'no-file'
@@ -210,15 +238,23 @@ export class ContentSearch implements ContentSink {
   }
 
   private async save(): Promise<void> {
-    if (this.file === undefined || this.saving !== undefined || !this.dirty) return
+    const file = this.file
+    if (file === undefined || this.saving !== undefined || !this.dirty) return
     this.dirty = false
-    this.saving = writeIndexFile(this.file, this.index).then(bytes => {
-      this.savedBytes = bytes
-    }, error => {
+    this.saving = (async () => {
+      await this.index.vacuum()
+      this.savedBytes = await writeIndexFile(file, this.index)
+    })().catch(error => {
       this.dirty = true
-      this.ctx.logger('dsh-sessions').warn('content search: saving %s failed: %s', this.file, error)
+      this.ctx.logger('dsh-sessions').warn('content search: saving %s failed: %s', file, error)
     }).finally(() => {
       this.saving = undefined
+      for (const [id, entry] of this.pending) {
+        if (entry === null) this.forget(id)
+        else this.put(id, entry)
+      }
+      this.pending.clear()
+      this.saveSoon(this.saveDelayMs)
     })
     await this.saving
   }

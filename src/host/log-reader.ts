@@ -41,16 +41,28 @@ const WANTED = /"type":"(?:user\/message|assistant\/message|session\/title)"/
 
 const yieldToLoop = (): Promise<void> => new Promise(resolve => setImmediate(resolve))
 
+/** What Node's decoder answers with `info: true`: the output and the engine, whose `bytesWritten` is the input it consumed. */
+interface DecodedFrame {
+  readonly buffer: Buffer
+  readonly engine: { readonly bytesWritten: number }
+}
+
+function isDecodedFrame(value: unknown): value is DecodedFrame {
+  const engine: unknown = (value as { engine?: unknown } | null)?.engine
+  return Buffer.isBuffer((value as { buffer?: unknown } | null)?.buffer) && typeof (engine as { bytesWritten?: unknown } | null)?.bytesWritten === 'number'
+}
+
 /** Each decoded frame of a Zstandard log, in order; stops at a torn or corrupt frame. */
 function* frames(buffer: Buffer): Generator<Buffer> {
   let offset = 0
   while (offset < buffer.length) {
-    let decoded: { buffer: Buffer; engine: { bytesWritten: number } }
+    let decoded: unknown
     try {
-      decoded = zstdDecompressSync(buffer.subarray(offset), { info: true }) as unknown as typeof decoded
+      decoded = zstdDecompressSync(buffer.subarray(offset), { info: true })
     } catch {
       return
     }
+    if (!isDecodedFrame(decoded)) return
     yield decoded.buffer
     if (decoded.engine.bytesWritten <= 0) return
     offset += decoded.engine.bytesWritten

@@ -58,6 +58,7 @@ export class ScopedMentionResolver {
    * @returns readable text, references and failures.
    */
   async resolveText(target: ReferenceTarget, text: string, config: Config): Promise<ResolvedText> {
+    await this.index.ready()
     const found: Found[] = []
     const failures: ReferenceFailure[] = []
     const edits: SpanEdit[] = []

@@ -49,6 +49,12 @@ export interface SessionIndexOptions {
   readonly retryMs?: number
   /** Milliseconds a storage miss is remembered. */
   readonly missMs?: number
+  /**
+   * Milliseconds the first listing waits, so it does not compete with the
+   * host's own start; a candidates list or a lookup asked for earlier starts
+   * it at once.
+   */
+  readonly startAfterMs?: number
 }
 
 /** How many storage reads one text may still spend on ids the index does not know. */
@@ -139,10 +145,30 @@ export class SessionIndex {
       timer.unref()
       return () => clearInterval(timer)
     }, 'dsh-sessions: session index reconciliation')
-    this.started = this.reconcile().then(ok => {
-      if (!ok) void this.retry(options.retryMs ?? 500)
+    let begin!: () => void
+    this.wake = () => begin()
+    this.started = new Promise<void>(resolve => {
+      let begun = false
+      begin = () => {
+        if (begun) return
+        begun = true
+        resolve(this.reconcile().then(ok => {
+          if (!ok) void this.retry(options.retryMs ?? 500)
+        }))
+      }
     })
+    const startAfterMs = options.startAfterMs ?? 0
+    if (startAfterMs <= 0) this.wake()
+    else {
+      ctx.effect(() => {
+        const timer = setTimeout(this.wake, startAfterMs)
+        return () => clearTimeout(timer)
+      }, 'dsh-sessions: session index start')
+    }
   }
+
+  /** Starts the first listing now if it has not started. */
+  readonly wake: () => void
 
   /** Whether a listing has succeeded, so the index answers "unknown" on its own. */
   get isListed(): boolean {
@@ -191,13 +217,20 @@ export class SessionIndex {
     this.put(entry(current, title))
   }
 
-  /** Resolves once the first listing is indexed (or failed, was logged, and is being retried). */
+  /** Starts the first listing if it has not started; resolves once it is indexed (or failed, was logged, and is being retried). */
   ready(): Promise<void> {
+    this.wake()
+    return this.started
+  }
+
+  /** Resolves once the first listing is indexed (or failed and is being retried), without starting it. */
+  firstListing(): Promise<void> {
     return this.started
   }
 
   /** Every indexed session, newest first. The array is shared; do not mutate it. */
   list(): readonly IndexedSession[] {
+    this.wake()
     this.sorted ??= [...this.sessions.values()].sort(newestFirst)
     return this.sorted
   }
@@ -221,6 +254,7 @@ export class SessionIndex {
    * @returns the entry, or `undefined` when the index does not know the session.
    */
   async lookup(id: string, budget?: LookupBudget): Promise<IndexedSession | undefined> {
+    this.wake()
     const known = this.sessions.get(id)
     if (known !== undefined) return known
     if (this.listed) {

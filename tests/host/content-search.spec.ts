@@ -6,14 +6,14 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import { createAssistantMessage, createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ContentSearch } from '../../src/host/content-search.ts'
+import { ContentSearch, contentIndexFile } from '../../src/host/content-search.ts'
+import { ContentIndex, type ContentIndexData } from '../../src/host/search/content-index.ts'
 import { SessionLogReader } from '../../src/host/log-reader.ts'
 import { conversationOf } from '../../src/host/search/conversation.ts'
 import { INDEX_FORMAT, INDEX_VERSION } from '../../src/host/search/index-file.ts'
 import { snippetOf } from '../../src/host/search/snippet.ts'
 import { fold, indexTerms, queryTerms } from '../../src/host/search/text.ts'
 import { SessionIndex } from '../../src/host/session-index.ts'
-import { contentIndexFile } from '../../src/index.ts'
 import { A, B, createHostHarness, type HostHarness, id, post, TARGET } from './harness.ts'
 
 const folders: string[] = []
@@ -145,6 +145,27 @@ describe('excerpts', () => {
   })
 })
 
+describe('the saved form', () => {
+  it('is MiniSearch\'s own serialization, written in pieces, and restores to the same answers', async () => {
+    const index = ContentIndex.empty()
+    for (let n = 0; n < 450; n += 1) index.set(`s${n}`, { revision: String(n), title: n % 3 === 0 ? `T${n}` : undefined, messages: [`word${n % 17} common 灰度策略${n % 5} café`, `reply ${n}`] })
+    index.set('s3', { revision: 'x', title: undefined, messages: ['replaced text'] })
+    index.delete('s4')
+    await index.vacuum()
+    const parts = [...index.jsonParts()]
+    expect(parts.length).toBeGreaterThan(4)
+    const data = JSON.parse(parts.join('')) as ContentIndexData
+    const search = Reflect.get(index, 'search_') as { toJSON(): unknown }
+    expect(data.index).toEqual(JSON.parse(JSON.stringify(search.toJSON())))
+    expect(data.sessions).toEqual(index.ids().map(id => [id, index.get(id)]))
+    const restored = await ContentIndex.fromJSON(data)
+    const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+    for (const query of ['common', 'word1', '灰度', 'cafe', 'replaced', 'repl']) {
+      expect(restored.search(queryTerms(query), () => true, 500, byId)).toEqual(index.search(queryTerms(query), () => true, 500, byId))
+    }
+  })
+})
+
 describe('what text counts', () => {
   it('is the conversation the official session-reference snapshot shows: own messages and reply text only', async () => {
     const h = await createHostHarness()
@@ -263,9 +284,9 @@ describe('the log pass and the saved index', () => {
     const first = await passHost(root, file)
     await first.content.whenReady()
     await waitFor(() => existsSync(file))
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as { format: string; version: number; sessions: [string, { revision: string; title: string; messages: string[] }][] }
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { format: string; version: number; content: { sessions: [string, { revision: string; title: string; messages: string[] }][] } }
     expect(saved).toMatchObject({ format: INDEX_FORMAT, version: INDEX_VERSION })
-    expect(saved.sessions.map(([sessionId, entry]) => [sessionId, entry.title, entry.messages.length])).toEqual(expect.arrayContaining([[id(2), 'Billing notes', 2], [id(5), '发布评审', 2]]))
+    expect(saved.content.sessions.map(([sessionId, entry]) => [sessionId, entry.title, entry.messages.length])).toEqual(expect.arrayContaining([[id(2), 'Billing notes', 2], [id(5), '发布评审', 2]]))
     const second = await passHost(root, file)
     await second.content.whenReady()
     expect(second.content.status().start).toBe('restored')
@@ -278,8 +299,9 @@ describe('the log pass and the saved index', () => {
 
   it.each([
     ['corrupt', 'not json at all {'],
-    ['corrupt', JSON.stringify({ format: INDEX_FORMAT, version: INDEX_VERSION, sessions: [['x', null]], index: {} })],
-    ['outdated', JSON.stringify({ format: INDEX_FORMAT, version: 0, sessions: [], index: {} })],
+    ['corrupt', JSON.stringify({ format: INDEX_FORMAT, version: INDEX_VERSION, content: { sessions: [['x', null]], index: {} } })],
+    ['corrupt', JSON.stringify({ format: INDEX_FORMAT, version: INDEX_VERSION, content: { sessions: [], index: { serializationVersion: 99 } } })],
+    ['outdated', JSON.stringify({ format: INDEX_FORMAT, version: 0, content: { sessions: [], index: {} } })],
     ['corrupt', JSON.stringify({ something: 'else' })],
   ])('build the index again from the logs over a %s file, and write a good one', async (reason, text) => {
     const root = temporary('dsh-sessions-pass-')

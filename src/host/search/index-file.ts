@@ -1,12 +1,15 @@
 /**
- * The content index on disk: one JSON file, written whole to a temporary
- * file and renamed over the old one, so a crash leaves the old file or the
- * new one, never half of either. A file that is missing, unreadable, not
+ * The content index on disk: one JSON file `{ format, version, content }`,
+ * written piece by piece to a temporary file (resting between pieces, so the
+ * host keeps serving) and renamed over the old one, so a crash leaves the
+ * old file or the new one, never half of either. A file that is missing, unreadable, not
  * JSON, of another format or version, or that does not restore, is reported
  * as such and the caller builds the index again; nothing here throws.
  * @module @wishp3/dsh-sessions/host/search/index-file
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { createWriteStream } from 'node:fs'
+import { mkdir, readFile, rename, rm } from 'node:fs/promises'
+import { once } from 'node:events'
 import { dirname } from 'node:path'
 import { ContentIndex, type ContentIndexData } from './content-index.ts'
 
@@ -17,9 +20,10 @@ export const INDEX_FORMAT = 'dsh-sessions-content-index'
 export const INDEX_VERSION = 1
 
 /** The file's top level. */
-interface IndexFile extends ContentIndexData {
+interface IndexFile {
   readonly format: typeof INDEX_FORMAT
   readonly version: number
+  readonly content: ContentIndexData
 }
 
 /** What reading the file gave. */
@@ -48,29 +52,44 @@ export async function readIndexFile(path: string): Promise<IndexFileRead> {
   if (data === null || typeof data !== 'object' || data.format !== INDEX_FORMAT) return { ok: false, reason: 'corrupt' }
   if (data.version !== INDEX_VERSION) return { ok: false, reason: 'outdated' }
   try {
-    return { ok: true, index: await ContentIndex.fromJSON(data as IndexFile) }
+    return { ok: true, index: await ContentIndex.fromJSON((data as IndexFile).content) }
   } catch {
     return { ok: false, reason: 'corrupt' }
   }
 }
 
+const rest = (): Promise<void> => new Promise(resolve => setImmediate(resolve))
+
 /**
- * Writes the index file, replacing the old one at once.
+ * Writes the index file, replacing the old one at once. The index must not
+ * change until the returned promise settles.
  * @param path - the file; its folder is created.
  * @param index - the index.
  * @returns the bytes written.
  */
 export async function writeIndexFile(path: string, index: ContentIndex): Promise<number> {
-  const file: IndexFile = { format: INDEX_FORMAT, version: INDEX_VERSION, ...index.toJSON() }
-  const text = JSON.stringify(file)
   const temporary = `${path}.${process.pid}.tmp`
   await mkdir(dirname(path), { recursive: true })
+  const out = createWriteStream(temporary)
+  let bytes = 0
+  const put = async (text: string): Promise<void> => {
+    bytes += Buffer.byteLength(text)
+    if (!out.write(text)) await once(out, 'drain')
+  }
   try {
-    await writeFile(temporary, text)
+    await put(`{"format":${JSON.stringify(INDEX_FORMAT)},"version":${INDEX_VERSION},"content":`)
+    for (const part of index.jsonParts()) {
+      await put(part)
+      await rest()
+    }
+    await put('}')
+    out.end()
+    await once(out, 'close')
     await rename(temporary, path)
   } catch (error) {
+    out.destroy()
     await rm(temporary, { force: true })
     throw error
   }
-  return Buffer.byteLength(text)
+  return bytes
 }
