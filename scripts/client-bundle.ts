@@ -155,9 +155,9 @@ export function clientBundle(id: string, entry: string): UserConfig {
  * @param entry - the host entry source.
  * @returns the tsdown config emitting `lib/index.js`.
  */
-export function hostBundle(entry: string): UserConfig {
+export function hostBundle(entry: string, name = 'index'): UserConfig {
   return {
-    entry: { index: entry },
+    entry: { [name]: entry },
     tsconfig: 'tsconfig.host.json',
     format: 'esm',
     platform: 'node',

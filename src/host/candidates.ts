@@ -53,14 +53,14 @@ function candidate(session: IndexedSession, snippet?: Snippet): Candidate {
  * @param content - the content search; without it only titles, ids and cwds match.
  * @returns at most the cap, best first.
  */
-export function listCandidates(
+export async function listCandidates(
   index: SessionIndex,
   target: ReferenceTarget,
   query: string,
   config: Pick<Config, 'scope' | 'candidateLimit'>,
   limit: number = config.candidateLimit,
   content?: ContentSearch,
-): Candidate[] {
+): Promise<Candidate[]> {
   const typed = query.toLocaleLowerCase()
   const cap = Math.min(limit, config.candidateLimit)
   const found: Candidate[] = []
@@ -75,7 +75,7 @@ export function listCandidates(
   if (terms.length === 0) return found
   const admitted = new Set(ranked.map(session => session.id))
   for (const { sessionId } of found) admitted.delete(sessionId)
-  for (const hit of content.find(terms, id => admitted.has(id), cap - found.length)) {
+  for (const hit of await content.find(terms, id => admitted.has(id), cap - found.length)) {
     const session = index.get(hit.id)
     if (session !== undefined) found.push(candidate(session, hit.snippet))
   }

@@ -2,6 +2,11 @@
  * Search by what was said: the content index kept current in the
  * background, and its queries.
  *
+ * The index lives in a worker thread (`search/worker.ts`), which reads log
+ * files, indexes, answers queries and writes the index file, so none of that
+ * holds up the host's own requests; this side keeps, per session, the log
+ * revision and title the index holds, and decides what to read.
+ *
  * After the session index's first listing, the saved index file is restored
  * (it answers at once), then the log pass reads every cold session whose
  * log changed since, or that the file lacks; a missing, corrupt or outdated
@@ -10,11 +15,10 @@
  * leaves the session index leaves the content index. The file is written
  * after each pass that changed something and at most every
  * {@link ContentSearchOptions.saveDelayMs} while live sessions change; a
- * write that fails is logged and tried again at the next change. While the
- * file is written the index does not change: what arrives meanwhile waits
- * and is applied right after. Nothing
- * here can fail the plugin's start: every fault is logged and leaves search
- * with what it has.
+ * write that fails is logged and tried again at the next change. Nothing
+ * here can fail the plugin's start: a worker that cannot start or dies
+ * leaves the plugin without content search (titles are then read the old
+ * way), and every other fault is logged and leaves search with what it has.
  * @module @wishp3/dsh-sessions/host/content-search
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -22,10 +26,11 @@ import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
 import { LogPass, type ContentSink } from './log-pass.ts'
 import type { SessionLogReader } from './log-reader.ts'
-import { ContentIndex, type ContentEntry, type ContentHit } from './search/content-index.ts'
+import type { ContentEntry, ContentHit } from './search/content-index.ts'
 import { conversationOf, messageText, titleOf } from './search/conversation.ts'
-import { readIndexFile, writeIndexFile } from './search/index-file.ts'
 import type { QueryTerm } from './search/text.ts'
+import { SearchWorker, workerModule } from './search/worker-client.ts'
+import type { EntrySummary } from './search/worker-protocol.ts'
 import type { SessionIndex } from './session-index.ts'
 
 /**
@@ -46,15 +51,19 @@ export interface ContentSearchOptions {
   readonly liveDelayMs?: number
   /** Longest wait before changes of live sessions are saved. */
   readonly saveDelayMs?: number
+  /** The worker's module (tests only). */
+  readonly workerModule?: URL
 }
 
 /** Where the content index stands. */
 export interface ContentSearchStatus {
   /** Whether the index answers for every session: restored from its file, or built by a first pass. */
   readonly ready: boolean
+  /** Whether the search worker runs. */
+  readonly available: boolean
   readonly sessions: number
   /** How the start went: `restored`, or why the file could not be used. */
-  readonly start: 'pending' | 'restored' | 'missing' | 'unreadable' | 'corrupt' | 'outdated' | 'no-file'
+  readonly start: 'pending' | 'restored' | 'missing' | 'unreadable' | 'corrupt' | 'outdated' | 'no-file' | 'unavailable'
   readonly passes: number
   readonly reads: number
   readonly lastPassMs: number
@@ -62,9 +71,13 @@ export interface ContentSearchStatus {
   readonly savedBytes: number
 }
 
+const START_REASONS = new Set(['missing', 'unreadable', 'corrupt', 'outdated'])
+
 /** The content search. */
 export class ContentSearch implements ContentSink {
-  private index = ContentIndex.empty()
+  /** Per session, what the worker's index holds. */
+  private readonly summaries = new Map<string, EntrySummary>()
+  private readonly worker: SearchWorker
   private readonly pass: LogPass
   private ready = false
   private start: ContentSearchStatus['start'] = 'pending'
@@ -72,9 +85,7 @@ export class ContentSearch implements ContentSink {
   private dirty = false
   private savedBytes = 0
   private saveTimer: ReturnType<typeof setTimeout> | undefined
-  private saving: Promise<void> | undefined
-  /** Changes that arrived while the file was written: a new entry, or `null` for a session to forget. */
-  private readonly pending = new Map<string, ContentEntry | null>()
+  private saving = false
   private readonly liveTimers = new Map<string, ReturnType<typeof setTimeout>>()
   private readonly liveDelayMs: number
   private readonly saveDelayMs: number
@@ -89,6 +100,12 @@ export class ContentSearch implements ContentSink {
     this.file = options.file
     this.liveDelayMs = options.liveDelayMs ?? 250
     this.saveDelayMs = options.saveDelayMs ?? 30_000
+    this.worker = new SearchWorker(options.workerModule ?? workerModule(), error => {
+      if (this.disposed) return
+      this.summaries.clear()
+      this.start = 'unavailable'
+      ctx.logger('dsh-sessions').warn('content search is off: %s', error)
+    })
     this.pass = new LogPass(ctx, sessions, reader, this, options.duty === undefined ? {} : { duty: options.duty })
     ctx.on('session/event', (session, event) => {
       if (messageText(event) !== undefined || titleOf(event) !== undefined) this.liveChanged(session.id)
@@ -97,6 +114,7 @@ export class ContentSearch implements ContentSink {
       this.disposed = true
       for (const timer of this.liveTimers.values()) clearTimeout(timer)
       clearTimeout(this.saveTimer)
+      void this.worker.stop()
     }, 'dsh-sessions: content search')
     sessions.onRemoved(id => this.forget(id))
     void this.begin()
@@ -104,7 +122,7 @@ export class ContentSearch implements ContentSink {
 
   /** Where the index stands. */
   status(): ContentSearchStatus {
-    return { ready: this.ready, sessions: this.index.size, start: this.start, ...this.pass.stats, savedBytes: this.savedBytes }
+    return { ready: this.ready, available: this.worker.alive, sessions: this.summaries.size, start: this.start, ...this.pass.stats, savedBytes: this.savedBytes }
   }
 
   /** Resolves once the index answers for every session. */
@@ -121,53 +139,61 @@ export class ContentSearch implements ContentSink {
   /**
    * Sessions whose text has every term, best first, then newest first.
    * @param terms - the query's terms.
-   * @param admit - whether a session may be found; applied before any excerpt is made.
+   * @param admit - whether a session may be found; applied before the worker sees the query, so it never makes an excerpt of another.
    * @param limit - most sessions returned.
-   * @returns the hits with their excerpts.
+   * @returns the hits with their excerpts; none when the worker is not running.
    */
-  find(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number): ContentHit[] {
-    const createdAt = (id: string): number => this.sessions.get(id)?.createdAt ?? 0
-    return this.index.search(terms, id => this.sessions.get(id) !== undefined && admit(id), limit, (a, b) => createdAt(b) - createdAt(a))
+  async find(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number): Promise<readonly ContentHit[]> {
+    if (terms.length === 0 || limit <= 0 || !this.worker.alive) return []
+    const admitted: [string, number][] = []
+    for (const id of this.summaries.keys()) {
+      const session = this.sessions.get(id)
+      if (session !== undefined && admit(id)) admitted.push([id, session.createdAt])
+    }
+    if (admitted.length === 0) return []
+    try {
+      return await this.worker.call('search', { terms, admitted, limit })
+    } catch (error) {
+      this.ctx.logger('dsh-sessions').warn('content search: %s', error)
+      return []
+    }
   }
 
-  entry(id: string): ContentEntry | undefined {
-    const waiting = this.pending.get(id)
-    return waiting === null ? undefined : waiting ?? this.index.get(id)
+  get available(): boolean {
+    return this.worker.alive
+  }
+
+  entry(id: string): EntrySummary | undefined {
+    return this.summaries.get(id)
   }
 
   ids(): string[] {
-    if (this.pending.size === 0) return this.index.ids()
-    const ids = new Set(this.index.ids())
-    for (const [id, entry] of this.pending) {
-      if (entry === null) ids.delete(id)
-      else ids.add(id)
-    }
-    return [...ids]
+    return [...this.summaries.keys()]
   }
 
-  put(id: string, entry: ContentEntry): void {
-    if (this.saving !== undefined) {
-      this.pending.set(id, entry)
-      return
-    }
-    this.index.set(id, entry)
+  async readLog(id: string, path: string, revision: string): Promise<{ found: boolean; title: string | undefined }> {
+    const read = await this.worker.call('read', { session: id, path, revision })
+    if (read.found) this.summaries.set(id, { revision, title: read.title })
+    else this.summaries.delete(id)
     this.dirty = true
+    return read
   }
 
   forget(id: string): void {
-    if (this.saving !== undefined) {
-      this.pending.set(id, null)
-      return
-    }
-    if (this.index.delete(id)) this.dirty = true
+    if (!this.summaries.delete(id)) return
+    this.dirty = true
+    this.worker.call('forget', { session: id }).catch(() => undefined)
   }
 
   followLive(id: string): void {
     const session = this.ctx.sessions.get(id as SessionHeader['id'])
-    if (session === undefined) return
+    if (session === undefined || !this.worker.alive) return
     const revision = `live:${session.seq}`
-    if (this.entry(id)?.revision === revision) return
-    this.put(id, { revision, ...conversationOf(session.events) })
+    if (this.summaries.get(id)?.revision === revision) return
+    const entry: ContentEntry = { revision, ...conversationOf(session.events) }
+    this.summaries.set(id, { revision, title: entry.title })
+    this.dirty = true
+    this.worker.call('put', { session: id, entry }).catch(() => undefined)
   }
 
   private liveChanged(id: string): void {
@@ -188,18 +214,18 @@ export class ContentSearch implements ContentSink {
     try {
       await this.sessions.firstListing()
       if (this.disposed) return
-      if (this.file === undefined) {
-        this.start = 'no-file'
-      } else {
-        const read = await readIndexFile(this.file)
+      if (!this.worker.alive) this.start = 'unavailable'
+      else if (this.file === undefined) this.start = 'no-file'
+      else {
+        const loaded = await this.worker.call('load', { file: this.file })
         if (this.disposed) return
-        if (read.ok) {
-          this.index = read.index
+        if (loaded.ok) {
+          for (const [id, summary] of loaded.entries) this.summaries.set(id, summary)
           this.start = 'restored'
           this.markReady()
         } else {
-          this.start = read.reason
-          if (read.reason !== 'missing') this.ctx.logger('dsh-sessions').info('content index file %s (%s): building it again', this.file, read.reason)
+          this.start = START_REASONS.has(loaded.reason) ? loaded.reason as ContentSearchStatus['start'] : 'corrupt'
+          if (loaded.reason !== 'missing') this.ctx.logger('dsh-sessions').info('content index file %s (%s): building it again', this.file, loaded.reason)
         }
       }
     } catch (error) {
@@ -239,23 +265,17 @@ export class ContentSearch implements ContentSink {
 
   private async save(): Promise<void> {
     const file = this.file
-    if (file === undefined || this.saving !== undefined || !this.dirty) return
+    if (file === undefined || this.saving || !this.dirty || !this.worker.alive) return
+    this.saving = true
     this.dirty = false
-    this.saving = (async () => {
-      await this.index.vacuum()
-      this.savedBytes = await writeIndexFile(file, this.index)
-    })().catch(error => {
+    try {
+      this.savedBytes = (await this.worker.call('save', { file })).bytes
+    } catch (error) {
       this.dirty = true
-      this.ctx.logger('dsh-sessions').warn('content search: saving %s failed: %s', file, error)
-    }).finally(() => {
-      this.saving = undefined
-      for (const [id, entry] of this.pending) {
-        if (entry === null) this.forget(id)
-        else this.put(id, entry)
-      }
-      this.pending.clear()
-      this.saveSoon(this.saveDelayMs)
-    })
-    await this.saving
+      if (!this.disposed) this.ctx.logger('dsh-sessions').warn('content search: saving %s failed: %s', file, error)
+    } finally {
+      this.saving = false
+    }
+    this.saveSoon(this.saveDelayMs)
   }
 }

@@ -12,9 +12,10 @@
  * successful listing of the session index; one that is asked for while a
  * pass runs follows it.
  *
- * Without a log file to read (no persistence backend that locates one), a
- * session's missing title is read once per process through the title cache
- * or the query service instead, and it has no searchable text.
+ * Without a log file to read (no persistence backend that locates one), or
+ * without the search worker, a session's missing title is read once per
+ * process through the title cache or the query service instead, and it has
+ * no searchable text.
  * @module @wishp3/dsh-sessions/host/log-pass
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -22,17 +23,22 @@ import type { SessionHeader } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-projection-cache'
 import type {} from '@deepseek-ai/dsh-session-query'
 import type { SessionLogReader } from './log-reader.ts'
-import type { ContentEntry } from './search/content-index.ts'
+import type { EntrySummary } from './search/worker-protocol.ts'
 import type { SessionIndex } from './session-index.ts'
 
 /** Where the pass puts what it read. */
 export interface ContentSink {
+  /** Whether logs can be read into the content index at all. */
+  readonly available: boolean
   /** What the content index holds of a session. */
-  entry(id: string): ContentEntry | undefined
+  entry(id: string): EntrySummary | undefined
   /** Every session the content index holds. */
   ids(): string[]
-  /** Stores a session's text as read from its log. */
-  put(id: string, entry: ContentEntry): void
+  /**
+   * Reads a session's log into the content index.
+   * @returns whether the file was there, and the latest title it holds.
+   */
+  readLog(id: string, path: string, revision: string): Promise<{ found: boolean; title: string | undefined }>
   /** Drops a session whose log is gone. */
   forget(id: string): void
   /** Brings a live session's text up to date from its events. */
@@ -139,8 +145,9 @@ export class LogPass {
       this.sink.followLive(session.id)
       return
     }
-    const revision = await this.reader.revision(session)
-    if (revision === undefined) {
+    const path = this.reader.path(session)
+    const revision = path === undefined ? undefined : await this.reader.revision(session)
+    if (path === undefined || revision === undefined || !this.sink.available) {
       await this.titleWithoutLog(session.id)
       return
     }
@@ -149,15 +156,17 @@ export class LogPass {
       if (known.title !== undefined) this.sessions.repairTitle(session.id, known.title)
       return
     }
-    const read = await this.reader.read(session, this.controller.signal)
-    this.stats.reads += 1
-    if (read === undefined) {
-      this.sink.forget(session.id)
+    let read: { found: boolean; title: string | undefined }
+    try {
+      read = await this.sink.readLog(session.id, path, revision)
+    } catch (error) {
+      if (this.sink.available) throw error
+      await this.titleWithoutLog(session.id)
       return
     }
-    if (this.sessions.get(session.id) === undefined || this.ctx.sessions.get(session.id as SessionHeader['id']) !== undefined) return
-    this.sink.put(session.id, { revision: read.revision, ...read.conversation })
-    if (read.conversation.title !== undefined) this.sessions.repairTitle(session.id, read.conversation.title)
+    this.stats.reads += 1
+    if (!read.found) return
+    if (read.title !== undefined) this.sessions.repairTitle(session.id, read.title)
   }
 
   private async titleWithoutLog(id: string): Promise<void> {

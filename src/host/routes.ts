@@ -136,7 +136,7 @@ async function candidates(ctx: Context, deps: RouteDependencies, req: IncomingMe
   const limit = optionalNumber(body, 'limit')
   if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw new DshSessionsError('"limit" must be a whole number ≥ 1', 'bad-request')
   await deps.index.ready()
-  send(res, 200, { candidates: listCandidates(deps.index, who, query, deps.settings.current(), limit, deps.content) })
+  send(res, 200, { candidates: await listCandidates(deps.index, who, query, deps.settings.current(), limit, deps.content) })
 }
 
 function chipIds(body: Record<string, unknown>): readonly string[] | undefined {

@@ -18,11 +18,23 @@ beforeAll(() => {
 })
 
 describe('host half (lib/index.js)', () => {
-  it('imports only harness packages and Node builtins, left external', () => {
-    const source = readFileSync(join(lib, 'index.js'), 'utf8')
+  it.each(['index.js', 'content-worker.js'])('%s imports only harness packages and Node builtins, left external', file => {
+    const source = readFileSync(join(lib, file), 'utf8')
     const specifiers = [...source.matchAll(/^import\s[^'"]*['"]([^'"]+)['"]/gm)].map(match => match[1])
     expect(specifiers.length).toBeGreaterThan(0)
     for (const specifier of specifiers) expect(specifier).toMatch(/^(@deepseek-ai\/|node:)/)
+  })
+
+  it('starts the built search worker beside index.js, and it answers', async () => {
+    const { SearchWorker } = await import('../../src/host/search/worker-client.ts')
+    const worker = new SearchWorker(new URL(`file://${join(lib, 'content-worker.js')}`), () => undefined)
+    try {
+      await worker.call('put', { session: 's', entry: { revision: '1', title: undefined, messages: ['built worker answers'] } })
+      const hits = await worker.call('search', { terms: [{ term: 'answers', prefix: true }], admitted: [['s', 1]], limit: 5 })
+      expect(hits.map(hit => hit.id)).toEqual(['s'])
+    } finally {
+      await worker.stop()
+    }
   })
 
   it('exports a function plugin with its Config schema and no default export', async () => {

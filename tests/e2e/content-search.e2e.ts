@@ -138,7 +138,7 @@ describe('content search in the @ menu of the real host', () => {
     await until(async () => existsSync(file), 'the saved index file')
     // Text of sessions that were live is kept with their event count, not a log revision: only those, and
     // sessions the file does not hold yet, are read again.
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as { sessions: [string, { revision?: string }][] }
+    const saved = (JSON.parse(readFileSync(file, 'utf8')) as { content: { sessions: [string, { revision?: string }][] } }).content
     const wasLive = saved.sessions.filter(([, entry]) => entry.revision?.startsWith('live:') === true).length
     expect(saved.sessions.length - wasLive).toBeGreaterThanOrEqual(SOURCES.length)
     const restarted = performance.now()

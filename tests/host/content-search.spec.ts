@@ -255,7 +255,7 @@ describe('the log pass and the saved index', () => {
     return { h, index, content }
   }
 
-  const find = (content: ContentSearch, query: string) => content.find(queryTerms(query), () => true, 10).map(hit => hit.id)
+  const find = async (content: ContentSearch, query: string) => (await content.find(queryTerms(query), () => true, 10)).map(hit => hit.id)
 
   it('read each log once, again only when it changed, and forget a deleted session', async () => {
     const root = temporary('dsh-sessions-pass-')
@@ -269,11 +269,11 @@ describe('the log pass and the saved index', () => {
     expect(content.status().reads).toBe(2)
     exchange(writer, id(3), 'a new word: xylophone', 'ok')
     await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(id(3)))!)
-    await waitFor(() => find(content, 'xylophone').length === 1)
+    await waitFor(async () => (await find(content, 'xylophone')).length === 1)
     expect(content.status().reads).toBe(3)
     const location = writer.ctx.sessionPersistence.locate({ version: 1, id: SessionId(id(2)), createdAt: 2, cwd: A } as never)!
     rmSync(join(location.path, '..'), { recursive: true, force: true })
-    await waitFor(() => find(content, 'invoices').length === 0)
+    await waitFor(async () => (await find(content, 'invoices')).length === 0)
     expect(content.status().sessions).toBe(2)
   })
 
@@ -290,7 +290,7 @@ describe('the log pass and the saved index', () => {
     const second = await passHost(root, file)
     await second.content.whenReady()
     expect(second.content.status().start).toBe('restored')
-    expect(find(second.content, 'invoices')).toEqual([id(2)])
+    expect(await find(second.content, 'invoices')).toEqual([id(2)])
     await second.content.idle()
     await waitFor(() => second.content.status().passes >= 1)
     expect(second.content.status().reads).toBe(0)
@@ -311,9 +311,22 @@ describe('the log pass and the saved index', () => {
     const { content } = await passHost(root, file)
     await content.whenReady()
     expect(content.status()).toMatchObject({ start: reason, reads: 1 })
-    expect(find(content, 'invoices')).toEqual([id(2)])
+    expect(await find(content, 'invoices')).toEqual([id(2)])
     await waitFor(() => readFileSync(file, 'utf8') !== text)
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: INDEX_FORMAT, version: INDEX_VERSION })
+  })
+
+  it('without the search worker, still repair titles from the logs and answer title matches, with no content match', async () => {
+    const root = temporary('dsh-sessions-pass-')
+    await writeStore(root, { 2: STORE[2]!, 3: STORE[3]! })
+    const h = await createHostHarness({ persistenceRoot: root })
+    h.session(TARGET, { cwd: A })
+    const index = new SessionIndex(h.ctx)
+    const content = new ContentSearch(h.ctx, index, new SessionLogReader(h.ctx), { workerModule: new URL('file:///nonexistent/worker.js') })
+    await content.whenReady()
+    await waitFor(() => index.get(id(3))?.label === 'Weekly sync' && index.get(id(2))?.label === 'Billing notes')
+    expect(content.status()).toMatchObject({ available: false, start: 'unavailable', sessions: 0 })
+    expect(await content.find(queryTerms('migration'), () => true, 10)).toEqual([])
   })
 
   it('never fail the plugin\'s start over a bad file: the routes answer and search still works', async () => {

@@ -1,0 +1,96 @@
+/**
+ * The host half's end of the search worker: starts the worker thread, sends
+ * calls and matches answers. When the worker cannot start, fails or exits,
+ * every pending and later call rejects, and {@link SearchWorker.alive} says
+ * so; the rest of the plugin keeps working without content search.
+ * @module @wishp3/dsh-sessions/host/search/worker-client
+ */
+import { Worker } from 'node:worker_threads'
+import type { WorkerCall, WorkerCalls, WorkerReply, WorkerRequest } from './worker-protocol.ts'
+
+interface Pending {
+  resolve(value: unknown): void
+  reject(error: Error): void
+}
+
+/**
+ * The worker's module: the TypeScript source beside this file when the
+ * plugin runs from source (its tests), else the bundle's own
+ * `content-worker.js` beside `index.js`.
+ */
+export function workerModule(): URL {
+  return import.meta.url.endsWith('.ts') ? new URL('./worker.ts', import.meta.url) : new URL('./content-worker.js', import.meta.url)
+}
+
+/** A running search worker. */
+export class SearchWorker {
+  private worker: Worker | undefined
+  private readonly pending = new Map<number, Pending>()
+  private nextId = 1
+  private failure: Error | undefined
+
+  /**
+   * Starts the worker.
+   * @param module - the worker's module.
+   * @param onFailure - told once when the worker fails or exits unasked.
+   */
+  constructor(module: URL, onFailure: (error: Error) => void) {
+    try {
+      const worker = new Worker(module)
+      worker.unref()
+      worker.on('message', (reply: WorkerReply) => {
+        const waiting = this.pending.get(reply.id)
+        if (waiting === undefined) return
+        this.pending.delete(reply.id)
+        if (reply.ok) waiting.resolve(reply.result)
+        else waiting.reject(new Error(reply.error))
+      })
+      const fail = (error: Error): void => {
+        if (this.failure !== undefined) return
+        this.failure = error
+        this.worker = undefined
+        for (const waiting of this.pending.values()) waiting.reject(error)
+        this.pending.clear()
+        onFailure(error)
+      }
+      worker.on('error', fail)
+      worker.on('exit', code => fail(new Error(`the search worker exited with code ${code}`)))
+      this.worker = worker
+    } catch (error) {
+      this.failure = error instanceof Error ? error : new Error(String(error))
+      onFailure(this.failure)
+    }
+  }
+
+  /** Whether calls can be answered. */
+  get alive(): boolean {
+    return this.worker !== undefined
+  }
+
+  /**
+   * Sends a call.
+   * @param call - its name.
+   * @param args - its arguments (copied to the worker).
+   * @returns its answer; rejects with the worker's error, or when the worker is gone.
+   */
+  call<K extends WorkerCall>(call: K, args: WorkerCalls[K]['args']): Promise<WorkerCalls[K]['result']> {
+    const worker = this.worker
+    if (worker === undefined) return Promise.reject(this.failure ?? new Error('the search worker is not running'))
+    const id = this.nextId++
+    const request: WorkerRequest<K> = { id, call, args }
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve: value => resolve(value as WorkerCalls[K]['result']), reject })
+      worker.postMessage(request)
+    })
+  }
+
+  /** Stops the worker; pending calls reject. */
+  async stop(): Promise<void> {
+    const worker = this.worker
+    this.failure ??= new Error('the search worker was stopped')
+    this.worker = undefined
+    for (const waiting of this.pending.values()) waiting.reject(this.failure)
+    this.pending.clear()
+    await worker?.terminate()
+  }
+}
