@@ -84,7 +84,7 @@ export class LogPass {
     this.sessions = sessions
     this.reader = reader
     this.sink = sink
-    this.duty = Math.min(1, Math.max(0.05, options.duty ?? 0.4))
+    this.duty = Math.min(1, Math.max(0.05, options.duty ?? 0.3))
     ctx.effect(() => () => this.controller.abort(), 'dsh-sessions: log pass')
   }
 

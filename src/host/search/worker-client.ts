@@ -36,7 +36,8 @@ export class SearchWorker {
    */
   constructor(module: URL, onFailure: (error: Error) => void) {
     try {
-      const worker = new Worker(module)
+      // A small young generation keeps the worker's resident memory close to what the index holds.
+      const worker = new Worker(module, { resourceLimits: { maxYoungGenerationSizeMb: 4 } })
       worker.unref()
       worker.on('message', (reply: WorkerReply) => {
         const waiting = this.pending.get(reply.id)

@@ -6,11 +6,21 @@
  * while the file is written, changes wait and are applied right after.
  * @module @wishp3/dsh-sessions/host/search/worker
  */
+import { setPriority } from 'node:os'
 import { parentPort } from 'node:worker_threads'
 import { ContentIndex, type ContentEntry } from './content-index.ts'
 import { readIndexFile, writeIndexFile } from './index-file.ts'
 import { readLogFile } from './log-file.ts'
 import type { WorkerCall, WorkerCalls, WorkerReply, WorkerRequest } from './worker-protocol.ts'
+
+// The lowest scheduling priority, for this thread only (Linux keeps the nice
+// value per thread): the worker gets the processor when the host's own
+// threads leave it idle. Where that cannot be set, it runs as it is.
+try {
+  setPriority(19)
+} catch {
+  // not permitted here: keep the inherited priority
+}
 
 let index = ContentIndex.empty()
 let saving = false
