@@ -7,7 +7,8 @@
  * word works as a prefix; Chinese matches without spaces; another
  * workspace's session is hidden under `workspace` and shown under `all`; a
  * new message's words are findable within seconds; after a restart the saved
- * index answers at once without reading the logs again.
+ * index answers at once without reading the logs again; the Chinese UI marks
+ * matches its own way.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -157,6 +158,20 @@ describe('content search in the @ menu of the real host', () => {
       expect(await sessionRows(browser.page, '@axolotl')).toHaveLength(1)
     } finally {
       await browser.close()
+    }
+    // The Chinese UI shows the same rows with its own marks.
+    const zh = await launchBrowser({ locale: 'zh-CN' })
+    try {
+      // The app opens on a new session in the host's workspace, alpha.
+      await openApp(zh.page, host.stack.web.url)
+      await composer(zh.page).waitFor()
+      const rows = await menu(zh.page, '@灰度策略')
+      expect(rows.filter(row => row.startsWith('会话 · ')).map(row => row.split('\n').join(' | '))).toEqual([
+        expect.stringMatching(/^会话 · 发布评审 \| 我们讨论了发布流程和【灰度策略】 · /),
+      ])
+      if (shots !== undefined) await zh.page.screenshot({ path: join(shots, 'content-search-zh.png') })
+    } finally {
+      await zh.close()
     }
     await until(async () => (await status()).passes >= 1, 'the first pass after the restart')
     const settled = await status()
