@@ -107,6 +107,12 @@ describe('terms', () => {
     expect(indexTerms('e-mail 2026')).toEqual(['e', 'mail', '2026'])
   })
 
+  it('cut Japanese kana and kanji the same way, so a phrase inside a sentence is found', () => {
+    expect(indexTerms('デプロイ手順')).toEqual(['デプ', 'プロ', 'ロイ', 'イ手', '手順', '順'])
+    const snippet = snippetOf(['本番のデプロイ手順を確認しました'], queryTerms('デプロイ'))!
+    expect(snippet.marks.map(([start, end]) => snippet.text.slice(start, end))).toEqual(['デプロイ'])
+  })
+
   it('need every word of a query, the last one as a prefix, and pairs for unspaced text', () => {
     expect(queryTerms('Billing Migr')).toEqual([{ term: 'billing', prefix: false }, { term: 'migr', prefix: true }])
     expect(queryTerms('灰度策略')).toEqual([{ term: '灰度', prefix: false }, { term: '度策', prefix: false }, { term: '策略', prefix: false }])

@@ -1,7 +1,8 @@
 /**
  * How message text becomes search terms, and a query becomes the terms it
  * needs. Both sides fold the same way: canonical decomposition, Latin
- * combining accents (U+0300–U+036F) removed, lower case. A run of letters
+ * combining accents (U+0300–U+036F) removed, recomposition (so kana keep
+ * their voicing marks), lower case. A run of letters
  * and digits is one word; a run of Chinese or Japanese characters, which has
  * no spaces, is cut into overlapping pairs of characters, so any two or more
  * adjacent characters of a text are found without a dictionary. The last
@@ -29,7 +30,7 @@ export const MAX_QUERY_LENGTH = 256
  * @returns the folded text.
  */
 export function fold(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').normalize('NFC').toLowerCase()
 }
 
 /**
