@@ -2,8 +2,12 @@
  * Persisted sessions written by the pinned host's own session store and JSONL
  * persistence in this process (never while `dsh web` runs on the same home).
  * Each has one or more completed turns (user message, assistant reply), and
- * its title right after the first user message.
+ * its title right after the first user message. Like a store dsh wrote
+ * itself, it also gets the host's projection cache (the sidebar's titles),
+ * written by the host's own cache service, unless asked for a store without
+ * one (a copied or older store, whose titles only the logs hold).
  */
+import { readFileSync } from 'node:fs'
 import { mkdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
@@ -79,7 +83,7 @@ export function corpusSessions(home: Home, corpus: readonly ConversationSpec[]):
  * @param specs - the sessions, oldest first.
  * @returns the written sessions with their ids, oldest first.
  */
-export async function writeSessionStore(hostDir: string, home: Home, specs: readonly SessionSpec[]): Promise<StoredSession[]> {
+export async function writeSessionStore(hostDir: string, home: Home, specs: readonly SessionSpec[], options: { titleCache?: boolean } = {}): Promise<StoredSession[]> {
   const { Context } = await hostModule<typeof import('@deepseek-ai/cordis')>(hostDir, '@deepseek-ai/cordis')
   const session = await hostModule<typeof import('@deepseek-ai/dsh-session')>(hostDir, '@deepseek-ai/dsh-session')
   const llm = await hostModule<typeof import('@deepseek-ai/dsh-llm')>(hostDir, '@deepseek-ai/dsh-llm')
@@ -87,6 +91,7 @@ export async function writeSessionStore(hostDir: string, home: Home, specs: read
   const ctx = new Context()
   await ctx.plugin(session.default)
   await ctx.plugin(persistence.default as never, { root: join(home.dshHome, 'sessions') } as never)
+  const cache = options.titleCache === false ? undefined : await mountTitleCache(hostDir, ctx, home)
   const written: StoredSession[] = []
   const start = Date.now() - specs.length * 1000
   const batch = 50
@@ -116,6 +121,41 @@ export async function writeSessionStore(hostDir: string, home: Home, specs: read
       written.push({ id, cwd, title, text })
     }
     await Promise.all(sessions.map(s => ctx.sessions.flush(s)))
+    if (cache !== undefined) for (const s of sessions) await cache.write(s)
   }
+  if (cache !== undefined && written.length > 0) await cacheWritten(home, written.at(-1)!.id)
   return written
+}
+
+/** The cache rows the web profile mounts (its storage, the projection registry, session titles), with the configs of its bundle. */
+async function mountTitleCache(hostDir: string, ctx: import('@deepseek-ai/cordis').Context, home: Home): Promise<{ write(session: unknown): Promise<void> }> {
+  const plugin = async (specifier: string, config: object, member?: 'default') => {
+    const loaded = await hostModule<Record<string, unknown>>(hostDir, specifier)
+    await ctx.plugin((member === undefined ? loaded : loaded.default) as never, config as never)
+  }
+  await plugin('@deepseek-ai/dsh-storage', {}, 'default')
+  await plugin('@deepseek-ai/dsh-storage-json', { root: join(home.dshHome, 'storages') })
+  await plugin('@deepseek-ai/dsh-storage-domain', { backend: 'json' })
+  await plugin('@deepseek-ai/dsh-session-projection', {}, 'default')
+  await plugin('@deepseek-ai/dsh-session-title', { fallbackMaxWords: 5, fallbackMaxBytes: 40, maxTitleBytes: 80 }, 'default')
+  await plugin('@deepseek-ai/dsh-session-projection-cache', { writeEveryEvents: 200, writeIntervalMs: 5000 }, 'default')
+  for (let waited = 0; ctx.get('sessionProjectionCache') === undefined; waited += 25) {
+    if (waited > 10_000) throw new Error('the host\'s projection cache service did not start')
+    await new Promise(resolve => setTimeout(resolve, 25))
+  }
+  return ctx.get('sessionProjectionCache') as { write(session: unknown): Promise<void> }
+}
+
+/** Waits until the cache file on disk holds the last session written. */
+async function cacheWritten(home: Home, lastId: string): Promise<void> {
+  const file = join(home.dshHome, 'storages', 'session_projcache.json')
+  for (let waited = 0; ; waited += 50) {
+    try {
+      if (readFileSync(file, 'utf8').includes(lastId)) return
+    } catch {
+      // not written yet
+    }
+    if (waited > 10_000) throw new Error('the host\'s projection cache file was not written')
+    await new Promise(resolve => setTimeout(resolve, 50))
+  }
 }

@@ -133,7 +133,7 @@ export async function measureContentSearch(hostBin: string, tarball: string, opt
     homes.push(bareHome)
     const pluginHome = createHome()
     homes.push(pluginHome)
-    const stored = await writeSessionStore(hostDir(), bareHome, corpusSessions(bareHome, corpus))
+    const stored = await writeSessionStore(hostDir(), bareHome, corpusSessions(bareHome, corpus), { titleCache: false })
     cpSync(join(bareHome.dshHome, 'sessions'), join(pluginHome.dshHome, 'sessions'), { recursive: true })
     const bare: DshOptions = { home: bareHome, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
     const plugin: DshOptions = { home: pluginHome, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }

@@ -77,7 +77,7 @@ const model = await startModel()
 const options: DshOptions = { home, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
 try {
   let started = performance.now()
-  const store = await writeSessionStore(hostDir(), home, spreadSessions(home, SESSIONS, WORKSPACES))
+  const store = await writeSessionStore(hostDir(), home, spreadSessions(home, SESSIONS, WORKSPACES), { titleCache: false })
   console.log(`store: ${SESSIONS} sessions over ${WORKSPACES} workspaces written in ${ms(performance.now() - started)}`)
   const tarball = packPlugin()
   dshPlugin(options, ['add', tarball])

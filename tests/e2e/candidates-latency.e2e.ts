@@ -61,7 +61,7 @@ describe('session candidates latency in the real UI at 200 sessions', () => {
     await page.keyboard.type('@')
     await page.getByRole('listbox').getByRole('option').first().waitFor()
     expect(target).toMatch(/^session-/)
-    // The store was written without the host's title cache; wait for the background repair to reach the oldest session.
+    // Wait until the plugin's index lists the oldest stored session by its title.
     await expect.poll(() => expected('Topic 0000'), { timeout: 60_000 }).toHaveLength(1)
     const all = await expected('')
     expect(all.length).toBe(10)

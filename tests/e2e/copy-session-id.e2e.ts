@@ -34,7 +34,7 @@ describe('Copy session ID in the session row menu', () => {
   })
 
   beforeAll(async () => {
-    // The store was written without the host's title cache: wait until the plugin's background repair has filled it.
+    // Wait until the plugin's index has listed the stored sessions (2 s after its start, or at the first request).
     await until(async () => {
       const res = await fetch(`${host.stack.web.url}/dsh-sessions/candidates`, {
         method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: sessions[1]!.id }),

@@ -48,7 +48,7 @@ describe('npm start', () => {
     if (child.exitCode !== null) throw new Error(`npm start exited:\n${output}`)
     url = /with @wishp3\/dsh-sessions: (http:\/\/\S+)/.exec(output)![1]!
     home = /home \(throwaway\): (\S+)/.exec(output)![1]!
-    // The store was written without the host's title cache: wait until the plugin's background repair has filled it.
+    // Wait until the plugin's index has listed the stored sessions (2 s after its start, or at the first request).
     await untilAsync(async () => {
       const [alpha, beta] = await Promise.all([labels(`${home}/alpha`), labels(`${home}/beta`)])
       return ALPHA.every(title => alpha.includes(title)) && BETA.every(title => beta.includes(title))

@@ -34,7 +34,7 @@ describe('@Title followed directly by CJK text, and in either Unicode form', () 
   })
 
   beforeAll(async () => {
-    // The store was written without the host's title cache: wait until the plugin's background repair has filled it.
+    // Wait until the plugin's index has listed the stored sessions (2 s after its start, or at the first request).
     await until(async () => {
       const res = await fetch(`${host.stack.web.url}/dsh-sessions/candidates`, {
         method: 'POST',
