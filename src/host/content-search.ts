@@ -77,7 +77,9 @@ const START_REASONS = new Set(['missing', 'unreadable', 'corrupt', 'outdated'])
 export class ContentSearch implements ContentSink {
   /** Per session, what the worker's index holds. */
   private readonly summaries = new Map<string, EntrySummary>()
-  private readonly worker: SearchWorker
+  /** Started after the session index's first listing, so the host's own start goes first. */
+  private worker: SearchWorker | undefined
+  private readonly workerModule: URL
   private readonly pass: LogPass
   private ready = false
   private start: ContentSearchStatus['start'] = 'pending'
@@ -100,12 +102,7 @@ export class ContentSearch implements ContentSink {
     this.file = options.file
     this.liveDelayMs = options.liveDelayMs ?? 250
     this.saveDelayMs = options.saveDelayMs ?? 30_000
-    this.worker = new SearchWorker(options.workerModule ?? workerModule(), error => {
-      if (this.disposed) return
-      this.summaries.clear()
-      this.start = 'unavailable'
-      ctx.logger('dsh-sessions').warn('content search is off: %s', error)
-    })
+    this.workerModule = options.workerModule ?? workerModule()
     this.pass = new LogPass(ctx, sessions, reader, this, options.duty === undefined ? {} : { duty: options.duty })
     ctx.on('session/event', (session, event) => {
       if (messageText(event) !== undefined || titleOf(event) !== undefined) this.liveChanged(session.id)
@@ -114,7 +111,7 @@ export class ContentSearch implements ContentSink {
       this.disposed = true
       for (const timer of this.liveTimers.values()) clearTimeout(timer)
       clearTimeout(this.saveTimer)
-      void this.worker.stop()
+      void this.worker?.stop()
     }, 'dsh-sessions: content search')
     sessions.onRemoved(id => this.forget(id))
     void this.begin()
@@ -122,7 +119,7 @@ export class ContentSearch implements ContentSink {
 
   /** Where the index stands. */
   status(): ContentSearchStatus {
-    return { ready: this.ready, available: this.worker.alive, sessions: this.summaries.size, start: this.start, ...this.pass.stats, savedBytes: this.savedBytes }
+    return { ready: this.ready, available: this.available, sessions: this.summaries.size, start: this.start, ...this.pass.stats, savedBytes: this.savedBytes }
   }
 
   /** Resolves once the index answers for every session. */
@@ -144,7 +141,8 @@ export class ContentSearch implements ContentSink {
    * @returns the hits with their excerpts; none when the worker is not running.
    */
   async find(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number): Promise<readonly ContentHit[]> {
-    if (terms.length === 0 || limit <= 0 || !this.worker.alive) return []
+    const worker = this.worker
+    if (terms.length === 0 || limit <= 0 || worker?.alive !== true) return []
     const admitted: [string, number][] = []
     for (const id of this.summaries.keys()) {
       const session = this.sessions.get(id)
@@ -152,7 +150,7 @@ export class ContentSearch implements ContentSink {
     }
     if (admitted.length === 0) return []
     try {
-      return await this.worker.call('search', { terms, admitted, limit })
+      return await worker.call('search', { terms, admitted, limit })
     } catch (error) {
       this.ctx.logger('dsh-sessions').warn('content search: %s', error)
       return []
@@ -160,7 +158,7 @@ export class ContentSearch implements ContentSink {
   }
 
   get available(): boolean {
-    return this.worker.alive
+    return this.worker?.alive === true
   }
 
   entry(id: string): EntrySummary | undefined {
@@ -172,6 +170,7 @@ export class ContentSearch implements ContentSink {
   }
 
   async readLog(id: string, path: string, revision: string): Promise<{ found: boolean; title: string | undefined }> {
+    if (this.worker === undefined) throw new Error('the search worker has not started')
     const read = await this.worker.call('read', { session: id, path, revision })
     if (read.found) this.summaries.set(id, { revision, title: read.title })
     else this.summaries.delete(id)
@@ -182,18 +181,19 @@ export class ContentSearch implements ContentSink {
   forget(id: string): void {
     if (!this.summaries.delete(id)) return
     this.dirty = true
-    this.worker.call('forget', { session: id }).catch(() => undefined)
+    this.worker?.call('forget', { session: id }).catch(() => undefined)
   }
 
   followLive(id: string): void {
     const session = this.ctx.sessions.get(id as SessionHeader['id'])
-    if (session === undefined || !this.worker.alive) return
+    const worker = this.worker
+    if (session === undefined || worker?.alive !== true) return
     const revision = `live:${session.seq}`
     if (this.summaries.get(id)?.revision === revision) return
     const entry: ContentEntry = { revision, ...conversationOf(session.events) }
     this.summaries.set(id, { revision, title: entry.title })
     this.dirty = true
-    this.worker.call('put', { session: id, entry }).catch(() => undefined)
+    worker.call('put', { session: id, entry }).catch(() => undefined)
   }
 
   private liveChanged(id: string): void {
@@ -214,10 +214,16 @@ export class ContentSearch implements ContentSink {
     try {
       await this.sessions.firstListing()
       if (this.disposed) return
-      if (!this.worker.alive) this.start = 'unavailable'
+      const worker = this.worker = new SearchWorker(this.workerModule, error => {
+        if (this.disposed) return
+        this.summaries.clear()
+        this.start = 'unavailable'
+        this.ctx.logger('dsh-sessions').warn('content search is off: %s', error)
+      })
+      if (!worker.alive) this.start = 'unavailable'
       else if (this.file === undefined) this.start = 'no-file'
       else {
-        const loaded = await this.worker.call('load', { file: this.file })
+        const loaded = await worker.call('load', { file: this.file })
         if (this.disposed) return
         if (loaded.ok) {
           for (const [id, summary] of loaded.entries) this.summaries.set(id, summary)
@@ -265,11 +271,12 @@ export class ContentSearch implements ContentSink {
 
   private async save(): Promise<void> {
     const file = this.file
-    if (file === undefined || this.saving || !this.dirty || !this.worker.alive) return
+    const worker = this.worker
+    if (file === undefined || this.saving || !this.dirty || worker?.alive !== true) return
     this.saving = true
     this.dirty = false
     try {
-      this.savedBytes = (await this.worker.call('save', { file })).bytes
+      this.savedBytes = (await worker.call('save', { file })).bytes
     } catch (error) {
       this.dirty = true
       if (!this.disposed) this.ctx.logger('dsh-sessions').warn('content search: saving %s failed: %s', file, error)

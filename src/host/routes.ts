@@ -251,6 +251,8 @@ export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
     try {
       const trustedHosts = ctx.get('webRuntime')?.trustedHosts ?? []
       if (!isAdmitted(req.headers, 'trusted-host', trustedHosts)) throw new DshSessionsError('request refused by the host trust fence', 'forbidden')
+      // The browser half calls a route as soon as a page opens: the index lists then, before the first `@`.
+      deps.index.wake()
       const path = new URL(req.url ?? '/', 'http://host').pathname.replace(/\/+$/, '')
       const endpoint = endpoints[path]
       if (endpoint === undefined) throw new DshSessionsError(`no route ${path}`, 'not-found')

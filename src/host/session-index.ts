@@ -3,7 +3,8 @@
  * id, cwd, creation time and latest title, so candidate requests and title
  * resolution never read session logs.
  *
- * Sources: one listing at start; titles of live sessions folded from their
+ * Sources: one first listing (at construction, or after `startAfterMs` unless
+ * a caller needs the index sooner); titles of live sessions folded from their
  * in-memory events, of cold sessions from the persisted projection cache
  * (the sidebar's own title source). Freshness: `session/created` adds a
  * session, a `session/title` event retitles it, `session/disposed` drops one

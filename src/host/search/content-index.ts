@@ -84,7 +84,7 @@ export class ContentIndex {
   }
 
   /**
-   * An index restored from {@link ContentIndex.toJSON}, without tokenizing again.
+   * An index restored from what {@link ContentIndex.jsonParts} wrote, without tokenizing again.
    * @param data - the saved index.
    * @returns the index; rejects when the data does not fit this version.
    */
