@@ -27,7 +27,7 @@ export type { FailureMode, ReferenceScope } from './config.ts'
 export const name = 'dsh-sessions'
 
 /** Milliseconds after the row's start before the session index lists sessions on its own (a request starts it sooner): the host's own start goes first. */
-const START_AFTER_MS = 2_000
+const START_AFTER_MS = 10_000
 
 /**
  * Services the row waits for. The plugin reads the official
