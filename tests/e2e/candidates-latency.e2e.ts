@@ -75,8 +75,9 @@ describe('session candidates latency in the real UI at 200 sessions', () => {
     expect(letter.length).toBeGreaterThan(0)
     expect(letter).not.toEqual(all)
     // Every body says "Notes about <fruit> number <n>"; no title, id or cwd holds "number".
+    // The content index fills in the background after the listing: wait until it holds every body.
+    await expect.poll(async () => (await expected('number')).length, { timeout: 60_000 }).toBe(all.length)
     const content = await expected('number')
-    expect(content.length).toBe(all.length)
     const alone: number[] = []
     const plusOne: number[] = []
     const contentLetter: number[] = []
