@@ -143,6 +143,12 @@ describe('excerpts', () => {
     expect(snippet.marks.map(([start, end]) => snippet.text.slice(start, end))).toEqual(['CAFÉ'])
   })
 
+  it('take a word next to Chinese or Japanese text as a word of its own, as the index does', () => {
+    expect(indexTerms('使用API调用')).toEqual(['使用', '用', 'api', '调用', '用'])
+    const snippet = snippetOf(['使用API调用'], [{ term: 'api', prefix: false }])!
+    expect(snippet.marks.map(([start, end]) => snippet.text.slice(start, end))).toEqual(['API'])
+  })
+
   it('mark an unspaced match as one range and find nothing for pairs that are not adjacent', () => {
     const snippet = snippetOf(['我们讨论了发布流程和灰度策略'], queryTerms('灰度策略'))!
     expect(snippet.marks.map(([start, end]) => snippet.text.slice(start, end))).toEqual(['灰度策略'])

@@ -100,11 +100,6 @@ export class ContentIndex {
     return new ContentIndex(entries, search)
   }
 
-  /** How many sessions the index holds. */
-  get size(): number {
-    return this.entries.size
-  }
-
   /**
    * What the index holds of a session.
    * @param id - a session id.

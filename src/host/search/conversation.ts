@@ -71,20 +71,18 @@ export class ConversationBuilder {
   /**
    * Adds one event.
    * @param event - the next event.
-   * @returns whether it changed the searchable text.
    */
-  add(event: LooseEvent): boolean {
+  add(event: LooseEvent): void {
     const title = titleOf(event)
     if (title !== undefined) {
       this.title = title
-      return false
+      return
     }
     const text = messageText(event)
-    if (text === undefined || this.size >= MAX_SESSION_TEXT) return false
+    if (text === undefined || this.size >= MAX_SESSION_TEXT) return
     const kept = text.length > MAX_SESSION_TEXT - this.size ? text.slice(0, MAX_SESSION_TEXT - this.size) : text
     this.messages.push(kept)
     this.size += kept.length
-    return true
   }
 
   /** The text so far. */

@@ -5,7 +5,7 @@
  * @module @wishp3/dsh-sessions/host/search/snippet
  */
 import type { Snippet } from '../../shared/wire.ts'
-import { fold, isUnspaced, type QueryTerm } from './text.ts'
+import { fold, isUnspaced, type QueryTerm, WORD_CHARACTER } from './text.ts'
 
 /** Characters (code points) an excerpt holds at most, not counting the ellipses. */
 export const SNIPPET_LENGTH = 80
@@ -16,7 +16,6 @@ const LEAD = 20
 /** Longest stretch of one message searched for a match. */
 const MAX_SCANNED = 64 * 1024
 
-const WORD = /[\p{L}\p{M}\p{N}]/u
 
 /** Folded text with, for each of its UTF-16 units, the offset of the code point it came from. */
 interface Folded {
@@ -44,8 +43,8 @@ function matches(folded: string, term: QueryTerm): [number, number][] {
   for (let at = folded.indexOf(term.term); at >= 0; at = folded.indexOf(term.term, at + 1)) {
     const end = at + term.term.length
     if (word) {
-      if (at > 0 && WORD.test(folded[at - 1]!)) continue
-      if (!term.prefix && end < folded.length && WORD.test(folded[end]!)) continue
+      if (at > 0 && WORD_CHARACTER.test(folded[at - 1]!)) continue
+      if (!term.prefix && end < folded.length && WORD_CHARACTER.test(folded[end]!)) continue
     }
     found.push([at, end])
   }

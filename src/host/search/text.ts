@@ -11,11 +11,19 @@
  * @module @wishp3/dsh-sessions/host/search/text
  */
 
-/** Characters of scripts written without spaces between words. */
-const UNSPACED = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc\u3005]/u
+/** Characters of scripts written without spaces between words (a character class body). */
+const UNSPACED_CLASS = '\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\u30fc\\u3005'
 
-/** Runs of unspaced-script characters, or of other letters, marks and digits. */
-const RUNS = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc\u3005]+|[[\p{L}\p{M}\p{N}]--[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc\u3005]]+/gv
+/** Characters of words of the other scripts: letters, marks and digits (a character class body). */
+const WORD_CLASS = `[\\p{L}\\p{M}\\p{N}]--[${UNSPACED_CLASS}]`
+
+const UNSPACED = new RegExp(`[${UNSPACED_CLASS}]`, 'v')
+
+/** Runs of unspaced-script characters, or of word characters. */
+const RUNS = new RegExp(`[${UNSPACED_CLASS}]+|[${WORD_CLASS}]+`, 'gv')
+
+/** One character of a word of the scripts written with spaces: what ends a word there. */
+export const WORD_CHARACTER = new RegExp(`[${WORD_CLASS}]`, 'v')
 
 /** Most terms one query may need; a longer query finds no content match. */
 export const MAX_QUERY_TERMS = 16
