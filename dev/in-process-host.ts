@@ -25,6 +25,8 @@ const unreadable = new Set<string>()
 export interface StorageFaults {
   /** How many of the next listings fail. */
   failListings: number
+  /** When set, a listing takes what it lists, then waits for this before it answers (a slow listing). */
+  holdListings: Promise<void> | undefined
   /** Errors the next title reads of an id throw (one per read). */
   readErrors: Map<string, Error[]>
   /** Headers listed as persisted but not live (cold sessions), with the title their log holds. */
@@ -33,7 +35,7 @@ export interface StorageFaults {
   calls: Map<string, number>
 }
 
-const faults: StorageFaults = { failListings: 0, readErrors: new Map(), cold: new Map(), calls: new Map() }
+const faults: StorageFaults = { failListings: 0, holdListings: undefined, readErrors: new Map(), cold: new Map(), calls: new Map() }
 
 function count(key: string): void {
   faults.calls.set(key, (faults.calls.get(key) ?? 0) + 1)
@@ -57,6 +59,7 @@ class TestSessionQueryEngine extends SessionQueryEngine {
       live: false,
       persisted: true,
     }))
+    await faults.holdListings
     return [...records, ...cold] as typeof records
   }
 
@@ -125,6 +128,7 @@ let clock = 1_000
 export async function createHostHarness(options: { maxReferenceBytes?: number; persistenceRoot?: string } = {}): Promise<HostHarness> {
   unreadable.clear()
   faults.failListings = 0
+  faults.holdListings = undefined
   faults.readErrors.clear()
   faults.cold.clear()
   faults.calls.clear()

@@ -23,7 +23,8 @@ const typecheck = () => TS_PROJECTS.map(project => run('tsc', ['--noEmit', '-p',
 const steps = {
   build: () => [run('tsdown', [])],
   typecheck,
-  'test:unit': () => [run('vitest', ['run', '--config', 'vitest.config.ts'])],
+  // The build specs read lib/, so the unit step builds first, as the whole test does.
+  'test:unit': () => [run('tsdown', []), run('vitest', ['run', '--config', 'vitest.config.ts'])],
   'test:e2e': () => [ensureBrowser(), run('vitest', ['run', '--config', 'vitest.e2e.config.ts'])],
   test: () => [
     ensureBrowser(),
@@ -93,8 +94,9 @@ function ensureDependencies() {
     || mtime(join(root, 'package-lock.json')) > mtime(marker)
   if (!stale) return
   const started = Date.now()
-  log('installing dev dependencies (npm install --ignore-scripts)')
-  if (sh('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund']) !== 0) fail('npm install failed')
+  // Exactly the locked versions, the ones that were tested: npm ci refuses a lock out of step with package.json instead of rewriting it.
+  log('installing dev dependencies (npm ci --ignore-scripts)')
+  if (sh('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund']) !== 0) fail('npm ci failed')
   log(`dev dependencies ready in ${((Date.now() - started) / 1000).toFixed(1)} s`)
 }
 

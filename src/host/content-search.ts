@@ -15,18 +15,22 @@
  * leaves the session index leaves the content index. The file is written
  * after each pass that changed something and at most every
  * {@link ContentSearchOptions.saveDelayMs} while live sessions change; a
- * write that fails is logged and tried again at the next change. Nothing
+ * write that fails is logged and tried again after that delay. Stopping
+ * cancels a write under way and removes its temporary file; a start removes
+ * those that stopped processes left. Nothing
  * here can fail the plugin's start: a worker that cannot start or dies
  * leaves the plugin without content search (titles are then read the old
  * way), and every other fault is logged and leaves search with what it has.
  * @module @wishp3/dsh-sessions/host/content-search
  */
+import { rm } from 'node:fs/promises'
 import type { Context } from '@deepseek-ai/cordis'
 import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
 import { LogPass, type ContentSink } from './log-pass.ts'
 import type { SessionLogReader } from './log-reader.ts'
 import type { ContentEntry, ContentHit } from './search/content-index.ts'
+import { temporaryIndexFile } from './search/index-temporary.ts'
 import { conversationOf, messageText, titleOf } from './search/conversation.ts'
 import type { QueryTerm } from './search/text.ts'
 import { SearchWorker, workerModule } from './search/worker-client.ts'
@@ -71,6 +75,9 @@ export interface ContentSearchStatus {
   readonly savedBytes: number
 }
 
+/** Longest a stop waits for a save under way to be cancelled. */
+const STOP_WAIT_MS = 2_000
+
 const START_REASONS = new Set(['missing', 'unreadable', 'corrupt', 'outdated'])
 
 /** The content search. */
@@ -107,14 +114,34 @@ export class ContentSearch implements ContentSink {
     ctx.on('session/event', (session, event) => {
       if (messageText(event) !== undefined || titleOf(event) !== undefined) this.liveChanged(session.id)
     })
-    ctx.effect(() => () => {
-      this.disposed = true
-      for (const timer of this.liveTimers.values()) clearTimeout(timer)
-      clearTimeout(this.saveTimer)
-      void this.worker?.stop()
-    }, 'dsh-sessions: content search')
+    ctx.effect(() => () => this.stop(), 'dsh-sessions: content search')
     sessions.onRemoved(id => this.forget(id))
     void this.begin()
+  }
+
+  /**
+   * Stops: a save under way is cancelled (the old file stays) and its
+   * temporary file removed before the worker ends. Bounded by
+   * {@link STOP_WAIT_MS}, after which the worker is ended anyway and the
+   * temporary file removed from here; a file left even so is removed at the
+   * next start.
+   */
+  private async stop(): Promise<void> {
+    this.disposed = true
+    for (const timer of this.liveTimers.values()) clearTimeout(timer)
+    clearTimeout(this.saveTimer)
+    const worker = this.worker
+    if (worker === undefined) return
+    if (this.saving && worker.alive) {
+      let timer: ReturnType<typeof setTimeout> | undefined
+      await Promise.race([
+        worker.call('cancelSave', {}).catch(() => null),
+        new Promise(resolve => { timer = setTimeout(resolve, STOP_WAIT_MS) }),
+      ])
+      clearTimeout(timer)
+    }
+    await worker.stop()
+    if (this.file !== undefined) await rm(temporaryIndexFile(this.file), { force: true }).catch(() => undefined)
   }
 
   /** Where the index stands. */

@@ -9,14 +9,16 @@
  * Work per text is bounded: each distinct id is looked up once, whatever
  * number of times the text names it; an id the index does not know costs no
  * storage read once the index is listed, and at most a few reads before; and
- * a failure is reported once per session.
+ * a failure is reported once per session. Every scan is linear in the
+ * text, and the readable text is one the official parser also scans in
+ * linear time (see `boundLabelScans`).
  * @module @wishp3/dsh-sessions/host/mention-resolver
  */
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type { SessionReferenceInput } from '@deepseek-ai/dsh-session-reference'
 import type { Config } from '../config.ts'
 import {
-  applySpanEdits, defuseSessionUris, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions, type Span, type SpanEdit, titleKey,
+  applySpanEdits, boundLabelScans, defuseSessionUris, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions, type Span, type SpanEdit, titleKey,
 } from './mentions.ts'
 import { rankedInScope } from './candidates.ts'
 import { codeOf, OUT_OF_SCOPE, type ReferenceFailure } from './failures.ts'
@@ -123,10 +125,13 @@ export class ScopedMentionResolver {
     }
 
     const references: SessionReferenceInput[] = []
+    const referenced = new Set<string>()
     for (const { reference } of found.sort((a, b) => a.at - b.at)) {
-      if (!references.some(known => known.sessionId === reference.sessionId)) references.push(reference)
+      if (referenced.has(reference.sessionId)) continue
+      referenced.add(reference.sessionId)
+      references.push(reference)
     }
-    return { text: defuseSessionUris(applySpanEdits(text, edits)), references, failures }
+    return { text: boundLabelScans(defuseSessionUris(applySpanEdits(text, edits))), references, failures }
   }
 
   private check(target: ReferenceTarget, sessionId: string, label: string, session: IndexedSession | undefined, config: Config): ReferenceFailure | undefined {

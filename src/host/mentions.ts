@@ -41,16 +41,112 @@ export interface TitleMention {
   readonly title: string
 }
 
-const SCHEME = SESSION_REFERENCE_SCHEME.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-
 /**
  * Where the official parser finds a mention: `@[label](<scheme>…)` or a bare
- * `<scheme><base64url>`. rc.8 keeps its pattern private, so this one restates
- * it to find the offsets the parser does not report; each span found is then
- * read by `parseSessionReferenceText` itself, and a property test holds the
- * spans to what that function parses.
+ * `<scheme><base64url>`. rc.8 keeps its pattern private, so
+ * {@link findCanonicalSpans} restates it to find the offsets the parser does
+ * not report; each span found is then read by `parseSessionReferenceText`
+ * itself, and a property test holds the spans to what that function parses
+ * and to the pattern as a regular expression.
+ *
+ * The pattern, run as a regular expression, rescans to the end of the text
+ * from every unclosed `@[`, so `'@['.repeat(n)` costs n² steps. The label and
+ * URI grammar is deterministic (a backslash always escapes the next
+ * character; a label ends at its first unescaped `]`; a URI at its first
+ * space or `)`), and every `@[` starts the label on a token boundary, so
+ * where each label and URI would end is computed once for the whole text,
+ * right to left, and every scan is linear whatever the text holds.
  */
-const CANONICAL = new RegExp(String.raw`@\[((?:\\.|[^\\\]])*)\]\((${SCHEME}[^\s)]*)\)|(${SCHEME}[A-Za-z0-9_-]+)`, 'gu')
+interface CanonicalSpan {
+  readonly start: number
+  readonly end: number
+  /** The label as written, for `@[label](…)`; `undefined` for a bare URI. */
+  readonly raw: string | undefined
+  readonly uri: string
+}
+
+/** Line terminators: what a regular expression's `.` does not match, so what a backslash cannot escape. */
+const LINE_TERMINATOR = /^[\n\r\u2028\u2029]$/u
+
+/** What ends a labelled mention's URI, besides `)`: a regular expression's `\s`. */
+const URI_STOP = /^\s$/u
+
+const BASE64URL = /^[A-Za-z0-9_-]$/
+
+/** No label end from here. */
+const NONE = -1
+
+/**
+ * For every offset, where a label starting there would end (its `]`), or
+ * {@link NONE}: a backslash takes the next character with it unless that is
+ * a line terminator or the text's end, where the label fails.
+ */
+function labelEnds(text: string): Int32Array {
+  const ends = new Int32Array(text.length + 2).fill(NONE)
+  for (let at = text.length - 1; at >= 0; at -= 1) {
+    const char = text[at]
+    if (char === ']') ends[at] = at
+    else if (char === '\\') ends[at] = at + 1 < text.length && !LINE_TERMINATOR.test(text[at + 1]!) ? ends[at + 2]! : NONE
+    else ends[at] = ends[at + 1]!
+  }
+  return ends
+}
+
+/**
+ * Finds the spans the official pattern matches, in its order and with its
+ * leftmost-first choice, in time linear in the text.
+ * @param text - message text.
+ * @returns the matched spans.
+ */
+export function findCanonicalSpans(text: string): CanonicalSpan[] {
+  const found: CanonicalSpan[] = []
+  let ends: Int32Array | undefined
+  /** For every offset, the first offset at or after it holding a space or `)`; filled on first need. */
+  let uriStops: Int32Array | undefined
+  const uriStop = (from: number): number => {
+    if (uriStops === undefined) {
+      uriStops = new Int32Array(text.length + 1).fill(text.length)
+      for (let at = text.length - 1; at >= 0; at -= 1) {
+        const char = text[at]!
+        uriStops[at] = char === ')' || URI_STOP.test(char) ? at : uriStops[at + 1]!
+      }
+    }
+    return uriStops[from]!
+  }
+  // The next `@[` and the next scheme name at or after `at`, each looked for again only once `at` passes it.
+  let mention = -2
+  let bare = -2
+  let at = 0
+  while (at < text.length) {
+    if (mention !== -1 && mention < at) mention = text.indexOf('@[', at)
+    if (bare !== -1 && bare < at) bare = text.indexOf(SESSION_REFERENCE_SCHEME, at)
+    if (mention === -1 && bare === -1) break
+    if (mention !== -1 && (bare === -1 || mention < bare)) {
+      ends ??= labelEnds(text)
+      const close = ends[mention + 2]!
+      const scheme = close + 2
+      if (close !== NONE && text[close + 1] === '(' && text.startsWith(SESSION_REFERENCE_SCHEME, scheme)) {
+        const stop = uriStop(scheme + SESSION_REFERENCE_SCHEME.length)
+        if (stop < text.length && text[stop] === ')') {
+          found.push({ start: mention, end: stop + 1, raw: text.slice(mention + 2, close), uri: text.slice(scheme, stop) })
+          at = stop + 1
+          continue
+        }
+      }
+      at = mention + 1
+      continue
+    }
+    let end = bare + SESSION_REFERENCE_SCHEME.length
+    while (end < text.length && BASE64URL.test(text[end]!)) end += 1
+    if (end > bare + SESSION_REFERENCE_SCHEME.length) {
+      found.push({ start: bare, end, raw: undefined, uri: text.slice(bare, end) })
+      at = end
+    } else {
+      at = bare + 1
+    }
+  }
+  return found
+}
 
 /** A canonical URI, for reading a refused mention's label through the official parser. */
 const STAND_IN_URI = encodeSessionReferenceUri(SessionId('label'))
@@ -99,20 +195,12 @@ function officialReading(text: string): { reference: SessionReferenceInput | und
  * @returns the mentions in text order.
  */
 export function scanCanonicalMentions(text: string): CanonicalMention[] {
-  const found: CanonicalMention[] = []
-  for (const match of text.matchAll(CANONICAL)) {
-    const start = match.index
-    const end = start + match[0].length
-    const reading = officialReading(match[0])
-    if (match[3] !== undefined) {
-      found.push({ start, end, label: undefined, uri: match[3], ...reading })
-      continue
-    }
-    const raw = match[1] ?? ''
+  return findCanonicalSpans(text).map(({ start, end, raw, uri }) => {
+    const reading = officialReading(text.slice(start, end))
+    if (raw === undefined) return { start, end, label: undefined, uri, ...reading }
     const label = reading.reference?.label ?? officialReading(`@[${raw}](${STAND_IN_URI})`).reference?.label ?? raw
-    found.push({ start, end, label, uri: match[2] ?? '', ...reading })
-  }
-  return found
+    return { start, end, label, uri, ...reading }
+  })
 }
 
 /**
@@ -125,10 +213,11 @@ export function scanCanonicalMentions(text: string): CanonicalMention[] {
  */
 export function scanBareSessionIds(text: string, masked: readonly Span[] = []): BareSessionId[] {
   const found: BareSessionId[] = []
+  const claimed = new SpanLookup(masked)
   for (const match of text.matchAll(ID_RUN)) {
     const start = match.index
     const end = start + match[0].length
-    if (!SESSION_ID.test(match[0]) || overlaps(masked, start, end)) continue
+    if (!SESSION_ID.test(match[0]) || claimed.overlaps(start, end)) continue
     found.push({ start, end, id: match[0] })
   }
   return found
@@ -193,6 +282,7 @@ export function scanTitleMentions(text: string, titles: readonly string[], maske
   const found: TitleMention[] = []
   if (titles.length === 0 || !text.includes('@')) return found
   const catalog = new TitleCatalog(titles)
+  const claimed = new SpanLookup(masked)
   const view = nfcView(text)
   const typed = view.text
   let at = typed.indexOf('@')
@@ -200,7 +290,7 @@ export function scanTitleMentions(text: string, titles: readonly string[], maske
     const start = view.toSource(at)!
     const previous = at > 0 ? typed[at - 1] : undefined
     let best: { title: string; length: number; end: number } | undefined
-    if ((previous === undefined || !ID_CHAR.test(previous)) && !overlaps(masked, start, start + 1)) {
+    if ((previous === undefined || !ID_CHAR.test(previous)) && !claimed.overlaps(start, start + 1)) {
       for (const { key, title, nfc } of catalog.prefixesAt(typed, at + 1)) {
         const end = at + 1 + nfc.length
         // Folding can lengthen a character (`İ` folds to `i` and a combining dot): such a title may run past the text.
@@ -212,7 +302,7 @@ export function scanTitleMentions(text: string, titles: readonly string[], maske
         }
       }
     }
-    if (best !== undefined && !overlaps(masked, start, best.end)) {
+    if (best !== undefined && !claimed.overlaps(start, best.end)) {
       found.push({ start, end: best.end, title: best.title })
       at = typed.indexOf('@', at + 1 + best.length)
     } else {
@@ -300,6 +390,34 @@ export function defuseSessionUris(text: string): string {
   return text.replaceAll(SESSION_REFERENCE_SCHEME, `${SESSION_REFERENCE_SCHEME.slice(0, -1)}${WORD_JOINER}:`)
 }
 
+/** Most characters the official parser may rescan over all of a text's unclosed `@[`s; see {@link boundLabelScans}. */
+const MAX_LABEL_SCAN = 262_144
+
+/**
+ * Keeps the official parser's scan of a text linear. That parser (which the
+ * host's own session-reference step runs on every user message after this
+ * plugin's step) rescans from every `@[` to where its label would end, so a
+ * text of many unclosed `@[`s costs it quadratic time. When those rescans
+ * would cover more than {@link MAX_LABEL_SCAN} characters, a word joiner goes
+ * between every `@` and `[`: no visible change, and no `@[` left to rescan.
+ * Only for a text that holds no canonical mention (every one was already
+ * rewritten), so nothing it names changes.
+ * @param text - readable text.
+ * @returns the text, with `@[` split where it would be costly to scan.
+ */
+export function boundLabelScans(text: string): string {
+  let at = text.indexOf('@[')
+  if (at === -1) return text
+  const ends = labelEnds(text)
+  let cost = 0
+  for (; at !== -1; at = text.indexOf('@[', at + 1)) {
+    const end = ends[at + 2]!
+    cost += (end === NONE ? text.length : end) - at
+    if (cost > MAX_LABEL_SCAN) return text.replaceAll('@[', `@${WORD_JOINER}[`)
+  }
+  return text
+}
+
 /** A replacement of one span of a text. */
 export interface SpanEdit extends Span {
   readonly text: string
@@ -327,6 +445,31 @@ export interface Span {
   readonly end: number
 }
 
-function overlaps(spans: readonly Span[], start: number, end: number): boolean {
-  return spans.some(span => span.start < end && start < span.end)
+/**
+ * Spans to test others against, in logarithmic time per test however many
+ * there are: sorted by start, with the furthest end among each prefix.
+ */
+class SpanLookup {
+  private readonly starts: number[]
+  private readonly reach: number[]
+
+  constructor(spans: readonly Span[]) {
+    const sorted = [...spans].sort((a, b) => a.start - b.start)
+    this.starts = sorted.map(span => span.start)
+    this.reach = []
+    let furthest = -1
+    for (const span of sorted) this.reach.push(furthest = Math.max(furthest, span.end))
+  }
+
+  /** Whether any span overlaps `[start, end)`. */
+  overlaps(start: number, end: number): boolean {
+    let low = 0
+    let high = this.starts.length
+    while (low < high) {
+      const middle = (low + high) >> 1
+      if (this.starts[middle]! < end) low = middle + 1
+      else high = middle
+    }
+    return low > 0 && this.reach[low - 1]! > start
+  }
 }

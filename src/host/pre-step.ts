@@ -37,6 +37,9 @@ export interface PreStepDependencies {
   readonly outcomes: OutcomeLog
 }
 
+/** Failures of one message logged one by one; the rest are counted in one line. */
+const LOGGED_FAILURES = 8
+
 function outcomeReference(failure: ReferenceFailure): OutcomeReference {
   return {
     ...(failure.sessionId === undefined ? {} : { sessionId: failure.sessionId }),
@@ -66,6 +69,8 @@ export function registerPreStep(ctx: Context, deps: PreStepDependencies): void {
       }
       const references: SessionReferenceInput[] = []
       const failures: ReferenceFailure[] = []
+      const failedIds = new Set<string>()
+      const referencedIds = new Set<string>()
       let changed = false
       const content: ContentBlock[] = []
       for (const block of message.content) {
@@ -77,10 +82,14 @@ export function registerPreStep(ctx: Context, deps: PreStepDependencies): void {
         changed ||= resolved.text !== block.text
         content.push({ ...block, text: resolved.text })
         for (const failure of resolved.failures) {
-          if (failure.sessionId === undefined || !failures.some(known => known.sessionId === failure.sessionId)) failures.push(failure)
+          if (failure.sessionId !== undefined && failedIds.has(failure.sessionId)) continue
+          if (failure.sessionId !== undefined) failedIds.add(failure.sessionId)
+          failures.push(failure)
         }
         for (const reference of resolved.references) {
-          if (!references.some(known => known.sessionId === reference.sessionId)) references.push(reference)
+          if (referencedIds.has(reference.sessionId)) continue
+          referencedIds.add(reference.sessionId)
+          references.push(reference)
         }
       }
       let attachment: Attachment = { attached: [], failures: [] }
@@ -94,9 +103,10 @@ export function registerPreStep(ctx: Context, deps: PreStepDependencies): void {
         }
       }
       const left = [...failures, ...attachment.failures]
-      for (const failure of left) {
+      for (const failure of left.slice(0, LOGGED_FAILURES)) {
         logger.warn('session %s: reference %s failed (%s): %s', agent.id, failure.sessionId ?? '-', failure.code, failure.message)
       }
+      if (left.length > LOGGED_FAILURES) logger.warn('session %s: %d more references failed', agent.id, left.length - LOGGED_FAILURES)
       if (left.length > 0 && config.failureMode === 'reject') {
         const typed = message.content.map(block => (block.type === 'text' ? block.text : '')).join('\n')
         deps.outcomes.record(agent.id, { kind: 'rejected', references: left.map(outcomeReference), text: typed })

@@ -24,6 +24,7 @@
  * may read storage for a few ids, and misses are remembered briefly.
  * @module @wishp3/dsh-sessions/host/session-index
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Context } from '@deepseek-ai/cordis'
 import type { Session, SessionEvent, SessionHeader } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-projection-cache'
@@ -112,6 +113,11 @@ export class SessionIndex {
   private readonly removedListeners = new Set<(id: string) => void>()
   /** Storage misses and when they expire. */
   private readonly misses = new Map<string, number>()
+  /**
+   * Ids the host's events announced while a listing was under way: that
+   * listing may predate them, so its finish must not drop them.
+   */
+  private readonly announcedDuringListing = new Set<string>()
   /** Whether a listing has succeeded since start. */
   private listed = false
   private reconciling: Promise<boolean> | undefined
@@ -129,6 +135,7 @@ export class SessionIndex {
     })
     ctx.on('session/event', (session, event) => {
       if (event.type === 'session/title') {
+        this.announce(session.id)
         this.eventTitled.add(session.id)
         this.put(entry(session.header, (event.data as { title: string }).title))
       } else if (!this.sessions.has(session.id)) {
@@ -314,14 +321,13 @@ export class SessionIndex {
   private async retry(firstMs: number): Promise<void> {
     let delay = firstMs
     while (!this.listed && !this.controller.signal.aborted) {
-      await new Promise<void>(resolve => {
-        const timer = setTimeout(resolve, delay)
-        this.controller.signal.addEventListener('abort', () => {
-          clearTimeout(timer)
-          resolve()
-        }, { once: true })
-      })
-      if (this.controller.signal.aborted || this.listed) return
+      // The timer's abort listener goes with the timer, so failed attempts leave none behind.
+      try {
+        await sleep(delay, undefined, { signal: this.controller.signal })
+      } catch {
+        return
+      }
+      if (this.listed) return
       if (await this.reconcile()) return
       delay = Math.min(delay * 2, 30_000)
     }
@@ -345,7 +351,13 @@ export class SessionIndex {
     this.sorted = undefined
   }
 
+  /** Notes that the host's events named a session, so a listing already under way keeps it. */
+  private announce(id: string): void {
+    if (this.reconciling !== undefined) this.announcedDuringListing.add(id)
+  }
+
   private upsertLive(session: Session): void {
+    this.announce(session.id)
     try {
       const title = latestTitle(session.events)
       if (title !== undefined) this.eventTitled.add(session.id)
@@ -363,6 +375,7 @@ export class SessionIndex {
 
   /** Lists every session and merges: new ones added, vanished cold ones dropped, event titles kept. */
   private async listAndMerge(): Promise<boolean> {
+    this.announcedDuringListing.clear()
     let records: SessionRecord[]
     try {
       records = await this.ctx.sessionQuery.listSessions(this.controller.signal)
@@ -387,8 +400,10 @@ export class SessionIndex {
       this.put(entry(record.header, title ?? undefined))
     }
     for (const id of [...this.sessions.keys()]) {
-      if (!seen.has(id) && this.ctx.sessions.get(id as SessionHeader['id']) === undefined) this.remove(id)
+      if (seen.has(id) || this.announcedDuringListing.has(id)) continue
+      if (this.ctx.sessions.get(id as SessionHeader['id']) === undefined) this.remove(id)
     }
+    this.announcedDuringListing.clear()
     this.listed = true
     this.misses.clear()
     for (const listener of this.listedListeners) {

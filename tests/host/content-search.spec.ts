@@ -10,7 +10,7 @@ import { ContentSearch, contentIndexFile } from '../../src/host/content-search.t
 import { ContentIndex, type ContentIndexData } from '../../src/host/search/content-index.ts'
 import { SessionLogReader } from '../../src/host/log-reader.ts'
 import { conversationOf } from '../../src/host/search/conversation.ts'
-import { INDEX_FORMAT, INDEX_VERSION } from '../../src/host/search/index-file.ts'
+import { INDEX_FORMAT, INDEX_VERSION, termsFingerprint } from '../../src/host/search/index-file.ts'
 import { snippetOf } from '../../src/host/search/snippet.ts'
 import { fold, indexTerms, queryTerms } from '../../src/host/search/text.ts'
 import { SessionIndex } from '../../src/host/session-index.ts'
@@ -311,9 +311,10 @@ describe('the log pass and the saved index', () => {
 
   it.each([
     ['corrupt', 'not json at all {'],
-    ['corrupt', JSON.stringify({ format: INDEX_FORMAT, version: INDEX_VERSION, content: { sessions: [['x', null]], index: {} } })],
-    ['corrupt', JSON.stringify({ format: INDEX_FORMAT, version: INDEX_VERSION, content: { sessions: [], index: { serializationVersion: 99 } } })],
+    ['corrupt', JSON.stringify({ format: INDEX_FORMAT, version: INDEX_VERSION, terms: termsFingerprint(), content: { sessions: [['x', null]], index: {} } })],
+    ['corrupt', JSON.stringify({ format: INDEX_FORMAT, version: INDEX_VERSION, terms: termsFingerprint(), content: { sessions: [], index: { serializationVersion: 99 } } })],
     ['outdated', JSON.stringify({ format: INDEX_FORMAT, version: 0, content: { sessions: [], index: {} } })],
+    ['outdated', JSON.stringify({ format: INDEX_FORMAT, version: INDEX_VERSION, terms: 'another pipeline', content: { sessions: [], index: {} } })],
     ['corrupt', JSON.stringify({ something: 'else' })],
   ])('build the index again from the logs over a %s file, and write a good one', async (reason, text) => {
     const root = temporary('dsh-sessions-pass-')

@@ -2,11 +2,13 @@
 import { request } from 'node:http'
 import { SessionQueryError } from '@deepseek-ai/dsh-session-query'
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
+import { createUserMessage } from '@deepseek-ai/dsh-llm'
+import { SessionId } from '@deepseek-ai/dsh-session'
 import { describe, expect, it } from 'vitest'
 import { SessionIndex } from '../../src/host/session-index.ts'
 import { ContentSearch } from '../../src/host/content-search.ts'
 import { SessionLogReader } from '../../src/host/log-reader.ts'
-import { A, createHostHarness, type HostHarness, id, post, TARGET, unknownId } from './harness.ts'
+import { A, createHostHarness, type HostHarness, id, PATHOLOGICAL, post, TARGET, texts, unknownId } from './harness.ts'
 
 async function setup(config: Record<string, unknown> = {}, before?: (h: HostHarness) => void): Promise<{ h: HostHarness; url: string }> {
   const h = await createHostHarness()
@@ -53,6 +55,23 @@ async function waitFor(check: () => Promise<boolean>, ms: number): Promise<void>
 }
 
 describe('bounded work per text', () => {
+  it.each(Object.entries(PATHOLOGICAL))('resolves %s in linear time at the route and at the step, the official step included', async (_, text) => {
+    const { h, url } = await setup()
+    await post(url, 'candidates', { sessionId: TARGET })
+    const started = performance.now()
+    const res = await post(url, 'preflight', { sessionId: TARGET, text })
+    // A quadratic scan takes seconds on each of these.
+    expect(performance.now() - started).toBeLessThan(1_000)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ ok: true })
+    const stepStarted = performance.now()
+    const decision = await h.preStep(TARGET, [text])
+    expect(performance.now() - stepStarted).toBeLessThan(1_000)
+    expect(decision.kind).toBe('enter')
+    // The model reads the same characters, with at most invisible word joiners between them.
+    expect(texts(decision).map(message => message.text.replaceAll('\u2060', ''))).toEqual([text])
+  })
+
   it.each(Object.entries(hostileTexts()))('resolves a 60 KB text (%s) without storage reads once the index is listed', async (_, text) => {
     const { h, url } = await setup()
     await post(url, 'candidates', { sessionId: TARGET })
@@ -125,6 +144,61 @@ describe('index faults', () => {
     const res = await post(url, 'preflight', { sessionId: TARGET, text: id(2) })
     expect(await res.json()).toMatchObject({ ok: false, code: 'SESSION_REFERENCE_READ_FAILED' })
     expect(await candidateIds(url)).toEqual([id(2)])
+  })
+
+  it('keeps a session that went live during a listing, after the listing ends', async () => {
+    const h = await createHostHarness()
+    h.session(TARGET, { cwd: A })
+    const index = new SessionIndex(h.ctx, { reconcileMs: 3_600_000 })
+    await index.ready()
+    let release!: () => void
+    h.faults.holdListings = new Promise(resolve => { release = resolve })
+    const listings = h.faults.calls.get('listSessions') ?? 0
+    // An unknown id asks for an early listing; it lists, then waits.
+    expect(await index.lookup(unknownId(1))).toBeUndefined()
+    await waitFor(async () => (h.faults.calls.get('listSessions') ?? 0) > listings, 2_000)
+    // Meanwhile a session is created, gets a message and is detached, as a finished headless run is.
+    const session = h.ctx.sessions.prepare(SessionId(id(9)), { meta: { cwd: A, createdAt: 50 } })
+    const detach = h.ctx.sessions.enter(session)
+    h.ctx.sessions.announce(session)
+    session.append('user/message', createUserMessage({ content: [{ type: 'text', text: 'born during the listing' }], source: { kind: 'user' } }), { surfaceOp: 'append' })
+    detach()
+    expect(h.ctx.sessions.get(SessionId(id(9)))).toBeUndefined()
+    expect(index.get(id(9))?.id).toBe(id(9))
+    h.faults.holdListings = undefined
+    release()
+    await waitFor(async () => index.isListed && (h.faults.calls.get('listSessions') ?? 0) > listings, 2_000)
+    await new Promise(resolve => setTimeout(resolve, 50))
+    expect(index.get(id(9))?.id).toBe(id(9))
+    expect(await index.lookup(id(9))).toBeDefined()
+  })
+
+  it('leaves no abort listener behind per failed listing while it retries', async () => {
+    const live = new Map<EventTarget, number>()
+    const add = EventTarget.prototype.addEventListener
+    const remove = EventTarget.prototype.removeEventListener
+    EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, ...rest: never[]) {
+      if (type === 'abort' && this instanceof AbortSignal) live.set(this, (live.get(this) ?? 0) + 1)
+      return add.call(this, type, ...rest)
+    } as typeof add
+    EventTarget.prototype.removeEventListener = function (this: EventTarget, type: string, ...rest: never[]) {
+      if (type === 'abort' && this instanceof AbortSignal) live.set(this, (live.get(this) ?? 0) - 1)
+      return remove.call(this, type, ...rest)
+    } as typeof remove
+    try {
+      const h = await createHostHarness()
+      h.session(TARGET, { cwd: A })
+      h.faults.failListings = 1_000
+      const index = new SessionIndex(h.ctx, { retryMs: 1, reconcileMs: 3_600_000 })
+      await index.ready()
+      // Doubling from 1 ms: 1 + 2 + 4 + … reaches 8 attempts in about a quarter of a second.
+      await waitFor(async () => (h.faults.calls.get('listSessions') ?? 0) >= 8, 5_000)
+      const most = Math.max(...live.values())
+      expect(most).toBeLessThanOrEqual(2)
+    } finally {
+      EventTarget.prototype.addEventListener = add
+      EventTarget.prototype.removeEventListener = remove
+    }
   })
 
   it('reads an untitled cold log for its title once, not at every reconciliation', async () => {

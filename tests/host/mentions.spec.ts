@@ -3,9 +3,24 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { formatSessionReferenceMention, parseSessionReferenceText } from '@deepseek-ai/dsh-session-reference'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import {
-  applySpanEdits, defuseSessionUris, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions, type Span, titleKey,
+  applySpanEdits, boundLabelScans, defuseSessionUris, findCanonicalSpans, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions, type Span, titleKey,
 } from '../../src/host/mentions.ts'
+import { PATHOLOGICAL } from './harness.ts'
+
+/**
+ * The mention pattern of the installed official parser, read from its own
+ * bundle (rc.8 does not export it), so these tests follow it when it changes.
+ */
+function officialPattern(): RegExp {
+  const source = readFileSync(fileURLToPath(import.meta.resolve('@deepseek-ai/dsh-session-reference')), 'utf8')
+  const literal = /text\.replace\(\/(@\\\[.*?dsh-session:\[A-Za-z0-9_-\]\+\))\/gu,/.exec(source)
+  if (literal === null) throw new Error('the official parser no longer has the mention pattern these tests read')
+  return new RegExp(literal[1]!, 'gu')
+}
+
 
 const UUID = 'session-0f8fad5b-d9cb-469f-a165-70867728950e'
 const uri = (id: string) => `dsh-session:${Buffer.from(JSON.stringify(id)).toString('base64url')}`
@@ -50,6 +65,36 @@ describe('canonical mentions', () => {
       expect(mentions.map(mention => mention.reference)).toEqual(official.references)
       expect(applySpanEdits(text, mentions.map(mention => ({ start: mention.start, end: mention.end, text: `@${mention.reference!.label}` })))).toBe(official.text)
     }), { numRuns: 3000 })
+  })
+
+  it('finds exactly the spans the official pattern matches, on texts rich in brackets, escapes and line ends', () => {
+    const pattern = officialPattern()
+    const alphabet = fc.constantFrom('@', '[', ']', '(', ')', '\\', '\n', '\r', '\u2028', '\t', ' ', '\u3000', 'x', '🍐', '\ud800', '@[', '](', 'dsh-session:', 'dsh-session:abc', uri('s1'))
+    fc.assert(fc.property(fc.array(alphabet, { maxLength: 40 }).map(parts => parts.join('')), text => {
+      const expected = [...text.matchAll(pattern)].map(match => ({
+        start: match.index, end: match.index + match[0].length, raw: match[3] === undefined ? match[1] : undefined, uri: match[2] ?? match[3],
+      }))
+      expect(findCanonicalSpans(text)).toEqual(expected)
+    }), { numRuns: 5000 })
+  })
+
+  it.each(Object.entries(PATHOLOGICAL))('scans %s in linear time', (_, text) => {
+    const started = performance.now()
+    scanCanonicalMentions(text)
+    boundLabelScans(text)
+    // A quadratic scan takes seconds here.
+    expect(performance.now() - started).toBeLessThan(250)
+  })
+
+  it('leaves a few @[ alone and splits them when the official parser would rescan too much', () => {
+    expect(boundLabelScans('see @[notes] and @[todo')).toBe('see @[notes] and @[todo')
+    const costly = '@['.repeat(2_000)
+    const bounded = boundLabelScans(costly)
+    expect(bounded).toBe('@\u2060['.repeat(2_000))
+    const pattern = officialPattern()
+    const started = performance.now()
+    for (let run = 0; run < 10; run += 1) [...bounded.repeat(16).matchAll(pattern)]
+    expect(performance.now() - started).toBeLessThan(250)
   })
 
   it('reads a refused mention\'s label the way the official parser unescapes labels', () => {

@@ -24,7 +24,9 @@ export interface WorkerCalls {
   search: { args: { terms: readonly QueryTerm[]; admitted: readonly (readonly [string, number])[]; limit: number }; result: readonly ContentHit[] }
   /** Writes the index file; the index takes changes again once it is written. */
   save: { args: { file: string }; result: { bytes: number } }
-  /** Replaces the index with the file's, when it can be used. */
+  /** Cancels a save under way; answered once it has settled and its temporary file is gone. */
+  cancelSave: { args: Record<string, never>; result: null }
+  /** Removes temporary files stopped writers left, then replaces the index with the file's, when it can be used. */
   load: { args: { file: string }; result: { ok: true; entries: readonly (readonly [string, EntrySummary])[] } | { ok: false; reason: string } }
 }
 
