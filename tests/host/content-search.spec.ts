@@ -1,5 +1,5 @@
 /** Content search: terms, excerpts, what text counts (held to the official snapshot), ranking after title matches, scope, freshness, invalidation and the saved index file. */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Agent } from '@deepseek-ai/dsh-agent'
@@ -257,14 +257,22 @@ describe('content candidates through the route', () => {
   })
 })
 
+const stops: (() => Promise<unknown>)[] = []
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop()
+})
+
 describe('the log pass and the saved index', () => {
-  /** Host over a store with the classes wired by hand, a short reconciliation and the index file in a temp folder. */
-  async function passHost(root: string, file: string) {
+  /** Host over a store with the classes wired by hand, a short reconciliation and the index file in a temp folder; stopped after the test. */
+  async function passHost(root: string, file: string, options: { saveDelayMs?: number; workerModule?: URL } = {}) {
     const h = await createHostHarness({ persistenceRoot: root })
     h.session(TARGET, { cwd: A })
-    const index = new SessionIndex(h.ctx, { reconcileMs: 60 })
-    const content = new ContentSearch(h.ctx, index, new SessionLogReader(h.ctx), { file, duty: 1 })
-    return { h, index, content }
+    const fiber = h.ctx.plugin({ name: 'pass-host', inject: ['sessionQuery', 'sessions'], apply: () => undefined })
+    await fiber
+    const index = new SessionIndex(fiber.ctx, { reconcileMs: 60 })
+    const content = new ContentSearch(fiber.ctx, index, new SessionLogReader(fiber.ctx), { file, duty: 1, ...options })
+    stops.push(() => fiber.dispose())
+    return { h, index, content, stop: () => fiber.dispose() }
   }
 
   const find = async (content: ContentSearch, query: string) => (await content.find(queryTerms(query), () => true, 10)).map(hit => hit.id)
@@ -327,6 +335,54 @@ describe('the log pass and the saved index', () => {
     expect(await find(content, 'invoices')).toEqual([id(2)])
     await waitFor(() => readFileSync(file, 'utf8') !== text)
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: INDEX_FORMAT, version: INDEX_VERSION })
+  })
+
+  it('read the sessions after an unreadable log in the same pass', async () => {
+    const root = temporary('dsh-sessions-pass-')
+    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+    await writeStore(root, { 2: STORE[2]!, 3: STORE[3]!, 4: STORE[4]! })
+    // The worker fails every read of session 3's log (`id(3)`, see the fixture); the pass goes newest first, so it meets 4, then 3, then 2.
+    const { content } = await passHost(root, file, { workerModule: new URL('./fixtures/unreadable-log-worker.ts', import.meta.url) })
+    await content.whenReady()
+    expect(await find(content, 'invoices')).toEqual([id(2)])
+    expect(await find(content, 'noted')).toEqual([id(4)])
+    expect(await find(content, 'freeze')).toEqual([])
+  })
+
+  it('keep the previous file when a save fails, and try again', async () => {
+    const root = temporary('dsh-sessions-pass-')
+    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+    const writer = await writeStore(root, { 2: STORE[2]! })
+    const first = await passHost(root, file)
+    await first.content.whenReady()
+    await waitFor(() => existsSync(file))
+    await first.stop()
+    const before = readFileSync(file, 'utf8')
+    exchange(writer, id(2), 'now about a wombat', 'ok')
+    await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(id(2)))!)
+    // The temporary file's place is taken, so the next save cannot open it.
+    const blocked = `${file}.${process.pid}.tmp`
+    mkdirSync(join(blocked, 'taken'), { recursive: true })
+    const second = await passHost(root, file, { saveDelayMs: 100 })
+    await waitFor(async () => (await find(second.content, 'wombat')).length === 1)
+    await new Promise(resolve => setTimeout(resolve, 300))
+    expect(readFileSync(file, 'utf8')).toBe(before)
+    rmSync(blocked, { recursive: true, force: true })
+    await waitFor(() => readFileSync(file, 'utf8').includes('wombat'), 5_000)
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: INDEX_FORMAT, version: INDEX_VERSION })
+  })
+
+  it('leave no temporary file when stopped, and remove those of stopped processes at start', async () => {
+    const root = temporary('dsh-sessions-pass-')
+    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+    await writeStore(root, { 2: STORE[2]!, 3: STORE[3]! })
+    const stale = [`${file}.${process.pid}.tmp`, `${file}.${2 ** 22 + 4_321}.tmp`]
+    for (const path of stale) writeFileSync(path, '{"format":')
+    const { content, stop } = await passHost(root, file)
+    await content.whenReady()
+    for (const path of stale) expect(existsSync(path)).toBe(false)
+    await stop()
+    expect(readdirSync(join(file, '..')).filter(name => name.endsWith('.tmp'))).toEqual([])
   })
 
   it('without the search worker, still repair titles from the logs and answer title matches, with no content match', async () => {

@@ -1,0 +1,46 @@
+/**
+ * The search worker's side of the protocol: each request on the port is
+ * handed to the index keeper and answered once, with its result or its
+ * error's message, as it finishes (a query is answered while a log is read
+ * or the file written).
+ * @module @wishp3/dsh-sessions/host/search/worker-server
+ */
+import type { MessagePort } from 'node:worker_threads'
+import type { IndexKeeper } from './index-keeper.ts'
+import type { WorkerCall, WorkerCalls, WorkerReply, WorkerRequest } from './worker-protocol.ts'
+
+type Handlers = { [K in WorkerCall]: (args: WorkerCalls[K]['args']) => Promise<WorkerCalls[K]['result']> | WorkerCalls[K]['result'] }
+
+/**
+ * Answers the requests that arrive on a port from a keeper.
+ * @param keeper - the index and its file.
+ * @param port - the worker's port to the host half.
+ */
+export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
+  const handlers: Handlers = {
+    put: ({ session, entry }) => {
+      keeper.apply(session, entry)
+      return null
+    },
+    read: args => keeper.read(args),
+    forget: ({ session }) => {
+      keeper.apply(session, null)
+      return null
+    },
+    search: ({ terms, admitted, limit }) => keeper.search(terms, admitted, limit),
+    save: ({ file }) => keeper.save(file),
+    cancelSave: () => keeper.cancelSave(),
+    load: ({ file }) => keeper.load(file),
+  }
+  const serve = async (request: WorkerRequest): Promise<WorkerReply> => {
+    try {
+      const handler = handlers[request.call] as (args: unknown) => unknown
+      return { id: request.id, ok: true, result: await handler(request.args) }
+    } catch (error) {
+      return { id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) }
+    }
+  }
+  port.on('message', (request: WorkerRequest) => {
+    void serve(request).then(reply => port.postMessage(reply))
+  })
+}
