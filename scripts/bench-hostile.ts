@@ -3,18 +3,24 @@
  * form the resolver reads, through the preflight route of a real host and
  * through the pre-step waterfall on the official rc.8 services.
  */
-import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
+import { formatSessionReferenceMention, parseSessionReferenceText } from '@deepseek-ai/dsh-session-reference'
 import { percentile } from '../dev/percentile.ts'
 import { createHostHarness } from '../dev/in-process-host.ts'
 
 /** p50 and p95 of one text kind. */
 export interface HostileFigures { readonly kind: string; readonly p50: number; readonly p95: number }
 
+/** A unit repeated to just under a size in bytes. */
+const repeatTo = (unit: string, bytes = 64 * 1024 - 512): string => unit.repeat(Math.floor(bytes / Buffer.byteLength(unit)))
+
 const unknownId = (n: number) => `session-ffffffff-0000-4000-8000-${String(n).padStart(12, '0')}`
 
 /**
- * Texts just under 64 KiB: distinct unknown ids, one unknown id repeated,
- * canonical mentions of unknown ids, and nothing but `@`.
+ * Texts just under 64 KiB (as JSON bodies): distinct unknown ids, one
+ * unknown id repeated, canonical mentions of unknown ids, nothing but `@`,
+ * and the texts on which a backtracking scan of the canonical pattern
+ * rescans to the end from every start (unclosed and nested brackets,
+ * backslashes, runs of `@`, unclosed URIs, scheme fragments).
  * @returns the texts by kind.
  */
 export function hostileTexts(): Record<string, string> {
@@ -31,6 +37,13 @@ export function hostileTexts(): Record<string, string> {
     'one unknown id repeated': fill(() => unknownId(7)),
     'canonical mentions of unknown ids': fill(n => formatSessionReferenceMention({ sessionId: unknownId(n) as never, label: `gone ${n}` })),
     'only @': '@'.repeat(64 * 1024 - 512),
+    'unclosed @[': repeatTo('@['),
+    'nested brackets': repeatTo('@[['),
+    // JSON doubles every backslash.
+    'backslashes': repeatTo('@[\\', 32 * 1024 - 512),
+    'runs of @ then @[': `${'@'.repeat(32 * 1024)}${repeatTo('@[', 32 * 1024 - 512)}`,
+    'unclosed URIs': repeatTo('@[](dsh-session:'),
+    'scheme fragments': repeatTo('dsh-session:@['),
   }
 }
 
@@ -84,4 +97,26 @@ export async function measureHostilePreStep(sessions: number, workspaces: number
     figures.push({ kind, p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) })
   }
   return figures
+}
+
+/**
+ * The official parser alone on each text, as the host's own session-reference
+ * step runs it on every user message: the official behaviour side by side.
+ * @param runs - samples per kind.
+ * @returns p50/p95 per kind, in milliseconds.
+ */
+export function measureOfficialParser(runs: number): HostileFigures[] {
+  return Object.entries(hostileTexts()).map(([kind, text]) => {
+    const samples: number[] = []
+    for (let run = 0; run < runs; run += 1) {
+      const started = performance.now()
+      try {
+        parseSessionReferenceText(text)
+      } catch {
+        // a refused mention is an answer too
+      }
+      samples.push(performance.now() - started)
+    }
+    return { kind, p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) }
+  })
 }

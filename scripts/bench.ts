@@ -6,7 +6,7 @@
  * generated conversations, against the bare host in the same run (see
  * `bench-content.ts`). Prints p50/p95 and ratios.
  *
- *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100 --only content]
+ *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100 --only content|hostile]
  */
 import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -19,7 +19,7 @@ import { packPlugin } from '../dev/plugin-tarball.ts'
 import { percentile } from '../dev/percentile.ts'
 import { spreadSessions, writeSessionStore } from '../dev/session-store.ts'
 import { contentReport, measureContentSearch } from './bench-content.ts'
-import { type HostileFigures, measureHostilePreStep, measureHostileRoute } from './bench-hostile.ts'
+import { type HostileFigures, measureHostilePreStep, measureHostileRoute, measureOfficialParser } from './bench-hostile.ts'
 import { measurePreStep } from './bench-pre-step.ts'
 import { measureReadOnce } from './bench-read-once.ts'
 import { measureTti } from './bench-tti.ts'
@@ -72,8 +72,36 @@ if (values.only === 'content') {
   for (const line of contentReport(figures)) console.log(line)
   process.exit(0)
 }
+/** The hostile-text table: the route in a real host, the pre-step in process, and the official parser alone on the same text. */
+function hostileReport(route: readonly HostileFigures[], step: readonly HostileFigures[], parser: readonly HostileFigures[]): string[] {
+  return [
+    `64 KiB texts naming unknown sessions (target p95 ≤ 100 ms): preflight route in the real host / pre-step at ${SESSIONS} sessions (the official step included) / the official parser alone, p50 / p95`,
+    '| text | preflight route | pre-step | official parser alone |',
+    '| --- | --- | --- | --- |',
+    ...route.map((figures, n) => `| ${figures.kind} | ${ms(figures.p50)} / ${ms(figures.p95)} | ${ms(step[n]!.p50)} / ${ms(step[n]!.p95)} | ${ms(parser[n]!.p50)} / ${ms(parser[n]!.p95)} |`),
+  ]
+}
+
 const home = createHome()
 const model = await startModel()
+if (values.only === 'hostile') {
+  const options: DshOptions = { home, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
+  const store = await writeSessionStore(hostDir(), home, spreadSessions(home, SESSIONS, WORKSPACES), { titleCache: true })
+  const tarball = packPlugin()
+  dshPlugin(options, ['add', tarball])
+  const target = store.find(session => session.cwd.endsWith('ws-00'))!
+  const web = await startWeb(options, { cwd: dirname(target.cwd) })
+  const route = await measureHostileRoute(web.url, target.id, 30)
+  await web.stop()
+  const step = await measureHostilePreStep(SESSIONS, WORKSPACES, 30)
+  const parser = measureOfficialParser(5)
+  rmSync(dirname(tarball), { recursive: true, force: true })
+  await model.stop()
+  home.remove()
+  console.log('')
+  for (const line of hostileReport(route, step, parser)) console.log(line)
+  process.exit(0)
+}
 const options: DshOptions = { home, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
 try {
   let started = performance.now()
@@ -155,13 +183,7 @@ try {
   for (const row of rows) console.log(row)
   console.log(`dsh web boot (warm projection cache): ${ms(web.bootMs)}; first candidates request after boot: ${ms(warmFirst.ms)} (titles ${labelled ? 'all present' : 'missing'})`)
   console.log(`web UI time to interactive (navigation to rendered composer, fresh profile, 15 loads each): bare p50 ${ms(tti.bare.p50)} / p95 ${ms(tti.bare.p95)}; with the plugin p50 ${ms(tti.plugin.p50)} / p95 ${ms(tti.plugin.p95)}; added at p50 ${((tti.plugin.p50 / tti.bare.p50 - 1) * 100).toFixed(1)} %`)
-  console.log(`64 KiB texts naming unknown sessions (target p95 ≤ 100 ms): preflight route in the real host / pre-step at ${SESSIONS} sessions, p50 / p95`)
-  console.log('| text | preflight route | pre-step |')
-  console.log('| --- | --- | --- |')
-  hostileRoute.forEach((route: HostileFigures, n) => {
-    const step = hostileStep[n]!
-    console.log(`| ${route.kind} | ${ms(route.p50)} / ${ms(route.p95)} | ${ms(step.p50)} / ${ms(step.p95)} |`)
-  })
+  for (const line of hostileReport(hostileRoute, hostileStep, measureOfficialParser(5))) console.log(line)
   console.log(`whole-draft preflight with 3 session chips in the real host (target p95 ≤ 150 ms): sources read from storage p50 ${ms(percentile(coldPreflight, 0.5))} / p95 ${ms(percentile(coldPreflight, 0.95))} (10 drafts); sources cached p50 ${ms(percentile(warmPreflight, 0.5))} / p95 ${ms(percentile(warmPreflight, 0.95))} (${RUNS} runs)`)
   console.log(`pre-step at ${SESSIONS} cold sessions, host JSONL storage (target: cited adds ≤ 5 ms at p95): no references p50 ${ms(readOnce.stepPlain.p50)} / p95 ${ms(readOnce.stepPlain.p95)}; 3 cached sources p50 ${ms(readOnce.stepCited.p50)} / p95 ${ms(readOnce.stepCited.p95)}; added p95 ${ms(readOnce.stepCited.p95 - readOnce.stepPlain.p95)}`)
   console.log(`host work from Send to the model request, 3 chips of ${(readOnce.sourceBytes / 1e6).toFixed(1)} MB sources (preflight measuring each, then the pre-step): every read from storage p50 ${ms(readOnce.uncached.p50)} / p95 ${ms(readOnce.uncached.p95)}; read once p50 ${ms(readOnce.cached.p50)} / p95 ${ms(readOnce.cached.p95)}`)

@@ -177,14 +177,14 @@ describe('index faults', () => {
     const live = new Map<EventTarget, number>()
     const add = EventTarget.prototype.addEventListener
     const remove = EventTarget.prototype.removeEventListener
-    EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, ...rest: never[]) {
-      if (type === 'abort' && this instanceof AbortSignal) live.set(this, (live.get(this) ?? 0) + 1)
-      return add.call(this, type, ...rest)
-    } as typeof add
-    EventTarget.prototype.removeEventListener = function (this: EventTarget, type: string, ...rest: never[]) {
-      if (type === 'abort' && this instanceof AbortSignal) live.set(this, (live.get(this) ?? 0) - 1)
-      return remove.call(this, type, ...rest)
-    } as typeof remove
+    EventTarget.prototype.addEventListener = function (this: EventTarget, ...args: Parameters<typeof add>) {
+      if (args[0] === 'abort' && this instanceof AbortSignal) live.set(this, (live.get(this) ?? 0) + 1)
+      return add.apply(this, args)
+    }
+    EventTarget.prototype.removeEventListener = function (this: EventTarget, ...args: Parameters<typeof remove>) {
+      if (args[0] === 'abort' && this instanceof AbortSignal) live.set(this, (live.get(this) ?? 0) - 1)
+      return remove.apply(this, args)
+    }
     try {
       const h = await createHostHarness()
       h.session(TARGET, { cwd: A })
