@@ -147,6 +147,45 @@ describe('hardening in the real host', () => {
     expect(texts.filter(t => t.includes('## Referenced sessions'))).toHaveLength(1)
   })
 
+  it('sends 60,000 characters of unclosed @[ in linear time, the host answering meanwhile, and the model reads them as typed', async () => {
+    const text = '@['.repeat(30_000)
+    const samples: number[] = []
+    for (let n = 0; n < 5; n += 1) {
+      const started = performance.now()
+      const res = await raw(host.stack.web.url, '/dsh-sessions/preflight', json, 'POST', JSON.stringify({ sessionId: 'session-new-draft-2', cwd: host.stack.home.project('alpha'), text }))
+      samples.push(performance.now() - started)
+      expect(res.status).toBe(200)
+    }
+    const preflightMs = Math.max(...samples)
+    report('preflight of 60,000 characters of unclosed @[ (worst of 5)', preflightMs)
+    // The pattern run as a regular expression takes seconds here.
+    expect(preflightMs).toBeLessThan(1_000)
+
+    await openApp(host.browser.page, host.stack.web.url)
+    await startNewSession(host.browser.page)
+    await chooseWorkspace(host.browser.page, 'alpha')
+    const before = host.stack.model.turns().length
+    const sent = performance.now()
+    await send(host.browser.page, `brackets marker\n${text}`)
+    // While the step runs, the host keeps answering its other requests.
+    let slowest = 0
+    while (host.stack.model.turns().length === before && performance.now() - sent < 30_000) {
+      const asked = performance.now()
+      await raw(host.stack.web.url, '/dsh-sessions/content-index', json, 'GET')
+      slowest = Math.max(slowest, performance.now() - asked)
+      await new Promise(resolve => setTimeout(resolve, 20))
+    }
+    const elapsed = performance.now() - sent
+    report('send to model request, 60,000 characters of unclosed @[', elapsed)
+    report('slowest other request meanwhile', slowest)
+    expect(host.stack.model.turns().length).toBe(before + 1)
+    expect(elapsed).toBeLessThan(5_000)
+    expect(slowest).toBeLessThan(1_000)
+    const typed = host.stack.model.turns().at(-1)!.body.messages.filter(m => m.role === 'user').map(m => JSON.stringify(m.content)).find(t => t.includes('brackets marker'))
+    // Invisible word joiners at most: the same characters as typed.
+    expect(typed?.replaceAll('\u2060', '')).toContain(text)
+  })
+
   it('clamps a long title on the chip but sends it whole, and names a title with replacement patterns as written', async () => {
     const page = host.browser.page
     await startNewSession(page)
