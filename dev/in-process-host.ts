@@ -116,6 +116,8 @@ export interface HostHarness {
   retitle(id: string, title: string): void
   /** Runs the pre-step waterfall for a target session with the given direct texts. */
   preStep(target: string, texts: string[]): Promise<PreStepDecision>
+  /** Stops the whole host: the plugin (its search worker and saves), the web server, the session store and its persistence. */
+  dispose(): Promise<void>
 }
 
 let clock = 1_000
@@ -167,6 +169,7 @@ export async function createHostHarness(options: { maxReferenceBytes?: number; p
       const session = ctx.sessions.get(SessionId(id))!
       session.append('session/title', { title, messageSeqs: [], source: { kind: 'user' } } as never)
     },
+    dispose: () => ctx.fiber.dispose(),
     async preStep(target, texts) {
       const session = ctx.sessions.get(SessionId(target))!
       const agent = { id: session.id, session } as unknown as Agent

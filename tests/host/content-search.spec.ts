@@ -1,11 +1,10 @@
 /** Content search: terms, excerpts, what text counts (held to the official snapshot), ranking after title matches, scope, freshness, invalidation and the saved index file. */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { createAssistantMessage, createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { ContentSearch, contentIndexFile } from '../../src/host/content-search.ts'
 import { ContentIndex, type ContentIndexData } from '../../src/host/search/content-index.ts'
 import { SessionLogReader } from '../../src/host/log-reader.ts'
@@ -14,21 +13,12 @@ import { INDEX_FORMAT, INDEX_VERSION, termsFingerprint } from '../../src/host/se
 import { snippetOf } from '../../src/host/search/snippet.ts'
 import { fold, indexTerms, queryTerms } from '../../src/host/search/text.ts'
 import { SessionIndex } from '../../src/host/session-index.ts'
-import { A, B, createHostHarness, type HostHarness, id, post, TARGET } from './harness.ts'
+import { A, B, createHostHarness, type HostHarness, id, post, TARGET, temporaryFolder } from './harness.ts'
 
-const folders: string[] = []
-const temporary = (prefix: string): string => {
-  const folder = mkdtempSync(join(tmpdir(), prefix))
-  folders.push(folder)
-  return folder
-}
+const temporary = temporaryFolder
 
 beforeEach(() => {
   process.env.DSH_HOME = temporary('dsh-sessions-search-home-')
-})
-
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
 })
 
 async function waitFor(check: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
@@ -257,11 +247,6 @@ describe('content candidates through the route', () => {
   })
 })
 
-const stops: (() => Promise<unknown>)[] = []
-afterEach(async () => {
-  for (const stop of stops.splice(0)) await stop()
-})
-
 describe('the log pass and the saved index', () => {
   /** Host over a store with the classes wired by hand, a short reconciliation and the index file in a temp folder; stopped after the test. */
   async function passHost(root: string, file: string, options: { saveDelayMs?: number; workerModule?: URL } = {}) {
@@ -271,7 +256,6 @@ describe('the log pass and the saved index', () => {
     await fiber
     const index = new SessionIndex(fiber.ctx, { reconcileMs: 60 })
     const content = new ContentSearch(fiber.ctx, index, new SessionLogReader(fiber.ctx), { file, duty: 1, ...options })
-    stops.push(() => fiber.dispose())
     return { h, index, content, stop: () => fiber.dispose() }
   }
 

@@ -8,7 +8,22 @@ import type { PreStepDecision } from '@deepseek-ai/dsh-agent'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 
-export { createHostHarness, type HostHarness } from '../../dev/in-process-host.ts'
+import { createHostHarness as createHost, type HostHarness } from '../../dev/in-process-host.ts'
+import { afterTest } from './cleanup.ts'
+
+export type { HostHarness }
+export { afterTest, temporaryFolder } from './cleanup.ts'
+
+/**
+ * The in-process host, stopped after the current test.
+ * @param options - see `dev/in-process-host.ts`.
+ * @returns the harness.
+ */
+export async function createHostHarness(options?: Parameters<typeof createHost>[0]): Promise<HostHarness> {
+  const harness = await createHost(options)
+  afterTest(() => harness.dispose())
+  return harness
+}
 
 /** The workspace of the citing session. */
 export const A = '/w/alpha'

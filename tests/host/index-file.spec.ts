@@ -1,24 +1,15 @@
 /** The saved content index: the term fingerprint that outdates a file saved by another pipeline, writes that fail or are cancelled, and temporary files stopped writers left. */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ContentIndex } from '../../src/host/search/content-index.ts'
 import { INDEX_VERSION, readIndexFile, termsFingerprint, writeIndexFile } from '../../src/host/search/index-file.ts'
 import { removeStaleTemporaries, temporaryIndexFile } from '../../src/host/search/index-temporary.ts'
 import { indexTerms, isUnspaced, queryTerms } from '../../src/host/search/text.ts'
+import { temporaryFolder } from './cleanup.ts'
 
-const folders: string[] = []
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
-})
-
-function indexFile(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'dsh-sessions-index-file-'))
-  folders.push(folder)
-  return join(folder, 'content-index.json')
-}
+const indexFile = (): string => join(temporaryFolder('dsh-sessions-index-file-'), 'content-index.json')
 
 function sampleIndex(messages: readonly string[] = ['データベースの設計', 'がっこうへ行く', 'rollout 灰度策略']): ContentIndex {
   const index = ContentIndex.empty()

@@ -1,23 +1,14 @@
 /** The worker's index and its file: changes that arrive while the file is written wait, are never lost and never reach the half-written file; a cancelled or failed save changes nothing on disk. */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { IndexKeeper } from '../../src/host/search/index-keeper.ts'
 import { temporaryIndexFile } from '../../src/host/search/index-temporary.ts'
 import { queryTerms } from '../../src/host/search/text.ts'
+import { temporaryFolder } from './cleanup.ts'
 
-const folders: string[] = []
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
-})
-
-function indexFile(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'dsh-sessions-keeper-'))
-  folders.push(folder)
-  return join(folder, 'content-index.json')
-}
+const indexFile = (): string => join(temporaryFolder('dsh-sessions-keeper-'), 'content-index.json')
 
 /** A file stream whose every write waits until `release` is called, so a save can be caught halfway. */
 function heldStream(): { open: (path: string) => Writable; started: Promise<void>; release: () => void } {

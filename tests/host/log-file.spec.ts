@@ -1,22 +1,15 @@
 /** Reading a session log straight from disk: Zstandard frames in order, a corrupt or torn frame ends the text there and keeps what came before it. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { zstdCompressSync } from 'node:zlib'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { readLogFile } from '../../src/host/search/log-file.ts'
-
-const folders: string[] = []
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
-})
+import { temporaryFolder } from './cleanup.ts'
 
 const line = (text: string) => `${JSON.stringify({ type: 'user/message', data: { content: [{ type: 'text', text }], source: { kind: 'user' } } })}\n`
 
 function logFile(...parts: Buffer[]): string {
-  const folder = mkdtempSync(join(tmpdir(), 'dsh-sessions-log-'))
-  folders.push(folder)
-  const path = join(folder, 'session.jsonl.zstd')
+  const path = join(temporaryFolder('dsh-sessions-log-'), 'session.jsonl.zstd')
   writeFileSync(path, Buffer.concat(parts))
   return path
 }
@@ -44,8 +37,7 @@ describe('a Zstandard log', () => {
   })
 
   it('answers a missing file with nothing and fails on an unreadable one', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'dsh-sessions-log-'))
-    folders.push(folder)
+    const folder = temporaryFolder('dsh-sessions-log-')
     expect(await readLogFile(join(folder, 'gone.jsonl.zstd'))).toBeUndefined()
     await expect(readLogFile(folder)).rejects.toThrow()
   })
