@@ -1,51 +1,16 @@
 /**
- * Bounded work per text: 64 KiB texts that name unknown sessions in every
- * form the resolver reads, through the preflight route of a real host and
- * through the pre-step waterfall on the official rc.8 services.
+ * Bounded work per text: the hostile texts of `dev/hostile-texts.ts`
+ * through the preflight route of a real host, through the pre-step
+ * waterfall on the official rc.8 services, and through the official parser
+ * alone.
  */
-import { formatSessionReferenceMention, parseSessionReferenceText } from '@deepseek-ai/dsh-session-reference'
+import { parseSessionReferenceText } from '@deepseek-ai/dsh-session-reference'
+import { hostileTexts } from '../dev/hostile-texts.ts'
 import { percentile } from '../dev/percentile.ts'
 import { createHostHarness } from '../dev/in-process-host.ts'
 
 /** p50 and p95 of one text kind. */
 export interface HostileFigures { readonly kind: string; readonly p50: number; readonly p95: number }
-
-/** A unit repeated to just under a size in bytes. */
-const repeatTo = (unit: string, bytes = 64 * 1024 - 512): string => unit.repeat(Math.floor(bytes / Buffer.byteLength(unit)))
-
-const unknownId = (n: number) => `session-ffffffff-0000-4000-8000-${String(n).padStart(12, '0')}`
-
-/**
- * Texts just under 64 KiB (as JSON bodies): distinct unknown ids, one
- * unknown id repeated, canonical mentions of unknown ids, nothing but `@`,
- * and the texts on which a backtracking scan of the canonical pattern
- * rescans to the end from every start (unclosed and nested brackets,
- * backslashes, runs of `@`, unclosed URIs, scheme fragments).
- * @returns the texts by kind.
- */
-export function hostileTexts(): Record<string, string> {
-  const fill = (unit: (n: number) => string) => {
-    let text = ''
-    for (let n = 0; ; n += 1) {
-      const next = `${unit(n)} `
-      if (Buffer.byteLength(text + next) > 64 * 1024 - 512) return text
-      text += next
-    }
-  }
-  return {
-    'distinct unknown ids': fill(unknownId),
-    'one unknown id repeated': fill(() => unknownId(7)),
-    'canonical mentions of unknown ids': fill(n => formatSessionReferenceMention({ sessionId: unknownId(n) as never, label: `gone ${n}` })),
-    'only @': '@'.repeat(64 * 1024 - 512),
-    'unclosed @[': repeatTo('@['),
-    'nested brackets': repeatTo('@[['),
-    // JSON doubles every backslash.
-    'backslashes': repeatTo('@[\\', 32 * 1024 - 512),
-    'runs of @ then @[': `${'@'.repeat(32 * 1024)}${repeatTo('@[', 32 * 1024 - 512)}`,
-    'unclosed URIs': repeatTo('@[](dsh-session:'),
-    'scheme fragments': repeatTo('dsh-session:@['),
-  }
-}
 
 /**
  * The preflight route of a running host, per text kind.

@@ -9,6 +9,7 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 
 import { createHostHarness as createHost, type HostHarness } from '../../dev/in-process-host.ts'
+import { hostileTexts, QUADRATIC_KINDS } from '../../dev/hostile-texts.ts'
 import { afterTest } from './cleanup.ts'
 
 export type { HostHarness }
@@ -95,19 +96,5 @@ export function snapshots(decision: PreStepDecision): string[] {
   return texts(decision).filter(message => message.kind === 'session-reference').map(message => message.text)
 }
 
-const fill = (unit: string, characters = 60_000): string => unit.repeat(Math.floor(characters / unit.length))
-
-/**
- * Texts of 60,000 characters (40,000 of backslashes, which JSON doubles),
- * inside the routes' body limit, on which a
- * backtracking scan of the canonical mention pattern rescans to the end
- * from every start: quadratic time, seconds each.
- */
-export const PATHOLOGICAL: Record<string, string> = {
-  'unclosed @[': fill('@['),
-  'nested brackets': fill('@[['),
-  'backslashes': fill('@[\\', 40_000),
-  'long runs of @': `${'@'.repeat(30_000)}${fill('@[').slice(30_000)}`,
-  'unclosed URIs': fill('@[](dsh-session:'),
-  'scheme fragments': fill('dsh-session:@['),
-}
+/** The hostile texts on which a backtracking scan of the canonical mention pattern takes quadratic time (seconds each), by kind. */
+export const PATHOLOGICAL: Record<string, string> = Object.fromEntries(QUADRATIC_KINDS.map(kind => [kind, hostileTexts()[kind]!]))

@@ -47,6 +47,14 @@ const FINGERPRINT_SAMPLE = 'Café Cafe\u0301 GENÈVE naïve İstanbul Straße �
  * @returns a short hex digest.
  */
 export function termsFingerprint(terms: (text: string) => readonly string[] = indexTerms): string {
+  if (terms === indexTerms) return ownFingerprint ??= fingerprintOf(terms)
+  return fingerprintOf(terms)
+}
+
+/** The index's own fingerprint, made once per process. */
+let ownFingerprint: string | undefined
+
+function fingerprintOf(terms: (text: string) => readonly string[]): string {
   return createHash('sha256').update(JSON.stringify(terms(FINGERPRINT_SAMPLE))).digest('hex').slice(0, 16)
 }
 
