@@ -41,6 +41,16 @@ async function selectInReply(page: Page, fragment: string): Promise<void> {
   }, fragment)
 }
 
+/**
+ * Presses "Add to chat" and lets the next frames pass, in which the composer
+ * takes the focus and the caret: a selection made before then would be moved
+ * into the composer by it, faster than anyone selects.
+ */
+async function addQuote(page: Page): Promise<void> {
+  await page.locator(BUTTON).click()
+  await page.evaluate(() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+}
+
 async function barEntries(page: Page): Promise<string[]> {
   if (await page.locator(BAR).count() === 0) return []
   return page.locator(`${BAR} li`).allInnerTexts()
@@ -98,14 +108,14 @@ describe('quoting the conversation in the real host', () => {
     const page = host.browser.page
     await composer(page).fill('')
     await selectInReply(page, 'You said: Tell me')
-    await page.locator(BUTTON).click()
+    await addQuote(page)
     await selectInReply(page, 'Stand-in reply')
-    await page.locator(BUTTON).click()
+    await addQuote(page)
     await expect.poll(() => composer(page).inputValue()).toBe('@Quote 1\n@Quote 2\n')
     await page.getByRole('button', { name: 'Remove: Quote 1' }).click()
     await expect.poll(() => barEntries(page)).toEqual([expect.stringMatching(/^Quote 2\s/)])
     await selectInReply(page, 'You said: Tell me')
-    await page.locator(BUTTON).click()
+    await addQuote(page)
     await expect.poll(() => composer(page).inputValue()).toBe('\n@Quote 2\n@Quote 3\n')
     const labels = (await barEntries(page)).map(entry => /^Quote \d+/.exec(entry)?.[0])
     expect(labels).toEqual(['Quote 2', 'Quote 3'])
