@@ -4,10 +4,10 @@
  * official rc.8 services with an in-memory session store.
  */
 import { Config } from '../src/config.ts'
-import { ScopedMentionResolver } from '../src/host/mention-resolver.ts'
-import { SessionIndex } from '../src/host/session-index.ts'
-import { SnapshotPreparer } from '../src/host/snapshots.ts'
-import { SurfaceCache } from '../src/host/surface-cache.ts'
+import { ScopedMentionResolver } from '../src/host/references/mention-resolver.ts'
+import { SessionIndex } from '../src/host/sessions/session-index.ts'
+import { SnapshotPreparer } from '../src/host/references/snapshot-preparer.ts'
+import { SurfaceCache } from '../src/host/references/surface-cache.ts'
 import { percentile } from '../dev/percentile.ts'
 import { createHostHarness } from '../dev/in-process-host.ts'
 

@@ -9,16 +9,17 @@ import type {} from '@deepseek-ai/dsh-host-webserver'
 import type {} from '@deepseek-ai/dsh-session-query'
 import type {} from '@deepseek-ai/dsh-session-reference'
 import type { Config } from './config.ts'
-import { ContentSearch, contentIndexFile } from './host/content-search.ts'
-import { SessionLogReader } from './host/log-reader.ts'
-import { OutcomeLog } from './host/outcomes.ts'
-import { registerPreStep } from './host/pre-step.ts'
-import { ScopedMentionResolver } from './host/mention-resolver.ts'
-import { registerRoutes } from './host/routes.ts'
-import { SessionIndex } from './host/session-index.ts'
+import { registerRoutes } from './host/http/routes.ts'
+import { ScopedMentionResolver } from './host/references/mention-resolver.ts'
+import { OutcomeLog } from './host/references/outcome-log.ts'
+import { registerPreStep } from './host/references/pre-step.ts'
+import { SendCheck } from './host/references/send-check.ts'
+import { SnapshotPreparer } from './host/references/snapshot-preparer.ts'
+import { SurfaceCache } from './host/references/surface-cache.ts'
+import { ContentSearch, contentIndexFile } from './host/search/content-search.ts'
+import { SessionLogLocator } from './host/search/log-locator.ts'
+import { SessionIndex } from './host/sessions/session-index.ts'
 import { installSessionsSettings } from './host/settings.ts'
-import { SnapshotPreparer } from './host/snapshots.ts'
-import { SurfaceCache } from './host/surface-cache.ts'
 
 export { Config } from './config.ts'
 export type { FailureMode, ReferenceScope } from './config.ts'
@@ -46,10 +47,10 @@ export const inject = ['sessionReferenceResolver', 'sessionQuery', 'sessions', '
 export function apply(ctx: Context, config: Config): void {
   const settings = installSessionsSettings(ctx, config)
   const index = new SessionIndex(ctx, { startAfterMs: START_AFTER_MS })
-  const content = new ContentSearch(ctx, index, new SessionLogReader(ctx), { file: contentIndexFile() })
-  const resolver = new ScopedMentionResolver(index)
+  const content = new ContentSearch(ctx, index, new SessionLogLocator(ctx), { file: contentIndexFile() })
   const preparer = new SnapshotPreparer(ctx, new SurfaceCache(ctx, index), index)
+  const check = new SendCheck({ resolver: new ScopedMentionResolver(index), preparer })
   const outcomes = new OutcomeLog()
-  registerPreStep(ctx, { resolver, preparer, settings, outcomes })
-  registerRoutes(ctx, { index, content, resolver, preparer, settings, outcomes })
+  registerPreStep(ctx, { check, settings, outcomes })
+  registerRoutes(ctx, { index, content, check, settings, outcomes })
 }

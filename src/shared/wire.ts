@@ -29,6 +29,26 @@ export interface CandidatesResponse {
   readonly candidates: readonly Candidate[]
 }
 
+/**
+ * Why a session a message names is not attached: the one closed set the
+ * preflight answer, the pre-step's outcomes and the browser's sentences
+ * share. `out-of-scope`: outside the `scope` setting; `self-reference`: the
+ * session the message is written in; `too-many`: past the limit of sources
+ * per message; `not-found`: no such session, or it cannot be read;
+ * `too-large`: its snapshot cannot fit the byte budget; `invalid-reference`:
+ * a malformed session reference; `cancelled`: the send was abandoned while it
+ * was prepared; `unavailable`: the snapshot service cannot prepare it.
+ */
+export type SendCheckCode =
+  | 'out-of-scope'
+  | 'self-reference'
+  | 'too-many'
+  | 'not-found'
+  | 'too-large'
+  | 'invalid-reference'
+  | 'cancelled'
+  | 'unavailable'
+
 /** One session a text names, and what sending it would do with it. */
 export interface SourceOutcome {
   readonly sessionId?: string
@@ -45,20 +65,20 @@ export interface SourceOutcome {
   /** Whether it is cut to fit the byte budget. */
   readonly truncated?: boolean
   /** Why it will not be attached. */
-  readonly code?: string
+  readonly code?: SendCheckCode
   readonly message?: string
 }
 
 /** `POST /dsh-sessions/preflight` answer: the whole draft checked once. */
 export type PreflightResponse =
   | { readonly ok: true; readonly text: string; readonly references: readonly { sessionId: string; label?: string }[]; readonly sources: readonly SourceOutcome[]; readonly omitted?: number }
-  | { readonly ok: false; readonly code: string; readonly message: string; readonly sessionId?: string; readonly label?: string; readonly sources: readonly SourceOutcome[]; readonly omitted?: number }
+  | { readonly ok: false; readonly code: SendCheckCode; readonly message: string; readonly sessionId?: string; readonly label?: string; readonly sources: readonly SourceOutcome[]; readonly omitted?: number }
 
 /** A reference the pre-step could not attach. */
 export interface OutcomeReference {
   readonly sessionId?: string
   readonly label: string
-  readonly code: string
+  readonly code: SendCheckCode
   readonly message: string
 }
 

@@ -65,10 +65,10 @@ describe('the draft preflight', () => {
   })
 
   it('blocks every chip with the one reason, naming the source or the limit', async () => {
-    const tooMany = setup({ ok: false, code: 'SESSION_REFERENCE_TOO_MANY', message: 'raw', sources: [] })
+    const tooMany = setup({ ok: false, code: 'too-many', message: 'raw', sources: [] })
     const checks = [tooMany.batch.check('session-t', new AbortController().signal), tooMany.batch.check('session-t', new AbortController().signal)]
     for (const check of checks) await expect(check).rejects.toThrow('A message can reference at most 3 sessions.')
-    const gone = setup({ ok: false, code: 'SESSION_REFERENCE_READ_FAILED', message: 'raw', sessionId: 's-b', label: 'B', sources: [] })
+    const gone = setup({ ok: false, code: 'not-found', message: 'raw', sessionId: 's-b', label: 'B', sources: [] })
     await expect(gone.batch.check('session-t', new AbortController().signal)).rejects.toThrow('Cannot reference "B": the session was deleted or cannot be read.')
   })
 

@@ -2,6 +2,7 @@
 import type { InputTriggerSource } from '@deepseek-ai/dsh-client-ui-input-trigger/client'
 import { describe, expect, it, vi } from 'vitest'
 import type { SessionsApi } from '../../src/client/api.ts'
+import type { SendCheckCode } from '../../src/shared/wire.ts'
 import { en, type SessionsKey } from '../../src/client/locales.ts'
 import { DraftPreflight } from '../../src/client/mention/draft-preflight.ts'
 import { createMentionSource, MENTION_SOURCE } from '../../src/client/mention/source.ts'
@@ -114,14 +115,18 @@ describe('the @ source', () => {
   })
 
   it.each([
-    ['DSH_SESSIONS_OUT_OF_SCOPE', 'Cannot reference "Orchard plans": it is outside the current workspace.'],
-    ['SESSION_REFERENCE_READ_FAILED', 'Cannot reference "Orchard plans": the session was deleted or cannot be read.'],
-    ['SESSION_REFERENCE_TOO_MANY', 'A message can reference at most 3 sessions.'],
-    ['SESSION_REFERENCE_BUDGET_EXCEEDED', 'Cannot reference "Orchard plans": the session is too large to reference.'],
-    ['SESSION_REFERENCE_SELF_REFERENCE', 'a session cannot reference itself.'],
+    ['out-of-scope', 'Cannot reference "Orchard plans": it is outside the current workspace.'],
+    ['not-found', 'Cannot reference "Orchard plans": the session was deleted or cannot be read.'],
+    ['too-many', 'A message can reference at most 3 sessions.'],
+    ['too-large', 'Cannot reference "Orchard plans": the session is too large to reference.'],
+    ['self-reference', 'a session cannot reference itself.'],
+    ['invalid-reference', 'This session reference is invalid.'],
+    ['cancelled', 'The session reference check was cancelled.'],
+    ['unavailable', 'Session references cannot be checked right now.'],
     ['SOMETHING_NEW', 'Session references cannot be checked right now.'],
   ])('rejects the send for %s with a readable reason', async (code, text) => {
-    const { source } = setup({ preflight: () => Promise.resolve({ ok: false as const, code, message: 'raw', sessionId: 'session-a', label: 'Orchard plans', sources: [] }) })
+    // A code this browser half does not know (a newer host) reads as unavailable.
+    const { source } = setup({ preflight: () => Promise.resolve({ ok: false as const, code: code as SendCheckCode, message: 'raw', sessionId: 'session-a', label: 'Orchard plans', sources: [] }) })
     const ref = JSON.stringify({ kind: 'session', citingSessionId: 'session-t', citedSessionId: 'session-a', label: 'Orchard plans', mention: alpha.mention })
     await expect(source.codec!.serialize(ref, new AbortController().signal)).rejects.toThrow(text)
   })
@@ -142,7 +147,7 @@ describe('the @ source', () => {
 
   it('names a chip whose title looks like a replacement pattern exactly as written', async () => {
     const label = "Cost $& benefit $$ and $` and $'"
-    const { source } = setup({ preflight: () => Promise.resolve({ ok: false as const, code: 'SESSION_REFERENCE_READ_FAILED', message: 'raw', label, sources: [] }) })
+    const { source } = setup({ preflight: () => Promise.resolve({ ok: false as const, code: 'not-found', message: 'raw', label, sources: [] }) })
     const ref = JSON.stringify({ kind: 'session', citingSessionId: 'session-t', citedSessionId: 'session-a', label, mention: alpha.mention })
     await expect(source.codec!.serialize(ref, new AbortController().signal)).rejects.toThrow(`Cannot reference "${label}": the session was deleted or cannot be read.`)
   })

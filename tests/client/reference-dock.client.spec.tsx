@@ -52,8 +52,8 @@ describe('the reference dock', () => {
   })
 
   it('says before the send that a chip cannot be attached, and that there are too many', async () => {
-    renderDock({ ok: false, code: 'SESSION_REFERENCE_TOO_MANY', message: 'raw', sources: [
-      { sessionId: 's-a', label: 'Alpha notes', chip: true, ok: false, code: 'SESSION_REFERENCE_BUDGET_EXCEEDED', message: 'raw' },
+    renderDock({ ok: false, code: 'too-many', message: 'raw', sources: [
+      { sessionId: 's-a', label: 'Alpha notes', chip: true, ok: false, code: 'too-large', message: 'raw' },
       { sessionId: 's-b', label: 'Beta plans', chip: true, ok: true, bytes: 100, tokens: 25 },
     ] })
     await settle()
@@ -63,10 +63,10 @@ describe('the reference dock', () => {
 
   it('shows what the host could not attach after a send, restores a rejected message, and dismisses', async () => {
     const { report, restore } = renderDock({ ok: true, text: '', references: [], sources: [] }, [])
-    report({ id: 1, at: 0, kind: 'not-attached', references: [{ sessionId: 'session-x', label: 'session-x', code: 'DSH_SESSIONS_OUT_OF_SCOPE', message: 'raw' }] })
+    report({ id: 1, at: 0, kind: 'not-attached', references: [{ sessionId: 'session-x', label: 'session-x', code: 'out-of-scope', message: 'raw' }] })
     expect(screen.getByRole('alert').textContent).toContain('Sent without these references:')
     expect(screen.getByRole('alert').textContent).toContain('Cannot reference "session-x": it is outside the current workspace.')
-    report({ id: 2, at: 0, kind: 'rejected', references: [{ label: 'Gone', code: 'SESSION_REFERENCE_READ_FAILED', message: 'raw' }], text: 'my words' })
+    report({ id: 2, at: 0, kind: 'rejected', references: [{ label: 'Gone', code: 'not-found', message: 'raw' }], text: 'my words' })
     expect(restore).toHaveBeenCalledWith('my words')
     // The unsent message stays readable in the notice whether or not the composer could take it back.
     expect(screen.getAllByRole('alert')[1]!.textContent).toContain('my words')

@@ -5,14 +5,14 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import { createAssistantMessage, createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { ContentSearch, contentIndexFile } from '../../src/host/content-search.ts'
+import { ContentSearch, contentIndexFile } from '../../src/host/search/content-search.ts'
 import { ContentIndex, type ContentIndexData } from '../../src/host/search/content-index.ts'
-import { SessionLogReader } from '../../src/host/log-reader.ts'
+import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { conversationOf } from '../../src/host/search/conversation.ts'
 import { INDEX_FORMAT, INDEX_VERSION, termsFingerprint } from '../../src/host/search/index-file.ts'
 import { snippetOf } from '../../src/host/search/snippet.ts'
 import { fold, indexTerms, queryTerms } from '../../src/host/search/text.ts'
-import { SessionIndex } from '../../src/host/session-index.ts'
+import { SessionIndex } from '../../src/host/sessions/session-index.ts'
 import { A, B, createHostHarness, type HostHarness, id, post, TARGET, temporaryFolder } from './harness.ts'
 
 const temporary = temporaryFolder
@@ -255,7 +255,7 @@ describe('the log pass and the saved index', () => {
     const fiber = h.ctx.plugin({ name: 'pass-host', inject: ['sessionQuery', 'sessions'], apply: () => undefined })
     await fiber
     const index = new SessionIndex(fiber.ctx, { reconcileMs: 60 })
-    const content = new ContentSearch(fiber.ctx, index, new SessionLogReader(fiber.ctx), { file, duty: 1, ...options })
+    const content = new ContentSearch(fiber.ctx, index, new SessionLogLocator(fiber.ctx), { file, duty: 1, ...options })
     return { h, index, content, stop: () => fiber.dispose() }
   }
 
@@ -375,7 +375,7 @@ describe('the log pass and the saved index', () => {
     const h = await createHostHarness({ persistenceRoot: root })
     h.session(TARGET, { cwd: A })
     const index = new SessionIndex(h.ctx)
-    const content = new ContentSearch(h.ctx, index, new SessionLogReader(h.ctx), { workerModule: new URL('file:///nonexistent/worker.js') })
+    const content = new ContentSearch(h.ctx, index, new SessionLogLocator(h.ctx), { workerModule: new URL('file:///nonexistent/worker.js') })
     await content.whenReady()
     await waitFor(() => index.get(id(3))?.label === 'Weekly sync' && index.get(id(2))?.label === 'Billing notes')
     expect(content.status()).toMatchObject({ available: false, start: 'unavailable', sessions: 0 })

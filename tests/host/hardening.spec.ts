@@ -5,9 +5,9 @@ import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-referenc
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { describe, expect, it } from 'vitest'
-import { SessionIndex } from '../../src/host/session-index.ts'
-import { ContentSearch } from '../../src/host/content-search.ts'
-import { SessionLogReader } from '../../src/host/log-reader.ts'
+import { SessionIndex } from '../../src/host/sessions/session-index.ts'
+import { ContentSearch } from '../../src/host/search/content-search.ts'
+import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { hostileTexts, QUADRATIC_KINDS } from '../../dev/hostile-texts.ts'
 import { A, createHostHarness, type HostHarness, id, PATHOLOGICAL, post, TARGET, texts, unknownId } from './harness.ts'
 
@@ -70,7 +70,7 @@ describe('bounded work per text', () => {
     expect(elapsed).toBeLessThan(2_000)
     const body = await res.json() as { ok: boolean; code?: string }
     if (text.includes('(dsh-session:')) {
-      expect(body).toMatchObject({ ok: false, code: 'SESSION_REFERENCE_TOO_MANY' })
+      expect(body).toMatchObject({ ok: false, code: 'too-many' })
       // The answer lists a bounded number of sources and counts the rest.
       const listed = body as unknown as { sources: unknown[]; omitted: number }
       expect(listed.sources).toHaveLength(32)
@@ -88,7 +88,7 @@ describe('bounded work per text', () => {
     const { url } = await setup()
     const mention = formatSessionReferenceMention({ sessionId: unknownId(1) as never, label: 'gone' })
     const res = await post(url, 'preflight', { sessionId: TARGET, text: `${mention} ${mention} ${mention}` })
-    expect(await res.json()).toMatchObject({ ok: false, code: 'SESSION_REFERENCE_READ_FAILED', sessionId: unknownId(1) })
+    expect(await res.json()).toMatchObject({ ok: false, code: 'not-found', sessionId: unknownId(1) })
   })
 
   it('spends at most a few storage reads per text before the first listing, and remembers misses', async () => {
@@ -128,7 +128,7 @@ describe('index faults', () => {
     h.breakLog(id(2))
     h.faults.readErrors.set(id(2), [new Error('EIO: injected')])
     const res = await post(url, 'preflight', { sessionId: TARGET, text: id(2) })
-    expect(await res.json()).toMatchObject({ ok: false, code: 'SESSION_REFERENCE_READ_FAILED' })
+    expect(await res.json()).toMatchObject({ ok: false, code: 'not-found' })
     expect(await candidateIds(url)).toEqual([id(2)])
   })
 
@@ -193,7 +193,7 @@ describe('index faults', () => {
     h.faults.cold.set(id(8), { cwd: A, createdAt: 5 })
     h.faults.cold.set(id(9), { cwd: A, createdAt: 6, title: 'Cold title' })
     const index = new SessionIndex(h.ctx, { reconcileMs: 40 })
-    new ContentSearch(h.ctx, index, new SessionLogReader(h.ctx))
+    new ContentSearch(h.ctx, index, new SessionLogLocator(h.ctx))
     await index.ready()
     await waitFor(async () => (h.faults.calls.get('listSessions') ?? 0) >= 5, 3_000)
     expect(h.faults.calls.get(`readTitle:${id(8)}`)).toBe(1)

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import {
   applySpanEdits, boundLabelScans, defuseSessionUris, findCanonicalSpans, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions, type Span, titleKey,
-} from '../../src/host/mentions.ts'
+} from '../../src/host/references/mentions.ts'
 import { PATHOLOGICAL } from './harness.ts'
 
 /**

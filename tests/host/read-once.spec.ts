@@ -5,10 +5,10 @@ import { join } from 'node:path'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { afterEach, describe, expect, it } from 'vitest'
-import { OutcomeLog } from '../../src/host/outcomes.ts'
-import { SessionIndex } from '../../src/host/session-index.ts'
-import { SnapshotPreparer } from '../../src/host/snapshots.ts'
-import { SurfaceCache } from '../../src/host/surface-cache.ts'
+import { OutcomeLog } from '../../src/host/references/outcome-log.ts'
+import { SessionIndex } from '../../src/host/sessions/session-index.ts'
+import { SnapshotPreparer } from '../../src/host/references/snapshot-preparer.ts'
+import { SurfaceCache } from '../../src/host/references/surface-cache.ts'
 import { A, createHostHarness, type HostHarness, id } from './harness.ts'
 
 const roots: string[] = []
@@ -87,7 +87,7 @@ describe('read-once snapshots', () => {
 describe('the outcome log', () => {
   it('answers newer outcomes at once, waits for the next one, and stops waiting when told', async () => {
     const log = new OutcomeLog()
-    log.record('s', { kind: 'not-attached', references: [{ label: 'A', code: 'X', message: 'm' }] })
+    log.record('s', { kind: 'not-attached', references: [{ label: 'A', code: 'not-found', message: 'm' }] })
     expect((await log.read('s', 0, 1_000, new AbortController().signal)).map(outcome => outcome.id)).toEqual([1])
     const waiting = log.read('s', 1, 5_000, new AbortController().signal)
     setTimeout(() => log.record('s', { kind: 'rejected', references: [], text: 'hello' }), 20)

@@ -81,18 +81,18 @@ describe('preflight route', () => {
     expect(ok.sources).toEqual([{ sessionId: id(2), label: 'Alpha notes', chip: true, ok: true, bytes: expect.any(Number), truncated: false }])
     expect(ok.sources[0].bytes).toBeGreaterThan('alpha text'.length)
     const scope = await (await post(url, 'preflight', { sessionId: TARGET, text: id(3) })).json()
-    expect(scope).toMatchObject({ ok: false, code: 'DSH_SESSIONS_OUT_OF_SCOPE', sessionId: id(3) })
+    expect(scope).toMatchObject({ ok: false, code: 'out-of-scope', sessionId: id(3) })
     const self = await (await post(url, 'preflight', { sessionId: TARGET, text: TARGET })).json()
-    expect(self).toMatchObject({ ok: false, code: 'SESSION_REFERENCE_SELF_REFERENCE' })
+    expect(self).toMatchObject({ ok: false, code: 'self-reference' })
     const malformed = await (await post(url, 'preflight', { sessionId: TARGET, text: '@[x](dsh-session:!!)' })).json()
-    expect(malformed).toMatchObject({ ok: false, code: 'SESSION_REFERENCE_INVALID_REFERENCE' })
+    expect(malformed).toMatchObject({ ok: false, code: 'invalid-reference' })
   })
 
   it('reports a source deleted after the pick', async () => {
     const { h, url } = await setup()
     h.breakLog(id(2))
     const res = await (await post(url, 'preflight', { sessionId: TARGET, text: id(2) })).json()
-    expect(res).toMatchObject({ ok: false, code: 'SESSION_REFERENCE_READ_FAILED' })
+    expect(res).toMatchObject({ ok: false, code: 'not-found' })
   })
 })
 

@@ -1,6 +1,6 @@
 /** The routes' trust fence and the loopback pin of the settings write. */
 import { describe, expect, it } from 'vitest'
-import { isAdmitted, isLoopbackHostname, isTrustedRequest } from '../../src/host/trust.ts'
+import { isAdmitted, isLoopbackHostname, isTrustedRequest } from '../../src/host/http/trust.ts'
 
 describe('route trust fence', () => {
   it.each([

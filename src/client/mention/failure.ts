@@ -2,23 +2,26 @@
  * The sentence a person reads for each preflight failure code.
  * @module @wishp3/dsh-sessions/client/mention/failure
  */
+import type { SendCheckCode } from '../../shared/wire.ts'
 import type { SessionsKey } from '../locales.ts'
 
-const KEYS: Record<string, SessionsKey> = {
-  DSH_SESSIONS_OUT_OF_SCOPE: 'error.outOfScope',
-  SESSION_REFERENCE_SELF_REFERENCE: 'error.self',
-  SESSION_REFERENCE_TOO_MANY: 'error.tooMany',
-  SESSION_REFERENCE_READ_FAILED: 'error.notFound',
-  SESSION_REFERENCE_BUDGET_EXCEEDED: 'error.tooLarge',
-  SESSION_REFERENCE_INVALID_REFERENCE: 'error.invalid',
-  SESSION_REFERENCE_CANCELLED: 'error.cancelled',
+/** Every send-check code has its sentence: a code added to the wire without one fails to compile here. */
+const KEYS: Readonly<Record<SendCheckCode, SessionsKey>> = {
+  'out-of-scope': 'error.outOfScope',
+  'self-reference': 'error.self',
+  'too-many': 'error.tooMany',
+  'not-found': 'error.notFound',
+  'too-large': 'error.tooLarge',
+  'invalid-reference': 'error.invalid',
+  'cancelled': 'error.cancelled',
+  'unavailable': 'error.unavailable',
 }
 
 /**
- * The locale key for a failure code; `{label}` in the text names the chip.
- * @param code - a preflight failure code.
- * @returns the key of its sentence.
+ * The locale key for a send-check code; `{label}` in the text names the chip.
+ * @param code - a code from the host, or none when the host gave no answer.
+ * @returns the key of its sentence; a code this browser half does not know reads as unavailable.
  */
-export function failureKey(code: string): SessionsKey {
-  return KEYS[code] ?? 'error.unavailable'
+export function failureKey(code: SendCheckCode | undefined): SessionsKey {
+  return code !== undefined && Object.hasOwn(KEYS, code) ? KEYS[code] : 'error.unavailable'
 }

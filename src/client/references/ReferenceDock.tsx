@@ -8,7 +8,7 @@
  * @module @wishp3/dsh-sessions/client/references/ReferenceDock
  */
 import { useEffect, useMemo, useState } from 'react'
-import type { Outcome, PreflightResponse, SourceOutcome } from '../../shared/wire.ts'
+import type { Outcome, PreflightResponse, SendCheckCode, SourceOutcome } from '../../shared/wire.ts'
 import type { DockChip, ReferenceDockProps } from '../contract.ts'
 import { decodeChipRef } from '../core/chip-ref.ts'
 import { formatSize, formatTokens } from '../core/cost.ts'
@@ -70,8 +70,8 @@ export function ReferenceDock(props: ReferenceDockProps) {
 
   if (chips.length === 0 && notices.length === 0) return null
   const sources = measured?.key === key ? measured.response.sources : undefined
-  const tooMany = measured?.key === key && !measured.response.ok && measured.response.code === 'SESSION_REFERENCE_TOO_MANY'
-  const reason = (code: string, label: string) => t(failureKey(code), { label })
+  const tooMany = measured?.key === key && !measured.response.ok && measured.response.code === 'too-many'
+  const reason = (code: SendCheckCode | undefined, label: string) => t(failureKey(code), { label })
   return (
     <section className={css.dock} aria-label={t('dock.label')} data-dsh-sessions-reference-dock="">
       {notices.map(outcome => (
@@ -79,7 +79,7 @@ export function ReferenceDock(props: ReferenceDockProps) {
           <span className={css.noticeTitle}>{t(outcome.kind === 'rejected' ? 'outcome.rejected' : 'outcome.notAttached')}</span>
           <ul className={css.reasons}>
             {outcome.references.map((reference, n) => (
-              <li key={n}>{reference.code === 'SESSION_REFERENCE_TOO_MANY' ? t('outcome.tooMany', { label: reference.label }) : reason(reference.code, reference.label)}</li>
+              <li key={n}>{reference.code === 'too-many' ? t('outcome.tooMany', { label: reference.label }) : reason(reference.code, reference.label)}</li>
             ))}
           </ul>
           {/* The message itself stays on screen too, in case the composer was not empty to take it back. */}
@@ -110,7 +110,7 @@ export function ReferenceDock(props: ReferenceDockProps) {
 
   function costText(found: SourceOutcome | undefined): string {
     if (found === undefined) return t('cost.pending')
-    if (!found.ok) return reason(found.code ?? '', found.label)
+    if (!found.ok) return reason(found.code, found.label)
     const size = t('cost.size', {
       size: formatSize(found.bytes ?? 0, props.locale()),
       tokens: found.tokens === undefined ? '?' : formatTokens(found.tokens, props.locale()),

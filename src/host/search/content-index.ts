@@ -10,6 +10,7 @@
  * @module @wishp3/dsh-sessions/host/search/content-index
  */
 import MiniSearch, { type AsPlainObject, type Options } from 'minisearch'
+import { plainObjectParts } from '../official/minisearch.ts'
 import type { Snippet } from '../../shared/wire.ts'
 import type { ConversationText } from './conversation.ts'
 import { snippetOf } from './snippet.ts'
@@ -33,22 +34,6 @@ export interface ContentIndexData {
   readonly sessions: readonly (readonly [string, ContentEntry])[]
   readonly index: AsPlainObject
 }
-
-/** The MiniSearch fields its own `toJSON` reads; see {@link ContentIndex.jsonParts}. */
-interface MiniSearchState {
-  readonly _documentCount: number
-  readonly _nextId: number
-  readonly _documentIds: Map<number, unknown>
-  readonly _fieldIds: Record<string, number>
-  readonly _fieldLength: Map<number, number[]>
-  readonly _avgFieldLength: number[]
-  readonly _storedFields: Map<number, unknown>
-  readonly _dirtCount: number
-  readonly _index: Iterable<[string, Map<number, Map<number, number>>]>
-}
-
-/** Index terms written between two yields of {@link ContentIndex.jsonParts}. */
-const TERMS_PER_PART = 2_000
 
 /** Sessions' texts written between two yields of {@link ContentIndex.jsonParts}. */
 const SESSIONS_PER_PART = 100
@@ -168,59 +153,19 @@ export class ContentIndex {
 
   /**
    * The index as JSON text, in pieces: the sessions' texts, then
-   * MiniSearch's own serialized form (`AsPlainObject`, which
-   * `MiniSearch.loadJS` reads), written from the same fields its `toJSON`
-   * reads. `toJSON` builds the whole object at once, and at 2,000 sessions
-   * that takes seconds and hundreds of megabytes; this yields a piece every
-   * {@link TERMS_PER_PART} terms so the caller can write and rest between
-   * them. The index must not change while the pieces are taken.
-   * `tests/host/content-search.spec.ts` holds the result equal to `toJSON`.
+   * MiniSearch's own serialized form in pieces (see `official/minisearch.ts`),
+   * so the caller can write and rest between them. The index must not change
+   * while the pieces are taken.
    * @yields consecutive pieces of one JSON object `{ sessions, index }`.
    */
   *jsonParts(): Generator<string> {
-    const state = stateOf(this.search_)
     const sessions = [...this.entries]
     for (let at = 0; at < sessions.length || at === 0; at += SESSIONS_PER_PART) {
       const slice = JSON.stringify(sessions.slice(at, at + SESSIONS_PER_PART)).slice(1, -1)
       yield `${at === 0 ? '{"sessions":[' : ','}${slice}`
     }
-    yield '],"index":{'
-    yield `"documentCount":${state._documentCount},"nextId":${state._nextId}`
-    yield `,"documentIds":${JSON.stringify(Object.fromEntries(state._documentIds))},"fieldIds":${JSON.stringify(state._fieldIds)}`
-    yield `,"fieldLength":${JSON.stringify(Object.fromEntries(state._fieldLength))},"averageFieldLength":${JSON.stringify(state._avgFieldLength)}`
-    yield `,"storedFields":${JSON.stringify(Object.fromEntries(state._storedFields))},"dirtCount":${state._dirtCount},"index":[`
-    let part = ''
-    let count = 0
-    for (const [term, fields] of state._index) {
-      part += `${count === 0 ? '' : ','}[${JSON.stringify(term)},{`
-      let firstField = true
-      for (const [fieldId, frequencies] of fields) {
-        part += `${firstField ? '' : ','}"${fieldId}":{`
-        let firstDocument = true
-        for (const [documentId, frequency] of frequencies) {
-          part += `${firstDocument ? '' : ','}"${documentId}":${frequency}`
-          firstDocument = false
-        }
-        part += '}'
-        firstField = false
-      }
-      part += '}]'
-      count += 1
-      if (count % TERMS_PER_PART === 0) {
-        yield part
-        part = ''
-      }
-    }
-    yield `${part}],"serializationVersion":2}}`
+    yield '],"index":'
+    yield* plainObjectParts(this.search_)
+    yield '}'
   }
-}
-
-function isState(search: object): search is MiniSearchState {
-  return typeof Reflect.get(search, '_documentCount') === 'number' && Reflect.get(search, '_index') instanceof Object
-    && Reflect.get(search, '_documentIds') instanceof Map && Reflect.get(search, '_fieldLength') instanceof Map && Reflect.get(search, '_storedFields') instanceof Map
-}
-
-function stateOf(search: object): MiniSearchState {
-  if (!isState(search)) throw new TypeError('MiniSearch no longer keeps the fields its serialization reads')
-  return search
 }

@@ -10,27 +10,12 @@
  */
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 import { SessionId } from '@deepseek-ai/dsh-session'
-import type { Config } from '../config.ts'
-import type { ContentSearch } from './content-search.ts'
-import { queryTerms } from './search/text.ts'
-import type { Candidate, Snippet } from '../shared/wire.ts'
-import { isInScope, rankGroup, type ReferenceTarget } from './scope.ts'
-import type { IndexedSession, SessionIndex } from './session-index.ts'
-
-/**
- * The in-scope sessions a target may reference, in ranking order.
- * @param index - the session index.
- * @param target - the citing session.
- * @param config - the effective configuration.
- * @returns every in-scope session, best first.
- */
-export function rankedInScope(index: SessionIndex, target: ReferenceTarget, config: Pick<Config, 'scope'>): IndexedSession[] {
-  const groups: [IndexedSession[], IndexedSession[], IndexedSession[]] = [[], [], []]
-  for (const session of index.list()) {
-    if (isInScope(config.scope, target, session)) groups[rankGroup(session.cwd, target.cwd)].push(session)
-  }
-  return groups.flat()
-}
+import type { Config } from '../../config.ts'
+import type { ContentSearch } from '../search/content-search.ts'
+import { queryTerms } from '../search/text.ts'
+import type { Candidate, Snippet } from '../../shared/wire.ts'
+import { rankedInScope, type ReferenceTarget } from '../sessions/scope.ts'
+import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 
 function candidate(session: IndexedSession, snippet?: Snippet): Candidate {
   return {
@@ -64,7 +49,7 @@ export async function listCandidates(
   const typed = query.toLocaleLowerCase()
   const cap = Math.min(limit, config.candidateLimit)
   const found: Candidate[] = []
-  const ranked = rankedInScope(index, target, config)
+  const ranked = rankedInScope(index.list(), target, config.scope)
   for (const session of ranked) {
     if (found.length >= cap) break
     if (typed !== '' && !session.matchKeys.some(key => key.includes(typed))) continue

@@ -24,16 +24,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-host-webserver'
 import { SessionId } from '@deepseek-ai/dsh-session'
-import type { SourceOutcome } from '../shared/wire.ts'
-import { listCandidates } from './candidates.ts'
-import type { ContentSearch } from './content-search.ts'
-import { DshSessionsError, type DshSessionsErrorCode } from './errors.ts'
-import type { OutcomeLog } from './outcomes.ts'
-import type { ScopedMentionResolver } from './mention-resolver.ts'
-import type { ReferenceTarget } from './scope.ts'
-import type { SessionIndex } from './session-index.ts'
-import type { SnapshotPreparer } from './snapshots.ts'
-import type { SessionsSettings } from './settings.ts'
+import { listCandidates } from '../references/candidates.ts'
+import type { ContentSearch } from '../search/content-search.ts'
+import { DshSessionsError, type DshSessionsErrorCode } from '../errors.ts'
+import type { OutcomeLog } from '../references/outcome-log.ts'
+import type { ReferenceTarget } from '../sessions/scope.ts'
+import type { SessionIndex } from '../sessions/session-index.ts'
+import type { SendCheck } from '../references/send-check.ts'
+import type { SessionsSettings } from '../settings.ts'
 import { isAdmitted, type RouteAuthority } from './trust.ts'
 
 /** Route prefix. */
@@ -45,9 +43,6 @@ export const MAX_BODY_BYTES = 64 * 1024
 /** Longest wait of one outcomes request. */
 export const MAX_OUTCOME_WAIT_MS = 25_000
 
-/** Most sources one preflight answer lists; the count of the rest is given. */
-const MAX_LISTED_SOURCES = 32
-
 /** Most chip ids one preflight may name. */
 const MAX_CHIPS = 64
 
@@ -55,8 +50,7 @@ const MAX_CHIPS = 64
 export interface RouteDependencies {
   readonly index: SessionIndex
   readonly content: ContentSearch
-  readonly resolver: ScopedMentionResolver
-  readonly preparer: SnapshotPreparer
+  readonly check: SendCheck
   readonly settings: SessionsSettings
   readonly outcomes: OutcomeLog
 }
@@ -148,66 +142,16 @@ function chipIds(body: Record<string, unknown>): readonly string[] | undefined {
   return value as string[]
 }
 
-/**
- * Checks a whole draft once: every session it names, attached or not, with
- * what each adds to the context. The send is blocked when more sessions are
- * named than a message may reference, when a chip's source cannot be
- * attached, or, under `failureMode: reject`, when any reference cannot be.
- * Without `chips`, every reference counts as a chip.
- */
+/** Checks a whole draft once (see `references/send-check.ts`). */
 async function preflight(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readJson(req)
   const who = target(deps, ctx, body)
   const text = requiredString(body, 'text')
   const chips = chipIds(body)
   await deps.index.ready()
-  const config = deps.settings.current()
-  const resolved = await deps.resolver.resolveText(who, text, config)
-  const isChip = (sessionId: string | undefined) => chips === undefined || (sessionId !== undefined && chips.includes(sessionId))
   const abort = new AbortController()
   res.once('close', () => abort.abort())
-  const limit = deps.preparer.maxReferences
-  const measured = await Promise.all(resolved.references.slice(0, limit).map(reference => deps.preparer.measure(who, reference, abort.signal)))
-  const sources: SourceOutcome[] = []
-  resolved.references.forEach((reference, n) => {
-    const measure = measured[n]
-    const base = { sessionId: reference.sessionId, label: reference.label ?? reference.sessionId, chip: isChip(reference.sessionId) }
-    if (measure === undefined) {
-      sources.push({ ...base, ok: false, code: 'SESSION_REFERENCE_TOO_MANY', message: `a message may reference at most ${limit} sessions` })
-    } else if (measure.failure !== undefined) {
-      sources.push({ ...base, ok: false, code: measure.failure.code, message: measure.failure.message })
-    } else {
-      sources.push({ ...base, ok: true, ...(measure.bytes === undefined ? {} : { bytes: measure.bytes }), ...(measure.tokens === undefined ? {} : { tokens: measure.tokens }), truncated: measure.truncated === true })
-    }
-  })
-  for (const failure of resolved.failures) {
-    sources.push({
-      ...(failure.sessionId === undefined ? {} : { sessionId: failure.sessionId }),
-      label: failure.label ?? failure.sessionId ?? '',
-      chip: isChip(failure.sessionId),
-      ok: false,
-      code: failure.code,
-      message: failure.message,
-    })
-  }
-  const named = new Set(sources.flatMap(source => (source.sessionId === undefined ? [] : [source.sessionId])))
-  const blocking = named.size > limit
-    ? { code: 'SESSION_REFERENCE_TOO_MANY', message: `a message may reference at most ${limit} sessions` }
-    : sources.find(source => !source.ok && (source.chip || config.failureMode === 'reject'))
-  if (blocking !== undefined) {
-    const about = 'label' in blocking ? { ...(blocking.sessionId === undefined ? {} : { sessionId: blocking.sessionId }), label: blocking.label } : {}
-    send(res, 200, { ok: false, code: blocking.code, message: blocking.message, ...about, ...listed(sources) })
-    return
-  }
-  // Prepare the snapshot the step will attach now, so the step finds it ready while no source changes.
-  await deps.preparer.attach(who, [{ type: 'text', text: resolved.text }], resolved.references, abort.signal).catch(() => {})
-  send(res, 200, { ok: true, text: resolved.text, references: resolved.references.slice(0, limit), ...listed(sources) })
-}
-
-/** The sources an answer lists: the first {@link MAX_LISTED_SOURCES}, and how many more there were. */
-function listed(sources: readonly SourceOutcome[]): { sources: readonly SourceOutcome[]; omitted?: number } {
-  if (sources.length <= MAX_LISTED_SOURCES) return { sources }
-  return { sources: sources.slice(0, MAX_LISTED_SOURCES), omitted: sources.length - MAX_LISTED_SOURCES }
+  send(res, 200, await deps.check.preflight(who, text, chips, deps.settings.current(), abort.signal))
 }
 
 async function outcomes(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {

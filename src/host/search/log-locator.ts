@@ -1,10 +1,14 @@
 /**
- * Where a persisted session's log is and how current it is: the file the
- * host's persistence backend names for it (`sessionPersistence.locate`), so
- * nothing searches every workspace folder, and its revision, the file's size
- * and modification time, which change whenever the host appends to it.
- * Reading the file is `search/log-file.ts`'s part.
- * @module @wishp3/dsh-sessions/host/log-reader
+ * Where a persisted session's log is, and what identifies the current
+ * content of any session: its revision. The log is the file the host's
+ * persistence backend names for the session (`sessionPersistence.locate`),
+ * so nothing searches every workspace folder. A live session's revision is
+ * `live:<event count>`; a cold one's is its log's size and modification
+ * time, which change whenever the host appends to it. This is the one place
+ * a revision is made: the content index, the read-once storage and the
+ * snapshot cache all compare revisions made here. Reading the log is
+ * `log-file.ts`'s part.
+ * @module @wishp3/dsh-sessions/host/search/log-locator
  */
 import { stat } from 'node:fs/promises'
 import type { Context } from '@deepseek-ai/cordis'
@@ -14,12 +18,21 @@ import type {} from '@deepseek-ai/dsh-session-persistence'
 /** What names a session's log. */
 export interface LogHeader {
   readonly id: string
-  readonly cwd: string | undefined
+  readonly cwd?: string | undefined
   readonly createdAt: number
 }
 
-/** Locations and revisions of persisted logs. */
-export class SessionLogReader {
+/**
+ * The revision of a live session's content.
+ * @param session - the live session.
+ * @returns `live:<seq>`.
+ */
+export function liveRevision(session: { readonly seq: number }): string {
+  return `live:${session.seq}`
+}
+
+/** Locations and revisions of session logs. */
+export class SessionLogLocator {
   private readonly ctx: Context
 
   constructor(ctx: Context) {
@@ -43,11 +56,13 @@ export class SessionLogReader {
   }
 
   /**
-   * The current revision of a session's log.
+   * What identifies the current content of a session.
    * @param header - the session.
-   * @returns `size:mtime`; `undefined` when there is no log file to look at.
+   * @returns its {@link liveRevision} while it is live in this process, else `size:mtime` of its log; `undefined` when there is no log file to look at.
    */
   async revision(header: LogHeader): Promise<string | undefined> {
+    const live = this.ctx.sessions.get(SessionId(header.id))
+    if (live !== undefined) return liveRevision(live)
     const path = this.path(header)
     if (path === undefined) return undefined
     try {

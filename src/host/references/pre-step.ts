@@ -18,21 +18,15 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { PreStepDecision } from '@deepseek-ai/dsh-agent'
-import { type ContentBlock, freezeMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
-import type { SessionReferenceInput } from '@deepseek-ai/dsh-session-reference'
-import type { OutcomeReference } from '../shared/wire.ts'
-import { messageOf } from './errors.ts'
-import { codeOf, type ReferenceFailure } from './failures.ts'
-import type { OutcomeLog } from './outcomes.ts'
-import type { ScopedMentionResolver } from './mention-resolver.ts'
-import type { ReferenceTarget } from './scope.ts'
-import type { SessionsSettings } from './settings.ts'
-import type { Attachment, SnapshotPreparer } from './snapshots.ts'
+import { freezeMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
+import type { SessionsSettings } from '../settings.ts'
+import type { ReferenceTarget } from '../sessions/scope.ts'
+import type { OutcomeLog } from './outcome-log.ts'
+import { outcomeReference, type SendCheck } from './send-check.ts'
 
 /** What the listener uses. */
 export interface PreStepDependencies {
-  readonly resolver: ScopedMentionResolver
-  readonly preparer: SnapshotPreparer
+  readonly check: SendCheck
   readonly settings: SessionsSettings
   readonly outcomes: OutcomeLog
 }
@@ -40,19 +34,10 @@ export interface PreStepDependencies {
 /** Failures of one message logged one by one; the rest are counted in one line. */
 const LOGGED_FAILURES = 8
 
-function outcomeReference(failure: ReferenceFailure): OutcomeReference {
-  return {
-    ...(failure.sessionId === undefined ? {} : { sessionId: failure.sessionId }),
-    label: failure.label ?? failure.sessionId ?? '',
-    code: failure.code,
-    message: failure.message,
-  }
-}
-
 /**
  * Registers the listener on the row's fiber.
  * @param ctx - the row's context.
- * @param deps - the resolver, the snapshot preparer, the live settings and the outcome log.
+ * @param deps - the send check, the live settings and the outcome log.
  */
 export function registerPreStep(ctx: Context, deps: PreStepDependencies): void {
   const logger = ctx.logger('dsh-sessions')
@@ -67,42 +52,8 @@ export function registerPreStep(ctx: Context, deps: PreStepDependencies): void {
         messages.push(message)
         continue
       }
-      const references: SessionReferenceInput[] = []
-      const failures: ReferenceFailure[] = []
-      const failedIds = new Set<string>()
-      const referencedIds = new Set<string>()
-      let changed = false
-      const content: ContentBlock[] = []
-      for (const block of message.content) {
-        if (block.type !== 'text') {
-          content.push(block)
-          continue
-        }
-        const resolved = await deps.resolver.resolveText(target, block.text, config)
-        changed ||= resolved.text !== block.text
-        content.push({ ...block, text: resolved.text })
-        for (const failure of resolved.failures) {
-          if (failure.sessionId !== undefined && failedIds.has(failure.sessionId)) continue
-          if (failure.sessionId !== undefined) failedIds.add(failure.sessionId)
-          failures.push(failure)
-        }
-        for (const reference of resolved.references) {
-          if (referencedIds.has(reference.sessionId)) continue
-          referencedIds.add(reference.sessionId)
-          references.push(reference)
-        }
-      }
-      let attachment: Attachment = { attached: [], failures: [] }
-      if (references.length > 0 && (failures.length === 0 || config.failureMode === 'passthrough')) {
-        try {
-          attachment = await deps.preparer.attach(target, content, references, signal)
-        } catch (error) {
-          const code = codeOf(error, 'SESSION_REFERENCE_READ_FAILED')
-          const text = messageOf(error)
-          attachment = { attached: [], failures: references.map(reference => ({ code, message: text, sessionId: reference.sessionId, label: reference.label ?? reference.sessionId })) }
-        }
-      }
-      const left = [...failures, ...attachment.failures]
+      const checked = await deps.check.message(target, message.content, config, signal)
+      const left = checked.failures
       for (const failure of left.slice(0, LOGGED_FAILURES)) {
         logger.warn('session %s: reference %s failed (%s): %s', agent.id, failure.sessionId ?? '-', failure.code, failure.message)
       }
@@ -113,10 +64,10 @@ export function registerPreStep(ctx: Context, deps: PreStepDependencies): void {
         return { kind: 'reject' }
       }
       if (left.length > 0) deps.outcomes.record(agent.id, { kind: 'not-attached', references: left.map(outcomeReference) })
-      const prepared = attachment.prepared
+      const prepared = checked.prepared
       const direct = prepared !== undefined
         ? freezeMessage({ ...message, content: prepared.content })
-        : changed ? freezeMessage({ ...message, content }) : message
+        : checked.changed ? freezeMessage({ ...message, content: checked.content }) : message
       messages.push(direct)
       if (prepared?.additionalContext !== undefined) messages.push(prepared.additionalContext)
     }

@@ -3,9 +3,11 @@
  * sessions whose cwd equals the target's (plain string equality, the official
  * ranking's "same cwd" group, so a session without a cwd matches nothing);
  * with `all`, every visible session. The target itself never qualifies.
+ * In-scope sessions rank as the official candidate list ranks them.
  * @module @wishp3/dsh-sessions/host/scope
  */
-import type { ReferenceScope } from '../config.ts'
+import type { ReferenceScope } from '../../config.ts'
+import type { IndexedSession } from './catalog.ts'
 
 /** The session a message is sent in. */
 export interface ReferenceTarget {
@@ -39,4 +41,19 @@ export function isInScope(scope: ReferenceScope, target: ReferenceTarget, source
 export function rankGroup(cwd: string | undefined, targetCwd: string | undefined): 0 | 1 | 2 {
   if (cwd !== undefined && cwd === targetCwd) return 0
   return cwd === undefined ? 1 : 2
+}
+
+/**
+ * The in-scope sessions a target may reference, in ranking order.
+ * @param sessions - every indexed session, newest first.
+ * @param target - the citing session.
+ * @param scope - the configured scope.
+ * @returns every in-scope session, best first.
+ */
+export function rankedInScope(sessions: readonly IndexedSession[], target: ReferenceTarget, scope: ReferenceScope): IndexedSession[] {
+  const groups: [IndexedSession[], IndexedSession[], IndexedSession[]] = [[], [], []]
+  for (const session of sessions) {
+    if (isInScope(scope, target, session)) groups[rankGroup(session.cwd, target.cwd)].push(session)
+  }
+  return groups.flat()
 }

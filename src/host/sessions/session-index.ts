@@ -1,7 +1,7 @@
 /**
- * In-memory index of every session `sessionQuery.listSessions()` returns:
- * id, cwd, creation time and latest title, so candidate requests and title
- * resolution never read session logs.
+ * The session index: the listing loop that keeps the catalog (`catalog.ts`)
+ * of every session `sessionQuery.listSessions()` returns, so candidate
+ * requests and title resolution never read session logs.
  *
  * Sources: one first listing (at construction, or after `startAfterMs` unless
  * a caller needs the index sooner); titles of live sessions folded from their
@@ -11,7 +11,7 @@
  * that was never persisted, and a periodic listing reconciles what other
  * processes changed (every five minutes). A cold session whose title the
  * cache lacks keeps its id as label until the background log pass (see
- * `log-pass.ts`) reads its log and calls {@link SessionIndex.repairTitle};
+ * `search/log-pass.ts`) reads its log and calls {@link SessionIndex.repairTitle};
  * listeners learn of every successful listing and of every session that
  * leaves the index.
  *
@@ -22,26 +22,21 @@
  * succeeded, an id the index does not know is unknown without touching
  * storage (a miss schedules an early reconciliation); before that, a caller
  * may read storage for a few ids, and misses are remembered briefly.
- * @module @wishp3/dsh-sessions/host/session-index
+ *
+ * Started means one thing here: the first listing has been attempted (it
+ * succeeded, or it failed, was logged, and is being retried). It begins
+ * `startAfterMs` after construction, or at the first call that needs the
+ * index ({@link SessionIndex.wake}).
+ * @module @wishp3/dsh-sessions/host/sessions/session-index
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Context } from '@deepseek-ai/cordis'
 import type { Session, SessionEvent, SessionHeader } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-projection-cache'
 import { SessionQueryError, type SessionRecord } from '@deepseek-ai/dsh-session-query'
+import { type IndexedSession, SessionCatalog } from './catalog.ts'
 
-/** One indexed session. */
-export interface IndexedSession {
-  readonly id: string
-  readonly cwd: string | undefined
-  readonly createdAt: number
-  /** Latest `session/title`; `undefined` while none is known. */
-  readonly title: string | undefined
-  /** Title, or the id for an untitled session. */
-  readonly label: string
-  /** Lower-cased id, cwd and label for query matching. */
-  readonly matchKeys: readonly string[]
-}
+export type { IndexedSession } from './catalog.ts'
 
 /** Options of {@link SessionIndex}. */
 export interface SessionIndexOptions {
@@ -86,29 +81,9 @@ function latestTitle(events: readonly SessionEvent[]): string | undefined {
   return undefined
 }
 
-function entry(header: { readonly id: string; readonly cwd?: string | undefined; readonly createdAt: number }, title: string | undefined): IndexedSession {
-  const label = title ?? header.id
-  const cwd = header.cwd
-  return {
-    id: header.id,
-    cwd,
-    createdAt: header.createdAt,
-    title,
-    label,
-    matchKeys: [header.id.toLocaleLowerCase(), ...(cwd === undefined ? [] : [cwd.toLocaleLowerCase()]), label.toLocaleLowerCase()],
-  }
-}
-
-/** Newest first, as `listSessions()` orders; the id breaks ties so the order is total. */
-function newestFirst(a: IndexedSession, b: IndexedSession): number {
-  return b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-}
-
 /** The index; its listeners and timers live on the fiber that constructs it. */
 export class SessionIndex {
-  private readonly sessions = new Map<string, IndexedSession>()
-  /** Ids whose title an event set; a listing never overrides them. */
-  private readonly eventTitled = new Set<string>()
+  private readonly catalog = new SessionCatalog()
   private readonly listedListeners = new Set<() => void>()
   private readonly removedListeners = new Set<(id: string) => void>()
   /** Storage misses and when they expire. */
@@ -123,7 +98,6 @@ export class SessionIndex {
   private reconciling: Promise<boolean> | undefined
   private lastEarlyReconcile = 0
   private readonly missMs: number
-  private sorted: IndexedSession[] | undefined
   private readonly started: Promise<void>
   private readonly controller = new AbortController()
   private readonly ctx: Context
@@ -136,9 +110,8 @@ export class SessionIndex {
     ctx.on('session/event', (session, event) => {
       if (event.type === 'session/title') {
         this.announce(session.id)
-        this.eventTitled.add(session.id)
-        this.put(entry(session.header, (event.data as { title: string }).title))
-      } else if (!this.sessions.has(session.id)) {
+        this.catalog.titled(session.header, (event.data as { title: string }).title)
+      } else if (this.catalog.get(session.id) === undefined) {
         this.upsertLive(session)
       }
     })
@@ -210,8 +183,7 @@ export class SessionIndex {
    * @returns true for an indexed session without a title.
    */
   needsTitle(id: string): boolean {
-    const known = this.sessions.get(id)
-    return known !== undefined && known.title === undefined && !this.eventTitled.has(id)
+    return this.catalog.needsTitle(id)
   }
 
   /**
@@ -220,27 +192,24 @@ export class SessionIndex {
    * @param title - the latest title in its log.
    */
   repairTitle(id: string, title: string): void {
-    const current = this.sessions.get(id)
-    if (current === undefined || this.eventTitled.has(id) || current.title === title) return
-    this.put(entry(current, title))
+    this.catalog.repairTitle(id, title)
   }
 
-  /** Starts the first listing if it has not started; resolves once it is indexed (or failed, was logged, and is being retried). */
+  /** Starts the index if it has not started; resolves once it has. */
   ready(): Promise<void> {
     this.wake()
     return this.started
   }
 
-  /** Resolves once the first listing is indexed (or failed and is being retried), without starting it. */
-  firstListing(): Promise<void> {
+  /** Resolves once the index has started, without starting it. */
+  whenStarted(): Promise<void> {
     return this.started
   }
 
   /** Every indexed session, newest first. The array is shared; do not mutate it. */
   list(): readonly IndexedSession[] {
     this.wake()
-    this.sorted ??= [...this.sessions.values()].sort(newestFirst)
-    return this.sorted
+    return this.catalog.list()
   }
 
   /**
@@ -249,7 +218,7 @@ export class SessionIndex {
    * @returns the entry, or `undefined`.
    */
   get(id: string): IndexedSession | undefined {
-    return this.sessions.get(id)
+    return this.catalog.get(id)
   }
 
   /**
@@ -263,7 +232,7 @@ export class SessionIndex {
    */
   async lookup(id: string, budget?: LookupBudget): Promise<IndexedSession | undefined> {
     this.wake()
-    const known = this.sessions.get(id)
+    const known = this.catalog.get(id)
     if (known !== undefined) return known
     if (this.listed) {
       this.reconcileSoon()
@@ -289,17 +258,14 @@ export class SessionIndex {
   async refresh(id: string): Promise<IndexedSession | undefined> {
     try {
       const observation = await this.ctx.sessionQuery.readTitleSnapshot(id as SessionHeader['id'], this.controller.signal)
-      const title = this.eventTitled.has(id) ? this.sessions.get(id)?.title : observation.title?.title
-      const found = entry(observation.session, title)
-      this.put(found)
-      return found
+      return this.catalog.stored(observation.session, observation.title?.title)
     } catch (error) {
       if (isGone(error)) {
         this.remove(id)
         return undefined
       }
       if (!this.controller.signal.aborted) this.ctx.logger('dsh-sessions').warn('session index: reading %s failed: %s', id, error)
-      return this.sessions.get(id)
+      return this.catalog.get(id)
     }
   }
 
@@ -334,9 +300,7 @@ export class SessionIndex {
   }
 
   private remove(id: string): void {
-    this.eventTitled.delete(id)
-    if (!this.sessions.delete(id)) return
-    this.sorted = undefined
+    if (!this.catalog.remove(id)) return
     for (const listener of this.removedListeners) {
       try {
         listener(id)
@@ -344,11 +308,6 @@ export class SessionIndex {
         this.ctx.logger('dsh-sessions').warn('session index: %s', error)
       }
     }
-  }
-
-  private put(next: IndexedSession): void {
-    this.sessions.set(next.id, next)
-    this.sorted = undefined
   }
 
   /** Notes that the host's events named a session, so a listing already under way keeps it. */
@@ -359,9 +318,7 @@ export class SessionIndex {
   private upsertLive(session: Session): void {
     this.announce(session.id)
     try {
-      const title = latestTitle(session.events)
-      if (title !== undefined) this.eventTitled.add(session.id)
-      this.put(entry(session.header, title ?? this.sessions.get(session.id)?.title))
+      this.catalog.live(session.header, latestTitle(session.events))
     } catch (error) {
       this.ctx.logger('dsh-sessions').warn('session index: %s', error)
     }
@@ -388,18 +345,16 @@ export class SessionIndex {
     for (const record of records) {
       const { id } = record.header
       seen.add(id)
-      if (this.eventTitled.has(id)) continue
+      if (this.catalog.isEventTitled(id)) continue
       const live = this.ctx.sessions.get(id)
       if (live !== undefined) {
         this.upsertLive(live)
         continue
       }
-      const previous = this.sessions.get(id)
       const cached = cache?.cachedSnapshot(record.header)?.values as { title?: string | null } | undefined
-      const title = cached?.title ?? previous?.title
-      this.put(entry(record.header, title ?? undefined))
+      this.catalog.stored(record.header, cached?.title ?? undefined)
     }
-    for (const id of [...this.sessions.keys()]) {
+    for (const id of this.catalog.ids()) {
       if (seen.has(id) || this.announcedDuringListing.has(id)) continue
       if (this.ctx.sessions.get(id as SessionHeader['id']) === undefined) this.remove(id)
     }

@@ -11,8 +11,8 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type { SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
-import { SessionLogReader } from './log-reader.ts'
-import type { SessionIndex } from './session-index.ts'
+import { SessionLogLocator } from '../search/log-locator.ts'
+import type { SessionIndex } from '../sessions/session-index.ts'
 
 /** Options of {@link SurfaceCache}. */
 export interface SurfaceCacheOptions {
@@ -38,12 +38,12 @@ export class SurfaceCache {
 
   private readonly ctx: Context
   private readonly index: SessionIndex
-  private readonly logs: SessionLogReader
+  private readonly logs: SessionLogLocator
 
   constructor(ctx: Context, index: SessionIndex, options: SurfaceCacheOptions = {}) {
     this.ctx = ctx
     this.index = index
-    this.logs = new SessionLogReader(ctx)
+    this.logs = new SessionLogLocator(ctx)
     this.ttlMs = options.ttlMs ?? 60_000
     this.maxEntries = options.maxEntries ?? 16
   }
@@ -55,7 +55,7 @@ export class SurfaceCache {
    */
   async readSurface(id: SessionId): Promise<SessionSurfaceSnapshot> {
     if (this.ctx.sessions.get(id) !== undefined) return this.ctx.sessionQuery.readSurface(id)
-    const revision = await this.revision(id)
+    const revision = await this.revisionOf(id)
     const cached = this.entries.get(id)
     if (cached !== undefined && revision !== undefined && cached.revision === revision && cached.expires > Date.now()) {
       return structuredClone(cached.snapshot)
@@ -71,20 +71,12 @@ export class SurfaceCache {
   }
 
   /**
-   * What identifies the current content of a session: its event count while
-   * live, else the size and modification time of its log artifact.
+   * What identifies the current content of a session (see `search/log-locator.ts`).
    * @param id - the session.
    * @returns the revision; `undefined` when it cannot be told.
    */
   async revisionOf(id: string): Promise<string | undefined> {
-    const live = this.ctx.sessions.get(SessionId(id))
-    if (live !== undefined) return `live:${live.seq}`
-    return this.revision(id)
-  }
-
-  /** Size and modification time of the session's log artifact; `undefined` when it cannot be located or read. */
-  private async revision(id: string): Promise<string | undefined> {
-    const known = this.index.get(id)
-    return known === undefined ? undefined : this.logs.revision(known)
+    const header = this.ctx.sessions.get(SessionId(id))?.header ?? this.index.get(id)
+    return header === undefined ? undefined : this.logs.revision(header)
   }
 }

@@ -28,14 +28,14 @@ import type { Context } from '@deepseek-ai/cordis'
 import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
 import { LogPass, type ContentSink } from './log-pass.ts'
-import type { SessionLogReader } from './log-reader.ts'
-import type { ContentEntry, ContentHit } from './search/content-index.ts'
-import { temporaryIndexFile } from './search/index-temporary.ts'
-import { conversationOf, messageText, titleOf } from './search/conversation.ts'
-import type { QueryTerm } from './search/text.ts'
-import { SearchWorker, workerModule } from './search/worker-client.ts'
-import type { EntrySummary } from './search/worker-protocol.ts'
-import type { SessionIndex } from './session-index.ts'
+import { liveRevision, type SessionLogLocator } from './log-locator.ts'
+import type { ContentEntry, ContentHit } from './content-index.ts'
+import { temporaryIndexFile } from './index-temporary.ts'
+import { conversationOf, messageText, titleOf } from './conversation.ts'
+import type { QueryTerm } from './text.ts'
+import { SearchWorker, workerModule } from './worker-client.ts'
+import type { EntrySummary } from './worker-protocol.ts'
+import type { SessionIndex } from '../sessions/session-index.ts'
 
 /**
  * Where the plugin saves the content index: its own folder of the harness home.
@@ -103,14 +103,14 @@ export class ContentSearch implements ContentSink {
   private readonly sessions: SessionIndex
   private readonly file: string | undefined
 
-  constructor(ctx: Context, sessions: SessionIndex, reader: SessionLogReader, options: ContentSearchOptions = {}) {
+  constructor(ctx: Context, sessions: SessionIndex, logs: SessionLogLocator, options: ContentSearchOptions = {}) {
     this.ctx = ctx
     this.sessions = sessions
     this.file = options.file
     this.liveDelayMs = options.liveDelayMs ?? 250
     this.saveDelayMs = options.saveDelayMs ?? 30_000
     this.workerModule = options.workerModule ?? workerModule()
-    this.pass = new LogPass(ctx, sessions, reader, this, options.duty === undefined ? {} : { duty: options.duty })
+    this.pass = new LogPass(ctx, sessions, logs, this, options.duty === undefined ? {} : { duty: options.duty })
     ctx.on('session/event', (session, event) => {
       if (messageText(event) !== undefined || titleOf(event) !== undefined) this.liveChanged(session.id)
     })
@@ -215,7 +215,7 @@ export class ContentSearch implements ContentSink {
     const session = this.ctx.sessions.get(id as SessionHeader['id'])
     const worker = this.worker
     if (session === undefined || worker?.alive !== true) return
-    const revision = `live:${session.seq}`
+    const revision = liveRevision(session)
     if (this.summaries.get(id)?.revision === revision) return
     const entry: ContentEntry = { revision, ...conversationOf(session.events) }
     this.summaries.set(id, { revision, title: entry.title })
@@ -239,7 +239,7 @@ export class ContentSearch implements ContentSink {
 
   private async begin(): Promise<void> {
     try {
-      await this.sessions.firstListing()
+      await this.sessions.whenStarted()
       if (this.disposed) return
       const worker = this.worker = new SearchWorker(this.workerModule, error => {
         if (this.disposed) return

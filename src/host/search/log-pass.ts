@@ -22,9 +22,9 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-projection-cache'
 import type {} from '@deepseek-ai/dsh-session-query'
-import type { SessionLogReader } from './log-reader.ts'
-import type { EntrySummary } from './search/worker-protocol.ts'
-import type { SessionIndex } from './session-index.ts'
+import type { SessionLogLocator } from './log-locator.ts'
+import type { EntrySummary } from './worker-protocol.ts'
+import type { SessionIndex } from '../sessions/session-index.ts'
 
 /** Where the pass puts what it read. */
 export interface ContentSink {
@@ -76,13 +76,13 @@ export class LogPass {
   private readonly controller = new AbortController()
   private readonly ctx: Context
   private readonly sessions: SessionIndex
-  private readonly reader: SessionLogReader
+  private readonly logs: SessionLogLocator
   private readonly sink: ContentSink
 
-  constructor(ctx: Context, sessions: SessionIndex, reader: SessionLogReader, sink: ContentSink, options: LogPassOptions = {}) {
+  constructor(ctx: Context, sessions: SessionIndex, logs: SessionLogLocator, sink: ContentSink, options: LogPassOptions = {}) {
     this.ctx = ctx
     this.sessions = sessions
-    this.reader = reader
+    this.logs = logs
     this.sink = sink
     this.duty = Math.min(1, Math.max(0.05, options.duty ?? 0.3))
     ctx.effect(() => () => this.controller.abort(), 'dsh-sessions: log pass')
@@ -145,8 +145,8 @@ export class LogPass {
       this.sink.followLive(session.id)
       return
     }
-    const path = this.reader.path(session)
-    const revision = path === undefined ? undefined : await this.reader.revision(session)
+    const path = this.logs.path(session)
+    const revision = path === undefined ? undefined : await this.logs.revision(session)
     if (path === undefined || revision === undefined || !this.sink.available) {
       await this.titleWithoutLog(session.id)
       return

@@ -16,14 +16,13 @@
  */
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type { SessionReferenceInput } from '@deepseek-ai/dsh-session-reference'
-import type { Config } from '../config.ts'
+import type { Config } from '../../config.ts'
 import {
   applySpanEdits, boundLabelScans, defuseSessionUris, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions, type Span, type SpanEdit, titleKey,
 } from './mentions.ts'
-import { rankedInScope } from './candidates.ts'
-import { codeOf, OUT_OF_SCOPE, type ReferenceFailure } from './failures.ts'
-import { isInScope, type ReferenceTarget } from './scope.ts'
-import { type IndexedSession, type LookupBudget, type SessionIndex, STORAGE_READS_PER_TEXT } from './session-index.ts'
+import { isInScope, rankedInScope, type ReferenceTarget } from '../sessions/scope.ts'
+import { codeOf, type ReferenceFailure, refusal } from './send-check.ts'
+import { type IndexedSession, type LookupBudget, type SessionIndex, STORAGE_READS_PER_TEXT } from '../sessions/session-index.ts'
 
 /** Result of resolving one text. */
 export interface ResolvedText {
@@ -81,7 +80,7 @@ export class ScopedMentionResolver {
     const canonical = scanCanonicalMentions(text)
     for (const mention of canonical) {
       if (mention.reference === undefined) {
-        fail({ code: codeOf(mention.error, 'SESSION_REFERENCE_INVALID_REFERENCE'), message: `invalid session reference ${mention.uri}`, ...(mention.label === undefined ? {} : { label: mention.label }) })
+        fail(refusal(codeOf(mention.error, 'invalid-reference'), { uri: mention.uri, ...(mention.label === undefined ? {} : { label: mention.label }) }))
         if (mention.label !== undefined) edits.push({ start: mention.start, end: mention.end, text: `@${mention.label}` })
         continue
       }
@@ -96,7 +95,7 @@ export class ScopedMentionResolver {
     const claimed: Span[] = [...canonical]
     // The in-scope title table is built only for a text that can hold an `@Title`.
     if (config.allowPlainTitleMentions && text.includes('@')) {
-      const inScope = rankedInScope(this.index, target, config).filter(session => session.title !== undefined)
+      const inScope = rankedInScope(this.index.list(), target, config.scope).filter(session => session.title !== undefined)
       const byTitle = new Map<string, typeof inScope>()
       for (const session of inScope) {
         const key = titleKey(session.title!)
@@ -135,15 +134,9 @@ export class ScopedMentionResolver {
   }
 
   private check(target: ReferenceTarget, sessionId: string, label: string, session: IndexedSession | undefined, config: Config): ReferenceFailure | undefined {
-    if (sessionId === target.id) {
-      return { code: 'SESSION_REFERENCE_SELF_REFERENCE', message: 'a session cannot reference itself', sessionId, label }
-    }
-    if (session === undefined) {
-      return { code: 'SESSION_REFERENCE_READ_FAILED', message: `session "${sessionId}" not found`, sessionId, label }
-    }
-    if (!isInScope(config.scope, target, session)) {
-      return { code: OUT_OF_SCOPE, message: `session "${sessionId}" is outside the current workspace`, sessionId, label }
-    }
+    if (sessionId === target.id) return refusal('self-reference', { sessionId, label })
+    if (session === undefined) return refusal('not-found', { sessionId, label })
+    if (!isInScope(config.scope, target, session)) return refusal('out-of-scope', { sessionId, label })
     return undefined
   }
 }

@@ -5,7 +5,7 @@
  * outcomes newer than the last one it saw.
  * @module @wishp3/dsh-sessions/host/outcomes
  */
-import type { Outcome, OutcomeReference } from '../shared/wire.ts'
+import type { Outcome, OutcomeReference } from '../../shared/wire.ts'
 
 /** Outcomes kept per session. */
 const KEEP = 20

@@ -1,0 +1,91 @@
+/**
+ * The one reach into the official session-reference service beyond its
+ * public methods, and the one behaviour of it this plugin restates:
+ *
+ * - the limits the host's instance runs with (rc.8 keeps its resolved
+ *   config private), so the plugin's private instance applies the same ones;
+ * - `prepare` for a citing session known only by id (rc.8's `prepare` takes
+ *   an `Agent` and reads nothing of it but `id`);
+ * - waiting for shared work as one caller, with the official cancellation
+ *   error (rc.8 keeps `settleWithCancellation` module-private).
+ *
+ * `tests/host/official-session-reference.spec.ts` fails when any of these
+ * shapes or behaviours of the installed service changes.
+ * @module @wishp3/dsh-sessions/host/official/session-reference
+ */
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import type { ContentBlock } from '@deepseek-ai/dsh-llm'
+import type SessionReferenceResolver from '@deepseek-ai/dsh-session-reference'
+import {
+  DEFAULT_MAX_REFERENCE_BYTES, MAX_REFERENCES, type PreparedReferencedMessage, SessionReferenceError, type SessionReferenceInput,
+} from '@deepseek-ai/dsh-session-reference'
+
+/** Limits of an official service instance. */
+export interface ReferenceLimits {
+  /** Most distinct sources one message may reference. */
+  readonly maxReferences: number
+  /** Byte budget of one source's snapshot. */
+  readonly maxReferenceBytes: number
+}
+
+/**
+ * The limits an official service instance runs with.
+ * @param service - the instance.
+ * @returns its limits; the official defaults for any it does not tell.
+ */
+export function referenceLimits(service: SessionReferenceResolver): ReferenceLimits {
+  const config: unknown = Reflect.get(service, 'config')
+  const read = (key: string, fallback: number) => {
+    const value = typeof config === 'object' && config !== null ? Reflect.get(config, key) : undefined
+    return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : fallback
+  }
+  return { maxReferences: read('maxReferences', MAX_REFERENCES), maxReferenceBytes: read('maxReferenceBytes', DEFAULT_MAX_REFERENCE_BYTES) }
+}
+
+/**
+ * The official `prepare` for a citing session known by id.
+ * @param service - the instance.
+ * @param citingId - the session the message is sent in; references to it are rejected.
+ * @param content - the readable message content.
+ * @param references - the sources in mention order.
+ * @param signal - cancellation.
+ * @returns the official prepared message.
+ */
+export function prepareFor(
+  service: SessionReferenceResolver,
+  citingId: string,
+  content: ContentBlock[],
+  references: SessionReferenceInput[],
+  signal?: AbortSignal,
+): Promise<PreparedReferencedMessage> {
+  const citing = { id: citingId } as Agent
+  return service.prepare(citing, content, references, signal)
+}
+
+/**
+ * Shared work as one caller sees it: the caller's cancellation ends its
+ * wait with the official cancellation error, never the work other callers
+ * share; otherwise the work's own outcome.
+ * @param work - the shared work.
+ * @param signal - the caller's cancellation.
+ * @returns the work's result, or a rejection when the caller cancels first
+ *   (a rejection that is not an `Error` becomes one, as the official one does).
+ */
+export function settleWithCancellation<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work
+  return new Promise<T>((resolve, reject) => {
+    const cancel = (): void => { reject(new SessionReferenceError('session reference preparation was cancelled', 'SESSION_REFERENCE_CANCELLED', { cause: signal.reason })) }
+    signal.addEventListener('abort', cancel, { once: true })
+    work.then(
+      value => {
+        signal.removeEventListener('abort', cancel)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', cancel)
+        reject(error instanceof Error ? error : new Error(String(error)))
+      },
+    )
+    if (signal.aborted) cancel()
+  })
+}

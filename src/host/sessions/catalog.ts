@@ -1,0 +1,168 @@
+/**
+ * The catalog of known sessions: id, cwd, creation time and latest title,
+ * and where each title came from. Pure data, no I/O: the session index
+ * (`session-index.ts`) feeds it from listings, reads and the host's events.
+ *
+ * Title provenance: a title an event of this process named (a live session's
+ * `session/title`, or the latest title in a live session's events) wins over
+ * every other source, so a listing or a log read never overrides it; a title
+ * from the projection cache or from a log is kept until a newer one arrives.
+ * @module @wishp3/dsh-sessions/host/sessions/catalog
+ */
+
+/** One indexed session. */
+export interface IndexedSession {
+  readonly id: string
+  readonly cwd: string | undefined
+  readonly createdAt: number
+  /** Latest `session/title`; `undefined` while none is known. */
+  readonly title: string | undefined
+  /** Title, or the id for an untitled session. */
+  readonly label: string
+  /** Lower-cased id, cwd and label for query matching. */
+  readonly matchKeys: readonly string[]
+}
+
+/** What names a session: its header's id, cwd and creation time. */
+export interface SessionHeaderFields {
+  readonly id: string
+  readonly cwd?: string | undefined
+  readonly createdAt: number
+}
+
+/**
+ * One catalog entry.
+ * @param header - the session's id, cwd and creation time.
+ * @param title - its latest title, if known.
+ * @returns the entry.
+ */
+export function catalogEntry(header: SessionHeaderFields, title: string | undefined): IndexedSession {
+  const label = title ?? header.id
+  const cwd = header.cwd
+  return {
+    id: header.id,
+    cwd,
+    createdAt: header.createdAt,
+    title,
+    label,
+    matchKeys: [header.id.toLocaleLowerCase(), ...(cwd === undefined ? [] : [cwd.toLocaleLowerCase()]), label.toLocaleLowerCase()],
+  }
+}
+
+/** Newest first, as `listSessions()` orders; the id breaks ties so the order is total. */
+function newestFirst(a: IndexedSession, b: IndexedSession): number {
+  return b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+}
+
+/** The catalog. */
+export class SessionCatalog {
+  private readonly sessions = new Map<string, IndexedSession>()
+  /** Ids whose title an event of this process named. */
+  private readonly eventTitled = new Set<string>()
+  private sorted: IndexedSession[] | undefined
+
+  /** How many sessions it holds. */
+  get size(): number {
+    return this.sessions.size
+  }
+
+  /**
+   * The session with this id.
+   * @param id - a session id.
+   * @returns the entry, or `undefined`.
+   */
+  get(id: string): IndexedSession | undefined {
+    return this.sessions.get(id)
+  }
+
+  /** Ids of every session it holds. */
+  ids(): string[] {
+    return [...this.sessions.keys()]
+  }
+
+  /** Every session, newest first. The array is shared; do not mutate it. */
+  list(): readonly IndexedSession[] {
+    this.sorted ??= [...this.sessions.values()].sort(newestFirst)
+    return this.sorted
+  }
+
+  /**
+   * Whether a session's title is still unknown: no event named it and no other source had it.
+   * @param id - a session id.
+   * @returns true for a held session without a title.
+   */
+  needsTitle(id: string): boolean {
+    const known = this.sessions.get(id)
+    return known !== undefined && known.title === undefined && !this.eventTitled.has(id)
+  }
+
+  /**
+   * A session's title as an event of this process names it.
+   * @param header - the session.
+   * @param title - the title.
+   */
+  titled(header: SessionHeaderFields, title: string): void {
+    this.eventTitled.add(header.id)
+    this.put(catalogEntry(header, title))
+  }
+
+  /**
+   * A live session as its events describe it.
+   * @param header - the session.
+   * @param title - the latest title in its events, if any; without one the held title stays.
+   */
+  live(header: SessionHeaderFields, title: string | undefined): void {
+    if (title !== undefined) this.eventTitled.add(header.id)
+    this.put(catalogEntry(header, title ?? this.sessions.get(header.id)?.title))
+  }
+
+  /**
+   * A session as storage describes it (a listing or a read); a title an event named stays.
+   * @param header - the session.
+   * @param title - the title storage gives, if any; without one the held title stays.
+   * @returns the entry now held.
+   */
+  stored(header: SessionHeaderFields, title: string | undefined): IndexedSession {
+    const held = this.sessions.get(header.id)
+    const next = catalogEntry(header, this.eventTitled.has(header.id) ? held?.title : title ?? held?.title)
+    this.put(next)
+    return next
+  }
+
+  /**
+   * Sets the title a session's log holds, unless an event of this process named it.
+   * @param id - a session id.
+   * @param title - the latest title in its log.
+   */
+  repairTitle(id: string, title: string): void {
+    const current = this.sessions.get(id)
+    if (current === undefined || this.eventTitled.has(id) || current.title === title) return
+    this.put(catalogEntry(current, title))
+  }
+
+  /**
+   * Whether an event of this process named the session's title.
+   * @param id - a session id.
+   * @returns true when storage must not override its title.
+   */
+  isEventTitled(id: string): boolean {
+    return this.eventTitled.has(id)
+  }
+
+  /**
+   * Forgets a session.
+   * @param id - a session id.
+   * @returns whether it was held.
+   */
+  remove(id: string): boolean {
+    this.eventTitled.delete(id)
+    if (!this.sessions.delete(id)) return false
+    this.sorted = undefined
+    return true
+  }
+
+  private put(next: IndexedSession): void {
+    this.sessions.set(next.id, next)
+    this.sorted = undefined
+  }
+}
