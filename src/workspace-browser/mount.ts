@@ -10,7 +10,7 @@
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import workspaceFactory from 'virtual:dsh-sessions/vendored-workspace'
 import { ROW_MENU_MODULE } from './patch.ts'
-import type { RowMenu } from './row-menu.tsx'
+import type { RowMenu } from './contract.ts'
 
 declare const require: (id: string) => unknown
 

@@ -21,7 +21,8 @@ function localImports(file: string): string[] {
 const HALVES: Record<string, readonly string[]> = {
   'src/host/': ['src/host/', 'src/shared/', 'src/config.ts'],
   'src/client/': ['src/client/', 'src/shared/', 'src/config.ts', 'src/workspace-browser/'],
-  'src/workspace-browser/': ['src/workspace-browser/', 'src/client/'],
+  // A leaf: the browser half mounts it and implements its contract; it imports nothing of the half.
+  'src/workspace-browser/': ['src/workspace-browser/'],
   'src/shared/': [],
   'src/client/core/': [],
 }
@@ -35,6 +36,16 @@ describe('source layers', () => {
         expect(allowed.some(prefix => target.startsWith(prefix)), `${file} imports ${target}`).toBe(true)
       }
     }
+  })
+
+  it('reach into a dependency\'s non-public surface only from src/host/official/, one file per dependency', () => {
+    const reach = /\bReflect\.get\b|\bas Agent\b|\bas never\b|\bas unknown as\b/
+    for (const file of sources('src')) {
+      if (file.startsWith('src/host/official/')) continue
+      const code = readFileSync(join(root, file), 'utf8').split('\n').filter(line => !/^\s*(\*|\/\/)/.test(line)).join('\n')
+      expect(reach.test(code), file).toBe(false)
+    }
+    expect(sources('src/host/official').sort()).toEqual(['src/host/official/minisearch.ts', 'src/host/official/session-reference.ts'])
   })
 
   it('never reach dev or test code from the product', () => {

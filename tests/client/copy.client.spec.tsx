@@ -9,7 +9,7 @@ import { placeToast, TOAST_GAP } from '../../src/client/core/placement.ts'
 import { createReferenceLookup, freshSessionId } from '../../src/client/copy/reference.ts'
 import { createToastOutlet, TOAST_LIFETIME_MS } from '../../src/client/copy/toast.tsx'
 import { en, zh } from '../../src/client/locales.ts'
-import { COPY_REFERENCE, COPY_SESSION_ID, createRowMenu } from '../../src/workspace-browser/row-menu.tsx'
+import { COPY_REFERENCE, COPY_SESSION_ID, createRowMenu } from '../../src/client/copy/row-menu.tsx'
 
 vi.mock('@deepseek-ai/dsh-client-ui-primitives', () => ({
   IconCheckOutline16: () => null, IconWarningOutline16: () => null, IconCopyOutline16: () => null, IconLinkOutline16: () => null,

@@ -18,7 +18,7 @@
  *
  * `cwd` is the workspace of a session the host does not know yet (a new,
  * unsent draft); a known session's own cwd always wins.
- * @module @wishp3/dsh-sessions/host/routes
+ * @module @wishp3/dsh-sessions/host/http/routes
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Context } from '@deepseek-ai/cordis'

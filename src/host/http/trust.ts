@@ -8,7 +8,7 @@
  * real-host trust test compares both fences on the same requests and fails
  * when they disagree. Loopback means exactly what the host's own fence means:
  * `localhost`, `[::1]` and IPv4 literals in 127/8 — no `*.localhost` names.
- * @module @wishp3/dsh-sessions/host/trust
+ * @module @wishp3/dsh-sessions/host/http/trust
  */
 import type { IncomingHttpHeaders } from 'node:http'
 

@@ -6,7 +6,7 @@
  * first, then newest, each with an excerpt. Both are restricted to the
  * configured scope before anything is matched, so no excerpt of a session
  * outside it is ever made. Served from the session and content indexes.
- * @module @wishp3/dsh-sessions/host/candidates
+ * @module @wishp3/dsh-sessions/host/references/candidates
  */
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 import { SessionId } from '@deepseek-ai/dsh-session'

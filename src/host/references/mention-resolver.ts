@@ -12,7 +12,7 @@
  * a failure is reported once per session. Every scan is linear in the
  * text, and the readable text is one the official parser also scans in
  * linear time (see `boundLabelScans`).
- * @module @wishp3/dsh-sessions/host/mention-resolver
+ * @module @wishp3/dsh-sessions/host/references/mention-resolver
  */
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type { SessionReferenceInput } from '@deepseek-ai/dsh-session-reference'

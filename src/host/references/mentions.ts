@@ -4,7 +4,7 @@
  * the official session-reference parser), bare session ids, and typed
  * `@Title` mentions. Pure: it finds spans and leaves deciding what they name
  * to the caller.
- * @module @wishp3/dsh-sessions/host/mentions
+ * @module @wishp3/dsh-sessions/host/references/mentions
  */
 import { SessionId } from '@deepseek-ai/dsh-session'
 import {

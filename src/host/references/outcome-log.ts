@@ -3,7 +3,7 @@
  * show in the session the message was sent from. Each session keeps its
  * newest outcomes for a while; a reader waits, for a bounded time, for
  * outcomes newer than the last one it saw.
- * @module @wishp3/dsh-sessions/host/outcomes
+ * @module @wishp3/dsh-sessions/host/references/outcome-log
  */
 import type { Outcome, OutcomeReference } from '../../shared/wire.ts'
 

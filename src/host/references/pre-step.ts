@@ -14,7 +14,7 @@
  * the host logger and to the session's outcome log, which the browser shows
  * in the session the message was sent from; a rejected message's text goes
  * with it, so the browser can give it back to the user.
- * @module @wishp3/dsh-sessions/host/pre-step
+ * @module @wishp3/dsh-sessions/host/references/pre-step
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { PreStepDecision } from '@deepseek-ai/dsh-agent'

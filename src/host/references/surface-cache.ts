@@ -6,7 +6,7 @@
  * follows read each source log once. A live session is read from memory,
  * never cached; a session whose artifact the backend cannot locate is read
  * every time.
- * @module @wishp3/dsh-sessions/host/surface-cache
+ * @module @wishp3/dsh-sessions/host/references/surface-cache
  */
 import type { Context } from '@deepseek-ai/cordis'
 import { SessionId } from '@deepseek-ai/dsh-session'

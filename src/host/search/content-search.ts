@@ -21,12 +21,14 @@
  * here can fail the plugin's start: a worker that cannot start or dies
  * leaves the plugin without content search (titles are then read the old
  * way), and every other fault is logged and leaves search with what it has.
- * @module @wishp3/dsh-sessions/host/content-search
+ * @module @wishp3/dsh-sessions/host/search/content-search
  */
 import { rm } from 'node:fs/promises'
 import type { Context } from '@deepseek-ai/cordis'
 import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
+import { IndexSaver } from './index-saver.ts'
+import { LiveChanges } from './live-changes.ts'
 import { LogPass, type ContentSink } from './log-pass.ts'
 import { liveRevision, type SessionLogLocator } from './log-locator.ts'
 import type { ContentEntry, ContentHit } from './content-index.ts'
@@ -75,9 +77,6 @@ export interface ContentSearchStatus {
   readonly savedBytes: number
 }
 
-/** Longest a stop waits for a save under way to be cancelled. */
-const STOP_WAIT_MS = 2_000
-
 const START_REASONS = new Set(['missing', 'unreadable', 'corrupt', 'outdated'])
 
 /** The content search. */
@@ -91,13 +90,8 @@ export class ContentSearch implements ContentSink {
   private ready = false
   private start: ContentSearchStatus['start'] = 'pending'
   private readonly readyWaiters: (() => void)[] = []
-  private dirty = false
-  private savedBytes = 0
-  private saveTimer: ReturnType<typeof setTimeout> | undefined
-  private saving = false
-  private readonly liveTimers = new Map<string, ReturnType<typeof setTimeout>>()
-  private readonly liveDelayMs: number
-  private readonly saveDelayMs: number
+  private readonly saver: IndexSaver
+  private readonly live: LiveChanges
   private disposed = false
   private readonly ctx: Context
   private readonly sessions: SessionIndex
@@ -107,12 +101,19 @@ export class ContentSearch implements ContentSink {
     this.ctx = ctx
     this.sessions = sessions
     this.file = options.file
-    this.liveDelayMs = options.liveDelayMs ?? 250
-    this.saveDelayMs = options.saveDelayMs ?? 30_000
+    const file = options.file
+    const worker = () => this.worker
+    this.saver = new IndexSaver({
+      get available() { return file !== undefined && worker()?.alive === true },
+      write: async () => (await worker()!.call('save', { file: file! })).bytes,
+      cancel: () => worker()!.call('cancelSave', {}),
+      failed: error => { ctx.logger('dsh-sessions').warn('content search: saving %s failed: %s', file, error) },
+    }, options.saveDelayMs ?? 30_000)
+    this.live = new LiveChanges(options.liveDelayMs ?? 250, id => this.liveChanged(id))
     this.workerModule = options.workerModule ?? workerModule()
     this.pass = new LogPass(ctx, sessions, logs, this, options.duty === undefined ? {} : { duty: options.duty })
     ctx.on('session/event', (session, event) => {
-      if (messageText(event) !== undefined || titleOf(event) !== undefined) this.liveChanged(session.id)
+      if (messageText(event) !== undefined || titleOf(event) !== undefined) this.live.changed(session.id)
     })
     ctx.effect(() => () => this.stop(), 'dsh-sessions: content search')
     sessions.onRemoved(id => this.forget(id))
@@ -121,32 +122,24 @@ export class ContentSearch implements ContentSink {
 
   /**
    * Stops: a save under way is cancelled (the old file stays) and its
-   * temporary file removed before the worker ends. Bounded by
-   * {@link STOP_WAIT_MS}, after which the worker is ended anyway and the
+   * temporary file removed before the worker ends. The cancel is bounded
+   * (see `index-saver.ts`), after which the worker is ended anyway and the
    * temporary file removed from here; a file left even so is removed at the
    * next start.
    */
   private async stop(): Promise<void> {
     this.disposed = true
-    for (const timer of this.liveTimers.values()) clearTimeout(timer)
-    clearTimeout(this.saveTimer)
+    this.live.stop()
     const worker = this.worker
+    await this.saver.stop()
     if (worker === undefined) return
-    if (this.saving && worker.alive) {
-      let timer: ReturnType<typeof setTimeout> | undefined
-      await Promise.race([
-        worker.call('cancelSave', {}).catch(() => null),
-        new Promise(resolve => { timer = setTimeout(resolve, STOP_WAIT_MS) }),
-      ])
-      clearTimeout(timer)
-    }
     await worker.stop()
     if (this.file !== undefined) await rm(temporaryIndexFile(this.file), { force: true }).catch(() => undefined)
   }
 
   /** Where the index stands. */
   status(): ContentSearchStatus {
-    return { ready: this.ready, available: this.available, sessions: this.summaries.size, start: this.start, ...this.pass.stats, savedBytes: this.savedBytes }
+    return { ready: this.ready, available: this.available, sessions: this.summaries.size, start: this.start, ...this.pass.stats, savedBytes: this.saver.savedBytes }
   }
 
   /** Resolves once the index answers for every session. */
@@ -201,13 +194,13 @@ export class ContentSearch implements ContentSink {
     const read = await this.worker.call('read', { session: id, path, revision })
     if (read.found) this.summaries.set(id, { revision, title: read.title })
     else this.summaries.delete(id)
-    this.dirty = true
+    this.saver.changed()
     return read
   }
 
   forget(id: string): void {
     if (!this.summaries.delete(id)) return
-    this.dirty = true
+    this.saver.changed()
     this.worker?.call('forget', { session: id }).catch(() => undefined)
   }
 
@@ -219,22 +212,18 @@ export class ContentSearch implements ContentSink {
     if (this.summaries.get(id)?.revision === revision) return
     const entry: ContentEntry = { revision, ...conversationOf(session.events) }
     this.summaries.set(id, { revision, title: entry.title })
-    this.dirty = true
+    this.saver.changed()
     worker.call('put', { session: id, entry }).catch(() => undefined)
   }
 
   private liveChanged(id: string): void {
-    if (this.disposed || this.liveTimers.has(id)) return
-    this.liveTimers.set(id, setTimeout(() => {
-      this.liveTimers.delete(id)
-      if (this.sessions.get(id) === undefined) return
-      try {
-        this.followLive(id)
-        this.saveSoon(this.saveDelayMs)
-      } catch (error) {
-        this.ctx.logger('dsh-sessions').warn('content search: %s', error)
-      }
-    }, this.liveDelayMs))
+    if (this.sessions.get(id) === undefined) return
+    try {
+      this.followLive(id)
+      this.saver.soon()
+    } catch (error) {
+      this.ctx.logger('dsh-sessions').warn('content search: %s', error)
+    }
   }
 
   private async begin(): Promise<void> {
@@ -274,7 +263,7 @@ export class ContentSearch implements ContentSink {
     void this.pass.idle().then(() => {
       if (this.disposed) return
       if (this.sessions.isListed) this.markReady()
-      this.saveSoon(0)
+      this.saver.soon(true)
     })
   }
 
@@ -282,34 +271,5 @@ export class ContentSearch implements ContentSink {
     if (this.ready) return
     this.ready = true
     for (const resolve of this.readyWaiters.splice(0)) resolve()
-  }
-
-  private saveSoon(delayMs: number): void {
-    if (this.file === undefined || this.disposed || !this.dirty) return
-    if (this.saveTimer !== undefined) {
-      if (delayMs > 0) return
-      clearTimeout(this.saveTimer)
-    }
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined
-      void this.save()
-    }, delayMs)
-  }
-
-  private async save(): Promise<void> {
-    const file = this.file
-    const worker = this.worker
-    if (file === undefined || this.saving || !this.dirty || worker?.alive !== true) return
-    this.saving = true
-    this.dirty = false
-    try {
-      this.savedBytes = (await worker.call('save', { file })).bytes
-    } catch (error) {
-      this.dirty = true
-      if (!this.disposed) this.ctx.logger('dsh-sessions').warn('content search: saving %s failed: %s', file, error)
-    } finally {
-      this.saving = false
-    }
-    this.saveSoon(this.saveDelayMs)
   }
 }

@@ -16,7 +16,7 @@
  * without the search worker, a session's missing title is read once per
  * process through the title cache or the query service instead, and it has
  * no searchable text.
- * @module @wishp3/dsh-sessions/host/log-pass
+ * @module @wishp3/dsh-sessions/host/search/log-pass
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'

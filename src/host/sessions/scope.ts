@@ -4,7 +4,7 @@
  * ranking's "same cwd" group, so a session without a cwd matches nothing);
  * with `all`, every visible session. The target itself never qualifies.
  * In-scope sessions rank as the official candidate list ranks them.
- * @module @wishp3/dsh-sessions/host/scope
+ * @module @wishp3/dsh-sessions/host/sessions/scope
  */
 import type { ReferenceScope } from '../../config.ts'
 import type { IndexedSession } from './catalog.ts'

@@ -3,28 +3,20 @@
  * "Copy reference", after the built-in items. Opening the menu starts looking
  * up the row's mention, so "Copy reference" usually copies inside the click.
  * The outcome shows in the copy toast to the right of the row, centred on it
- * (see `client/copy`).
- * @module @wishp3/dsh-sessions/workspace-browser/row-menu
+ * (see `toast.tsx`). It is the module the patched workspace browser requires
+ * (see `workspace-browser/contract.ts`).
+ * @module @wishp3/dsh-sessions/client/copy/row-menu
  */
 import { IconCopyOutline16, IconLinkOutline16 } from '@deepseek-ai/dsh-client-ui-primitives'
-import type { CopyActions } from '../client/copy/actions.ts'
-import type { SessionsKey } from '../client/locales.ts'
+import type { RowMenu } from '../../workspace-browser/contract.ts'
+import type { SessionsKey } from '../locales.ts'
+import type { CopyActions } from './actions.ts'
 
 /** Menu id of "Copy session ID". */
 export const COPY_SESSION_ID = 'dsh-sessions.copy-id'
 
 /** Menu id of "Copy reference". */
 export const COPY_REFERENCE = 'dsh-sessions.copy-reference'
-
-/** The row-menu module the patched bundle requires. */
-export interface RowMenu {
-  /** Items appended to every non-blank session row's menu. */
-  items(): { id: string; label: string; icon: JSX.Element }[]
-  /** Called when a row's closed menu is being opened. */
-  opening(sessionId: string): void
-  /** Called with every selected item id and the row's session id. */
-  select(id: string, sessionId: string): void
-}
 
 /**
  * Builds the module.
