@@ -6,5 +6,6 @@ export default defineConfig({
     include: ['tests/{host,client,workspace-browser,build,scripts,dev}/**/*.spec.{ts,tsx}'],
     pool: 'threads',
     setupFiles: ['tests/unit-home.ts'],
+    reporters: ['default', './tests/slowest-files.ts'],
   },
 })

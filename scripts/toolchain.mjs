@@ -3,8 +3,8 @@
 // it provisions Node 22 from the npm registry when the running Node is older,
 // installs the dev dependencies, provisions Debian's Chromium and zstd when a
 // step needs them, then runs the step under Node 22.
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -18,7 +18,7 @@ const cacheRoot = process.env.DSH_SESSIONS_CACHE
 
 /** One TypeScript program per face: the host half (Node, no DOM), the browser half (DOM, no Node), its tests, and the tooling. */
 const TS_PROJECTS = ['tsconfig.host.json', 'tsconfig.client.json', 'tests/client/tsconfig.json', 'tsconfig.json']
-const typecheck = () => TS_PROJECTS.map(project => run('tsc', ['--noEmit', '-p', project]))
+const typecheck = () => [runTogether(TS_PROJECTS.map(project => ['tsc', ['--noEmit', '-p', project]]))]
 
 const steps = {
   build: () => [run('tsdown', [])],
@@ -127,6 +127,36 @@ function hasCommand(name) {
   return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0
 }
 
+/** Runs commands side by side (the machine has two cores); each one's output is printed whole when it ends. */
+function runTogether(commands) {
+  return () => Promise.all(commands.map(([command, args]) => new Promise(resolve => {
+    const started = Date.now()
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+    const output = []
+    child.stdout.on('data', chunk => output.push(chunk))
+    child.stderr.on('data', chunk => output.push(chunk))
+    child.on('error', error => fail(`${command}: ${error.message}`))
+    child.on('close', code => {
+      process.stdout.write(Buffer.concat(output))
+      log(`${[command, ...args].join(' ')} exited ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
+      resolve(code ?? 1)
+    })
+  }))).then(codes => codes.find(code => code !== 0) ?? 0)
+}
+
+/** Files listed at the end of a test step. */
+const SLOWEST_SHOWN = 10
+
+/** Prints the slowest test files the reporter (`tests/slowest-files.ts`) recorded in `file`, then removes its folder. */
+function printSlowest(file) {
+  const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []
+  rmSync(dirname(file), { recursive: true, force: true })
+  if (lines.length === 0) return
+  const slowest = lines.map(line => JSON.parse(line)).sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_SHOWN)
+  log(`the ${slowest.length} slowest test files:`)
+  for (const { file: name, ms } of slowest) log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${name}`)
+}
+
 function run(command, args) {
   return () => {
     const started = Date.now()
@@ -153,8 +183,13 @@ process.env.PATH = `${join(root, 'node_modules', '.bin')}:${dirname(process.exec
 process.env.DSH_SESSIONS_CACHE = cacheRoot
 process.env.DSH_SESSIONS_CHROMIUM = chromiumPath()
 ensureDependencies()
+const timings = step.startsWith('test') ? join(mkdtempSync(join(tmpdir(), 'dsh-sessions-timings-')), 'files.jsonl') : undefined
+if (timings !== undefined) process.env.DSH_SESSIONS_TIMINGS = timings
+let exitCode = 0
 for (const action of steps[step]()) {
-  const code = action()
-  if (code !== 0) process.exit(code)
+  exitCode = await action()
+  if (exitCode !== 0) break
 }
+if (timings !== undefined) printSlowest(timings)
+if (exitCode !== 0) process.exit(exitCode)
 log(`${step} finished in ${((Date.now() - started) / 1000).toFixed(1)} s`)

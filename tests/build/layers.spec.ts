@@ -48,6 +48,21 @@ describe('source layers', () => {
     expect(sources('src/host/official').sort()).toEqual(['src/host/official/minisearch.ts', 'src/host/official/session-reference.ts'])
   })
 
+  it('keep the host rooms in order: each imports only the rooms before it, and the shared host files import no room', () => {
+    const ROOMS = ['official', 'sessions', 'search', 'references', 'http']
+    const roomOf = (path: string) => ROOMS.findIndex(room => path.startsWith(`src/host/${room}/`))
+    const files = sources('src/host')
+    expect(files.every(file => roomOf(file) !== -1 || /^src\/host\/[a-z-]+\.ts$/.test(file)), 'every host file is in a room or is one of the shared files').toBe(true)
+    for (const file of files) {
+      const mine = roomOf(file)
+      for (const target of localImports(file).filter(path => path.startsWith('src/host/'))) {
+        const theirs = roomOf(target)
+        if (theirs === -1) continue
+        expect(mine === -1 ? false : theirs <= mine, `${file} imports ${target}`).toBe(true)
+      }
+    }
+  })
+
   it('never reach dev or test code from the product', () => {
     for (const file of sources('src')) {
       for (const target of localImports(file)) expect(target, file).toMatch(/^src\//)

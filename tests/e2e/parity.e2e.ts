@@ -1,21 +1,95 @@
 /**
- * The vendored workspace browser against the built-in one, side by
- * side in the real host: the same home served by the bare host and by the
- * host with the plugin, the same steps in both, and every observation must be
- * equal, except the one added menu item.
+ * The plugin against the built-in pieces it replaces, side by side in the
+ * real host: the same home served by the bare host and by the host with the
+ * plugin, the same steps in both, and every observation must be equal,
+ * except the one added menu item. One bare and one plugin host serve both
+ * comparisons, the files group first, then the workspace browser.
  *
- * Compared: the sidebar's groups, rows, order and titles; a row's hover
- * card; the session search; the session and workspace ⋯ menus; rename,
- * fork and archive outcomes; the hero workspace picker; adding a workspace
- * through the directory-picker dialog; opening a session.
+ * The files group of the plugin's `@` source against the built-in
+ * `ui-reference`: the same project, the same queries; the rows, the chip a
+ * file pick inserts, a folder pick's continued query and the text the model
+ * receives must be identical.
+ *
+ * The vendored workspace browser against the built-in one: the sidebar's
+ * groups, rows, order and titles; a row's hover card; the session search;
+ * the session and workspace ⋯ menus; rename, fork and archive outcomes; the
+ * hero workspace picker; adding a workspace through the directory-picker
+ * dialog; opening a session.
  */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { type Browser, launchBrowser } from '../../dev/browser.ts'
+import type { Home } from '../../dev/home.ts'
 import { type Stack, startStack } from '../../dev/stack.ts'
-import { chooseWorkspace, newSessionButton, openApp, sendAndAwaitReply, startSessionWithTurn } from '../../dev/web-ui.ts'
+import { chooseWorkspace, composer, newSessionButton, openApp, sendAndAwaitReply, startNewSession, startSessionWithTurn } from '../../dev/web-ui.ts'
+import { citation } from './harness/requests.ts'
+import { until } from './harness/wait.ts'
 
-type Observation = Record<string, unknown>
+interface FilesObservation {
+  rows: Record<string, string[]>
+  filePick: string
+  folderPick: string
+  sent: string
+}
+
+const QUERIES = ['', 'READ', 'src', 'src/', 'notes', '"with', 'zzz']
+
+function prepareHome(home: Home): Promise<void> {
+  mkdirSync(join(home.home, 'gamma'))
+  const alpha = home.project('alpha')
+  mkdirSync(join(alpha, 'src', 'deep'), { recursive: true })
+  writeFileSync(join(alpha, 'src', 'deep', 'inner.ts'), 'export {}\n')
+  writeFileSync(join(alpha, 'with space.md'), 'spaces\n')
+  return Promise.resolve()
+}
+
+async function rows(page: Page, query: string): Promise<string[]> {
+  await composer(page).fill('')
+  await composer(page).fill(`look @${query}`)
+  await page.waitForTimeout(500)
+  const all = await page.getByRole('listbox').getByRole('option').allInnerTexts()
+  return all.filter(text => /^(File|Folder) · /.test(text))
+}
+
+async function observeFiles(stack: Stack, browser: Browser): Promise<FilesObservation> {
+  const page = browser.page
+  await openApp(page, stack.web.url)
+  await startNewSession(page)
+  await chooseWorkspace(page, 'alpha')
+  const deadline = Date.now() + 15_000
+  while ((await rows(page, '')).length === 0) {
+    if (Date.now() > deadline) throw new Error('the @ menu listed no files')
+  }
+  const observed: Record<string, string[]> = {}
+  for (const query of QUERIES) observed[query] = await rows(page, query)
+
+  await composer(page).fill('')
+  await composer(page).fill('see @READ')
+  await page.getByRole('listbox').getByRole('option', { name: /File · README\.md/ }).click()
+  const filePick = await composer(page).inputValue()
+
+  await composer(page).fill('')
+  await composer(page).fill('open @sr')
+  await page.getByRole('listbox').getByRole('option', { name: /Folder · src\// }).click()
+  await page.waitForTimeout(300)
+  const folderPick = await composer(page).inputValue()
+
+  await composer(page).fill('')
+  await composer(page).fill('parity marker @with')
+  await page.getByRole('listbox').getByRole('option', { name: /with space\.md/ }).click()
+  await composer(page).press('End')
+  await composer(page).pressSequentially('and @READ')
+  await page.getByRole('listbox').getByRole('option', { name: /File · README\.md/ }).click()
+  const before = stack.model.turns().length
+  await page.getByRole('button', { name: 'Send message' }).click()
+  await until(() => stack.model.turns().length === before + 1, 'the parity turn')
+  const sent = citation(stack.model.turns().at(-1)!, 'parity marker').direct
+  return { rows: observed, filePick, folderPick, sent }
+}
+
+type WorkspaceObservation = Record<string, unknown>
 
 /** The sidebar's visible text, line by line, without relative times. */
 async function sidebar(page: Page): Promise<string[]> {
@@ -40,9 +114,9 @@ async function rowMenu(page: Page, title: string): Promise<string[]> {
   return items
 }
 
-async function observe(stack: Stack, browser: Browser): Promise<Observation> {
+async function observeWorkspace(stack: Stack, browser: Browser): Promise<WorkspaceObservation> {
   const page = browser.page
-  const seen: Observation = {}
+  const seen: WorkspaceObservation = {}
   await openApp(page, stack.web.url)
   await startSessionWithTurn(page, 'alpha', 'Alpha first question')
   await startSessionWithTurn(page, 'beta', 'Beta first question')
@@ -121,38 +195,48 @@ async function observe(stack: Stack, browser: Browser): Promise<Observation> {
   return seen
 }
 
-describe('the vendored workspace browser matches the built-in one', () => {
-  const observed: Observation[] = []
-  const stacks: Stack[] = []
-  const browsers: Browser[] = []
+const files: FilesObservation[] = []
+const workspaces: WorkspaceObservation[] = []
+const stacks: Stack[] = []
+const browsers: Browser[] = []
 
-  beforeAll(async () => {
-    for (const tarball of [undefined, inject('tarball')]) {
-      const stack = await startStack({
-        hostBin: inject('hostBin'),
-        ...(tarball === undefined ? {} : { tarball }),
-        beforeBoot: async home => {
-          const { mkdirSync } = await import('node:fs')
-          mkdirSync(`${home.home}/gamma`)
-        },
-      })
-      stacks.push(stack)
-      const browser = await launchBrowser()
-      browsers.push(browser)
-      observed.push(await observe(stack, browser).catch(async (error: unknown) => {
-        await browser.page.screenshot({ path: `/tmp/parity-${observed.length}.png` })
-        throw error
-      }))
-    }
-  }, 600_000)
+beforeAll(async () => {
+  for (const tarball of [undefined, inject('tarball')]) {
+    const stack = await startStack({ hostBin: inject('hostBin'), ...(tarball === undefined ? {} : { tarball }), beforeBoot: prepareHome })
+    stacks.push(stack)
+    const browser = await launchBrowser()
+    browsers.push(browser)
+    files.push(await observeFiles(stack, browser))
+    workspaces.push(await observeWorkspace(stack, browser))
+  }
+}, 600_000)
 
-  afterAll(async () => {
-    for (const browser of browsers) await browser.close()
-    for (const stack of stacks) await stack.stop()
+afterAll(async () => {
+  for (const browser of browsers) await browser.close()
+  for (const stack of stacks) await stack.stop()
+})
+
+describe('files group parity with the built-in @ source', () => {
+  it('lists the same file and folder rows for every query', () => {
+    expect(files[0]!.rows['']).toContain('File · README.md\nREADME.md')
+    expect(files[1]!.rows).toEqual(files[0]!.rows)
   })
 
+  it('inserts the same chip for a file and continues the same query for a folder', () => {
+    expect(files[0]!.filePick).toBe('see @README.md ')
+    expect(files[1]!.filePick).toBe(files[0]!.filePick)
+    expect(files[1]!.folderPick).toBe(files[0]!.folderPick)
+  })
+
+  it('sends the model the same text', () => {
+    expect(files[0]!.sent).toMatch(/^parity marker @"?with space\.md"? and @README\.md$/)
+    expect(files[1]!.sent).toBe(files[0]!.sent)
+  })
+})
+
+describe('the vendored workspace browser matches the built-in one', () => {
   it('shows the same sidebar before and after rename, archive, fork, a new session and a new workspace', () => {
-    const [builtIn, plugin] = observed
+    const [builtIn, plugin] = workspaces
     for (const key of ['tree', 'afterRename', 'afterArchive', 'afterFork', 'afterNewSession', 'afterAddWorkspace']) {
       expect(plugin![key], key).toEqual(builtIn![key])
     }
@@ -162,7 +246,7 @@ describe('the vendored workspace browser matches the built-in one', () => {
   })
 
   it('shows the same hover card, search results, workspace menu and hero picker, and opens sessions alike', () => {
-    const [builtIn, plugin] = observed
+    const [builtIn, plugin] = workspaces
     for (const key of ['hover', 'search', 'workspaceMenu', 'heroPicker', 'opened', 'errors']) {
       expect(plugin![key], key).toEqual(builtIn![key])
     }
@@ -173,7 +257,7 @@ describe('the vendored workspace browser matches the built-in one', () => {
   })
 
   it('differs only by Copy session ID and Copy reference at the end of the session menu', () => {
-    const [builtIn, plugin] = observed
+    const [builtIn, plugin] = workspaces
     expect(builtIn!.menu).toEqual(['Rename', 'Fork session', 'Archive session'])
     expect(plugin!.menu).toEqual([...builtIn!.menu as string[], 'Copy session ID', 'Copy reference'])
   })
