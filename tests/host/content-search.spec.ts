@@ -10,8 +10,7 @@ import { ContentIndex, type ContentIndexData } from '../../src/host/search/conte
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { conversationOf } from '../../src/host/search/conversation.ts'
 import { INDEX_FORMAT, INDEX_VERSION, termsFingerprint } from '../../src/host/search/index-file.ts'
-import { snippetOf } from '../../src/host/search/snippet.ts'
-import { fold, indexTerms, queryTerms } from '../../src/host/search/text.ts'
+import { queryTerms } from '../../src/host/search/text.ts'
 import { SessionIndex } from '../../src/host/sessions/session-index.ts'
 import { A, B, createHostHarness, type HostHarness, id, post, TARGET, temporaryFolder } from './harness.ts'
 
@@ -85,67 +84,6 @@ async function searchHost(config: object = {}, store: Record<number, Stored> = S
   }
   return { h, root, url: mounted.url, dispose: mounted.dispose, search }
 }
-
-describe('terms', () => {
-  it('fold case and Latin accents but keep kana voicing', () => {
-    expect(fold('Café GENÈVE')).toBe('cafe geneve')
-    expect(fold('ガス')).not.toBe(fold('カス'))
-  })
-
-  it('cut unspaced runs into pairs with the last character on its own, and keep other words whole', () => {
-    expect(indexTerms('发布流程 and API调用')).toEqual(['发布', '布流', '流程', '程', 'and', 'api', '调用', '用'])
-    expect(indexTerms('e-mail 2026')).toEqual(['e', 'mail', '2026'])
-  })
-
-  it('cut Japanese kana and kanji the same way, so a phrase inside a sentence is found', () => {
-    expect(indexTerms('デプロイ手順')).toEqual(['デプ', 'プロ', 'ロイ', 'イ手', '手順', '順'])
-    const snippet = snippetOf(['本番のデプロイ手順を確認しました'], queryTerms('デプロイ'))!
-    expect(snippet.marks.map(([start, end]) => snippet.text.slice(start, end))).toEqual(['デプロイ'])
-  })
-
-  it('need every word of a query, the last one as a prefix, and pairs for unspaced text', () => {
-    expect(queryTerms('Billing Migr')).toEqual([{ term: 'billing', prefix: false }, { term: 'migr', prefix: true }])
-    expect(queryTerms('灰度策略')).toEqual([{ term: '灰度', prefix: false }, { term: '度策', prefix: false }, { term: '策略', prefix: false }])
-    expect(queryTerms('灰')).toEqual([{ term: '灰', prefix: true }])
-  })
-
-  it('search no content for an empty query, one Latin letter, or an overlong one', () => {
-    expect(queryTerms('')).toEqual([])
-    expect(queryTerms('b')).toEqual([])
-    expect(queryTerms('a b c d e f g h i j k l m n o p q')).toEqual([])
-    expect(queryTerms('x'.repeat(300))).toEqual([])
-  })
-})
-
-describe('excerpts', () => {
-  it('show about 80 characters around the first match, matches marked, line breaks as spaces', () => {
-    const long = `${'intro '.repeat(20)}we planned the billing\nmigration and more billing ${'tail '.repeat(30)}`
-    const snippet = snippetOf(['nothing here', long], queryTerms('billing'))!
-    expect(snippet.text.startsWith('…')).toBe(true)
-    expect(snippet.text.endsWith('…')).toBe(true)
-    expect([...snippet.text].length).toBeLessThanOrEqual(82)
-    expect(snippet.text).not.toContain('\n')
-    expect(snippet.marks.map(([start, end]) => snippet.text.slice(start, end))).toEqual(['billing', 'billing'])
-  })
-
-  it('mark matches in the original text, whatever its accents and case', () => {
-    const snippet = snippetOf(['Le CAFÉ était fermé'], queryTerms('cafe'))!
-    expect(snippet.marks.map(([start, end]) => snippet.text.slice(start, end))).toEqual(['CAFÉ'])
-  })
-
-  it('take a word next to Chinese or Japanese text as a word of its own, as the index does', () => {
-    expect(indexTerms('使用API调用')).toEqual(['使用', '用', 'api', '调用', '用'])
-    const snippet = snippetOf(['使用API调用'], [{ term: 'api', prefix: false }])!
-    expect(snippet.marks.map(([start, end]) => snippet.text.slice(start, end))).toEqual(['API'])
-  })
-
-  it('mark an unspaced match as one range and find nothing for pairs that are not adjacent', () => {
-    const snippet = snippetOf(['我们讨论了发布流程和灰度策略'], queryTerms('灰度策略'))!
-    expect(snippet.marks.map(([start, end]) => snippet.text.slice(start, end))).toEqual(['灰度策略'])
-    expect(snippetOf(['word a at start'], queryTerms('wor'))!.marks).toEqual([[0, 3]])
-    expect(snippetOf(['sword'], queryTerms('word'))).toBeUndefined()
-  })
-})
 
 describe('the saved form', () => {
   it('is MiniSearch\'s own serialization, written in pieces, and restores to the same answers', async () => {

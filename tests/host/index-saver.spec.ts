@@ -1,7 +1,6 @@
 /** When the content index is written: once per burst of changes, at once after a pass, one write at a time, retried after a failure, cancelled on stop. */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { IndexSaver, type IndexWriter } from '../../src/host/search/index-saver.ts'
-import { LiveChanges } from '../../src/host/search/live-changes.ts'
 
 afterEach(() => { vi.useRealTimers() })
 
@@ -86,21 +85,5 @@ describe('the index saver', () => {
     saver.soon(true)
     await vi.advanceTimersByTimeAsync(5_000)
     expect(calls.write).toBe(1)
-  })
-})
-
-describe('live changes', () => {
-  it('handles a session once per delay however many events arrive, and nothing after stop', async () => {
-    vi.useFakeTimers()
-    const handled: string[] = []
-    const live = new LiveChanges(250, id => handled.push(id))
-    for (let n = 0; n < 10; n += 1) live.changed('a')
-    live.changed('b')
-    await vi.advanceTimersByTimeAsync(250)
-    expect(handled).toEqual(['a', 'b'])
-    live.changed('a')
-    live.stop()
-    await vi.advanceTimersByTimeAsync(1_000)
-    expect(handled).toEqual(['a', 'b'])
   })
 })

@@ -1,0 +1,35 @@
+/** Terms: words, CJK pairs, folding, and the bounds of a query. */
+import { describe, expect, it } from 'vitest'
+import { snippetOf } from '../../src/host/search/snippet.ts'
+import { fold, indexTerms, queryTerms } from '../../src/host/search/text.ts'
+
+describe('terms', () => {
+  it('fold case and Latin accents but keep kana voicing', () => {
+    expect(fold('Café GENÈVE')).toBe('cafe geneve')
+    expect(fold('ガス')).not.toBe(fold('カス'))
+  })
+
+  it('cut unspaced runs into pairs with the last character on its own, and keep other words whole', () => {
+    expect(indexTerms('发布流程 and API调用')).toEqual(['发布', '布流', '流程', '程', 'and', 'api', '调用', '用'])
+    expect(indexTerms('e-mail 2026')).toEqual(['e', 'mail', '2026'])
+  })
+
+  it('cut Japanese kana and kanji the same way, so a phrase inside a sentence is found', () => {
+    expect(indexTerms('デプロイ手順')).toEqual(['デプ', 'プロ', 'ロイ', 'イ手', '手順', '順'])
+    const snippet = snippetOf(['本番のデプロイ手順を確認しました'], queryTerms('デプロイ'))!
+    expect(snippet.marks.map(([start, end]) => snippet.text.slice(start, end))).toEqual(['デプロイ'])
+  })
+
+  it('need every word of a query, the last one as a prefix, and pairs for unspaced text', () => {
+    expect(queryTerms('Billing Migr')).toEqual([{ term: 'billing', prefix: false }, { term: 'migr', prefix: true }])
+    expect(queryTerms('灰度策略')).toEqual([{ term: '灰度', prefix: false }, { term: '度策', prefix: false }, { term: '策略', prefix: false }])
+    expect(queryTerms('灰')).toEqual([{ term: '灰', prefix: true }])
+  })
+
+  it('search no content for an empty query, one Latin letter, or an overlong one', () => {
+    expect(queryTerms('')).toEqual([])
+    expect(queryTerms('b')).toEqual([])
+    expect(queryTerms('a b c d e f g h i j k l m n o p q')).toEqual([])
+    expect(queryTerms('x'.repeat(300))).toEqual([])
+  })
+})
