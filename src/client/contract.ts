@@ -27,6 +27,7 @@ export type DraftChip = InputState['occurrences'][number]
 
 /** The `t` seat the slot renderer gives an entry registered with `locale: 'dsh-sessions'`, as the component reads it. */
 export interface LocaleSeat {
+  /** Text of a key in the active locale, with `{name}` parameters filled in. */
   t(key: SessionsKey, params?: Record<string, string>): string
 }
 
@@ -105,7 +106,9 @@ export type ScopeCardProps = SettingsPluginItemOwnerProps & InjectFace<ScopeCard
 
 /** `conversation.session.header.actions` entry, the copy buttons: the face its `inject` returns. */
 export interface HeaderCopyActionsInjected {
+  /** Copies the session's id; the toast shows below `anchor`. */
   copyId(sessionId: string, anchor: HTMLElement): void
+  /** Copies the session's canonical mention; the toast shows below `anchor`. */
   copyReference(sessionId: string, anchor: HTMLElement): void
   /** Starts looking up a session's mention ahead of a click. */
   prefetch(sessionId: string): void

@@ -26,6 +26,7 @@ export interface CopyActions {
 export interface CopyActionsDeps {
   readonly lookup: ReferenceLookup
   readonly show: ShowToast
+  /** Text of a key in the active locale. */
   t(key: SessionsKey): string
   /** Copies text from inside a click (see `clipboard.ts`). */
   readonly copy?: (text: string) => Promise<boolean>

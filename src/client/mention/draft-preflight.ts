@@ -28,7 +28,9 @@ export interface DraftPreflightDeps {
   draft(sessionId: string): DraftSnapshot | undefined
   /** Another source's model form of one of its chips. */
   serializeOther(sessionId: string, chip: SentChip, signal: AbortSignal): Promise<string>
+  /** Asks the host to check a whole draft (`POST /dsh-sessions/preflight`). */
   preflight(sessionId: string, text: string, chips: readonly string[], signal: AbortSignal): Promise<PreflightResponse>
+  /** Text of a key in the active locale. */
   t(key: SessionsKey, params?: Record<string, string>): string
 }
 

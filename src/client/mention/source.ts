@@ -34,6 +34,7 @@ export interface MentionSourceDeps {
   t(key: SessionsKey, params?: Record<string, string>): string
   /** The active locale id. */
   locale(): string
+  /** The current time in milliseconds, for the ages rows show. */
   now(): number
 }
 

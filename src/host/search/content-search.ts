@@ -177,18 +177,22 @@ export class ContentSearch implements ContentSink {
     }
   }
 
+  /** Whether the search worker runs. */
   get available(): boolean {
     return this.worker?.alive === true
   }
 
+  /** What the index holds of a session: its revision and title (the log pass's sink). */
   entry(id: string): EntrySummary | undefined {
     return this.summaries.get(id)
   }
 
+  /** Ids of every session the index holds (the log pass's sink). */
   ids(): string[] {
     return [...this.summaries.keys()]
   }
 
+  /** Reads a session's log into the index through the worker (the log pass's sink). */
   async readLog(id: string, path: string, revision: string): Promise<{ found: boolean; title: string | undefined }> {
     if (this.worker === undefined) throw new Error('the search worker has not started')
     const read = await this.worker.call('read', { session: id, path, revision })
@@ -198,12 +202,14 @@ export class ContentSearch implements ContentSink {
     return read
   }
 
+  /** Drops a session from the index (the log pass's sink, and when it leaves the session index). */
   forget(id: string): void {
     if (!this.summaries.delete(id)) return
     this.saver.changed()
     this.worker?.call('forget', { session: id }).catch(() => undefined)
   }
 
+  /** Brings a live session's text up to date from its events (the log pass's sink). */
   followLive(id: string): void {
     const session = this.ctx.sessions.get(id as SessionHeader['id'])
     const worker = this.worker
