@@ -1,6 +1,7 @@
 /**
  * Configuration of the `dsh-sessions` plugin row: the reference scope, the
- * mention forms the pre-step resolves, the candidate cap and the failure mode.
+ * mention forms the pre-step resolves, the candidate cap, the failure mode
+ * and whether the agent gets the session tools.
  * @module @wishp3/dsh-sessions/config
  */
 import z from '@deepseek-ai/schemastery'
@@ -23,6 +24,8 @@ export interface Config {
   candidateLimit: number
   /** `passthrough` keeps the readable text and continues; `reject` rejects the step. */
   failureMode: FailureMode
+  /** Offer the model the `search_sessions` and `read_session` tools, under the same scope. */
+  agentTools: boolean
 }
 
 /** Schema validated by cordis at load; every key is optional on input, and an invalid value fails naming its key. */
@@ -37,4 +40,6 @@ export const Config: z<Partial<Config>, Config> = z.object({
     .description('Maximum number of @ candidates returned for one query.'),
   failureMode: z.union(['passthrough', 'reject'] as const).default('passthrough')
     .description('On a reference failure at send time: keep the text and continue, or reject the step.'),
+  agentTools: z.boolean().default(true)
+    .description('Let the agent search and read the sessions it may reference (search_sessions, read_session).'),
 })

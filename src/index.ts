@@ -20,6 +20,7 @@ import { ContentSearch, contentIndexFile } from './host/search/content-search.ts
 import { SessionLogLocator } from './host/search/log-locator.ts'
 import { SessionIndex } from './host/sessions/session-index.ts'
 import { installSessionsSettings } from './host/settings.ts'
+import { registerSessionTools } from './host/tools/session-tools.ts'
 
 export { Config } from './config.ts'
 export type { FailureMode, ReferenceScope } from './config.ts'
@@ -53,4 +54,5 @@ export function apply(ctx: Context, config: Config): void {
   const outcomes = new OutcomeLog()
   registerPreStep(ctx, { check, settings, outcomes })
   registerRoutes(ctx, { index, content, check, settings, outcomes })
+  registerSessionTools(ctx, { index, content, settings })
 }

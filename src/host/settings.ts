@@ -27,6 +27,12 @@ export interface SessionsSettings {
    * @throws {DshSessionsError} naming the offending key: `invalid-settings` for an invalid patch, `settings-refused` when the settings service refuses the write, `unavailable` when none is mounted.
    */
   update(patch: unknown): Promise<Config>
+  /**
+   * Calls a listener whenever the effective configuration changes.
+   * @param listener - called with no arguments.
+   * @returns a function that removes the listener.
+   */
+  onChange(listener: () => void): () => void
 }
 
 /**
@@ -37,12 +43,25 @@ export interface SessionsSettings {
  */
 export function installSessionsSettings(ctx: Context, config: Config): SessionsSettings {
   let source = (): Config => config
+  const listeners = new Set<() => void>()
   installSettingsSection(ctx, SETTINGS_NAMESPACE, Config as z<Config>, config, {
     setSource: current => { source = current },
-    onChange: () => {},
+    onChange: () => {
+      for (const listener of [...listeners]) {
+        try {
+          listener()
+        } catch (error) {
+          ctx.logger('dsh-sessions').warn('settings listener: %s', error)
+        }
+      }
+    },
   })
   return {
     current: () => source(),
+    onChange(listener) {
+      listeners.add(listener)
+      return () => { listeners.delete(listener) }
+    },
     async update(patch) {
       if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
         throw new DshSessionsError('settings must be a JSON object', 'invalid-settings')

@@ -9,6 +9,8 @@ export interface Snippet {
   readonly text: string
   /** Matched ranges of `text` as UTF-16 offsets `[start, end)`, ascending and disjoint. */
   readonly marks: readonly (readonly [number, number])[]
+  /** The number (from 1) of the message the excerpt is from, among the session's own messages and reply texts in order. */
+  readonly message?: number
 }
 
 /** One reference candidate. */

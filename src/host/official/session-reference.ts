@@ -7,16 +7,22 @@
  * - `prepare` for a citing session known only by id (rc.8's `prepare` takes
  *   an `Agent` and reads nothing of it but `id`);
  * - waiting for shared work as one caller, with the official cancellation
- *   error (rc.8 keeps `settleWithCancellation` module-private).
+ *   error (rc.8 keeps `settleWithCancellation` module-private);
+ * - the framing the official service puts around a snapshot's JSON (its
+ *   untrusted-data notice), read off a snapshot the official service
+ *   prepares of an empty session, so the session tools frame what they
+ *   return exactly as a snapshot is framed and no wording is copied here.
  *
  * `tests/host/official-session-reference.spec.ts` fails when any of these
  * shapes or behaviours of the installed service changes.
  * @module @wishp3/dsh-sessions/host/official/session-reference
  */
+import { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
-import type SessionReferenceResolver from '@deepseek-ai/dsh-session-reference'
-import {
+import { SESSION_FORMAT_VERSION, SessionId } from '@deepseek-ai/dsh-session'
+import type { SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
+import SessionReferenceResolver, {
   DEFAULT_MAX_REFERENCE_BYTES, MAX_REFERENCES, type PreparedReferencedMessage, SessionReferenceError, type SessionReferenceInput,
 } from '@deepseek-ai/dsh-session-reference'
 
@@ -88,4 +94,36 @@ export function settleWithCancellation<T>(work: Promise<T>, signal: AbortSignal 
     )
     if (signal.aborted) cancel()
   })
+}
+
+/** The text the official service puts before and after a snapshot's JSON. */
+export interface SnapshotFraming {
+  readonly before: string
+  readonly after: string
+}
+
+/**
+ * The official snapshot framing, read off a snapshot the official service
+ * prepares, in a context of its own, of an empty session.
+ * @returns the text before the snapshot's JSON array and the text after it.
+ * @throws TypeError when the official snapshot is no longer a JSON array inside text.
+ */
+export async function snapshotFraming(): Promise<SnapshotFraming> {
+  const ctx = new Context()
+  const source = SessionId('session-0')
+  const empty: SessionSurfaceSnapshot = { session: { version: SESSION_FORMAT_VERSION, id: source, createdAt: 0 }, capturedThroughSeq: null, events: [] }
+  ctx.provide('sessionQuery', { readSurface: () => Promise.resolve(structuredClone(empty)) })
+  const fiber = ctx.plugin(SessionReferenceResolver, {})
+  try {
+    await fiber
+    const prepared = await prepareFor(ctx.sessionReferenceResolver, 'session-1', [], [{ sessionId: source }])
+    const block = prepared.additionalContext?.content[0]
+    const text = block?.type === 'text' ? block.text : ''
+    const start = text.indexOf('[{')
+    const end = text.lastIndexOf('}]')
+    if (start <= 0 || end < start) throw new TypeError('the official snapshot is no longer a JSON array framed by text')
+    return { before: text.slice(0, start), after: text.slice(end + 2) }
+  } finally {
+    await fiber.dispose()
+  }
 }

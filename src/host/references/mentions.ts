@@ -160,6 +160,18 @@ const ID_RUN = /[A-Za-z0-9_-]+/g
  */
 const SESSION_ID = /^(?:[A-Za-z0-9_-]+-)?session-(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32}|[0-9]+)$/
 
+/** Longest id {@link isSessionId} accepts, so a check of hostile input stays bounded. */
+const MAX_SESSION_ID = 256
+
+/**
+ * Whether a string is a whole session id of a form the rc.8 host mints.
+ * @param value - the string.
+ * @returns true for a session id.
+ */
+export function isSessionId(value: string): boolean {
+  return value.length <= MAX_SESSION_ID && SESSION_ID.test(value)
+}
+
 const ID_CHAR = /[A-Za-z0-9_-]/
 
 /**

@@ -33,7 +33,9 @@ import { LogPass, type ContentSink } from './log-pass.ts'
 import { liveRevision, type SessionLogLocator } from './log-locator.ts'
 import type { ContentEntry, ContentHit } from './content-index.ts'
 import { temporaryIndexFile } from './index-temporary.ts'
-import { conversationOf, messageText, titleOf } from './conversation.ts'
+import { conversationOf, messageText, roledConversationOf, titleOf } from './conversation.ts'
+import { type ConversationPage, pageOf } from './conversation-page.ts'
+import { MAX_READ_TEXT } from './conversation-reader.ts'
 import type { QueryTerm } from './text.ts'
 import { SearchWorker, workerModule } from './worker-client.ts'
 import type { EntrySummary } from './worker-protocol.ts'
@@ -96,10 +98,12 @@ export class ContentSearch implements ContentSink {
   private readonly ctx: Context
   private readonly sessions: SessionIndex
   private readonly file: string | undefined
+  private readonly logs: SessionLogLocator
 
   constructor(ctx: Context, sessions: SessionIndex, logs: SessionLogLocator, options: ContentSearchOptions = {}) {
     this.ctx = ctx
     this.sessions = sessions
+    this.logs = logs
     this.file = options.file
     const file = options.file
     const worker = () => this.worker
@@ -174,6 +178,32 @@ export class ContentSearch implements ContentSink {
     } catch (error) {
       this.ctx.logger('dsh-sessions').warn('content search: %s', error)
       return []
+    }
+  }
+
+  /**
+   * A page of a session's conversation, numbered as search hits number
+   * their message: from memory while the session is live in this process,
+   * else from its log through the worker.
+   * @param id - an indexed session.
+   * @param from - the first message number wanted (from 1).
+   * @param maxChars - most characters the page holds.
+   * @returns the page; `undefined` when the session's text cannot be read (no log, no worker, or the log is gone).
+   */
+  async page(id: string, from: number, maxChars: number): Promise<ConversationPage | undefined> {
+    const live = this.ctx.sessions.get(id as SessionHeader['id'])
+    if (live !== undefined) return pageOf(roledConversationOf(live.events, MAX_READ_TEXT), from, maxChars)
+    const session = this.sessions.get(id)
+    const worker = this.worker
+    if (session === undefined || worker?.alive !== true) return undefined
+    const path = this.logs.path(session)
+    const revision = path === undefined ? undefined : await this.logs.revision(session)
+    if (path === undefined || revision === undefined) return undefined
+    try {
+      return (await worker.call('page', { path, revision, from, maxChars })) ?? undefined
+    } catch (error) {
+      this.ctx.logger('dsh-sessions').warn('content search: reading %s failed: %s', id, error)
+      return undefined
     }
   }
 

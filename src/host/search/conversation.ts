@@ -16,6 +16,15 @@ export interface ConversationText {
   readonly messages: readonly string[]
 }
 
+/** Who wrote a message. */
+export type MessageRole = 'user' | 'assistant'
+
+/** A session's text with who wrote each message, as the `read_session` tool reads it. */
+export interface RoledConversation extends ConversationText {
+  /** The role of each message, in the order of `messages`. */
+  readonly roles: readonly MessageRole[]
+}
+
 /** Most characters of one session kept for search; later messages are left out. */
 export const MAX_SESSION_TEXT = 256 * 1024
 
@@ -62,11 +71,18 @@ export function titleOf(event: LooseEvent): string | undefined {
   return typeof title === 'string' ? title : undefined
 }
 
-/** Folds events, oldest first, into a session's searchable text, up to {@link MAX_SESSION_TEXT}. */
+/** Folds events, oldest first, into a session's searchable text, up to a number of characters ({@link MAX_SESSION_TEXT} unless told). */
 export class ConversationBuilder {
   private title: string | undefined
   private readonly messages: string[] = []
+  private readonly roles: MessageRole[] = []
   private size = 0
+  private readonly maxText: number
+
+  /** @param maxText - most characters kept; later messages are left out. */
+  constructor(maxText: number = MAX_SESSION_TEXT) {
+    this.maxText = maxText
+  }
 
   /**
    * Adds one event.
@@ -79,9 +95,10 @@ export class ConversationBuilder {
       return
     }
     const text = messageText(event)
-    if (text === undefined || this.size >= MAX_SESSION_TEXT) return
-    const kept = text.length > MAX_SESSION_TEXT - this.size ? text.slice(0, MAX_SESSION_TEXT - this.size) : text
+    if (text === undefined || this.size >= this.maxText) return
+    const kept = text.length > this.maxText - this.size ? text.slice(0, this.maxText - this.size) : text
     this.messages.push(kept)
+    this.roles.push(event.type === 'user/message' ? 'user' : 'assistant')
     this.size += kept.length
   }
 
@@ -89,15 +106,33 @@ export class ConversationBuilder {
   result(): ConversationText {
     return { title: this.title, messages: [...this.messages] }
   }
+
+  /** The text so far, with who wrote each message. */
+  roledResult(): RoledConversation {
+    return { title: this.title, messages: [...this.messages], roles: [...this.roles] }
+  }
 }
 
 /**
  * The searchable text of a list of events.
  * @param events - the session's events, oldest first.
+ * @param maxText - most characters kept.
  * @returns its title and message texts.
  */
-export function conversationOf(events: Iterable<LooseEvent>): ConversationText {
-  const builder = new ConversationBuilder()
+export function conversationOf(events: Iterable<LooseEvent>, maxText: number = MAX_SESSION_TEXT): ConversationText {
+  const builder = new ConversationBuilder(maxText)
   for (const event of events) builder.add(event)
   return builder.result()
+}
+
+/**
+ * A session's text with who wrote each message.
+ * @param events - the session's events, oldest first.
+ * @param maxText - most characters kept.
+ * @returns its title, message texts and roles.
+ */
+export function roledConversationOf(events: Iterable<LooseEvent>, maxText: number): RoledConversation {
+  const builder = new ConversationBuilder(maxText)
+  for (const event of events) builder.add(event)
+  return builder.roledResult()
 }

@@ -58,7 +58,7 @@ export class IndexKeeper {
    */
   async read({ session, path, revision }: WorkerCalls['read']['args']): Promise<WorkerCalls['read']['result']> {
     const conversation = await readLogFile(path)
-    this.apply(session, conversation === undefined ? null : { revision, ...conversation })
+    this.apply(session, conversation === undefined ? null : { revision, title: conversation.title, messages: conversation.messages })
     return { found: conversation !== undefined, title: conversation?.title }
   }
 

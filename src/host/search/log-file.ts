@@ -9,7 +9,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { zstdDecompressSync } from 'node:zlib'
-import { ConversationBuilder, type ConversationText } from './conversation.ts'
+import { ConversationBuilder, MAX_SESSION_TEXT, type RoledConversation } from './conversation.ts'
 
 /** Log lines worth parsing: messages and titles. */
 const WANTED = /"type":"(?:user\/message|assistant\/message|session\/title)"/
@@ -54,9 +54,10 @@ function parse(line: string, builder: ConversationBuilder): void {
 /**
  * Reads a log file's searchable text.
  * @param path - the log file (`.zstd` for a compressed one).
- * @returns its title and message texts; `undefined` when the file does not exist.
+ * @param maxText - most characters of message text kept.
+ * @returns its title, message texts and their roles; `undefined` when the file does not exist.
  */
-export async function readLogFile(path: string): Promise<ConversationText | undefined> {
+export async function readLogFile(path: string, maxText: number = MAX_SESSION_TEXT): Promise<RoledConversation | undefined> {
   let buffer: Buffer
   try {
     buffer = await readFile(path)
@@ -64,12 +65,12 @@ export async function readLogFile(path: string): Promise<ConversationText | unde
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw error
   }
-  const builder = new ConversationBuilder()
+  const builder = new ConversationBuilder(maxText)
   let rest = ''
   for (const piece of path.endsWith('.zstd') ? frames(buffer) : [buffer]) {
     const lines = (rest + piece.toString('utf8')).split('\n')
     rest = lines.pop()!
     for (const line of lines) parse(line, builder)
   }
-  return builder.result()
+  return builder.roledResult()
 }

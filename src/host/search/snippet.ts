@@ -66,10 +66,10 @@ function merged(ranges: [number, number][]): [number, number][] {
  * The excerpt around the first match, in message order, of any query term.
  * @param messages - the session's message texts, oldest first.
  * @param terms - the query's terms.
- * @returns the excerpt and its marked ranges (UTF-16 offsets into it); `undefined` when no message matches.
+ * @returns the excerpt, its marked ranges (UTF-16 offsets into it) and the number of the message it is from (from 1); `undefined` when no message matches.
  */
 export function snippetOf(messages: readonly string[], terms: readonly QueryTerm[]): Snippet | undefined {
-  for (const message of messages) {
+  for (const [index, message] of messages.entries()) {
     const source = message.length > MAX_SCANNED ? message.slice(0, MAX_SCANNED) : message
     const folded = foldWithOrigin(source)
     const ranges = merged(terms.flatMap(term => matches(folded.text, term)))
@@ -94,7 +94,7 @@ export function snippetOf(messages: readonly string[], terms: readonly QueryTerm
     const inside = marks
       .filter(([start, end]) => end > from && start < to)
       .map(([start, end]) => [Math.max(start, from) - from + head.length, Math.min(end, to) - from + head.length] as const)
-    return { text, marks: inside }
+    return { text, marks: inside, message: index + 1 }
   }
   return undefined
 }

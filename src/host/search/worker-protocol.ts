@@ -5,6 +5,7 @@
  * @module @wishp3/dsh-sessions/host/search/worker-protocol
  */
 import type { ContentEntry, ContentHit } from './content-index.ts'
+import type { ConversationPage } from './conversation-page.ts'
 import type { QueryTerm } from './text.ts'
 
 /** What the index keeps of a session that the host half mirrors: enough to tell a changed log and to name the session. */
@@ -26,6 +27,8 @@ export interface WorkerCalls {
   save: { args: { file: string }; result: { bytes: number } }
   /** Cancels a save under way; answered once it has settled and its temporary file is gone. */
   cancelSave: { args: Record<string, never>; result: null }
+  /** A page of a cold session's conversation, read from its log (the `read_session` tool); `null` when the log is gone. */
+  page: { args: { path: string; revision: string; from: number; maxChars: number }; result: ConversationPage | null }
   /** Removes temporary files stopped writers left, then replaces the index with the file's, when it can be used. */
   load: { args: { file: string }; result: { ok: true; entries: readonly (readonly [string, EntrySummary])[] } | { ok: false; reason: string } }
 }

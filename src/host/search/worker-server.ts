@@ -7,6 +7,7 @@
  */
 import type { MessagePort } from 'node:worker_threads'
 import type { IndexKeeper } from './index-keeper.ts'
+import { ConversationReader } from './conversation-reader.ts'
 import type { WorkerCall, WorkerCalls, WorkerReply, WorkerRequest } from './worker-protocol.ts'
 
 type Handlers = { [K in WorkerCall]: (args: WorkerCalls[K]['args']) => Promise<WorkerCalls[K]['result']> | WorkerCalls[K]['result'] }
@@ -17,6 +18,7 @@ type Handlers = { [K in WorkerCall]: (args: WorkerCalls[K]['args']) => Promise<W
  * @param port - the worker's port to the host half.
  */
 export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
+  const reader = new ConversationReader()
   const handlers: Handlers = {
     put: ({ session, entry }) => {
       keeper.apply(session, entry)
@@ -31,6 +33,7 @@ export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
     save: ({ file }) => keeper.save(file),
     cancelSave: () => keeper.cancelSave(),
     load: ({ file }) => keeper.load(file),
+    page: ({ path, revision, from, maxChars }) => reader.page(path, revision, from, maxChars),
   }
   const serve = async (request: WorkerRequest): Promise<WorkerReply> => {
     try {

@@ -1,0 +1,48 @@
+/**
+ * Who calls a session tool, and which sessions it may see: exactly the
+ * sessions the `@` menu of the calling session may reference under the
+ * current scope, never the calling session itself. A subagent session looks
+ * from its parent's workspace. An id that is malformed, unknown, out of
+ * scope or the caller's own gets the same answer, `undefined`, so a tool's
+ * answer never tells them apart.
+ * @module @wishp3/dsh-sessions/host/tools/calling-session
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import { SessionId } from '@deepseek-ai/dsh-session'
+import type { ReferenceScope } from '../../config.ts'
+import { isSessionId } from '../references/mentions.ts'
+import type { IndexedSession } from '../sessions/catalog.ts'
+import { isInScope, type ReferenceTarget } from '../sessions/scope.ts'
+import type { SessionIndex } from '../sessions/session-index.ts'
+
+/**
+ * The calling session as a reference target.
+ * @param ctx - the row's context.
+ * @param index - the session index.
+ * @param agent - the agent the call runs for.
+ * @returns the target; `undefined` without an agent.
+ */
+export function callingTarget(ctx: Context, index: SessionIndex, agent: Agent | undefined): ReferenceTarget | undefined {
+  if (agent === undefined) return undefined
+  const header = agent.session.header
+  if (header.origin === 'subagent' && header.parentSession !== undefined) {
+    const parent = ctx.sessions.get(header.parentSession)?.header ?? index.get(header.parentSession)
+    if (parent !== undefined) return { id: agent.id, cwd: parent.cwd }
+  }
+  return { id: agent.id, cwd: header.cwd }
+}
+
+/**
+ * The session a tool argument names, when the caller may see it.
+ * @param index - the session index.
+ * @param target - the calling session.
+ * @param scope - the configured scope.
+ * @param id - the argument as given.
+ * @returns the session; `undefined` for every id the caller may not see, for whatever reason.
+ */
+export async function visibleSession(index: SessionIndex, target: ReferenceTarget, scope: ReferenceScope, id: string): Promise<IndexedSession | undefined> {
+  if (!isSessionId(id) || id === target.id) return undefined
+  const session = await index.lookup(SessionId(id))
+  return session !== undefined && isInScope(scope, target, session) ? session : undefined
+}

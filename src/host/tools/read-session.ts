@@ -1,0 +1,99 @@
+/**
+ * The `read_session` model tool: the messages of a session the calling
+ * session may reference, the user's own messages and the assistant's reply
+ * text, numbered as `search_sessions` numbers them, one bounded page per
+ * call, with where to continue. Every session the caller may not see, for
+ * whatever reason, gets the same answer as one that does not exist.
+ * @module @wishp3/dsh-sessions/host/tools/read-session
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools'
+import { callingTarget, visibleSession } from './calling-session.ts'
+import type { SessionToolDependencies } from './search-sessions.ts'
+import { framedContent } from './tool-output.ts'
+
+/** The tool's name. */
+export const READ_SESSION = 'read_session'
+
+/** Characters one page holds unless the call asks otherwise. */
+export const DEFAULT_READ_CHARS = 6_000
+
+/** Fewest and most characters one call may ask for. */
+export const MIN_READ_CHARS = 500
+export const MAX_READ_CHARS = 20_000
+
+/** The one answer for every session the caller may not read. */
+const NOT_FOUND = { found: false as const, note: 'No session with this id can be read from here.' }
+
+/**
+ * The tool's definition.
+ * @param ctx - the row's context.
+ * @param deps - the indexes, the settings and the snapshot framing.
+ * @returns the definition to register.
+ */
+export function readSessionTool(ctx: Context, deps: SessionToolDependencies): ToolDefinition {
+  return defineTool({
+    name: READ_SESSION,
+    description: `Read the messages of an earlier session found with search_sessions: the user's messages and the assistant's replies, numbered from 1. Returns up to maxChars characters (default ${DEFAULT_READ_CHARS}, at most ${MAX_READ_CHARS}) starting at fromMessage (default 1), and the number to continue from when more remains. Pass a message number from search_sessions as fromMessage to read around a match.`,
+    parameters: {
+      sessionId: { type: 'string', required: true, description: 'The session id, as search_sessions gives it.' },
+      fromMessage: { type: 'integer', description: 'The first message to read (from 1).' },
+      maxChars: { type: 'integer', description: `Most characters of message text to return, ${MIN_READ_CHARS} to ${MAX_READ_CHARS}.` },
+    },
+    output: {
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          found: { type: 'boolean', required: true },
+          note: { type: 'string' },
+          sessionId: { type: 'string' },
+          title: { type: 'string' },
+          workspace: { type: 'string' },
+          totalMessages: { type: 'integer' },
+          messages: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              properties: {
+                n: { type: 'integer', required: true },
+                role: { type: 'string', enum: ['user', 'assistant'], required: true },
+                text: { type: 'string', required: true },
+                cut: { type: 'boolean' },
+              },
+            },
+          },
+          nextFromMessage: { type: 'integer' },
+        },
+      },
+      render: (_args, value) => framedContent(deps.framing, value),
+    },
+    isConcurrencySafe: () => true,
+    async execute(args, exec) {
+      const from = args.fromMessage ?? 1
+      const maxChars = args.maxChars ?? DEFAULT_READ_CHARS
+      if (!Number.isSafeInteger(from) || from < 1) throw new Error('fromMessage must be a whole number ≥ 1')
+      if (!Number.isSafeInteger(maxChars) || maxChars < MIN_READ_CHARS || maxChars > MAX_READ_CHARS) {
+        throw new Error(`maxChars must be a whole number from ${MIN_READ_CHARS} to ${MAX_READ_CHARS}`)
+      }
+      const target = callingTarget(ctx, deps.index, exec.agent)
+      if (target === undefined) return NOT_FOUND
+      await deps.index.ready()
+      const session = await visibleSession(deps.index, target, deps.settings.current().scope, args.sessionId)
+      if (session === undefined) return NOT_FOUND
+      exec.signal.throwIfAborted()
+      const page = await deps.content.page(session.id, from, maxChars)
+      if (page === undefined) return NOT_FOUND
+      return {
+        found: true,
+        sessionId: session.id,
+        title: session.label,
+        ...(session.cwd === undefined ? {} : { workspace: session.cwd }),
+        totalMessages: page.total,
+        messages: page.messages.map(message => ({ n: message.n, role: message.role, text: message.text, ...(message.cut === true ? { cut: true } : {}) })),
+        ...(page.next === undefined ? {} : { nextFromMessage: page.next }),
+      }
+    },
+  })
+}

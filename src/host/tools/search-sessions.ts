@@ -1,0 +1,104 @@
+/**
+ * The `search_sessions` model tool: the sessions the calling session may
+ * reference that match a query, ranked as the `@` menu ranks them (title,
+ * id and workspace matches first, then matches of what was said, each with
+ * an excerpt and the number of the matching message).
+ * @module @wishp3/dsh-sessions/host/tools/search-sessions
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools'
+import type { SnapshotFraming } from '../official/session-reference.ts'
+import { listCandidates } from '../references/candidates.ts'
+import type { ContentSearch } from '../search/content-search.ts'
+import type { SessionIndex } from '../sessions/session-index.ts'
+import type { SessionsSettings } from '../settings.ts'
+import { callingTarget } from './calling-session.ts'
+import { framedContent } from './tool-output.ts'
+
+/** The tool's name. */
+export const SEARCH_SESSIONS = 'search_sessions'
+
+/** Sessions returned unless the call asks otherwise. */
+export const DEFAULT_SEARCH_LIMIT = 8
+
+/** Most sessions one call returns. */
+export const MAX_SEARCH_LIMIT = 20
+
+/** Longest query searched; longer ones are refused. */
+const MAX_QUERY = 256
+
+/** What the tool uses. */
+export interface SessionToolDependencies {
+  readonly index: SessionIndex
+  readonly content: ContentSearch
+  readonly settings: SessionsSettings
+  readonly framing: SnapshotFraming
+}
+
+/**
+ * The tool's definition.
+ * @param ctx - the row's context.
+ * @param deps - the indexes, the settings and the snapshot framing.
+ * @returns the definition to register.
+ */
+export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies): ToolDefinition {
+  return defineTool({
+    name: SEARCH_SESSIONS,
+    description: 'Find earlier sessions of this workspace by title or by what was said in them. Every word must match; the last word may be a prefix; Chinese and Japanese need no spaces. Returns each session\'s id and title, and for a match in the conversation an excerpt and the number of the matching message, to pass to read_session.',
+    parameters: {
+      query: { type: 'string', required: true, description: 'Words to find.' },
+      limit: { type: 'integer', description: `Most sessions to return, 1 to ${MAX_SEARCH_LIMIT} (default ${DEFAULT_SEARCH_LIMIT}).` },
+    },
+    output: {
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          query: { type: 'string', required: true },
+          sessions: {
+            type: 'array',
+            required: true,
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              properties: {
+                sessionId: { type: 'string', required: true },
+                title: { type: 'string', required: true },
+                workspace: { type: 'string' },
+                created: { type: 'string', required: true },
+                excerpt: { type: 'string' },
+                message: { type: 'integer' },
+              },
+            },
+          },
+        },
+      },
+      render: (_args, value) => framedContent(deps.framing, value),
+    },
+    isConcurrencySafe: () => true,
+    async execute(args, exec) {
+      const query = args.query.trim()
+      if (query === '') throw new Error('query must not be empty')
+      if (query.length > MAX_QUERY) throw new Error(`query must be at most ${MAX_QUERY} characters`)
+      const limit = args.limit ?? DEFAULT_SEARCH_LIMIT
+      if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) throw new Error(`limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`)
+      const target = callingTarget(ctx, deps.index, exec.agent)
+      if (target === undefined) return { query, sessions: [] }
+      await deps.index.ready()
+      exec.signal.throwIfAborted()
+      const config = deps.settings.current()
+      const found = await listCandidates(deps.index, target, query, { scope: config.scope, candidateLimit: limit }, limit, deps.content)
+      return {
+        query,
+        sessions: found.map(candidate => ({
+          sessionId: candidate.sessionId,
+          title: candidate.label,
+          ...(candidate.cwd === undefined ? {} : { workspace: candidate.cwd }),
+          created: new Date(candidate.createdAt).toISOString(),
+          ...(candidate.snippet === undefined ? {} : { excerpt: candidate.snippet.text }),
+          ...(candidate.snippet?.message === undefined ? {} : { message: candidate.snippet.message }),
+        })),
+      }
+    },
+  })
+}

@@ -1,0 +1,67 @@
+/**
+ * Offers the model the session tools, `search_sessions` and `read_session`,
+ * while the `agentTools` setting is on: registered with the host's tool
+ * runtime when it is there (a child plugin that injects `tools`, so a host
+ * without one loses only these tools), and unregistered as soon as the
+ * setting is turned off, so the model is no longer offered them at all.
+ * Both read only what the calling session's `@` menu may reference, need no
+ * permission prompt (rc.8's `tools/pre-execute` allows by default and no
+ * shipped listener asks), and may run beside other calls.
+ * @module @wishp3/dsh-sessions/host/tools/session-tools
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import type {} from '@deepseek-ai/dsh-tools'
+import { type SnapshotFraming, snapshotFraming } from '../official/session-reference.ts'
+import type { ContentSearch } from '../search/content-search.ts'
+import type { SessionIndex } from '../sessions/session-index.ts'
+import type { SessionsSettings } from '../settings.ts'
+import { readSessionTool } from './read-session.ts'
+import { searchSessionsTool } from './search-sessions.ts'
+
+/** What the tools read. */
+export interface SessionToolsDependencies {
+  readonly index: SessionIndex
+  readonly content: ContentSearch
+  readonly settings: SessionsSettings
+}
+
+/**
+ * Registers the tools on the row's fiber.
+ * @param ctx - the row's context.
+ * @param deps - the indexes and the live settings.
+ */
+export function registerSessionTools(ctx: Context, deps: SessionToolsDependencies): void {
+  ctx.plugin({
+    name: 'dsh-sessions-tools',
+    inject: ['tools'],
+    apply(ctx: Context) {
+      const logger = ctx.logger('dsh-sessions')
+      let framing: SnapshotFraming | undefined
+      let unregister: (() => void)[] = []
+      let stopped = false
+      const withdraw = () => { for (const dispose of unregister.splice(0)) dispose() }
+      const sync = () => {
+        if (stopped || framing === undefined) return
+        const wanted = deps.settings.current().agentTools
+        if (wanted && unregister.length === 0) {
+          const own = { ...deps, framing }
+          unregister = [searchSessionsTool(ctx, own), readSessionTool(ctx, own)].map(definition => ctx.tools.register(definition))
+        } else if (!wanted) {
+          withdraw()
+        }
+      }
+      ctx.effect(() => {
+        snapshotFraming().then(found => {
+          framing = found
+          sync()
+        }, (error: unknown) => { logger.warn('session tools are off: the official snapshot framing could not be read: %s', error) })
+        const off = deps.settings.onChange(sync)
+        return () => {
+          stopped = true
+          off()
+          withdraw()
+        }
+      }, 'dsh-sessions: session tools')
+    },
+  })
+}
