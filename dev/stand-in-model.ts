@@ -100,11 +100,28 @@ function readBody(req: IncomingMessage): Promise<string> {
   })
 }
 
-function stream(res: ServerResponse, model: string, text: string): void {
+/** A tool call the stand-in makes: a person's message `CALL_TOOL <name> <JSON arguments>` becomes one call. */
+const CALL_TOOL = /^CALL_TOOL ([A-Za-z0-9_-]+) (\{.*\})\s*$/s
+
+/** The tool call a request asks the stand-in to make: when the person's last message says so and no tool has answered it yet. */
+function toolCallOf(messages: readonly WireMessage[]): { name: string; arguments: string } | undefined {
+  if (messages.at(-1)?.role === 'tool') return undefined
+  const match = CALL_TOOL.exec(humanText(messages))
+  return match === null ? undefined : { name: match[1]!, arguments: match[2]! }
+}
+
+function stream(res: ServerResponse, model: string, text: string, call?: { name: string; arguments: string }): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
   const id = `chatcmpl-standin-${Date.now()}`
   const chunk = (choice: object, extra: object = {}) =>
     res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [choice], ...extra })}\n\n`)
+  if (call !== undefined) {
+    chunk({ index: 0, delta: { role: 'assistant', content: null, tool_calls: [{ index: 0, id: `call_standin_${Date.now()}`, type: 'function', function: call }] }, finish_reason: null })
+    chunk({ index: 0, delta: {}, finish_reason: 'tool_calls' }, { usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } })
+    res.write('data: [DONE]\n\n')
+    res.end()
+    return
+  }
   chunk({ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null })
   for (const piece of text.match(/.{1,24}/gsu) ?? []) chunk({ index: 0, delta: { content: piece }, finish_reason: null })
   chunk({ index: 0, delta: {}, finish_reason: 'stop' }, {
@@ -132,14 +149,18 @@ export async function startModel(options: ModelOptions = {}): Promise<StandInMod
       const system = body.messages.find(message => message.role === 'system')
       const kind = system !== undefined && TITLE_PROMPT.test(textOf(system)) ? 'title' : 'turn'
       if (kind === 'turn') turn += 1
+      const call = kind === 'turn' ? toolCallOf(body.messages) : undefined
+      const answered = body.messages.at(-1)?.role === 'tool' ? body.messages.at(-1)! : undefined
       const reply = kind === 'title'
         ? titleReply(body.messages)
-        : options.reply === undefined ? `Stand-in reply #${turn}. You said: ${humanText(body.messages)}` : options.reply(body.messages, turn)
+        : call !== undefined ? `CALL ${call.name}`
+          : answered !== undefined ? `Stand-in reply #${turn}. The tool said: ${textOf(answered).slice(0, 200)}`
+            : options.reply === undefined ? `Stand-in reply #${turn}. You said: ${humanText(body.messages)}` : options.reply(body.messages, turn)
       const header = req.headers['x-deepseek-harness-session-id']
       const record: RecordedRequest = { kind, body, reply, sessionId: typeof header === 'string' ? header : undefined }
       requests.push(record)
       if (options.logFile !== undefined) appendFileSync(options.logFile, `${JSON.stringify(record)}\n`)
-      stream(res, body.model ?? 'stand-in', reply)
+      stream(res, body.model ?? 'stand-in', reply, call)
     })().catch((error: unknown) => {
       res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(error) }))
     })
