@@ -61,4 +61,54 @@ describe('search_sessions and read_session in the real host', () => {
     expect(found.sessions[0]!.excerpt).toContain('QUETZAL')
     expect(result).not.toContain(plum.id)
   })
+
+  it('reads the session in order, bounded, and continues where the page stopped', async () => {
+    const first = payload((await call('read_session', { sessionId: kiwi.id, maxChars: 500 })).result) as {
+      found: boolean; title: string; totalMessages: number; messages: { n: number; role: string; text: string }[]; nextFromMessage?: number
+    }
+    expect(first).toMatchObject({ found: true, title: 'Kiwi plans', totalMessages: 12 })
+    expect(first.messages[0]).toEqual({ n: 1, role: 'user', text: TURNS[0]!.user })
+    expect(first.messages.map(message => message.n)).toEqual(first.messages.map((_, n) => n + 1))
+    expect(first.messages.reduce((size, message) => size + message.text.length, 0)).toBeLessThanOrEqual(500)
+    expect(first.nextFromMessage).toBe(first.messages.length + 1)
+    const rest = payload((await call('read_session', { sessionId: kiwi.id, fromMessage: 7, maxChars: 20_000 })).result) as typeof first
+    expect(rest.messages.map(message => [message.n, message.role])).toEqual([[7, 'user'], [8, 'assistant'], [9, 'user'], [10, 'assistant'], [11, 'user'], [12, 'assistant']])
+    expect(rest.messages[0]!.text).toBe(TURNS[3]!.user)
+    expect(rest.nextFromMessage).toBeUndefined()
+  })
+
+  it('answers every session it may not read exactly as a missing one: another workspace, itself, made-up and hostile ids', async () => {
+    const own = turns().at(-1)!.sessionId!
+    const answers = new Set<string>()
+    for (const sessionId of [plum.id, own, 'session-00000000-0000-4000-8000-000000000999', '../../../etc/passwd', 'a'.repeat(10_240), `@[Plum plans](dsh-session:${plum.id})`, ` ${plum.id}`]) {
+      const { result } = await call('read_session', { sessionId })
+      expect(payload(result), sessionId.slice(0, 40)).toMatchObject({ found: false })
+      answers.add(result)
+    }
+    expect(answers.size).toBe(1)
+    expect([...answers][0]).not.toContain(plum.id)
+  })
+
+  it('sees the other workspace under scope all, and offers neither tool once the setting is off', async () => {
+    const write = (patch: object) => fetch(`${host.stack.web.url}/dsh-sessions/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(patch) })
+    expect((await write({ scope: 'all' })).status).toBe(200)
+    try {
+      const found = payload((await call('search_sessions', { query: 'quetzal' })).result) as { sessions: { sessionId: string }[] }
+      expect(found.sessions.map(session => session.sessionId).sort()).toEqual([kiwi.id, plum.id].sort())
+      expect(payload((await call('read_session', { sessionId: plum.id })).result)).toMatchObject({ found: true, title: 'Plum plans', totalMessages: 2 })
+    } finally {
+      expect((await write({ scope: 'workspace' })).status).toBe(200)
+    }
+    expect((await write({ agentTools: false })).status).toBe(200)
+    try {
+      const before = turns().length
+      await send(host.browser.page, 'plain question with the tools off')
+      await until(() => turns().length > before, 'the turn with the tools off')
+      const names = ((turns().at(-1)!.body.tools as { function: { name: string } }[] | undefined) ?? []).map(tool => tool.function.name)
+      expect(names).not.toContain('search_sessions')
+      expect(names).not.toContain('read_session')
+    } finally {
+      expect((await write({ agentTools: true })).status).toBe(200)
+    }
+  })
 })
