@@ -8,6 +8,7 @@
  * check. Types only.
  * @module @wishp3/dsh-sessions/client/contract
  */
+import type { ToolCallOwnerProps } from '@deepseek-ai/dsh-client-ui-tool/client'
 import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
 import type {} from '@deepseek-ai/dsh-client-ui-layout/client'
 import type { SettingsPluginItemOwnerProps } from '@deepseek-ai/dsh-client-ui-settings-plugins/client'
@@ -118,3 +119,12 @@ export interface HeaderCopyActionsInjected {
 export type HeaderCopyActionsProps = HeaderCopyActionsInjected & LocaleSeat & {
   readonly sessionId: string
 }
+
+/** `tool.call.toolview` entries of the session tools: what their `inject` returns. */
+export interface SessionToolRowInjected {
+  /** Opens a session in the conversation view. */
+  openSession(sessionId: string): void
+}
+
+/** Props a session tool row renders from: the slot owner's call, the locale seat and the session opener. */
+export type SessionToolRowProps = Pick<ToolCallOwnerProps, 'toolName' | 'block'> & LocaleSeat & SessionToolRowInjected

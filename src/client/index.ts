@@ -19,6 +19,7 @@ import { mentionsFeature } from './mention/register.ts'
 import { quotesFeature } from './quote/register.ts'
 import { referenceDockFeature } from './references/register.ts'
 import { settingsCardFeature } from './settings/register.ts'
+import { sessionToolsFeature } from './tools/register.ts'
 
 /** The one service every feature speaks through: the dictionaries and their lookup. */
 export const inject = ['locale']
@@ -37,4 +38,5 @@ export function apply(ctx: ClientContext): void {
   ctx.plugin(settingsCardFeature)
   ctx.plugin(quotesFeature, { t })
   ctx.plugin(copyFeature, { api, t })
+  ctx.plugin(sessionToolsFeature)
 }

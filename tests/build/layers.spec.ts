@@ -49,7 +49,7 @@ describe('source layers', () => {
   })
 
   it('keep the host rooms in order: each imports only the rooms before it, and the shared host files import no room', () => {
-    const ROOMS = ['official', 'sessions', 'search', 'references', 'http']
+    const ROOMS = ['official', 'sessions', 'search', 'references', 'tools', 'http']
     const roomOf = (path: string) => ROOMS.findIndex(room => path.startsWith(`src/host/${room}/`))
     const files = sources('src/host')
     expect(files.every(file => roomOf(file) !== -1 || /^src\/host\/[a-z-]+\.ts$/.test(file)), 'every host file is in a room or is one of the shared files').toBe(true)

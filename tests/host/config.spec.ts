@@ -9,6 +9,7 @@ const DEFAULTS = {
   allowPlainTitleMentions: true,
   candidateLimit: 50,
   failureMode: 'passthrough',
+  agentTools: true,
 }
 
 describe('plugin configuration', () => {
@@ -18,7 +19,7 @@ describe('plugin configuration', () => {
   })
 
   it('keeps valid values', () => {
-    const config = { scope: 'all', allowBareSessionIds: false, allowPlainTitleMentions: false, candidateLimit: 1, failureMode: 'reject' } as const
+    const config = { scope: 'all', allowBareSessionIds: false, allowPlainTitleMentions: false, candidateLimit: 1, failureMode: 'reject', agentTools: false } as const
     expect(Config(config)).toEqual(config)
   })
 
@@ -31,6 +32,7 @@ describe('plugin configuration', () => {
     ['candidateLimit', { candidateLimit: 2.5 }],
     ['candidateLimit', { candidateLimit: '50' }],
     ['failureMode', { failureMode: 'ignore' }],
+    ['agentTools', { agentTools: 'on' }],
   ])('refuses an invalid %s with a message naming the key', (key, config) => {
     expect(() => Config(config as never)).toThrow(new RegExp(`\\$\\.${key}\\b`))
   })

@@ -100,7 +100,7 @@ describe('settings routes', () => {
   it('serves the effective settings and writes valid changes live', async () => {
     const { h, url } = await setup()
     expect(await (await fetch(`${url}/dsh-sessions/settings`)).json()).toEqual({
-      scope: 'workspace', allowBareSessionIds: true, allowPlainTitleMentions: true, candidateLimit: 50, failureMode: 'passthrough',
+      scope: 'workspace', allowBareSessionIds: true, allowPlainTitleMentions: true, candidateLimit: 50, failureMode: 'passthrough', agentTools: true,
     })
     const res = await post(url, 'settings', { scope: 'all' })
     expect(res.status).toBe(200)

@@ -14,13 +14,14 @@ import type { SessionsKey } from '../locales.ts'
 import css from './ScopeCard.module.css'
 
 const SCOPES: readonly ReferenceScope[] = ['workspace', 'all']
-const OTHERS = ['allowBareSessionIds', 'allowPlainTitleMentions', 'candidateLimit', 'failureMode'] as const
+const OTHERS = ['allowBareSessionIds', 'allowPlainTitleMentions', 'candidateLimit', 'failureMode', 'agentTools'] as const
 
 /** A read-only key's value in the UI language. */
 function valueText(config: Config, key: (typeof OTHERS)[number], t: (key: SessionsKey) => string): string {
   switch (key) {
     case 'allowBareSessionIds':
     case 'allowPlainTitleMentions':
+    case 'agentTools':
       return t(config[key] ? 'settings.value.on' : 'settings.value.off')
     case 'candidateLimit':
       return String(config.candidateLimit)

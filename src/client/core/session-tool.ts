@@ -1,0 +1,88 @@
+/**
+ * What a row of one of this plugin's model tools shows, read from the call
+ * alone: its arguments and, once it settled, the JSON inside its framed
+ * result. Pure, so a past call renders the same whatever the settings are
+ * now.
+ * @module @wishp3/dsh-sessions/client/core/session-tool
+ */
+
+/** The two tools' wire names. */
+export const SEARCH_SESSIONS_TOOL = 'search_sessions'
+export const READ_SESSION_TOOL = 'read_session'
+
+/** Where a call stands. */
+export type ToolRowState = 'running' | 'ok' | 'error' | 'stopped'
+
+/** One session a row names. */
+export interface ToolRowSession {
+  readonly sessionId: string
+  readonly title: string
+}
+
+/** A row's model. */
+export type ToolRowModel =
+  | { readonly tool: 'search'; readonly state: ToolRowState; readonly query: string; readonly sessions?: readonly ToolRowSession[] }
+  | { readonly tool: 'read'; readonly state: ToolRowState; readonly session?: ToolRowSession; readonly range?: readonly [number, number]; readonly found?: boolean }
+
+/** The parts of a call this model reads: the arguments as the model wrote them, and the settled outcome. */
+export interface ToolCallSource {
+  readonly argsRaw: string
+  readonly settled: boolean
+  readonly isError: boolean
+  readonly interrupted: boolean
+  /** The result's text, once settled. */
+  readonly text?: string
+}
+
+function jsonObject(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined
+  const start = text.indexOf('{')
+  const end = text.lastIndexOf('}')
+  if (start < 0 || end < start) return undefined
+  try {
+    const value: unknown = JSON.parse(text.slice(start, end + 1))
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
+
+/**
+ * The model of a row.
+ * @param toolName - the tool's wire name.
+ * @param call - the call's arguments and outcome.
+ * @returns the model; `undefined` for another tool.
+ */
+export function toolRowModel(toolName: string, call: ToolCallSource): ToolRowModel | undefined {
+  const state: ToolRowState = !call.settled ? 'running' : call.interrupted ? 'stopped' : call.isError ? 'error' : 'ok'
+  const args = jsonObject(call.argsRaw) ?? {}
+  const result = state === 'ok' ? jsonObject(call.text) : undefined
+  if (toolName === SEARCH_SESSIONS_TOOL) {
+    const listed = Array.isArray(result?.sessions) ? result.sessions as unknown[] : undefined
+    const sessions = listed?.flatMap(item => {
+      const entry = item as Record<string, unknown> | null
+      const sessionId = str(entry?.sessionId)
+      const title = str(entry?.title)
+      return sessionId === undefined || title === undefined ? [] : [{ sessionId, title }]
+    })
+    return { tool: 'search', state, query: str(args.query) ?? '', ...(sessions === undefined ? {} : { sessions }) }
+  }
+  if (toolName === READ_SESSION_TOOL) {
+    if (result === undefined) return { tool: 'read', state }
+    if (result.found !== true) return { tool: 'read', state, found: false }
+    const messages = Array.isArray(result.messages) ? result.messages as { n?: unknown }[] : []
+    const numbers = messages.map(message => message.n).filter((n): n is number => typeof n === 'number')
+    const sessionId = str(result.sessionId)
+    const title = str(result.title)
+    return {
+      tool: 'read',
+      state,
+      found: true,
+      ...(sessionId === undefined || title === undefined ? {} : { session: { sessionId, title } }),
+      ...(numbers.length === 0 ? {} : { range: [numbers[0]!, numbers.at(-1)!] as const }),
+    }
+  }
+  return undefined
+}
