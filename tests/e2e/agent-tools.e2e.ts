@@ -5,11 +5,14 @@
  * recorded requests, the tools the model was offered and exactly what each
  * call gave back to it.
  */
+import { appendFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { hostDir } from '../../dev/pinned-host.ts'
 import { type StoredSession, writeSessionStore } from '../../dev/session-store.ts'
 import { textOf, type RecordedRequest } from '../../dev/stand-in-model.ts'
-import { send } from '../../dev/web-ui.ts'
+import { launchBrowser } from '../../dev/browser.ts'
+import { openApp, send } from '../../dev/web-ui.ts'
 import { useRealHost } from './harness/real-host.ts'
 import { until, untilAsync } from './harness/wait.ts'
 
@@ -21,6 +24,8 @@ describe('search_sessions and read_session in the real host', () => {
   const host = useRealHost({
     stack: {
       beforeBoot: async home => {
+        // The model, not the person, passes ids here: a bare id in a person's message would also attach a snapshot.
+        appendFileSync(join(home.dshHome, 'settings.yaml'), 'dsh-sessions:\n  allowBareSessionIds: false\n')
         const written = await writeSessionStore(hostDir(), home, [
           { cwd: home.project('beta'), title: 'Plum plans', text: 'The quetzal also lives in beta.', reply: 'Noted in beta.' },
           { cwd: home.project('alpha'), title: 'Kiwi plans', text: TURNS[0]!.user, turns: TURNS },
@@ -44,6 +49,7 @@ describe('search_sessions and read_session in the real host', () => {
     expect(last.role).toBe('tool')
     return { offered: tools.map(tool => tool.function.name), result: textOf(last) }
   }
+  const writeSettings = (patch: object) => fetch(`${host.stack.web.url}/dsh-sessions/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(patch) })
   const payload = (result: string): unknown => JSON.parse(result.slice(result.indexOf('{'), result.lastIndexOf('}') + 1))
 
   beforeAll(async () => {
@@ -90,16 +96,15 @@ describe('search_sessions and read_session in the real host', () => {
   })
 
   it('sees the other workspace under scope all, and offers neither tool once the setting is off', async () => {
-    const write = (patch: object) => fetch(`${host.stack.web.url}/dsh-sessions/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(patch) })
-    expect((await write({ scope: 'all' })).status).toBe(200)
+    expect((await writeSettings({ scope: 'all' })).status).toBe(200)
     try {
       const found = payload((await call('search_sessions', { query: 'quetzal' })).result) as { sessions: { sessionId: string }[] }
       expect(found.sessions.map(session => session.sessionId).sort()).toEqual([kiwi.id, plum.id].sort())
       expect(payload((await call('read_session', { sessionId: plum.id })).result)).toMatchObject({ found: true, title: 'Plum plans', totalMessages: 2 })
     } finally {
-      expect((await write({ scope: 'workspace' })).status).toBe(200)
+      expect((await writeSettings({ scope: 'workspace' })).status).toBe(200)
     }
-    expect((await write({ agentTools: false })).status).toBe(200)
+    expect((await writeSettings({ agentTools: false })).status).toBe(200)
     try {
       const before = turns().length
       await send(host.browser.page, 'plain question with the tools off')
@@ -108,7 +113,43 @@ describe('search_sessions and read_session in the real host', () => {
       expect(names).not.toContain('search_sessions')
       expect(names).not.toContain('read_session')
     } finally {
-      expect((await write({ agentTools: true })).status).toBe(200)
+      expect((await writeSettings({ agentTools: true })).status).toBe(200)
     }
+  })
+
+  it('shows the calls as rows in the conversation, in English and Chinese, also with the tools off, and a title opens its session', async () => {
+    const page = host.browser.page
+    expect((await writeSettings({ agentTools: false })).status).toBe(200)
+    await page.reload()
+    const search = page.locator('[data-dsh-sessions-tool="search_sessions"]').first()
+    await search.waitFor()
+    expect(await search.innerText()).toContain('Searched sessions for "quetzal": 1 found')
+    const reads = page.locator('[data-dsh-sessions-tool="read_session"]')
+    const normal = (texts: string[]) => texts.map(text => text.replace(/\s+/g, ' ').trim())
+    // Two pages of Kiwi plans, seven ids it may not read, and Plum plans under scope all.
+    await expect.poll(() => reads.count()).toBe(10)
+    const readRows = normal(await reads.allInnerTexts())
+    expect(readRows[0]).toMatch(/^Read Kiwi plans, messages 1–[2-6]$/)
+    expect(readRows.slice(1)).toEqual(['Read Kiwi plans, messages 7–12', ...Array.from({ length: 7 }, () => 'No session to read'), 'Read Plum plans, messages 1–2'])
+    expect(normal(await page.locator('[data-dsh-sessions-tool="search_sessions"]').allInnerTexts())).toEqual([
+      'Searched sessions for "quetzal": 1 found Kiwi plans',
+      expect.stringMatching(/^Searched sessions for "quetzal": 2 found (Kiwi plans Plum plans|Plum plans Kiwi plans)$/),
+    ])
+    const zh = await launchBrowser({ locale: 'zh-CN' })
+    try {
+      await openApp(zh.page, host.stack.web.url)
+      await zh.page.locator('[role=tree]').getByText('Title CALL_TOOL search_sessions', { exact: false }).first().click()
+      const zhSearch = zh.page.locator('[data-dsh-sessions-tool="search_sessions"]').first()
+      await zhSearch.waitFor()
+      expect(await zhSearch.innerText()).toContain('已搜索会话“quetzal”：找到 1 个')
+      const zhReads = zh.page.locator('[data-dsh-sessions-tool="read_session"]')
+      await expect.poll(async () => normal(await zhReads.allInnerTexts())).toContain('已读取 Kiwi plans，第 7–12 条消息')
+      expect(normal(await zhReads.allInnerTexts())).toContain('没有可读取的会话')
+    } finally {
+      await zh.close()
+    }
+    await search.getByRole('button', { name: 'Kiwi plans' }).click()
+    await page.getByText(TURNS[3]!.user).first().waitFor()
+    expect((await writeSettings({ agentTools: true })).status).toBe(200)
   })
 })
