@@ -6,7 +6,7 @@
  * generated conversations, against the bare host in the same run (see
  * `bench-content.ts`). Prints p50/p95 and ratios.
  *
- *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100 --only content|hostile]
+ *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100 --only content|hostile|tools]
  */
 import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -22,6 +22,7 @@ import { contentReport, measureContentSearch } from './bench-content.ts'
 import { type HostileFigures, measureHostilePreStep, measureHostileRoute, measureOfficialParser } from './bench-hostile.ts'
 import { measurePreStep } from './bench-pre-step.ts'
 import { measureReadOnce } from './bench-read-once.ts'
+import { measureSessionTools, toolsReport } from './bench-tools.ts'
 import { measureTti } from './bench-tti.ts'
 
 const { values } = parseArgs({
@@ -64,6 +65,12 @@ function ours(web: WebProcess, sessionId: string, query: string) {
 }
 
 const hostBin = await ensureHost()
+if (values.only === 'tools') {
+  const figures = await measureSessionTools(SESSIONS, WORKSPACES, 20)
+  console.log('')
+  for (const line of toolsReport(figures)) console.log(line)
+  process.exit(0)
+}
 if (values.only === 'content') {
   const tarball = packPlugin()
   const figures = await measureContentSearch(hostBin, tarball, { sessions: SESSIONS, workspaces: WORKSPACES, runs: 30 })

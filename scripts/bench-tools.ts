@@ -1,0 +1,185 @@
+/**
+ * `npm run bench -- --only tools`: the session tools' own cost, in process on
+ * the official session store and query engine. `search_sessions` on the
+ * bench's generated conversations (queries of every kind the content bench
+ * asks), `read_session` pages of one session of 5,000 messages, live (read
+ * from memory) and cold (read from its log through the search worker), and
+ * the tokens both schemas add to every request's tool list by the host's own
+ * estimate.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Agent } from '@deepseek-ai/dsh-agent'
+import { createAssistantMessage, createUserMessage } from '@deepseek-ai/dsh-llm'
+import { SessionId } from '@deepseek-ai/dsh-session'
+import TokenMeter from '@deepseek-ai/dsh-token-meter'
+import type { ToolDefinition, ToolRunContext } from '@deepseek-ai/dsh-tools'
+import { benchQueries, conversationCorpus } from '../dev/corpus.ts'
+import { createHostHarness, type HostHarness } from '../dev/in-process-host.ts'
+import { percentile } from '../dev/percentile.ts'
+import { hostDir } from '../dev/pinned-host.ts'
+import { Config } from '../src/config.ts'
+import { snapshotFraming } from '../src/host/official/session-reference.ts'
+import { ContentSearch } from '../src/host/search/content-search.ts'
+import { SessionLogLocator } from '../src/host/search/log-locator.ts'
+import { SessionIndex } from '../src/host/sessions/session-index.ts'
+import { readSessionTool } from '../src/host/tools/read-session.ts'
+import { searchSessionsTool } from '../src/host/tools/search-sessions.ts'
+
+/** What the tools bench reports. */
+export interface ToolFigures {
+  readonly sessions: number
+  readonly search: { readonly p50: number; readonly p95: number; readonly queries: number }
+  /** The official `listCandidates` on the same queries (titles, ids and cwds only). */
+  readonly officialCandidates: { readonly p50: number; readonly p95: number }
+  /** The official whole-session snapshot of the long session. */
+  readonly officialSnapshot: { readonly p50: number; readonly p95: number }
+  readonly readLive: { readonly p50: number; readonly p95: number }
+  readonly readCold: { readonly p50: number; readonly p95: number; readonly first: number }
+  readonly schemaTokens: number
+  readonly typicalResultTokens: { readonly search: number; readonly read: number }
+}
+
+const LONG_MESSAGES = 5_000
+
+/** Ids of the form the host mints (`session-<n>`), as the tools accept only those. */
+const LONG_ID = 'session-900000'
+const CALLER_ID = 'session-900001'
+
+/** A read that found nothing would time the refusal, not the page. */
+function found(value: unknown): unknown {
+  if ((value as { found?: unknown }).found !== true) throw new Error('read_session found nothing to read')
+  return value
+}
+
+function appendTurn(h: HostHarness, id: string, user: string, reply: string): void {
+  const session = h.ctx.sessions.get(SessionId(id))!
+  session.append('user/message', createUserMessage({ content: [{ type: 'text', text: user }], source: { kind: 'user' } }), { surfaceOp: 'append' })
+  session.append('assistant/message', { turn: 1, step: 1, message: createAssistantMessage({ content: [{ type: 'text', text: reply }], source: { provider: 'bench', model: 'bench' } } as never) } as never, { surfaceOp: 'append' })
+}
+
+async function tools(h: HostHarness): Promise<{ search: ToolDefinition; read: ToolDefinition; content: ContentSearch }> {
+  const index = new SessionIndex(h.ctx)
+  await index.ready()
+  const content = new ContentSearch(h.ctx, index, new SessionLogLocator(h.ctx), { liveDelayMs: 0 })
+  await content.whenReady()
+  await content.idle()
+  const config = Config({ scope: 'all' })
+  const deps = { index, content, settings: { current: () => config, update: () => Promise.reject(new Error('read-only')), onChange: () => () => {} }, framing: await snapshotFraming() }
+  return { search: searchSessionsTool(h.ctx, deps), read: readSessionTool(h.ctx, deps), content }
+}
+
+function caller(h: HostHarness, id: string): ToolRunContext {
+  return { agent: { id: SessionId(id), session: h.ctx.sessions.get(SessionId(id))! } as unknown as Agent, signal: new AbortController().signal } as unknown as ToolRunContext
+}
+
+async function timed(runs: number, call: () => Promise<unknown>): Promise<number[]> {
+  const samples: number[] = []
+  for (let run = 0; run < runs; run += 1) {
+    const started = performance.now()
+    await call()
+    samples.push(performance.now() - started)
+  }
+  return samples
+}
+
+/**
+ * Measures the tools.
+ * @param sessions - generated conversations to search.
+ * @param workspaces - workspaces they are spread over.
+ * @param runs - samples per query and per page.
+ * @returns the figures.
+ */
+export async function measureSessionTools(sessions: number, workspaces: number, runs: number): Promise<ToolFigures> {
+  const corpus = conversationCorpus(hostDir(), { sessions, workspaces })
+  const h = await createHostHarness()
+  h.session(CALLER_ID, { cwd: '/w/ws-00' })
+  corpus.forEach((spec, n) => {
+    const id = `session-${n}`
+    h.session(id, { cwd: `/w/ws-${String(spec.workspace).padStart(2, '0')}`, title: spec.title, createdAt: n + 1 })
+    for (const turn of spec.turns) appendTurn(h, id, turn.user, turn.reply)
+  })
+  h.session(LONG_ID, { cwd: '/w/ws-00', title: 'Long session' })
+  for (let n = 0; n < LONG_MESSAGES / 2; n += 1) appendTurn(h, LONG_ID, `question ${n}: ${corpus[n % corpus.length]!.turns[0]!.user}`, `answer ${n}: ${corpus[n % corpus.length]!.turns[0]!.reply}`)
+  const { search, read, content } = await tools(h)
+  const who = caller(h, CALLER_ID)
+  const queries = benchQueries(corpus, { perKind: 3 }).map(query => query.query)
+  for (const query of queries) await search.execute({ query }, who)
+  const searchSamples: number[] = []
+  for (const query of queries) searchSamples.push(...await timed(runs, () => search.execute({ query }, who)))
+  // The official behaviour beside them: its candidate list (titles, ids and cwds only) and its whole-session snapshot.
+  const official = h.ctx.sessionReferenceResolver
+  const callerAgent = who.agent!
+  const officialSearch: number[] = []
+  for (const query of queries) officialSearch.push(...await timed(runs, () => official.listCandidates(callerAgent, query, 8)))
+  const officialSnapshot = await timed(2, () => official.prepare(callerAgent, [], [{ sessionId: SessionId(LONG_ID) }]))
+  let from = 1
+  const readLive = await timed(runs, async () => {
+    from = (from * 7919) % LONG_MESSAGES || 1
+    return found(await read.execute({ sessionId: LONG_ID, fromMessage: from }, who))
+  })
+  const typicalSearch = search.output.render({ query: queries[0] }, await search.execute({ query: queries[0] }, who) as never)
+  const typicalRead = read.output.render({}, found(await read.execute({ sessionId: LONG_ID, fromMessage: 100 }, who)) as never)
+  // The host's own estimate: the same request header measured with and without the two schemas.
+  await h.ctx.plugin(TokenMeter)
+  const meter = h.ctx.get('tokenMeter')!
+  const config = { provider: 'deepseek', model: 'deepseek-chat' }
+  const measured = (tools: readonly ToolDefinition[]) => meter.measure(h.ctx.sessions.get(SessionId(CALLER_ID))!, {
+    config, tools: tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
+  } as never).totalTokens
+  const schemaTokens = measured([search, read]) - measured([])
+  const tokensOf = (blocks: readonly { type: string; text?: string }[]) => meter.estimateMessage(createUserMessage({ content: blocks as never, source: { kind: 'user' } }))
+  void content
+
+  // Cold: the long session written to disk by one host and read by another, through its log.
+  const root = mkdtempSync(join(tmpdir(), 'dsh-sessions-bench-tools-'))
+  let readCold: ToolFigures['readCold']
+  try {
+    const writer = await createHostHarness({ persistenceRoot: root })
+    writer.session(LONG_ID, { cwd: '/w/ws-00', title: 'Long session' })
+    for (let n = 0; n < LONG_MESSAGES / 2; n += 1) appendTurn(writer, LONG_ID, `question ${n}: ${corpus[n % corpus.length]!.turns[0]!.user}`, `answer ${n}: ${corpus[n % corpus.length]!.turns[0]!.reply}`)
+    await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(LONG_ID))!)
+    await writer.dispose()
+    const reader = await createHostHarness({ persistenceRoot: root })
+    reader.session(CALLER_ID, { cwd: '/w/ws-00' })
+    const cold = await tools(reader)
+    const coldCaller = caller(reader, CALLER_ID)
+    const first = (await timed(1, async () => found(await cold.read.execute({ sessionId: LONG_ID, fromMessage: 1 }, coldCaller))))[0]!
+    const samples = await timed(runs, async () => {
+      from = (from * 7919) % LONG_MESSAGES || 1
+      return found(await cold.read.execute({ sessionId: LONG_ID, fromMessage: from }, coldCaller))
+    })
+    readCold = { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95), first }
+    await reader.dispose()
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+  }
+  await h.dispose()
+  return {
+    sessions,
+    search: { p50: percentile(searchSamples, 0.5), p95: percentile(searchSamples, 0.95), queries: queries.length },
+    officialCandidates: { p50: percentile(officialSearch, 0.5), p95: percentile(officialSearch, 0.95) },
+    officialSnapshot: { p50: percentile(officialSnapshot, 0.5), p95: percentile(officialSnapshot, 0.95) },
+    readLive: { p50: percentile(readLive, 0.5), p95: percentile(readLive, 0.95) },
+    readCold,
+    schemaTokens,
+    typicalResultTokens: { search: tokensOf(typicalSearch), read: tokensOf(typicalRead) },
+  }
+}
+
+/**
+ * The tools bench's lines.
+ * @param figures - what {@link measureSessionTools} measured.
+ * @returns report lines.
+ */
+export function toolsReport(figures: ToolFigures): string[] {
+  const ms = (value: number) => `${value.toFixed(1)} ms`
+  return [
+    `session tools, in process on the official store and query engine (${figures.sessions} generated conversations and one of ${LONG_MESSAGES} messages):`,
+    `- search_sessions, ${figures.search.queries} queries of every kind: p50 ${ms(figures.search.p50)}, p95 ${ms(figures.search.p95)} (target p95 ≤ 30 ms); the official listCandidates on the same queries (titles, ids and cwds only): p50 ${ms(figures.officialCandidates.p50)}, p95 ${ms(figures.officialCandidates.p95)}`,
+    `- read_session of the ${LONG_MESSAGES}-message session, a page from a random message: live p50 ${ms(figures.readLive.p50)}, p95 ${ms(figures.readLive.p95)}; cold (from its log) first ${ms(figures.readCold.first)}, then p50 ${ms(figures.readCold.p50)}, p95 ${ms(figures.readCold.p95)} (target p95 ≤ 50 ms); the official whole-session snapshot of it: p50 ${ms(figures.officialSnapshot.p50)}, p95 ${ms(figures.officialSnapshot.p95)}`,
+    `- both schemas add ${figures.schemaTokens} tokens to every request's tool list (the host's estimate; target ≤ 400)`,
+    `- a typical result: search_sessions ${figures.typicalResultTokens.search} tokens, read_session page ${figures.typicalResultTokens.read} tokens`,
+  ]
+}
