@@ -18,8 +18,10 @@ export const READ_SESSION = 'read_session'
 /** Characters one page holds unless the call asks otherwise. */
 export const DEFAULT_READ_CHARS = 6_000
 
-/** Fewest and most characters one call may ask for. */
+/** Fewest characters one call may ask for. */
 export const MIN_READ_CHARS = 500
+
+/** Most characters one call may ask for. */
 export const MAX_READ_CHARS = 20_000
 
 /** The one answer for every session the caller may not read. */

@@ -44,7 +44,7 @@ export interface SessionToolDependencies {
 export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies): ToolDefinition {
   return defineTool({
     name: SEARCH_SESSIONS,
-    description: 'Find earlier sessions of this workspace by title or by what was said in them. Every word must match; the last word may be a prefix; Chinese and Japanese need no spaces. Returns each session\'s id and title, and for a match in the conversation an excerpt and the number of the matching message, to pass to read_session.',
+    description: 'Find earlier sessions the user may reference from here (this workspace\'s, unless the user allows all) by title or by what was said in them. Every word must match; the last word may be a prefix; Chinese and Japanese need no spaces. Returns each session\'s id and title, and for a match in the conversation an excerpt and the number of the matching message, to pass to read_session.',
     parameters: {
       query: { type: 'string', required: true, description: 'Words to find.' },
       limit: { type: 'integer', description: `Most sessions to return, 1 to ${MAX_SEARCH_LIMIT} (default ${DEFAULT_SEARCH_LIMIT}).` },
