@@ -63,7 +63,7 @@ describe('search_sessions and read_session in the real host', () => {
     expect(result).toMatch(/^## Referenced sessions/)
     const found = payload(result) as { sessions: { sessionId: string; title: string; excerpt?: string; message?: number }[] }
     expect(found.sessions.map(session => session.sessionId)).toEqual([kiwi.id])
-    expect(found.sessions[0]).toMatchObject({ title: 'Kiwi plans', message: 7 })
+    expect(found.sessions[0]).toMatchObject({ title: 'Kiwi plans', message: 7, lastActivity: expect.stringMatching(/^20\d\d-/) })
     expect(found.sessions[0]!.excerpt).toContain('QUETZAL')
     expect(result).not.toContain(plum.id)
   })

@@ -63,6 +63,9 @@ describe('search_sessions', () => {
       expect.objectContaining({ sessionId: id(2), title: 'Kiwi plans', excerpt: 'the QUETZAL rollout', message: 1 }),
     ])
     expect(found.sessions.map(session => session.sessionId)).not.toContain(id(3))
+    // A live session's last activity is its newest event's time.
+    const kiwi = h.ctx.sessions.get(SessionId(id(2)))!
+    expect((found.sessions[1] as { lastActivity?: string }).lastActivity).toBe(new Date(kiwi.events.at(-1)!.time).toISOString())
   })
 
   it('refuses an empty or too long query and a limit outside 1 to 20', async () => {

@@ -207,6 +207,16 @@ export class ContentSearch implements ContentSink {
     }
   }
 
+  /**
+   * When a session last changed (see `log-locator.ts`).
+   * @param id - an indexed session.
+   * @returns Unix epoch milliseconds; `undefined` when it cannot be told.
+   */
+  lastActivity(id: string): Promise<number | undefined> {
+    const session = this.sessions.get(id)
+    return session === undefined ? Promise.resolve(undefined) : this.logs.lastActivity(session)
+  }
+
   /** Whether the search worker runs. */
   get available(): boolean {
     return this.worker?.alive === true

@@ -56,6 +56,24 @@ export class SessionLogLocator {
   }
 
   /**
+   * When a session last changed: its newest event's time while it is live in
+   * this process, else its log's modification time.
+   * @param header - the session.
+   * @returns Unix epoch milliseconds; `undefined` when there is no log file to look at.
+   */
+  async lastActivity(header: LogHeader): Promise<number | undefined> {
+    const live = this.ctx.sessions.get(SessionId(header.id))
+    if (live !== undefined) return live.events.at(-1)?.time ?? header.createdAt
+    const path = this.path(header)
+    if (path === undefined) return undefined
+    try {
+      return (await stat(path)).mtimeMs
+    } catch {
+      return undefined
+    }
+  }
+
+  /**
    * What identifies the current content of a session.
    * @param header - the session.
    * @returns its {@link liveRevision} while it is live in this process, else `size:mtime` of its log; `undefined` when there is no log file to look at.

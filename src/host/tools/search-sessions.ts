@@ -44,7 +44,7 @@ export interface SessionToolDependencies {
 export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies): ToolDefinition {
   return defineTool({
     name: SEARCH_SESSIONS,
-    description: 'Find earlier sessions the user may reference from here (this workspace\'s, unless the user allows all) by title or by what was said in them. Every word must match; the last word may be a prefix; Chinese and Japanese need no spaces. Returns each session\'s id and title, and for a match in the conversation an excerpt and the number of the matching message, to pass to read_session.',
+    description: 'Find earlier sessions the user may reference from here (this workspace\'s, unless the user allows all) by title or by what was said in them. Every word must match; the last word may be a prefix; Chinese and Japanese need no spaces. Returns each session\'s id, title, workspace and last activity, and for a match in the conversation an excerpt and the number of the matching message, to pass to read_session.',
     parameters: {
       query: { type: 'string', required: true, description: 'Words to find.' },
       limit: { type: 'integer', description: `Most sessions to return, 1 to ${MAX_SEARCH_LIMIT} (default ${DEFAULT_SEARCH_LIMIT}).` },
@@ -66,6 +66,7 @@ export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies):
                 title: { type: 'string', required: true },
                 workspace: { type: 'string' },
                 created: { type: 'string', required: true },
+                lastActivity: { type: 'string' },
                 excerpt: { type: 'string' },
                 message: { type: 'integer' },
               },
@@ -88,13 +89,15 @@ export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies):
       exec.signal.throwIfAborted()
       const config = deps.settings.current()
       const found = await listCandidates(deps.index, target, query, { scope: config.scope, candidateLimit: limit }, limit, deps.content)
+      const activity = await Promise.all(found.map(candidate => deps.content.lastActivity(candidate.sessionId)))
       return {
         query,
-        sessions: found.map(candidate => ({
+        sessions: found.map((candidate, n) => ({
           sessionId: candidate.sessionId,
           title: candidate.label,
           ...(candidate.cwd === undefined ? {} : { workspace: candidate.cwd }),
           created: new Date(candidate.createdAt).toISOString(),
+          ...(activity[n] === undefined ? {} : { lastActivity: new Date(activity[n]).toISOString() }),
           ...(candidate.snippet === undefined ? {} : { excerpt: candidate.snippet.text }),
           ...(candidate.snippet?.message === undefined ? {} : { message: candidate.snippet.message }),
         })),
