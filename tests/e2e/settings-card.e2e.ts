@@ -45,10 +45,11 @@ describe('the settings card in the user\'s language', () => {
         ['Resolve typed @Title mentions', 'On', 'row config'],
         ['Candidates per @ query', '50', 'row config'],
         ['When a reference fails after sending', 'Reject the send', 'settings.yaml'],
+        ['Let the agent search sessions', 'On', 'row config'],
       ])
       const card = await browser.page.locator('[data-dsh-sessions-card]').innerText()
       expect(card).toContain('unless the dsh-sessions section of settings.yaml sets the key')
-      expect(card).not.toMatch(/allowBareSessionIds|allowPlainTitleMentions|candidateLimit|failureMode|\btrue\b|\bfalse\b/)
+      expect(card).not.toMatch(/allowBareSessionIds|allowPlainTitleMentions|candidateLimit|failureMode|agentTools|\btrue\b|\bfalse\b/)
       expect(browser.errors).toEqual([])
     } finally {
       await browser.close()
@@ -64,10 +65,11 @@ describe('the settings card in the user\'s language', () => {
         ['解析手写的 @标题', '开启', '插件行配置'],
         ['每次 @ 查询的候选上限', '50', '插件行配置'],
         ['发送后引用失败时', '拒绝本次发送', 'settings.yaml'],
+        ['允许智能体搜索会话', '开启', '插件行配置'],
       ])
       const card = await browser.page.locator('[data-dsh-sessions-card]').innerText()
       expect(card).toContain('settings.yaml 的 dsh-sessions 段设置了的键以该文件为准')
-      expect(card).not.toMatch(/allowBareSessionIds|candidateLimit|failureMode|\btrue\b|\bfalse\b/)
+      expect(card).not.toMatch(/allowBareSessionIds|candidateLimit|failureMode|agentTools|\btrue\b|\bfalse\b/)
     } finally {
       await browser.close()
     }
