@@ -47,6 +47,19 @@ describe('read-once snapshots', () => {
     expect([...cache.reads.values()]).toEqual([1, 1, 1])
   })
 
+  it('attaches a kept snapshot under a new message identity every send, reading the source once', async () => {
+    const { cache, preparer } = await coldStore(1)
+    const target = { id: id(1), cwd: A }
+    const reference = { sessionId: SessionId(id(2)), label: 'Source 2' }
+    const first = await preparer.attach(target, [{ type: 'text', text: 'one' }], [reference])
+    const second = await preparer.attach(target, [{ type: 'text', text: 'two' }], [reference])
+    const [a, b] = [first.prepared!.additionalContext!, second.prepared!.additionalContext!]
+    expect(a.id).not.toBe(b.id)
+    expect(b.content).toEqual(a.content)
+    expect(b.source).toEqual(a.source)
+    expect(cache.reads.get(id(2))).toBe(1)
+  })
+
   it('reads a source again once its log changed', async () => {
     const { writer, cache, preparer } = await coldStore(1)
     const target = { id: id(1), cwd: A }

@@ -12,7 +12,7 @@
  * @module @wishp3/dsh-sessions/host/references/snapshot-preparer
  */
 import { Context } from '@deepseek-ai/cordis'
-import type { ContentBlock, UserMessage } from '@deepseek-ai/dsh-llm'
+import { type ContentBlock, createUserMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
 import SessionReferenceResolver, {
   type PreparedReferencedMessage, SessionReferenceError, type SessionReferenceInput,
 } from '@deepseek-ai/dsh-session-reference'
@@ -44,6 +44,16 @@ export interface Attachment {
   readonly attached: readonly SessionReferenceInput[]
   /** Sources left out, each with its reason. */
   readonly failures: readonly ReferenceFailure[]
+}
+
+/**
+ * A kept snapshot as one send attaches it: the same content and source under
+ * a message identity of its own, since a session's log must not hold one
+ * message twice (two sends citing the same unchanged source would, and the
+ * host then fails to load that session's history).
+ */
+function attachable(snapshot: UserMessage): UserMessage {
+  return createUserMessage({ source: snapshot.source, content: snapshot.content })
 }
 
 function isCancellation(error: unknown): boolean {
@@ -119,7 +129,7 @@ export class SnapshotPreparer {
     let candidates = references.slice(0, limit)
     if (candidates.length === 0) return { attached: [], failures }
     try {
-      return { prepared: { content, additionalContext: await this.snapshotOf(target, candidates, signal) }, attached: candidates, failures }
+      return { prepared: { content, additionalContext: attachable(await this.snapshotOf(target, candidates, signal)) }, attached: candidates, failures }
     } catch (error) {
       if (signal?.aborted === true || isCancellation(error)) throw error
     }
@@ -129,7 +139,7 @@ export class SnapshotPreparer {
     candidates = candidates.filter((_, n) => measured[n]!.failure === undefined)
     if (candidates.length === 0) return { attached: [], failures }
     try {
-      return { prepared: { content, additionalContext: await this.snapshotOf(target, candidates, signal) }, attached: candidates, failures }
+      return { prepared: { content, additionalContext: attachable(await this.snapshotOf(target, candidates, signal)) }, attached: candidates, failures }
     } catch (error) {
       signal?.throwIfAborted()
       for (const reference of candidates) failures.push(failureOf(error, reference))
