@@ -8,7 +8,7 @@
  */
 import { Context } from '@deepseek-ai/cordis'
 import { agentEvents, type Agent, type PreStepDecision } from '@deepseek-ai/dsh-agent'
-import { createUserMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
+import { createAssistantMessage, createUserMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
 import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
 import JsonlPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
 import SessionQueryEngine from '@deepseek-ai/dsh-session-query'
@@ -112,6 +112,8 @@ export interface HostHarness {
   persisted(): unknown[]
   /** Creates a session with a header cwd and optional title and messages. */
   session(id: string, options?: { cwd?: string; title?: string; messages?: string[]; createdAt?: number }): SessionId
+  /** Appends one completed exchange: the person's message, then the assistant's reply. */
+  turn(id: string, user: string, reply: string): void
   /** Appends a title event. */
   retitle(id: string, title: string): void
   /** Runs the pre-step waterfall for a target session with the given direct texts. */
@@ -164,6 +166,15 @@ export async function createHostHarness(options: { maxReferenceBytes?: number; p
       }
       if (options.title !== undefined) harness.retitle(id, options.title)
       return sessionId
+    },
+    turn(id, user, reply) {
+      const session = ctx.sessions.get(SessionId(id))!
+      session.append('user/message', createUserMessage({ content: [{ type: 'text', text: user }], source: { kind: 'user' } }), { surfaceOp: 'append' })
+      session.append('assistant/message', {
+        turn: 1,
+        step: 1,
+        message: createAssistantMessage({ content: [{ type: 'text', text: reply }], source: { provider: 'stand-in', model: 'stand-in' } } as never),
+      } as never, { surfaceOp: 'append' })
     },
     retitle(id, title) {
       const session = ctx.sessions.get(SessionId(id))!

@@ -11,21 +11,21 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Agent } from '@deepseek-ai/dsh-agent'
-import { createAssistantMessage, createUserMessage } from '@deepseek-ai/dsh-llm'
+import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import TokenMeter from '@deepseek-ai/dsh-token-meter'
 import type { ToolDefinition, ToolRunContext } from '@deepseek-ai/dsh-tools'
-import { benchQueries, conversationCorpus } from '../dev/corpus.ts'
+import { benchQueries, type ConversationSpec, conversationCorpus } from '../dev/corpus.ts'
 import { createHostHarness, type HostHarness } from '../dev/in-process-host.ts'
 import { percentile } from '../dev/percentile.ts'
 import { hostDir } from '../dev/pinned-host.ts'
 import { Config } from '../src/config.ts'
-import { snapshotFraming } from '../src/host/official/session-reference.ts'
 import { ContentSearch } from '../src/host/search/content-search.ts'
 import { SessionLogLocator } from '../src/host/search/log-locator.ts'
 import { SessionIndex } from '../src/host/sessions/session-index.ts'
 import { readSessionTool } from '../src/host/tools/read-session.ts'
 import { searchSessionsTool } from '../src/host/tools/search-sessions.ts'
+import { Framing } from '../src/host/tools/tool-output.ts'
 
 /** What the tools bench reports. */
 export interface ToolFigures {
@@ -53,10 +53,13 @@ function found(value: unknown): unknown {
   return value
 }
 
-function appendTurn(h: HostHarness, id: string, user: string, reply: string): void {
-  const session = h.ctx.sessions.get(SessionId(id))!
-  session.append('user/message', createUserMessage({ content: [{ type: 'text', text: user }], source: { kind: 'user' } }), { surfaceOp: 'append' })
-  session.append('assistant/message', { turn: 1, step: 1, message: createAssistantMessage({ content: [{ type: 'text', text: reply }], source: { provider: 'bench', model: 'bench' } } as never) } as never, { surfaceOp: 'append' })
+/** Writes the long session into a host: {@link LONG_MESSAGES} messages of the corpus's first turns. */
+function writeLong(h: HostHarness, corpus: readonly ConversationSpec[]): void {
+  h.session(LONG_ID, { cwd: '/w/ws-00', title: 'Long session' })
+  for (let n = 0; n < LONG_MESSAGES / 2; n += 1) {
+    const turn = corpus[n % corpus.length]!.turns[0]!
+    h.turn(LONG_ID, `question ${n}: ${turn.user}`, `answer ${n}: ${turn.reply}`)
+  }
 }
 
 async function tools(h: HostHarness): Promise<{ search: ToolDefinition; read: ToolDefinition; content: ContentSearch }> {
@@ -66,7 +69,7 @@ async function tools(h: HostHarness): Promise<{ search: ToolDefinition; read: To
   await content.whenReady()
   await content.idle()
   const config = Config({ scope: 'all' })
-  const deps = { index, content, settings: { current: () => config, update: () => Promise.reject(new Error('read-only')), onChange: () => () => {} }, framing: await snapshotFraming() }
+  const deps = { index, content, settings: { current: () => config, update: () => Promise.reject(new Error('read-only')), onChange: () => () => {} }, framing: new Framing() }
   return { search: searchSessionsTool(h.ctx, deps), read: readSessionTool(h.ctx, deps), content }
 }
 
@@ -98,10 +101,9 @@ export async function measureSessionTools(sessions: number, workspaces: number, 
   corpus.forEach((spec, n) => {
     const id = `session-${n}`
     h.session(id, { cwd: `/w/ws-${String(spec.workspace).padStart(2, '0')}`, title: spec.title, createdAt: n + 1 })
-    for (const turn of spec.turns) appendTurn(h, id, turn.user, turn.reply)
+    for (const turn of spec.turns) h.turn(id, turn.user, turn.reply)
   })
-  h.session(LONG_ID, { cwd: '/w/ws-00', title: 'Long session' })
-  for (let n = 0; n < LONG_MESSAGES / 2; n += 1) appendTurn(h, LONG_ID, `question ${n}: ${corpus[n % corpus.length]!.turns[0]!.user}`, `answer ${n}: ${corpus[n % corpus.length]!.turns[0]!.reply}`)
+  writeLong(h, corpus)
   const { search, read, content } = await tools(h)
   const who = caller(h, CALLER_ID)
   const queries = benchQueries(corpus, { perKind: 3 }).map(query => query.query)
@@ -137,8 +139,7 @@ export async function measureSessionTools(sessions: number, workspaces: number, 
   let readCold: ToolFigures['readCold']
   try {
     const writer = await createHostHarness({ persistenceRoot: root })
-    writer.session(LONG_ID, { cwd: '/w/ws-00', title: 'Long session' })
-    for (let n = 0; n < LONG_MESSAGES / 2; n += 1) appendTurn(writer, LONG_ID, `question ${n}: ${corpus[n % corpus.length]!.turns[0]!.user}`, `answer ${n}: ${corpus[n % corpus.length]!.turns[0]!.reply}`)
+    writeLong(writer, corpus)
     await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(LONG_ID))!)
     await writer.dispose()
     const reader = await createHostHarness({ persistenceRoot: root })

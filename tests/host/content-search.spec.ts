@@ -36,24 +36,13 @@ interface Stored {
   readonly turns: readonly (readonly [string, string])[]
 }
 
-/** Appends one completed exchange to a session. */
-function exchange(h: HostHarness, sessionId: string, user: string, reply: string): void {
-  const session = h.ctx.sessions.get(SessionId(sessionId))!
-  session.append('user/message', createUserMessage({ content: [{ type: 'text', text: user }], source: { kind: 'user' } }), { surfaceOp: 'append' })
-  session.append('assistant/message', {
-    turn: 1,
-    step: 1,
-    message: createAssistantMessage({ content: [{ type: 'text', text: reply }], source: { provider: 'stand-in', model: 'stand-in' } } as never),
-  } as never, { surfaceOp: 'append' })
-}
-
 /** Writes sessions through the host's JSONL backend in one process, for a second one to find cold. */
 async function writeStore(root: string, sessions: Record<number, Stored>): Promise<HostHarness> {
   const writer = await createHostHarness({ persistenceRoot: root })
   for (const [n, spec] of Object.entries(sessions)) {
     const sessionId = id(Number(n))
     writer.session(sessionId, { cwd: spec.cwd ?? A, ...(spec.createdAt === undefined ? {} : { createdAt: spec.createdAt }) })
-    for (const [user, reply] of spec.turns) exchange(writer, sessionId, user, reply)
+    for (const [user, reply] of spec.turns) writer.turn(sessionId, user, reply)
     if (spec.title !== undefined) writer.retitle(sessionId, spec.title)
     await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(sessionId))!)
   }
@@ -119,7 +108,7 @@ describe('what text counts', () => {
       step: 1,
       message: createAssistantMessage({ content: [{ type: 'reasoning', text: 'hidden thought' }, { type: 'text', text: 'visible reply' }, { type: 'text', text: 'second block' }], source: { provider: 'p', model: 'm' } } as never),
     } as never, { surfaceOp: 'append' })
-    exchange(h, source, 'second own message', 'second reply')
+    h.turn(source, 'second own message', 'second reply')
     const prepared = await h.ctx.sessionReferenceResolver.prepare({ id: TARGET } as Agent, [{ type: 'text', text: '' }], [{ sessionId: SessionId(source) }])
     const text = prepared.additionalContext!.content.map(block => (block.type === 'text' ? block.text : '')).join('')
     const data = JSON.parse(text.slice(text.indexOf('{"sessionId"'), text.lastIndexOf('}') + 1)) as { conversation: { text: string }[] }
@@ -180,7 +169,7 @@ describe('content candidates through the route', () => {
     const { h, search } = await searchHost()
     h.session(id(20), { cwd: A, messages: ['a quokka appeared'] })
     await waitFor(async () => (await search('quokka')).some(row => row.sessionId === id(20)))
-    exchange(h, id(20), 'and then a narwhal', 'fine')
+    h.turn(id(20), 'and then a narwhal', 'fine')
     await waitFor(async () => (await search('narwhal')).some(row => row.sessionId === id(20)))
   })
 })
@@ -209,7 +198,7 @@ describe('the log pass and the saved index', () => {
     expect(content.status()).toMatchObject({ ready: true, reads: 2, sessions: 3 })
     await waitFor(() => content.status().passes >= 3)
     expect(content.status().reads).toBe(2)
-    exchange(writer, id(3), 'a new word: xylophone', 'ok')
+    writer.turn(id(3), 'a new word: xylophone', 'ok')
     await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(id(3)))!)
     await waitFor(async () => (await find(content, 'xylophone')).length === 1)
     expect(content.status().reads).toBe(3)
@@ -280,7 +269,7 @@ describe('the log pass and the saved index', () => {
     await waitFor(() => existsSync(file))
     await first.stop()
     const before = readFileSync(file, 'utf8')
-    exchange(writer, id(2), 'now about a wombat', 'ok')
+    writer.turn(id(2), 'now about a wombat', 'ok')
     await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(id(2)))!)
     // The temporary file's place is taken, so the next save cannot open it.
     const blocked = `${file}.${process.pid}.tmp`

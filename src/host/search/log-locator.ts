@@ -64,13 +64,7 @@ export class SessionLogLocator {
   async lastActivity(header: LogHeader): Promise<number | undefined> {
     const live = this.ctx.sessions.get(SessionId(header.id))
     if (live !== undefined) return live.events.at(-1)?.time ?? header.createdAt
-    const path = this.path(header)
-    if (path === undefined) return undefined
-    try {
-      return (await stat(path)).mtimeMs
-    } catch {
-      return undefined
-    }
+    return (await this.logStat(header))?.mtimeMs
   }
 
   /**
@@ -81,11 +75,16 @@ export class SessionLogLocator {
   async revision(header: LogHeader): Promise<string | undefined> {
     const live = this.ctx.sessions.get(SessionId(header.id))
     if (live !== undefined) return liveRevision(live)
+    const info = await this.logStat(header)
+    return info === undefined ? undefined : `${info.size}:${info.mtimeMs}`
+  }
+
+  /** Size and modification time of the session's log file; `undefined` when it cannot be located or read. */
+  private async logStat(header: LogHeader): Promise<{ size: number; mtimeMs: number } | undefined> {
     const path = this.path(header)
     if (path === undefined) return undefined
     try {
-      const info = await stat(path)
-      return `${info.size}:${info.mtimeMs}`
+      return await stat(path)
     } catch {
       return undefined
     }

@@ -69,10 +69,11 @@ export function readSessionTool(ctx: Context, deps: SessionToolDependencies): To
           nextFromMessage: { type: 'integer' },
         },
       },
-      render: (_args, value) => framedContent(deps.framing, value),
+      render: (_args, value) => framedContent(deps.framing.current(), value),
     },
     isConcurrencySafe: () => true,
     async execute(args, exec) {
+      await deps.framing.load()
       const from = args.fromMessage ?? 1
       const maxChars = args.maxChars ?? DEFAULT_READ_CHARS
       if (!Number.isSafeInteger(from) || from < 1) throw new Error('fromMessage must be a whole number ≥ 1')

@@ -7,13 +7,12 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools'
-import type { SnapshotFraming } from '../official/session-reference.ts'
 import { listCandidates } from '../references/candidates.ts'
 import type { ContentSearch } from '../search/content-search.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 import type { SessionsSettings } from '../settings.ts'
 import { callingTarget } from './calling-session.ts'
-import { framedContent } from './tool-output.ts'
+import { framedContent, type Framing } from './tool-output.ts'
 
 /** The tool's name. */
 export const SEARCH_SESSIONS = 'search_sessions'
@@ -32,7 +31,8 @@ export interface SessionToolDependencies {
   readonly index: SessionIndex
   readonly content: ContentSearch
   readonly settings: SessionsSettings
-  readonly framing: SnapshotFraming
+  /** The official snapshot framing the results are rendered in. */
+  readonly framing: Framing
 }
 
 /**
@@ -74,10 +74,11 @@ export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies):
           },
         },
       },
-      render: (_args, value) => framedContent(deps.framing, value),
+      render: (_args, value) => framedContent(deps.framing.current(), value),
     },
     isConcurrencySafe: () => true,
     async execute(args, exec) {
+      await deps.framing.load()
       const query = args.query.trim()
       if (query === '') throw new Error('query must not be empty')
       if (query.length > MAX_QUERY) throw new Error(`query must be at most ${MAX_QUERY} characters`)

@@ -6,17 +6,19 @@
  * setting is turned off, so the model is no longer offered them at all.
  * Both read only what the calling session's `@` menu may reference, need no
  * permission prompt (rc.8's `tools/pre-execute` allows by default and no
- * shipped listener asks), and may run beside other calls.
+ * shipped listener asks), and may run beside other calls. The official
+ * snapshot framing their results are rendered in is read at the first call,
+ * not at boot.
  * @module @wishp3/dsh-sessions/host/tools/session-tools
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-tools'
-import { type SnapshotFraming, snapshotFraming } from '../official/session-reference.ts'
 import type { ContentSearch } from '../search/content-search.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 import type { SessionsSettings } from '../settings.ts'
 import { readSessionTool } from './read-session.ts'
 import { searchSessionsTool } from './search-sessions.ts'
+import { Framing } from './tool-output.ts'
 
 /** What the tools read. */
 export interface SessionToolsDependencies {
@@ -35,29 +37,19 @@ export function registerSessionTools(ctx: Context, deps: SessionToolsDependencie
     name: 'dsh-sessions-tools',
     inject: ['tools'],
     apply(ctx: Context) {
-      const logger = ctx.logger('dsh-sessions')
-      let framing: SnapshotFraming | undefined
+      const own = { ...deps, framing: new Framing() }
+      const definitions = [searchSessionsTool(ctx, own), readSessionTool(ctx, own)]
       let unregister: (() => void)[] = []
-      let stopped = false
       const withdraw = () => { for (const dispose of unregister.splice(0)) dispose() }
       const sync = () => {
-        if (stopped || framing === undefined) return
         const wanted = deps.settings.current().agentTools
-        if (wanted && unregister.length === 0) {
-          const own = { ...deps, framing }
-          unregister = [searchSessionsTool(ctx, own), readSessionTool(ctx, own)].map(definition => ctx.tools.register(definition))
-        } else if (!wanted) {
-          withdraw()
-        }
+        if (wanted && unregister.length === 0) unregister = definitions.map(definition => ctx.tools.register(definition))
+        else if (!wanted) withdraw()
       }
       ctx.effect(() => {
-        snapshotFraming().then(found => {
-          framing = found
-          sync()
-        }, (error: unknown) => { logger.warn('session tools are off: the official snapshot framing could not be read: %s', error) })
+        sync()
         const off = deps.settings.onChange(sync)
         return () => {
-          stopped = true
           off()
           withdraw()
         }
