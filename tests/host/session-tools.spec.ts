@@ -18,7 +18,7 @@ import { SessionIndex } from '../../src/host/sessions/session-index.ts'
 import { callingTarget } from '../../src/host/tools/calling-session.ts'
 import { readSessionTool } from '../../src/host/tools/read-session.ts'
 import { searchSessionsTool } from '../../src/host/tools/search-sessions.ts'
-import { framedContent } from '../../src/host/tools/tool-output.ts'
+import { framedContent, Framing } from '../../src/host/tools/tool-output.ts'
 import { A, B, createHostHarness, type HostHarness, id, TARGET } from './harness.ts'
 
 async function setup(config: Partial<Config> = {}): Promise<{ h: HostHarness; search: ToolDefinition; read: ToolDefinition; index: SessionIndex; content: ContentSearch }> {
@@ -33,8 +33,7 @@ async function setup(config: Partial<Config> = {}): Promise<{ h: HostHarness; se
   await content.whenReady()
   const effective = Config(config)
   const settings = { current: () => effective, update: () => Promise.reject(new Error('read-only')), onChange: () => () => {} }
-  const framing = await snapshotFraming()
-  const deps = { index, content, settings, framing }
+  const deps = { index, content, settings, framing: new Framing() }
   return { h, search: searchSessionsTool(h.ctx, deps), read: readSessionTool(h.ctx, deps), index, content }
 }
 
@@ -74,6 +73,15 @@ describe('search_sessions', () => {
       await expect(search.execute(args, exec(h)), JSON.stringify(args).slice(0, 40)).rejects.toThrow()
     }
     expect(((await search.execute({ query: 'plans', limit: 1 }, exec(h))) as { sessions: unknown[] }).sessions).toHaveLength(1)
+  })
+
+  it('answers hostile queries with sessions or none, never an error, and never outside the scope', async () => {
+    const { h, search } = await setup()
+    for (const query of ['"', '*', 'NEAR(', '-', ':', '😀', '\ud800', '@[', `dsh-session:${id(3)}`, id(3), 'x'.repeat(256), '../../etc']) {
+      const found = await search.execute({ query }, exec(h)) as { sessions: { sessionId: string }[] }
+      expect(found.sessions.map(session => session.sessionId), query.slice(0, 20)).not.toContain(id(3))
+      expect(found.sessions.map(session => session.sessionId), query.slice(0, 20)).not.toContain(TARGET)
+    }
   })
 
   it('looks from the parent\'s workspace in a subagent session', async () => {
