@@ -27,7 +27,7 @@ describe('host half (lib/index.js)', () => {
 
   it('starts the built search worker beside index.js, and it answers', async () => {
     const { SearchWorker } = await import('../../src/host/search/worker-client.ts')
-    const worker = new SearchWorker(new URL(`file://${join(lib, 'content-worker.js')}`), () => undefined)
+    const worker = new SearchWorker(new URL(`file://${join(lib, 'content-worker.js')}`), { engine: undefined }, () => undefined)
     try {
       await worker.call('put', { session: 's', entry: { revision: '1', title: undefined, messages: ['built worker answers'] } })
       const hits = await worker.call('search', { terms: [{ term: 'answers', prefix: true }], admitted: [['s', 1]], limit: 5 })

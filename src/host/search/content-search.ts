@@ -38,7 +38,7 @@ import { type ConversationPage, pageOf } from './conversation-page.ts'
 import { MAX_READ_TEXT } from './conversation-reader.ts'
 import type { QueryTerm } from './text.ts'
 import { SearchWorker, workerModule } from './worker-client.ts'
-import type { EntrySummary } from './worker-protocol.ts'
+import type { EntrySummary, IndexEngine, LoadReason } from './worker-protocol.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 
 /**
@@ -61,6 +61,8 @@ export interface ContentSearchOptions {
   readonly saveDelayMs?: number
   /** The worker's module (tests only). */
   readonly workerModule?: URL
+  /** The index engine (tests only); by default SQLite where `node:sqlite` has FTS5, else memory. */
+  readonly engine?: IndexEngine
 }
 
 /** Where the content index stands. */
@@ -70,8 +72,10 @@ export interface ContentSearchStatus {
   /** Whether the search worker runs. */
   readonly available: boolean
   readonly sessions: number
-  /** How the start went: `restored`, or why the file could not be used. */
-  readonly start: 'pending' | 'restored' | 'missing' | 'unreadable' | 'corrupt' | 'outdated' | 'no-file' | 'unavailable'
+  /** How the start went: `restored`, `partial` (a build that had not completed: it goes on), or why the file could not be used. */
+  readonly start: 'pending' | LoadReason | 'no-file' | 'unavailable'
+  /** Where the index lives (see `index-keeper.ts`); `undefined` until the worker has opened it. */
+  readonly engine: IndexEngine | undefined
   readonly passes: number
   readonly reads: number
   readonly lastPassMs: number
@@ -79,7 +83,6 @@ export interface ContentSearchStatus {
   readonly savedBytes: number
 }
 
-const START_REASONS = new Set(['missing', 'unreadable', 'corrupt', 'outdated'])
 
 /** The content search. */
 export class ContentSearch implements ContentSink {
@@ -99,6 +102,8 @@ export class ContentSearch implements ContentSink {
   private readonly sessions: SessionIndex
   private readonly file: string | undefined
   private readonly logs: SessionLogLocator
+  private readonly engineAsked: IndexEngine | undefined
+  private engine: IndexEngine | undefined
 
   constructor(ctx: Context, sessions: SessionIndex, logs: SessionLogLocator, options: ContentSearchOptions = {}) {
     this.ctx = ctx
@@ -109,12 +114,13 @@ export class ContentSearch implements ContentSink {
     const worker = () => this.worker
     this.saver = new IndexSaver({
       get available() { return file !== undefined && worker()?.alive === true },
-      write: async () => (await worker()!.call('save', { file: file! })).bytes,
+      write: async () => (await worker()!.call('save', { file: file!, complete: this.ready })).bytes,
       cancel: () => worker()!.call('cancelSave', {}),
       failed: error => { ctx.logger('dsh-sessions').warn('content search: saving %s failed: %s', file, error) },
     }, options.saveDelayMs ?? 30_000)
     this.live = new LiveChanges(options.liveDelayMs ?? 250, id => this.liveChanged(id))
     this.workerModule = options.workerModule ?? workerModule()
+    this.engineAsked = options.engine
     this.pass = new LogPass(ctx, sessions, logs, this, options.duty === undefined ? {} : { duty: options.duty })
     ctx.on('session/event', (session, event) => {
       if (messageText(event) !== undefined || titleOf(event) !== undefined) this.live.changed(session.id)
@@ -143,7 +149,7 @@ export class ContentSearch implements ContentSink {
 
   /** Where the index stands. */
   status(): ContentSearchStatus {
-    return { ready: this.ready, available: this.available, sessions: this.summaries.size, start: this.start, ...this.pass.stats, savedBytes: this.saver.savedBytes }
+    return { ready: this.ready, available: this.available, sessions: this.summaries.size, start: this.start, engine: this.engine, ...this.pass.stats, savedBytes: this.saver.savedBytes }
   }
 
   /** Resolves once the index answers for every session. */
@@ -276,7 +282,7 @@ export class ContentSearch implements ContentSink {
     try {
       await this.sessions.whenStarted()
       if (this.disposed) return
-      const worker = this.worker = new SearchWorker(this.workerModule, error => {
+      const worker = this.worker = new SearchWorker(this.workerModule, { engine: this.engineAsked }, error => {
         if (this.disposed) return
         this.summaries.clear()
         this.start = 'unavailable'
@@ -287,14 +293,13 @@ export class ContentSearch implements ContentSink {
       else {
         const loaded = await worker.call('load', { file: this.file })
         if (this.disposed) return
-        if (loaded.ok) {
-          for (const [id, summary] of loaded.entries) this.summaries.set(id, summary)
-          this.start = 'restored'
-          this.markReady()
-        } else {
-          this.start = START_REASONS.has(loaded.reason) ? loaded.reason as ContentSearchStatus['start'] : 'corrupt'
-          if (loaded.reason !== 'missing') this.ctx.logger('dsh-sessions').info('content index file %s (%s): building it again', this.file, loaded.reason)
-        }
+        this.engine = loaded.engine
+        this.saver.savedBytes = loaded.bytes
+        if (loaded.why !== undefined) this.ctx.logger('dsh-sessions').info('content index kept in memory: %s', loaded.why)
+        for (const [id, summary] of loaded.entries) this.summaries.set(id, summary)
+        this.start = loaded.reason
+        if (loaded.reason === 'restored') this.markReady()
+        else if (loaded.reason !== 'missing' && loaded.reason !== 'partial') this.ctx.logger('dsh-sessions').info('content index file %s (%s): building it again', this.file, loaded.reason)
       }
     } catch (error) {
       this.ctx.logger('dsh-sessions').warn('content search: %s', error)

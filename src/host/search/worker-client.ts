@@ -6,7 +6,7 @@
  * @module @wishp3/dsh-sessions/host/search/worker-client
  */
 import { Worker } from 'node:worker_threads'
-import type { WorkerCall, WorkerCalls, WorkerReply, WorkerRequest } from './worker-protocol.ts'
+import type { WorkerCall, WorkerCalls, WorkerReply, WorkerRequest, WorkerStart } from './worker-protocol.ts'
 
 interface Pending {
   resolve(value: unknown): void
@@ -32,12 +32,13 @@ export class SearchWorker {
   /**
    * Starts the worker.
    * @param module - the worker's module.
+   * @param data - what the worker is started with (its index engine, when one is asked for).
    * @param onFailure - told once when the worker fails or exits unasked.
    */
-  constructor(module: URL, onFailure: (error: Error) => void) {
+  constructor(module: URL, data: WorkerStart, onFailure: (error: Error) => void) {
     try {
       // A small young generation keeps the worker's resident memory close to what the index holds.
-      const worker = new Worker(module, { resourceLimits: { maxYoungGenerationSizeMb: 4 } })
+      const worker = new Worker(module, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 4 } })
       worker.unref()
       worker.on('message', (reply: WorkerReply) => {
         const waiting = this.pending.get(reply.id)

@@ -14,6 +14,17 @@ export interface EntrySummary {
   readonly title: string | undefined
 }
 
+/** Where the index lives: on disk in SQLite, or in the worker's memory with a JSON file. */
+export type IndexEngine = 'sqlite' | 'memory'
+
+/** What the worker is started with. */
+export interface WorkerStart {
+  readonly engine: IndexEngine | undefined
+}
+
+/** How the index file was found when it was loaded. */
+export type LoadReason = 'restored' | 'partial' | 'missing' | 'unreadable' | 'corrupt' | 'outdated'
+
 /** Every call, by name: what it takes and what it answers. */
 export interface WorkerCalls {
   /** Indexes a session's text as given (a live session's, from its events). */
@@ -23,14 +34,14 @@ export interface WorkerCalls {
   forget: { args: { session: string }; result: null }
   /** Sessions whose text has every term; only `admitted` sessions, equally good ones newest first (by the creation time given). */
   search: { args: { terms: readonly QueryTerm[]; admitted: readonly (readonly [string, number])[]; limit: number }; result: readonly ContentHit[] }
-  /** Writes the index file; the index takes changes again once it is written. */
-  save: { args: { file: string }; result: { bytes: number } }
+  /** Writes the index file (`complete`: every listed session is indexed); with the memory engine, the index takes changes again once it is written. */
+  save: { args: { file: string; complete: boolean }; result: { bytes: number } }
   /** Cancels a save under way; answered once it has settled and its temporary file is gone. */
   cancelSave: { args: Record<string, never>; result: null }
   /** A page of a cold session's conversation, read from its log (the `read_session` tool); `null` when the log is gone. */
   page: { args: { path: string; revision: string; from: number; maxChars: number }; result: ConversationPage | null }
-  /** Removes temporary files stopped writers left, then replaces the index with the file's, when it can be used. */
-  load: { args: { file: string }; result: { ok: true; entries: readonly (readonly [string, EntrySummary])[] } | { ok: false; reason: string } }
+  /** Opens the index file with the engine that can serve (see `index-keeper.ts`); `why`: why SQLite could not, when the memory engine serves instead. */
+  load: { args: { file: string }; result: { engine: IndexEngine; entries: readonly (readonly [string, EntrySummary])[]; reason: LoadReason; bytes: number; why?: string } }
 }
 
 /** A call's name. */

@@ -30,7 +30,7 @@ export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
       return null
     },
     search: ({ terms, admitted, limit }) => keeper.search(terms, admitted, limit),
-    save: ({ file }) => keeper.save(file),
+    save: ({ file, complete }) => keeper.save(file, complete),
     cancelSave: () => keeper.cancelSave(),
     load: ({ file }) => keeper.load(file),
     page: ({ path, revision, from, maxChars }) => reader.page(path, revision, from, maxChars),

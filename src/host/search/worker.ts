@@ -6,9 +6,10 @@
  * @module @wishp3/dsh-sessions/host/search/worker
  */
 import { setPriority } from 'node:os'
-import { parentPort } from 'node:worker_threads'
+import { parentPort, workerData } from 'node:worker_threads'
 import { IndexKeeper } from './index-keeper.ts'
 import { serveIndex } from './worker-server.ts'
+import type { WorkerStart } from './worker-protocol.ts'
 
 // The lowest scheduling priority, for this thread only (Linux keeps the nice
 // value per thread): the worker gets the processor when the host's own
@@ -19,4 +20,5 @@ try {
   // not permitted here: keep the inherited priority
 }
 
-if (parentPort !== null) serveIndex(new IndexKeeper(), parentPort)
+const start = workerData as WorkerStart | undefined
+if (parentPort !== null) serveIndex(new IndexKeeper(start?.engine === undefined ? {} : { engine: start.engine }), parentPort)

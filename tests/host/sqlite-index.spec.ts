@@ -1,0 +1,216 @@
+/** The on-disk content index: the same answers as the memory index, writes proportional to a new message, a kill between any two writes, two writers on one file, a corrupt, foreign or outdated file. */
+import { spawnSync, spawn } from 'node:child_process'
+import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+import { describe, expect, it } from 'vitest'
+import { ContentIndex, type ContentEntry } from '../../src/host/search/content-index.ts'
+import { termsFingerprint } from '../../src/host/search/index-file.ts'
+import { loadSqlite, MAX_SEGMENTS, SqliteIndex, type SqliteModule } from '../../src/host/search/sqlite-index.ts'
+import { queryTerms } from '../../src/host/search/text.ts'
+import { afterTest, temporaryFolder } from './cleanup.ts'
+
+const loaded = await loadSqlite()
+if (!loaded.ok) throw new Error(loaded.reason)
+const sqlite: SqliteModule = loaded.sqlite
+
+const WRITER = new URL('./fixtures/sqlite-writer.ts', import.meta.url).pathname
+
+function openIndex(path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')): SqliteIndex {
+  const { index } = SqliteIndex.open(sqlite, path)
+  afterTest(() => index.close())
+  return index
+}
+
+const entry = (...messages: string[]): ContentEntry => ({ revision: `r${messages.length}`, title: undefined, messages })
+
+/** Sessions in both engines, ids `session-0…`, the later ones newer. */
+const CORPUS: readonly (readonly string[])[] = [
+  ['We planned the rollout of the billing service.', 'The rollout waits for the freeze.'],
+  ['我们讨论了发布流程和灰度策略的细节', '灰度发布要分三批'],
+  ['Café au lait, naïve résumé', 'GENÈVE is a city'],
+  ['データベースの設計について', 'がっこうへ行く'],
+  ['rollout rollout rollout and more rollout', 'billing'],
+  ['x86_64 builds', 'Straße und İstanbul'],
+  ['kiwi plans for the quarter', 'quetzal sighting in the report'],
+  ['a long note '.repeat(200), 'the rollout again'],
+]
+
+const QUERIES = ['rollout', 'rollo', 'billing freeze', 'billing rollout', '灰度', '灰度策略', '灰', '发布流程', 'cafe', 'geneve', 'resume', 'データベース', 'がっこう', 'ベース', 'x86', 'strasse', 'straße', 'istanbul', 'quetz', 'kiwi quetzal', 'nothing-here', 'the', 'note']
+
+function both(): { memory: ContentIndex; disk: SqliteIndex } {
+  const memory = ContentIndex.empty()
+  const disk = openIndex()
+  CORPUS.forEach((messages, n) => {
+    memory.set(`session-${n}`, entry(...messages))
+    disk.set(`session-${n}`, entry(...messages))
+  })
+  return { memory, disk }
+}
+
+const newestFirst = (a: string, b: string) => Number(b.slice(8)) - Number(a.slice(8))
+const found = (index: ContentIndex | SqliteIndex, query: string, admit: (id: string) => boolean = () => true) =>
+  index.search(queryTerms(query), admit, 20, newestFirst).map(hit => hit.id).sort()
+
+describe('answers', () => {
+  it('are the memory index\'s for words, the prefix of the last word, CJK substrings, kana and accents', () => {
+    const { memory, disk } = both()
+    for (const query of QUERIES) expect([query, found(disk, query)]).toEqual([query, found(memory, query)])
+    expect(found(disk, '灰度策略')).toEqual(['session-1'])
+    expect(found(disk, 'rollo')).toEqual(['session-0', 'session-4', 'session-7'])
+  })
+
+  it('rank the better match first, then the newer session, and make the excerpt of the matching message', () => {
+    const { disk } = both()
+    const hits = disk.search(queryTerms('rollout'), () => true, 10, newestFirst)
+    expect(hits[0]!.id).toBe('session-4')
+    const late = hits.find(hit => hit.id === 'session-7')!
+    expect(late.snippet).toMatchObject({ message: 2 })
+    expect(late.snippet.text).toContain('rollout again')
+    const tied = openIndex()
+    tied.set('session-1', entry('same words here'))
+    tied.set('session-2', entry('same words here'))
+    expect(tied.search(queryTerms('words'), () => true, 10, newestFirst).map(hit => hit.id)).toEqual(['session-2', 'session-1'])
+  })
+
+  it('never name a session the filter keeps out, and stop at the limit', () => {
+    const { disk } = both()
+    expect(found(disk, 'rollout', id => id !== 'session-4')).toEqual(['session-0', 'session-7'])
+    expect(disk.search(queryTerms('rollout'), () => true, 1, newestFirst)).toHaveLength(1)
+  })
+})
+
+describe('writes', () => {
+  it('append only the new messages of a session whose earlier ones are unchanged, and find terms across its segments', () => {
+    const disk = openIndex()
+    const messages = ['the first message says kiwi']
+    disk.set('session-a', entry(...messages))
+    const before = statSync(disk.path).size + (() => { try { return statSync(`${disk.path}-wal`).size } catch { return 0 } })()
+    disk.checkpoint(false)
+    const long = Array.from({ length: 300 }, (_, n) => `message ${n} about nothing in particular ${'filler '.repeat(40)}`)
+    disk.set('session-b', entry(...long))
+    disk.checkpoint(false)
+    const wal = (): number => statSync(`${disk.path}-wal`).size
+    const growth = (write: () => void): number => {
+      const start = wal()
+      write()
+      return wal() - start
+    }
+    // One new message of a 301-message session writes pages for that message, not for the session.
+    const small = growth(() => disk.set('session-b', entry(...long, 'then a quetzal appeared')))
+    const rewrite = growth(() => disk.set('session-b', entry('changed first message', ...long.slice(1), 'then a quetzal appeared')))
+    expect(small).toBeLessThan(rewrite / 4)
+    expect(before).toBeGreaterThan(0)
+    disk.set('session-a', entry(...messages, 'and later a quetzal'))
+    expect(found(disk, 'kiwi quetzal')).toEqual(['session-a'])
+    expect(found(disk, 'quetzal')).toEqual(['session-a', 'session-b'])
+    expect(disk.search(queryTerms("quetzal"), id => id === "session-b", 5, newestFirst)[0]!.snippet.message).toBe(301)
+  })
+
+  it('write a session again as one segment past the segment limit, and after its earlier messages changed', () => {
+    const disk = openIndex()
+    const messages: string[] = []
+    for (let n = 0; n < MAX_SEGMENTS + 3; n += 1) {
+      messages.push(`step ${n} word${n}`)
+      disk.set('session-a', entry(...messages))
+    }
+    const db = new DatabaseSync(disk.path)
+    const segments = () => (db.prepare('SELECT segments FROM sessions WHERE id = ?').get('session-a') as { segments: number }).segments
+    expect(segments()).toBeLessThanOrEqual(MAX_SEGMENTS)
+    expect(found(disk, 'word0 word18')).toEqual(['session-a'])
+    disk.set('session-a', entry('only this now'))
+    expect(segments()).toBe(1)
+    expect(found(disk, 'word0')).toEqual([])
+    db.close()
+    expect(disk.delete('session-a')).toBe(true)
+    expect(found(disk, 'only')).toEqual([])
+  })
+})
+
+describe('the file', () => {
+  it('reopens with what it held, its revisions and titles, complete once said so', () => {
+    const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
+    const first = SqliteIndex.open(sqlite, path)
+    expect(first.rebuilt).toBe('missing')
+    first.index.set('session-a', { revision: '7:9', title: 'Kiwi plans', messages: ['QUETZAL'] })
+    expect(first.index.complete).toBe(false)
+    first.index.checkpoint(true)
+    first.index.close()
+    const second = SqliteIndex.open(sqlite, path)
+    afterTest(() => second.index.close())
+    expect(second.rebuilt).toBeUndefined()
+    expect(second.index.complete).toBe(true)
+    expect(second.index.summaries()).toEqual([['session-a', { revision: '7:9', title: 'Kiwi plans' }]])
+    expect(found(second.index, 'quetzal')).toEqual(['session-a'])
+  })
+
+  it.each([
+    ['corrupt', (path: string) => writeFileSync(path, 'not a database at all, just text '.repeat(100))],
+    ['corrupt', (path: string) => {
+      const db = new DatabaseSync(path)
+      db.exec('CREATE TABLE photos(id INTEGER PRIMARY KEY, name TEXT)')
+      db.close()
+    }],
+    ['outdated', (path: string) => {
+      const db = new DatabaseSync(path)
+      db.exec("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('format', 'dsh-sessions-content-index-sqlite'), ('version', '1'), ('terms', 'another pipeline')")
+      db.close()
+    }],
+    ['outdated', (path: string) => {
+      const db = new DatabaseSync(path)
+      db.exec(`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('format', 'dsh-sessions-content-index-sqlite'), ('version', '0'), ('terms', '${termsFingerprint()}')`)
+      db.close()
+    }],
+  ])('is built anew over a %s file', (reason, make) => {
+    const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
+    make(path)
+    const opened = SqliteIndex.open(sqlite, path)
+    afterTest(() => opened.index.close())
+    expect(opened.rebuilt).toBe(reason)
+    expect(opened.index.summaries()).toEqual([])
+    opened.index.set('session-a', entry('works again'))
+    expect(found(opened.index, 'works')).toEqual(['session-a'])
+  })
+
+  it('after a kill between any two of its writes, opens as it was at the last completed change', { timeout: 120_000 }, () => {
+    const folder = temporaryFolder('dsh-sessions-sqlite-kill-')
+    // The writer indexes sessions 0…5 and kills itself at its n-th write statement.
+    const total = Number(spawnSync(process.execPath, [WRITER, join(folder, 'count.sqlite'), 'count'], { encoding: 'utf8' }).stdout.trim())
+    expect(total).toBeGreaterThan(12)
+    for (let at = 1; at <= total; at += 1) {
+      const path = join(folder, `kill-${at}.sqlite`)
+      const run = spawnSync(process.execPath, [WRITER, path, 'kill', String(at)], { encoding: 'utf8' })
+      expect(run.signal).toBe('SIGKILL')
+      const done = Number(readFileSync(`${path}.done`, 'utf8') || '0')
+      const opened = SqliteIndex.open(sqlite, path)
+      expect(opened.rebuilt).toBeUndefined()
+      const held = opened.index.summaries().map(([id]) => id).sort()
+      // Every completed change is there, whole; the one cut short is not there at all (or, for a change of a session already held, as it was).
+      const expected = Array.from({ length: Math.min(done, 6) }, (_, n) => `session-${n}`).filter(id => !(id === 'session-5' && done >= 9))
+      expect([at, held]).toEqual([at, expected])
+      for (const id of held) {
+        const n = Number(id.slice(8))
+        expect(found(opened.index, `alpha${n}`)).toEqual([id])
+      }
+      expect(found(opened.index, 'omega')).toEqual(held.filter(id => Number(id.slice(8)) < 2 && done > 6 + Number(id.slice(8))))
+      opened.index.close()
+    }
+  })
+
+  it('takes two writers at once without losing or corrupting a change', async () => {
+    const path = join(temporaryFolder('dsh-sessions-sqlite-two-'), 'content-index.sqlite')
+    SqliteIndex.open(sqlite, path).index.close()
+    const run = (name: string) => new Promise<number | null>(resolve => {
+      spawn(process.execPath, [WRITER, path, 'writer', name], { stdio: 'ignore' }).on('exit', code => resolve(code))
+    })
+    expect(await Promise.all([run('left'), run('right')])).toEqual([0, 0])
+    const opened = SqliteIndex.open(sqlite, path)
+    afterTest(() => opened.index.close())
+    expect(opened.rebuilt).toBeUndefined()
+    const ids = opened.index.summaries().map(([id]) => id)
+    expect(ids.filter(id => id.startsWith('session-left')).length).toBe(40)
+    expect(ids.filter(id => id.startsWith('session-right')).length).toBe(40)
+    expect(found(opened.index, 'shared').length).toBe(1)
+    for (const word of ['leftword', 'rightword']) expect(opened.index.search(queryTerms(word), () => true, 100, newestFirst)).toHaveLength(40)
+  })
+})
