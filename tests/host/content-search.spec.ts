@@ -176,13 +176,13 @@ describe('content candidates through the route', () => {
 
 describe('the log pass and the saved index', () => {
   /** Host over a store with the classes wired by hand, a short reconciliation and the index file in a temp folder; stopped after the test. */
-  async function passHost(root: string, file: string, options: { saveDelayMs?: number; workerModule?: URL } = {}) {
+  async function passHost(root: string, file: string, options: { saveDelayMs?: number; workerModule?: URL; engine?: 'sqlite' | 'memory'; duty?: number } = {}) {
     const h = await createHostHarness({ persistenceRoot: root })
     h.session(TARGET, { cwd: A })
     const fiber = h.ctx.plugin({ name: 'pass-host', inject: ['sessionQuery', 'sessions'], apply: () => undefined })
     await fiber
     const index = new SessionIndex(fiber.ctx, { reconcileMs: 60 })
-    const content = new ContentSearch(fiber.ctx, index, new SessionLogLocator(fiber.ctx), { file, duty: 1, ...options })
+    const content = new ContentSearch(fiber.ctx, index, new SessionLogLocator(fiber.ctx), { file, duty: 1, engine: 'memory', ...options })
     return { h, index, content, stop: () => fiber.dispose() }
   }
 
@@ -246,6 +246,64 @@ describe('the log pass and the saved index', () => {
     expect(await find(content, 'invoices')).toEqual([id(2)])
     await waitFor(() => readFileSync(file, 'utf8') !== text)
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: INDEX_FORMAT, version: INDEX_VERSION })
+  })
+
+  it('on disk (SQLite): restore at once, hold no JSON file, and read no unchanged log', async () => {
+    const root = temporary('dsh-sessions-pass-')
+    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+    writeFileSync(file, '{"an old": "memory-engine file"}')
+    await writeStore(root, { 2: STORE[2]!, 5: STORE[5]! })
+    const first = await passHost(root, file, { engine: 'sqlite' })
+    await first.content.whenReady()
+    expect(first.content.status()).toMatchObject({ engine: 'sqlite', start: 'missing', reads: 2 })
+    expect(existsSync(file)).toBe(false)
+    await first.stop()
+    const sqliteFile = join(file, '..', 'content-index.sqlite')
+    expect(existsSync(sqliteFile)).toBe(true)
+    const second = await passHost(root, file, { engine: 'sqlite' })
+    await second.content.whenReady()
+    expect(second.content.status()).toMatchObject({ engine: 'sqlite', start: 'restored' })
+    expect(await find(second.content, 'invoices')).toEqual([id(2)])
+    expect(await find(second.content, '灰度')).toEqual([id(5)])
+    await waitFor(() => second.content.status().passes >= 1)
+    expect(second.content.status().reads).toBe(0)
+    expect(readdirSync(join(file, '..')).filter(name => name.endsWith('.tmp') || name.endsWith('.json'))).toEqual([])
+  })
+
+  it('on disk (SQLite): a build stopped midway answers from what it held at once and reads only the rest', async () => {
+    const root = temporary('dsh-sessions-pass-')
+    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+    const many: Record<number, Stored> = { 2: STORE[2]! }
+    for (let n = 10; n < 50; n += 1) many[n] = { createdAt: n, turns: [[`filler note number${n}`, 'ok']] }
+    await writeStore(root, many)
+    const first = await passHost(root, file, { engine: 'sqlite', duty: 0.05 })
+    await waitFor(() => first.content.status().reads >= 3)
+    await first.stop()
+    const held = first.content.status().reads
+    expect(held).toBeLessThan(41)
+    const second = await passHost(root, file, { engine: 'sqlite' })
+    await waitFor(() => second.content.status().start !== 'pending')
+    expect(second.content.status()).toMatchObject({ start: 'partial', ready: false })
+    // Newest first: session 49 was read before the stop.
+    expect(await find(second.content, 'number49')).toEqual([id(49)])
+    await second.content.whenReady()
+    expect(second.content.status().reads).toBe(41 - held)
+    expect(await find(second.content, 'invoices')).toEqual([id(2)])
+    await second.stop()
+    const third = await passHost(root, file, { engine: 'sqlite' })
+    await third.content.whenReady()
+    expect(third.content.status()).toMatchObject({ start: 'restored' })
+  })
+
+  it('on disk (SQLite): a file that is not the index is built again from the logs', async () => {
+    const root = temporary('dsh-sessions-pass-')
+    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+    writeFileSync(join(file, '..', 'content-index.sqlite'), 'garbage, not a database '.repeat(200))
+    await writeStore(root, { 2: STORE[2]! })
+    const { content } = await passHost(root, file, { engine: 'sqlite' })
+    await content.whenReady()
+    expect(content.status()).toMatchObject({ engine: 'sqlite', start: 'corrupt', reads: 1 })
+    expect(await find(content, 'invoices')).toEqual([id(2)])
   })
 
   it('read the sessions after an unreadable log in the same pass', async () => {

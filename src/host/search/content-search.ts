@@ -84,6 +84,16 @@ export interface ContentSearchStatus {
 }
 
 
+/** Longest a stop waits for the on-disk index to record where its build stands. */
+const STOP_SAVE_MS = 2_000
+
+/** Waits for a promise, at most `ms`; its failure is ignored. */
+async function bounded(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  await Promise.race([promise.catch(() => undefined), new Promise(resolve => { timer = setTimeout(resolve, ms) })])
+  clearTimeout(timer)
+}
+
 /** The content search. */
 export class ContentSearch implements ContentSink {
   /** Per session, what the worker's index holds. */
@@ -143,6 +153,8 @@ export class ContentSearch implements ContentSink {
     const worker = this.worker
     await this.saver.stop()
     if (worker === undefined) return
+    // On disk every change is written already; record whether the build completed, bounded like a cancelled save.
+    if (this.engine === 'sqlite' && this.file !== undefined && worker.alive) await bounded(worker.call('save', { file: this.file, complete: this.ready }), STOP_SAVE_MS)
     await worker.stop()
     if (this.file !== undefined) await rm(temporaryIndexFile(this.file), { force: true }).catch(() => undefined)
   }
