@@ -29,6 +29,14 @@ export interface Candidate {
 /** `POST /dsh-sessions/candidates` answer. */
 export interface CandidatesResponse {
   readonly candidates: readonly Candidate[]
+  /** Present while the content index is still being built: content matches cover the `indexed` sessions of `total` so far, newest first. */
+  readonly indexing?: IndexingProgress
+}
+
+/** How far a build of the content index has come. */
+export interface IndexingProgress {
+  readonly indexed: number
+  readonly total: number
 }
 
 /**

@@ -284,10 +284,14 @@ describe('the log pass and the saved index', () => {
     const second = await passHost(root, file, { engine: 'sqlite' })
     await waitFor(() => second.content.status().start !== 'pending')
     expect(second.content.status()).toMatchObject({ start: 'partial', ready: false })
+    // The routes and the tools say how far it has come (the live target is one of the listed sessions).
+    expect(second.content.progress()).toMatchObject({ total: 42 })
+    expect(second.content.progress()!.indexed).toBeGreaterThanOrEqual(held)
     // Newest first: session 49 was read before the stop.
     expect(await find(second.content, 'number49')).toEqual([id(49)])
     await second.content.whenReady()
     expect(second.content.status().reads).toBe(41 - held)
+    expect(second.content.progress()).toBeUndefined()
     expect(await find(second.content, 'invoices')).toEqual([id(2)])
     await second.stop()
     const third = await passHost(root, file, { engine: 'sqlite' })

@@ -16,7 +16,7 @@ import { formatAge } from '../core/age.ts'
 import { emphasise } from '../core/snippet.ts'
 import { decodeChipRef, encodeChipRef, type ChipRef } from '../core/chip-ref.ts'
 import { CHIP_LABEL_MAX, clampLabel } from '../core/label.ts'
-import type { Candidate } from '../../shared/wire.ts'
+import type { Candidate, CandidatesResponse, IndexingProgress } from '../../shared/wire.ts'
 import type { SessionsApi } from '../api.ts'
 import type { SessionsKey } from '../locales.ts'
 
@@ -42,6 +42,7 @@ export interface MentionSourceDeps {
 type CandidateValue =
   | { kind: 'file'; directory: boolean; label: string; mention: string }
   | { kind: 'session'; citingSessionId: string; candidate: Candidate }
+  | { kind: 'notice' }
 
 function fileRow(file: FileReferenceCandidate, quoted: boolean, deps: MentionSourceDeps): InputTriggerCandidate[] {
   const mention = formatFileMention(file, quoted)
@@ -57,7 +58,24 @@ function fileRow(file: FileReferenceCandidate, quoted: boolean, deps: MentionSou
   }]
 }
 
-function sessionRow(citingSessionId: string, candidate: Candidate, deps: MentionSourceDeps): InputTriggerCandidate {
+/** The sessions section's heading: it says so while the content index is still being built. */
+function sessionSection(indexing: IndexingProgress | undefined, deps: MentionSourceDeps): string {
+  return indexing === undefined
+    ? deps.t('section.sessions')
+    : deps.t('section.sessionsIndexing', { indexed: indexing.indexed.toLocaleString(deps.locale()), total: indexing.total.toLocaleString(deps.locale()) })
+}
+
+/** What the sessions section holds: the sessions found, or, while the index is built and nothing matched, a row saying so (picking it inserts nothing). */
+function sessionRows(citingSessionId: string, query: string, response: CandidatesResponse, deps: MentionSourceDeps): InputTriggerCandidate[] {
+  const section = sessionSection(response.indexing, deps)
+  if (response.candidates.length === 0 && response.indexing !== undefined && query.trim() !== '') {
+    const notice: CandidateValue = { kind: 'notice' }
+    return [{ name: deps.t('candidate.stillIndexing'), section, value: JSON.stringify(notice) }]
+  }
+  return response.candidates.map(candidate => sessionRow(citingSessionId, candidate, section, deps))
+}
+
+function sessionRow(citingSessionId: string, candidate: Candidate, section: string, deps: MentionSourceDeps): InputTriggerCandidate {
   const age = formatAge(candidate.createdAt, deps.now(), deps.locale())
   // A session found by what was said in it shows where: the excerpt first, so
   // the match stays visible in a narrow row.
@@ -72,7 +90,7 @@ function sessionRow(citingSessionId: string, candidate: Candidate, deps: Mention
   return {
     name: `${deps.t('candidate.session')} · ${candidate.label}`,
     description: parts.join(' · '),
-    section: deps.t('section.sessions'),
+    section,
     value: JSON.stringify(value),
   }
 }
@@ -91,17 +109,18 @@ export function createMentionSource(deps: MentionSourceDeps): InputTriggerSource
       const files = deps.listFiles(session.sessionId, query, signal).catch(() => [] as const)
       // The quoted form `@"…"` searches sessions too: it is how a query with
       // spaces reaches the menu, which closes an unquoted query at a space.
-      const sessions = deps.api.candidates(session.sessionId, query, signal).then(response => response.candidates, () => [] as const)
-      const [fileItems, sessionItems] = await Promise.all([files, sessions])
+      const sessions = deps.api.candidates(session.sessionId, query, signal).catch((): CandidatesResponse => ({ candidates: [] }))
+      const [fileItems, sessionResponse] = await Promise.all([files, sessions])
       if (signal.aborted) return []
       return [
         ...fileItems.flatMap(file => fileRow(file, quoted === true, deps)),
-        ...sessionItems.map(candidate => sessionRow(session.sessionId, candidate, deps)),
+        ...sessionRows(session.sessionId, query, sessionResponse, deps),
       ]
     },
     onPick({ candidate }) {
       if (candidate.value === undefined) return undefined
       const value = JSON.parse(candidate.value) as CandidateValue
+      if (value.kind === 'notice') return undefined
       if (value.kind === 'file') {
         if (value.directory) return { text: value.mention, continue: true }
         const ref: ChipRef = { kind: 'file', mention: value.mention }

@@ -130,7 +130,9 @@ async function candidates(ctx: Context, deps: RouteDependencies, req: IncomingMe
   const limit = optionalNumber(body, 'limit')
   if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw new DshSessionsError('"limit" must be a whole number ≥ 1', 'bad-request')
   await deps.index.ready()
-  send(res, 200, { candidates: await listCandidates(deps.index, who, query, deps.settings.current(), limit, deps.content) })
+  const found = await listCandidates(deps.index, who, query, deps.settings.current(), limit, deps.content)
+  const indexing = deps.content.progress()
+  send(res, 200, { candidates: found, ...(indexing === undefined ? {} : { indexing }) })
 }
 
 function chipIds(body: Record<string, unknown>): readonly string[] | undefined {

@@ -40,6 +40,7 @@ import type { QueryTerm } from './text.ts'
 import { SearchWorker, workerModule } from './worker-client.ts'
 import type { EntrySummary, IndexEngine, LoadReason } from './worker-protocol.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
+import type { IndexingProgress } from '../../shared/wire.ts'
 
 /**
  * Where the plugin saves the content index: its own folder of the harness home.
@@ -162,6 +163,16 @@ export class ContentSearch implements ContentSink {
   /** Where the index stands. */
   status(): ContentSearchStatus {
     return { ready: this.ready, available: this.available, sessions: this.summaries.size, start: this.start, engine: this.engine, ...this.pass.stats, savedBytes: this.saver.savedBytes }
+  }
+
+  /**
+   * How far the build has come, while the index does not yet answer for every session.
+   * @returns indexed and listed sessions; `undefined` once it does, or without content search.
+   */
+  progress(): IndexingProgress | undefined {
+    if (this.ready || !this.available) return undefined
+    const total = this.sessions.list().length
+    return { indexed: Math.min(this.summaries.size, total), total }
   }
 
   /** Resolves once the index answers for every session. */

@@ -55,6 +55,7 @@ export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies):
         additionalProperties: false,
         properties: {
           query: { type: 'string', required: true },
+          indexing: { type: 'string' },
           sessions: {
             type: 'array',
             required: true,
@@ -91,8 +92,10 @@ export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies):
       const config = deps.settings.current()
       const found = await listCandidates(deps.index, target, query, { scope: config.scope, candidateLimit: limit }, limit, deps.content)
       const activity = await Promise.all(found.map(candidate => deps.content.lastActivity(candidate.sessionId)))
+      const indexing = deps.content.progress()
       return {
         query,
+        ...(indexing === undefined ? {} : { indexing: `The index of what was said is still being built: ${indexing.indexed} of ${indexing.total} sessions so far, newest first. Titles cover every session.` }),
         sessions: found.map((candidate, n) => ({
           sessionId: candidate.sessionId,
           title: candidate.label,
