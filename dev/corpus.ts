@@ -449,3 +449,161 @@ export function benchQueries(corpus: readonly ConversationSpec[], options: { see
   add('zh 1 char', hanRun(1, false), expected => expected.length > 0)
   return queries
 }
+
+/** A tool call of a realistic turn: its output is real text of a file of the host install, cut when the session is written (`toolOutput`), so the corpus holds no copy of it. */
+export interface ToolUse {
+  readonly name: 'read_file' | 'bash' | 'grep'
+  /** Index into the install's source files (`sourceFiles`), the first line and how many lines the output shows. */
+  readonly file: number
+  readonly from: number
+  readonly lines: number
+}
+
+/** A realistic turn: the tool calls the assistant made before its reply. */
+export interface RealisticTurn extends ConversationTurn {
+  readonly tools: readonly ToolUse[]
+}
+
+/** One realistic session. */
+export interface RealisticSpec extends ConversationSpec {
+  readonly language: 'en' | 'zh'
+  readonly turns: readonly RealisticTurn[]
+}
+
+const sources = new Map<string, { files: string[]; lines: Map<number, string[]> }>()
+
+/** The JavaScript files of the install's `@deepseek-ai` packages, in a fixed order: the source of code blocks and tool output. */
+function sourceFiles(hostDir: string): { files: string[]; lines: (file: number) => string[] } {
+  let known = sources.get(hostDir)
+  if (known === undefined) {
+    const root = join(hostDir, 'node_modules', '@deepseek-ai')
+    const files = readmes(root, /^index\.js$/).filter(file => /[/\\]lib[/\\]index\.js$/.test(file))
+    if (files.length === 0) throw new Error(`no package sources found under ${root}`)
+    known = { files, lines: new Map() }
+    sources.set(hostDir, known)
+  }
+  const { files, lines } = known
+  return {
+    files,
+    lines: file => {
+      let text = lines.get(file)
+      if (text === undefined) {
+        text = readFileSync(files[file]!, 'utf8').split('\n')
+        lines.set(file, text)
+      }
+      return text
+    },
+  }
+}
+
+const japanesePools = new Map<string, string[]>()
+
+/** Japanese sentences of the install: the messages of zod's Japanese locale, each with at least four kana. */
+function japaneseSentences(hostDir: string): string[] {
+  let found = japanesePools.get(hostDir)
+  if (found === undefined) {
+    found = []
+    const file = join(hostDir, 'node_modules', 'zod', 'v4', 'locales', 'ja.js')
+    try {
+      const text = readFileSync(file, 'utf8')
+      for (const [, literal] of text.matchAll(/["'`]([^"'`\n]*[\p{Script=Hiragana}\p{Script=Katakana}][^"'`\n]*)["'`]/gu)) {
+        const sentence = literal!.replace(/\$\{[^}]*\}/g, '').trim()
+        if ((sentence.match(/[\p{Script=Hiragana}\p{Script=Katakana}]/gu)?.length ?? 0) >= 4) found.push(sentence.endsWith('。') ? sentence : `${sentence}。`)
+      }
+    } catch {
+      // no Japanese text in this install: sessions get none
+    }
+    found = [...new Set(found)]
+    japanesePools.set(hostDir, found)
+  }
+  return found
+}
+
+/**
+ * The output a tool call of a realistic turn shows: lines of a real source
+ * file, as `read_file` or `grep` would show them, or a short command output.
+ * @param hostDir - the pinned host's install folder.
+ * @param tool - the call.
+ * @returns the output text.
+ */
+export function toolOutput(hostDir: string, tool: ToolUse): string {
+  const { files, lines } = sourceFiles(hostDir)
+  const text = lines(tool.file % files.length)
+  const shown = text.slice(tool.from % Math.max(1, text.length), (tool.from % Math.max(1, text.length)) + tool.lines)
+  if (tool.name === 'grep') return shown.map((line, n) => `lib/index.js:${tool.from + n + 1}:${line}`).join('\n')
+  if (tool.name === 'bash') return `$ node --test\n${shown.slice(0, 12).map(line => `# ${line.trim()}`).join('\n')}\n# pass ${tool.lines}\n# fail 0`
+  return shown.map((line, n) => `${String(tool.from + n + 1).padStart(5)}\t${line}`).join('\n')
+}
+
+/**
+ * Conversations shaped like real agent sessions, of real text of the host
+ * install: 5–80 turns (log-uniform, so most are short; about 1 in 250 has
+ * 250–300 turns, over 500 messages). User messages run from one sentence to
+ * a page (one in twenty pastes code). Replies are prose with, often, a list
+ * and a code block of real source lines. Half the turns make one to three
+ * tool calls first, whose output (10–120 real source lines) is in the log but is not text a search looks in. About 55 % of the
+ * sessions are English, 35 % Chinese, 10 % mix in the other language, and
+ * about 1 in 12 has some Japanese. Workspaces are assigned round-robin. The
+ * same seed and install always give the same corpus.
+ * @param hostDir - the pinned host's install folder.
+ * @param options - how many sessions and workspaces, and the seed.
+ * @returns the sessions, oldest first.
+ */
+export function realisticCorpus(hostDir: string, options: CorpusOptions): RealisticSpec[] {
+  return [...realisticSessions(hostDir, options)]
+}
+
+/**
+ * The sessions of {@link realisticCorpus}, one at a time, so a consumer need not hold them all.
+ * @param hostDir - the pinned host's install folder.
+ * @param options - how many sessions and workspaces, and the seed.
+ * @yields the sessions, oldest first.
+ */
+export function* realisticSessions(hostDir: string, options: CorpusOptions): Generator<RealisticSpec> {
+  const { en, zh } = loadPools(hostDir)
+  const japanese = japaneseSentences(hostDir)
+  const { files, lines } = sourceFiles(hostDir)
+  const random = createRandom(options.seed ?? 1)
+  const codeBlock = (count: number): string => {
+    const file = randomInt(random, 0, files.length - 1)
+    const text = lines(file)
+    const from = randomInt(random, 0, Math.max(0, text.length - count))
+    return `\`\`\`js\n${text.slice(from, from + count).join('\n')}\n\`\`\``
+  }
+  for (let n = 0; n < options.sessions; n += 1) {
+    const language = random() < 0.6 ? 'en' : 'zh'
+    const mixed = random() < 0.1
+    const withJapanese = japanese.length > 0 && random() < 0.08
+    const pool = language === 'en' ? en : zh
+    const other = language === 'en' ? zh : en
+    const topic = pick(random, pool.documents)
+    const sentence = (at: number): string => {
+      if (withJapanese && random() < 0.15) return pick(random, japanese)
+      if (mixed && random() < 0.25) return pick(random, other.sentences)
+      return random() < 0.8 ? pool.sentences[topic[at % topic.length]!]! : pick(random, pool.sentences)
+    }
+    const sentences = (count: number): string => joinSentences(Array.from({ length: count }, () => sentence(randomInt(random, 0, topic.length - 1))))
+    const long = random() < 0.004
+    const turnCount = long ? randomInt(random, 250, 300) : Math.round(5 * 16 ** random())
+    const turns: RealisticTurn[] = []
+    for (let t = 0; t < turnCount; t += 1) {
+      const shape = random()
+      let user = shape < 0.7 ? sentences(randomInt(random, 1, 3)) : shape < 0.95 ? sentences(randomInt(random, 4, 12)) : sentences(randomInt(random, 20, 40))
+      if (random() < 0.05) user += `\n\n${codeBlock(randomInt(random, 5, 30))}`
+      const parts = [sentences(randomInt(random, 2, 8))]
+      if (random() < 0.4) parts.push(Array.from({ length: randomInt(random, 3, 6) }, (_, k) => `${k + 1}. ${sentence(randomInt(random, 0, topic.length - 1))}`).join('\n'))
+      if (random() < 0.35) parts.push(codeBlock(randomInt(random, 5, 40)))
+      if (random() < 0.5) parts.push(sentences(randomInt(random, 1, 3)))
+      const tools: ToolUse[] = random() < 0.5
+        ? Array.from({ length: randomInt(random, 1, 3) }, () => ({
+            name: pick(random, ['read_file', 'bash', 'grep'] as const),
+            file: randomInt(random, 0, files.length - 1),
+            from: randomInt(random, 0, 2000),
+            lines: randomInt(random, 10, 120),
+          }))
+        : []
+      turns.push({ user, reply: parts.join('\n\n'), tools })
+    }
+    yield { workspace: n % options.workspaces, language, mixed: mixed || withJapanese, title: fallbackTitle(turns[0]!.user), turns }
+  }
+}

@@ -1,7 +1,8 @@
 /**
  * Persisted sessions written by the pinned host's own session store and JSONL
  * persistence in this process (never while `dsh web` runs on the same home).
- * Each has one or more completed turns (user message, assistant reply), and
+ * Each has one or more completed turns (user message, assistant reply; a
+ * realistic turn's tool calls and their results between them), and
  * its title right after the first user message. Like a store dsh wrote
  * itself, it also gets the host's projection cache (the sidebar's titles),
  * written by the host's own cache service, unless asked for a store without
@@ -12,7 +13,7 @@ import { mkdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { ConversationSpec, ConversationTurn } from './corpus.ts'
+import { type ConversationSpec, type ConversationTurn, type RealisticTurn, toolOutput } from './corpus.ts'
 import type { Home } from './home.ts'
 
 /** One written session. */
@@ -95,26 +96,49 @@ export async function writeSessionStore(hostDir: string, home: Home, specs: read
   const written: StoredSession[] = []
   const start = Date.now() - specs.length * 1000
   const batch = 50
+  const detach: (() => void)[] = []
   for (let offset = 0; offset < specs.length; offset += batch) {
     const sessions = []
     for (let n = offset; n < Math.min(specs.length, offset + batch); n += 1) {
       const { cwd, title, text, reply, turns } = specs[n]!
       const id = `session-${crypto.randomUUID()}`
-      const s = ctx.sessions.create(session.SessionId(id), { meta: { cwd, createdAt: start + n * 1000 } })
+      // Entered without the store's own announcement bookkeeping kept past the batch: each batch is detached once
+      // written, so writing a large store holds one batch in memory, not the store.
+      const s = ctx.sessions.prepare(session.SessionId(id), { meta: { cwd, createdAt: start + n * 1000 } })
+      detach.push(ctx.sessions.enter(s))
+      ctx.sessions.announce(s)
       // The agent loop numbers turns from 1 and restarts its steps at 1 in every turn.
       const exchanges = turns ?? [{ user: text, reply: reply ?? `Reply: ${text}` }]
-      for (const [index, { user, reply: answer }] of exchanges.entries()) {
+      const model = { provider: 'deepseek-official', model: 'deepseek-v4-flash' }
+      for (const [index, exchange] of exchanges.entries()) {
+        const { user, reply: answer } = exchange
+        const tools = 'tools' in exchange ? (exchange as RealisticTurn).tools : []
         const turn = index + 1
         s.append('turn/start', { turn } as never)
         s.append('step/start', { turn, step: 1 } as never)
         const message = s.append('user/message', llm.createUserMessage({ content: [{ type: 'text', text: user }], source: { kind: 'user' } }), { surfaceOp: 'append' })
         if (turn === 1) s.append('session/title', { title, messageSeqs: [message.seq], source: { kind: 'fallback' } } as never)
+        let step = 1
+        if (tools.length > 0) {
+          // A step of tool calls (the model's call blocks, each call and its result), then the reply in a step of its own.
+          const calls = tools.map((tool, k) => ({ type: 'tool-call', id: `call-${turn}-${k}`, name: tool.name, arguments: JSON.stringify(tool.name === 'bash' ? { command: 'node --test' } : { path: 'lib/index.js', offset: tool.from, limit: tool.lines }) }))
+          s.append('assistant/message', { turn, step, message: llm.createAssistantMessage({ content: calls, source: model } as never) } as never, { surfaceOp: 'append' })
+          tools.forEach((tool, k) => {
+            const call = calls[k]!
+            const callSeq = s.append('tool/call', { turn, step, callId: call.id, name: call.name, arguments: call.arguments } as never).seq
+            const result = llm.createToolResultMessage({ callId: call.id as never, content: [{ type: 'text', text: toolOutput(hostDir, tool) }], isError: false })
+            s.append('tool/result', { turn, step, message: result } as never, { surfaceOp: 'append', sourceEventSeqs: [callSeq] } as never)
+          })
+          s.append('step/end', { turn, step } as never)
+          step += 1
+          s.append('step/start', { turn, step } as never)
+        }
         s.append('assistant/message', {
           turn,
-          step: 1,
-          message: llm.createAssistantMessage({ content: [{ type: 'text', text: answer }], source: { provider: 'deepseek-official', model: 'deepseek-v4-flash' } } as never),
+          step,
+          message: llm.createAssistantMessage({ content: [{ type: 'text', text: answer }], source: model } as never),
         } as never, { surfaceOp: 'append' })
-        s.append('step/end', { turn, step: 1 } as never)
+        s.append('step/end', { turn, step } as never)
         s.append('turn/end', { turn, reason: { kind: 'completed' } } as never)
       }
       sessions.push(s)
@@ -122,6 +146,7 @@ export async function writeSessionStore(hostDir: string, home: Home, specs: read
     }
     await Promise.all(sessions.map(s => ctx.sessions.flush(s)))
     if (cache !== undefined) for (const s of sessions) await cache.write(s)
+    for (const leave of detach.splice(0)) leave()
   }
   if (cache !== undefined && written.length > 0) await cacheWritten(home, written.at(-1)!.id)
   return written

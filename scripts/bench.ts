@@ -6,7 +6,7 @@
  * generated conversations, against the bare host in the same run (see
  * `bench-content.ts`). Prints p50/p95 and ratios.
  *
- *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100 --only content|hostile|tools]
+ *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100 --only content|engines|hostile|tools]
  */
 import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -24,6 +24,7 @@ import { measurePreStep } from './bench-pre-step.ts'
 import { measureReadOnce } from './bench-read-once.ts'
 import { measureSessionTools, toolsReport } from './bench-tools.ts'
 import { measureTti } from './bench-tti.ts'
+import { enginesReport, measureEngines } from './bench-engines.ts'
 
 const { values } = parseArgs({
   options: {
@@ -69,6 +70,12 @@ if (values.only === 'tools') {
   const figures = await measureSessionTools(SESSIONS, WORKSPACES, 20)
   console.log('')
   for (const line of toolsReport(figures)) console.log(line)
+  process.exit(0)
+}
+if (values.only === 'engines') {
+  const figures = await measureEngines({ sessions: SESSIONS, workspaces: WORKSPACES, runs: 30 })
+  console.log('')
+  for (const line of enginesReport(figures)) console.log(line)
   process.exit(0)
 }
 if (values.only === 'content') {
