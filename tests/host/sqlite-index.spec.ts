@@ -73,6 +73,21 @@ describe('answers', () => {
     expect(tied.search(queryTerms('words'), () => true, 10, newestFirst).map(hit => hit.id)).toEqual(['session-2', 'session-1'])
   })
 
+  it('find a Chinese or Japanese run only where it stands whole, where the memory index also takes its pairs apart', () => {
+    const memory = ContentIndex.empty()
+    const disk = openIndex()
+    for (const index of [memory, disk]) {
+      index.set('session-0', entry('不会的。会移动吗？移除它'))
+      index.set('session-1', entry('这个版本不会移除旧的配置'))
+      index.set('session-2', entry('不会移', '除非'))
+    }
+    expect(found(disk, '不会移除')).toEqual(['session-1'])
+    expect(found(memory, '不会移除')).toEqual(['session-0', 'session-1'])
+    // Across two messages a run is not whole either.
+    expect(found(disk, '不会移除非')).toEqual([])
+    expect(found(disk, '移除 不会')).toEqual(['session-0', 'session-1'])
+  })
+
   it('never name a session the filter keeps out, and stop at the limit', () => {
     const { disk } = both()
     expect(found(disk, 'rollout', id => id !== 'session-4')).toEqual(['session-0', 'session-7'])

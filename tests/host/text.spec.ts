@@ -22,7 +22,8 @@ describe('terms', () => {
 
   it('need every word of a query, the last one as a prefix, and pairs for unspaced text', () => {
     expect(queryTerms('Billing Migr')).toEqual([{ term: 'billing', prefix: false }, { term: 'migr', prefix: true }])
-    expect(queryTerms('灰度策略')).toEqual([{ term: '灰度', prefix: false }, { term: '度策', prefix: false }, { term: '策略', prefix: false }])
+    expect(queryTerms('灰度策略')).toEqual([{ term: '灰度', prefix: false, run: 0 }, { term: '度策', prefix: false, run: 0 }, { term: '策略', prefix: false, run: 0 }])
+    expect(queryTerms('灰度 rollout 策略')).toEqual([{ term: '灰度', prefix: false }, { term: 'rollout', prefix: false }, { term: '策略', prefix: false }])
     expect(queryTerms('灰')).toEqual([{ term: '灰', prefix: true }])
   })
 

@@ -71,6 +71,9 @@ function merged(ranges: [number, number][]): [number, number][] {
 export function snippetOf(messages: readonly string[], terms: readonly QueryTerm[]): Snippet | undefined {
   for (const [index, message] of messages.entries()) {
     const source = message.length > MAX_SCANNED ? message.slice(0, MAX_SCANNED) : message
+    // Folding the whole message is cheap; folding it character by character, to map matches back, is not.
+    const quick = fold(source)
+    if (!terms.some(term => quick.includes(term.term))) continue
     const folded = foldWithOrigin(source)
     const ranges = merged(terms.flatMap(term => matches(folded.text, term)))
     if (ranges.length === 0) continue

@@ -4,22 +4,27 @@
  * holds lives on disk and the process keeps only SQLite's page cache.
  *
  * Layout. `sessions` names each indexed session (id, log revision, title,
- * message count, and a digest chained over its message texts). Its text is
- * held in `segments`: each segment is a run of consecutive messages, written
- * once, compressed; a session's first indexing writes one segment, and a
- * live session's new messages are written as a new segment of their own, so
- * a new message costs a write proportional to it. `terms` is a contentless
- * FTS5 table with one row per segment, whose text is the segment's terms
- * (see `text.ts`) separated by spaces, split by the `ascii` tokenizer: the
- * terms are made here, so the tokenizer only has to keep them whole (Chinese
- * and Japanese pairs included). A row's id is its session's number times
- * 2^20 plus its first message's number, so a hit names its session without a
- * lookup. A session whose segments grow past {@link MAX_SEGMENTS}, or whose
- * earlier messages changed, is written again as one segment.
+ * message count, and a digest chained over its message texts). A session's
+ * messages are indexed in segments: a run of consecutive messages written at
+ * once. A session's first indexing writes one segment, and a live session's
+ * new messages are written as a new segment of their own, so a new message
+ * costs a write proportional to it. `terms` is a contentless FTS5 table with
+ * one row per segment, whose text is the segment's terms (see `text.ts`)
+ * separated by spaces, split by the `ascii` tokenizer: the terms are made
+ * here, so the tokenizer only has to keep them whole (Chinese and Japanese
+ * pairs included). `messages` holds the same terms per message, without
+ * positions, only to find which message of a session matched; `texts` holds
+ * each message's text, compressed, for its excerpt. Row ids are the
+ * session's number times 2^20 plus the message's index (a segment's: its
+ * first message's), so a hit names its session without a lookup; `segments`
+ * lists each session's segment rows. A session whose segments grow past
+ * {@link MAX_SEGMENTS}, or whose earlier messages changed, is written again
+ * as one segment.
  *
  * Queries ask FTS5 for the segments holding every term, best BM25 first.
  * Sessions of more than one segment can hold the terms only across their
- * segments; those few are checked term by term after the others.
+ * segments; those few are checked term by term after the others. Each
+ * session returned gets the excerpt of its first message holding a term.
  *
  * Every change is one transaction in write-ahead-log mode, so a process
  * stopped at any moment leaves the file as it was at its last completed
@@ -46,7 +51,7 @@ import type { EntrySummary } from './worker-protocol.ts'
 export const SQLITE_FORMAT = 'dsh-sessions-content-index-sqlite'
 
 /** Version of the file's layout; a file of another version is built again. */
-export const SQLITE_VERSION = 1
+export const SQLITE_VERSION = 2
 
 /** A session written as more segments than this is written again as one. */
 export const MAX_SEGMENTS = 16
@@ -99,8 +104,10 @@ CREATE TABLE IF NOT EXISTS sessions(
   segments INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sessions_split ON sessions(no) WHERE segments > 1;
-CREATE TABLE IF NOT EXISTS segments(row INTEGER PRIMARY KEY, text BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS segments(row INTEGER PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS texts(row INTEGER PRIMARY KEY, text BLOB NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5(body, content='', contentless_delete=1, tokenize='ascii', prefix='2 3');
+CREATE VIRTUAL TABLE IF NOT EXISTS messages USING fts5(body, content='', contentless_delete=1, tokenize='ascii', prefix='2 3', detail=none);
 `
 
 /** Options of {@link SqliteIndex.open}. */
@@ -135,12 +142,37 @@ function digestOf(messages: readonly string[], upTo: number): { prefix: string; 
   return { prefix, whole: hash.digest('hex') }
 }
 
-const packed = (messages: readonly string[]): Uint8Array => deflateRawSync(Buffer.from(JSON.stringify(messages)))
-const unpacked = (blob: Uint8Array): string[] => JSON.parse(inflateRawSync(blob).toString('utf8')) as string[]
+const packed = (message: string): Uint8Array => deflateRawSync(Buffer.from(message), { level: 1 })
+const unpacked = (blob: Uint8Array): string => inflateRawSync(blob).toString('utf8')
 
-/** An FTS5 query needing every term: each quoted (terms hold only letters, marks and digits), a prefix one starred. */
+/** Most messages of one session tried for its excerpt (past the first that holds a term, in case its text only matches past the excerpt's scan). */
+const EXCERPT_TRIES = 8
+
+const quoted = ({ term, prefix }: QueryTerm): string => `"${term}"${prefix ? '*' : ''}`
+
+/** The query's terms, the pairs of one Chinese or Japanese run together (in order). */
+function groupsOf(terms: readonly QueryTerm[]): QueryTerm[][] {
+  const groups: QueryTerm[][] = []
+  for (const term of terms) {
+    const last = groups.at(-1)
+    if (term.run !== undefined && last?.[0]!.run === term.run) last.push(term)
+    else groups.push([term])
+  }
+  return groups
+}
+
+/**
+ * An FTS5 query needing every term: each quoted (terms hold only letters,
+ * marks and digits), a prefix one starred, and a run's pairs as one phrase,
+ * so a Chinese or Japanese run is found where it stands whole.
+ */
 function matchOf(terms: readonly QueryTerm[]): string {
-  return terms.map(({ term, prefix }) => `"${term}"${prefix ? '*' : ''}`).join(' ')
+  return groupsOf(terms).map(group => (group.length === 1 ? quoted(group[0]!) : `"${group.map(({ term }) => term).join(' ')}"`)).join(' ')
+}
+
+/** An FTS5 query needing any of the terms. */
+function anyOf(terms: readonly QueryTerm[]): string {
+  return terms.map(quoted).join(' OR ')
 }
 
 interface Statements {
@@ -149,8 +181,14 @@ interface Statements {
   readonly segmentsOf: StatementSync
   readonly putSegment: StatementSync
   readonly putTerms: StatementSync
+  readonly putMessage: StatementSync
+  readonly putText: StatementSync
   readonly dropSegment: StatementSync
   readonly dropTerms: StatementSync
+  readonly dropMessage: StatementSync
+  readonly dropText: StatementSync
+  readonly located: StatementSync
+  readonly text: StatementSync
   readonly dropSession: StatementSync
   readonly idOf: StatementSync
   readonly split: StatementSync
@@ -174,11 +212,17 @@ export class SqliteIndex {
     this.statements = {
       session: s('SELECT no, messages, digest, segments FROM sessions WHERE id = ?'),
       upsert: s('INSERT INTO sessions(id, revision, title, messages, digest, segments) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET revision = excluded.revision, title = excluded.title, messages = excluded.messages, digest = excluded.digest, segments = excluded.segments RETURNING no'),
-      segmentsOf: s('SELECT row, text FROM segments WHERE row >= ? AND row < ? ORDER BY row'),
-      putSegment: s('INSERT OR REPLACE INTO segments(row, text) VALUES (?, ?)'),
+      segmentsOf: s('SELECT row FROM segments WHERE row >= ? AND row < ? ORDER BY row'),
+      putSegment: s('INSERT OR REPLACE INTO segments(row) VALUES (?)'),
       putTerms: s('INSERT INTO terms(rowid, body) VALUES (?, ?)'),
+      putMessage: s('INSERT INTO messages(rowid, body) VALUES (?, ?)'),
+      putText: s('INSERT OR REPLACE INTO texts(row, text) VALUES (?, ?)'),
       dropSegment: s('DELETE FROM segments WHERE row = ?'),
       dropTerms: s('DELETE FROM terms WHERE rowid = ?'),
+      dropMessage: s('DELETE FROM messages WHERE rowid = ?'),
+      dropText: s('DELETE FROM texts WHERE row = ?'),
+      located: s('SELECT rowid AS row FROM messages WHERE messages MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid'),
+      text: s('SELECT text FROM texts WHERE row = ?'),
       dropSession: s('DELETE FROM sessions WHERE no = ?'),
       idOf: s('SELECT id FROM sessions WHERE no = ?'),
       split: s('SELECT no FROM sessions WHERE segments > 1'),
@@ -314,7 +358,7 @@ export class SqliteIndex {
       const known = this.statements.session.get(id) as { no: number; messages: number; digest: string; segments: number } | undefined
       const digest = digestOf(messages, known?.messages ?? 0)
       const appends = known !== undefined && known.messages <= messages.length && digest.prefix === known.digest && known.segments < MAX_SEGMENTS
-      if (known !== undefined && !appends) this.dropText(known.no)
+      if (known !== undefined && !appends) this.dropSessionText(known.no, known.messages)
       const from = appends ? known.messages : 0
       const added = from < messages.length ? 1 : 0
       const segments = (appends ? known.segments : 0) + added
@@ -322,12 +366,20 @@ export class SqliteIndex {
       const row = this.statements.upsert.get(id, entry.revision ?? null, entry.title ?? null, messages.length, digest.whole, segments) as { no: number }
       this.idsByNo.set(row.no, id)
       if (added === 0) return
-      const fresh = messages.slice(from)
       const rowid = row.no * ROW_SPAN + from
+      const segment: string[] = []
+      for (let n = from; n < messages.length; n += 1) {
+        const terms = indexTerms(messages[n]!).join(' ')
+        segment.push(terms)
+        this.beforeWrite()
+        this.statements.putMessage.run(row.no * ROW_SPAN + n, terms)
+        this.beforeWrite()
+        this.statements.putText.run(row.no * ROW_SPAN + n, packed(messages[n]!))
+      }
       this.beforeWrite()
-      this.statements.putSegment.run(rowid, packed(fresh))
+      this.statements.putSegment.run(rowid)
       this.beforeWrite()
-      this.statements.putTerms.run(rowid, fresh.map(message => indexTerms(message).join(' ')).join(' '))
+      this.statements.putTerms.run(rowid, segment.join(' '))
     })
   }
 
@@ -339,10 +391,10 @@ export class SqliteIndex {
   delete(id: string): boolean {
     let held = false
     this.transaction(() => {
-      const known = this.statements.session.get(id) as { no: number } | undefined
+      const known = this.statements.session.get(id) as { no: number; messages: number } | undefined
       if (known === undefined) return
       held = true
-      this.dropText(known.no)
+      this.dropSessionText(known.no, known.messages)
       this.beforeWrite()
       this.statements.dropSession.run(known.no)
       this.idsByNo.delete(known.no)
@@ -350,13 +402,19 @@ export class SqliteIndex {
     return held
   }
 
-  private dropText(no: number): void {
+  private dropSessionText(no: number, messages: number): void {
     const rows = this.statements.segmentsOf.all(no * ROW_SPAN, (no + 1) * ROW_SPAN) as { row: number }[]
     for (const { row } of rows) {
       this.beforeWrite()
       this.statements.dropTerms.run(row)
       this.beforeWrite()
       this.statements.dropSegment.run(row)
+    }
+    for (let n = 0; n < messages; n += 1) {
+      this.beforeWrite()
+      this.statements.dropMessage.run(no * ROW_SPAN + n)
+      this.beforeWrite()
+      this.statements.dropText.run(no * ROW_SPAN + n)
     }
   }
 
@@ -436,7 +494,7 @@ export class SqliteIndex {
   /** Sessions of several segments, not yet found, whose segments hold every term between them. */
   private acrossSegments(terms: readonly QueryTerm[], match: string, admit: (id: string) => boolean, found: ReadonlyMap<string, number>): string[] {
     const split = (this.statements.split.all() as { no: number }[]).map(({ no }) => no)
-    if (split.length === 0 || terms.length < 2) return []
+    if (split.length === 0 || groupsOf(terms).length < 2) return []
     const has = this.statement('SELECT 1 AS hit FROM terms WHERE terms MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1')
     const out: string[] = []
     for (const no of split) {
@@ -444,21 +502,22 @@ export class SqliteIndex {
       if (id === undefined || found.has(id) || !admit(id)) continue
       const whole = has.get(match, no * ROW_SPAN, (no + 1) * ROW_SPAN)
       if (whole !== undefined) continue
-      if (terms.every(term => has.get(matchOf([term]), no * ROW_SPAN, (no + 1) * ROW_SPAN) !== undefined)) out.push(id)
+      if (groupsOf(terms).every(group => has.get(matchOf(group), no * ROW_SPAN, (no + 1) * ROW_SPAN) !== undefined)) out.push(id)
     }
     return out
   }
 
-  /** The excerpt of a session's first matching message, reading its segments in order until one matches. */
+  /** The excerpt of a session's first message that holds a term. */
   private snippet(id: string, terms: readonly QueryTerm[]): Snippet | undefined {
     const known = this.statements.session.get(id) as { no: number } | undefined
     if (known === undefined) return undefined
-    const rows = this.statements.segmentsOf.iterate(known.no * ROW_SPAN, (known.no + 1) * ROW_SPAN) as Iterator<{ row: number; text: Uint8Array }>
+    const rows = this.statements.located.iterate(anyOf(terms), known.no * ROW_SPAN, (known.no + 1) * ROW_SPAN) as Iterator<{ row: number }>
     try {
-      for (let next = rows.next(); !next.done; next = rows.next()) {
-        const first = next.value.row - known.no * ROW_SPAN
-        const snippet = snippetOf(unpacked(next.value.text), terms)
-        if (snippet !== undefined) return { ...snippet, message: snippet.message! + first }
+      for (let tries = 0, next = rows.next(); !next.done && tries < EXCERPT_TRIES; tries += 1, next = rows.next()) {
+        const text = this.statements.text.get(next.value.row) as { text: Uint8Array } | undefined
+        if (text === undefined) continue
+        const snippet = snippetOf([unpacked(text.text)], terms)
+        if (snippet !== undefined) return { ...snippet, message: next.value.row - known.no * ROW_SPAN + 1 }
       }
     } finally {
       rows.return?.()

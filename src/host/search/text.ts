@@ -79,6 +79,8 @@ export interface QueryTerm {
   readonly term: string
   /** Whether an index term that starts with it matches too. */
   readonly prefix: boolean
+  /** For a pair of a Chinese or Japanese run that gives several pairs: the run's number in the query. A run's pairs stand next to each other in any text that holds the run. */
+  readonly run?: number
 }
 
 /**
@@ -99,7 +101,7 @@ export function queryTerms(query: string): QueryTerm[] {
     if (isUnspaced(run)) {
       const cut: string[] = []
       pairs(run, false, cut)
-      for (const term of cut) terms.push({ term, prefix: [...term].length === 1 })
+      for (const term of cut) terms.push(cut.length > 1 ? { term, prefix: false, run: n } : { term, prefix: [...term].length === 1 })
     } else {
       terms.push({ term: run, prefix: n === runs.length - 1 })
     }
