@@ -17,10 +17,29 @@ const LEAD = 20
 const MAX_SCANNED = 64 * 1024
 
 
-/** Folded text with, for each of its UTF-16 units, the offset of the code point it came from. */
+/** Folded text with, for each of its UTF-16 units, the offset of the code point it came from (`undefined`: the same offset). */
 interface Folded {
   readonly text: string
-  readonly origin: readonly number[]
+  readonly origin: readonly number[] | undefined
+}
+
+const ASCII = /^[\x00-\x7f]*$/
+
+/** Folded characters seen so far (a few thousand distinct ones in practice); emptied when it grows past {@link MAX_FOLDED}. */
+const foldedChars = new Map<string, string>()
+const MAX_FOLDED = 20_000
+
+/** One character folded: ASCII by its case alone, others through {@link fold}, remembered. */
+function foldChar(char: string): string {
+  const code = char.charCodeAt(0)
+  if (code < 0x80) return code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 0x20) : char
+  let piece = foldedChars.get(char)
+  if (piece === undefined) {
+    if (foldedChars.size >= MAX_FOLDED) foldedChars.clear()
+    piece = fold(char)
+    foldedChars.set(char, piece)
+  }
+  return piece
 }
 
 function foldWithOrigin(text: string): Folded {
@@ -28,7 +47,7 @@ function foldWithOrigin(text: string): Folded {
   const origin: number[] = []
   let offset = 0
   for (const char of text) {
-    const piece = fold(char)
+    const piece = foldChar(char)
     folded += piece
     for (let n = 0; n < piece.length; n += 1) origin.push(offset)
     offset += char.length
@@ -74,26 +93,33 @@ export function snippetOf(messages: readonly string[], terms: readonly QueryTerm
     // Folding the whole message is cheap; folding it character by character, to map matches back, is not.
     const quick = fold(source)
     if (!terms.some(term => quick.includes(term.term))) continue
-    const folded = foldWithOrigin(source)
+    // ASCII text folds to its lower case, one unit for one: its offsets need no map.
+    const ascii = ASCII.test(source)
+    const folded = ascii ? { text: quick, origin: undefined } : foldWithOrigin(source)
     const ranges = merged(terms.flatMap(term => matches(folded.text, term)))
     if (ranges.length === 0) continue
-    const origin = (at: number): number => (at >= folded.origin.length ? source.length : folded.origin[at]!)
+    const origin = (at: number): number => (folded.origin === undefined ? Math.min(at, source.length) : at >= folded.origin.length ? source.length : folded.origin[at]!)
     const marks = ranges.map(([start, end]) => [origin(start), end >= folded.text.length ? source.length : origin(end)] as [number, number])
-    const chars = [...source]
+    const chars = ascii ? undefined : [...source]
     const offsets: number[] = []
-    let offset = 0
-    for (const char of chars) {
+    if (chars === undefined) {
+      for (let at = 0; at <= source.length; at += 1) offsets.push(at)
+    } else {
+      let offset = 0
+      for (const char of chars) {
+        offsets.push(offset)
+        offset += char.length
+      }
       offsets.push(offset)
-      offset += char.length
     }
-    offsets.push(offset)
+    const count = chars === undefined ? source.length : chars.length
     const firstChar = offsets.findIndex(at => at >= marks[0]![0])
     const startChar = Math.max(0, firstChar - LEAD)
-    const endChar = Math.min(chars.length, startChar + SNIPPET_LENGTH)
+    const endChar = Math.min(count, startChar + SNIPPET_LENGTH)
     const from = offsets[startChar]!
     const to = offsets[endChar]!
     const head = startChar > 0 ? '…' : ''
-    const text = head + source.slice(from, to).replace(/[\r\n\t]/g, ' ') + (endChar < chars.length ? '…' : '')
+    const text = head + source.slice(from, to).replace(/[\r\n\t]/g, ' ') + (endChar < count ? '…' : '')
     const inside = marks
       .filter(([start, end]) => end > from && start < to)
       .map(([start, end]) => [Math.max(start, from) - from + head.length, Math.min(end, to) - from + head.length] as const)

@@ -12,9 +12,10 @@
  * one row per segment, whose text is the segment's terms (see `text.ts`)
  * separated by spaces, split by the `ascii` tokenizer: the terms are made
  * here, so the tokenizer only has to keep them whole (Chinese and Japanese
- * pairs included). `messages` holds the same terms per message, without
- * positions, only to find which message of a session matched; `texts` holds
- * each message's text, compressed, for its excerpt. Row ids are the
+ * pairs included). `locations` holds, per session and term, the first
+ * message that has the term, to find which message an excerpt comes from in
+ * one lookup; `texts` holds each message's text, compressed, for its
+ * excerpt. Row ids are the
  * session's number times 2^20 plus the message's index (a segment's: its
  * first message's), so a hit names its session without a lookup; `segments`
  * lists each session's segment rows. A session whose segments grow past
@@ -51,7 +52,7 @@ import type { EntrySummary } from './worker-protocol.ts'
 export const SQLITE_FORMAT = 'dsh-sessions-content-index-sqlite'
 
 /** Version of the file's layout; a file of another version is built again. */
-export const SQLITE_VERSION = 2
+export const SQLITE_VERSION = 3
 
 /** A session written as more segments than this is written again as one. */
 export const MAX_SEGMENTS = 16
@@ -107,7 +108,7 @@ CREATE INDEX IF NOT EXISTS sessions_split ON sessions(no) WHERE segments > 1;
 CREATE TABLE IF NOT EXISTS segments(row INTEGER PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS texts(row INTEGER PRIMARY KEY, text BLOB NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5(body, content='', contentless_delete=1, tokenize='ascii', prefix='2 3');
-CREATE VIRTUAL TABLE IF NOT EXISTS messages USING fts5(body, content='', contentless_delete=1, tokenize='ascii', prefix='2 3', detail=none);
+CREATE TABLE IF NOT EXISTS locations(session INTEGER NOT NULL, term TEXT NOT NULL, message INTEGER NOT NULL, PRIMARY KEY(session, term)) WITHOUT ROWID;
 `
 
 /** Options of {@link SqliteIndex.open}. */
@@ -145,7 +146,7 @@ function digestOf(messages: readonly string[], upTo: number): { prefix: string; 
 const packed = (message: string): Uint8Array => deflateRawSync(Buffer.from(message), { level: 1 })
 const unpacked = (blob: Uint8Array): string => inflateRawSync(blob).toString('utf8')
 
-/** Most messages of one session tried for its excerpt (past the first that holds a term, in case its text only matches past the excerpt's scan). */
+/** Most messages of one session tried for its excerpt (from the first that holds a term, in case its text only matches past the excerpt's scan). */
 const EXCERPT_TRIES = 8
 
 const quoted = ({ term, prefix }: QueryTerm): string => `"${term}"${prefix ? '*' : ''}`
@@ -170,10 +171,8 @@ function matchOf(terms: readonly QueryTerm[]): string {
   return groupsOf(terms).map(group => (group.length === 1 ? quoted(group[0]!) : `"${group.map(({ term }) => term).join(' ')}"`)).join(' ')
 }
 
-/** An FTS5 query needing any of the terms. */
-function anyOf(terms: readonly QueryTerm[]): string {
-  return terms.map(quoted).join(' OR ')
-}
+/** The highest code point: a prefix followed by it sorts after every term that starts with the prefix. */
+const LAST = '\u{10ffff}'
 
 interface Statements {
   readonly session: StatementSync
@@ -181,14 +180,15 @@ interface Statements {
   readonly segmentsOf: StatementSync
   readonly putSegment: StatementSync
   readonly putTerms: StatementSync
-  readonly putMessage: StatementSync
+  readonly putLocations: StatementSync
   readonly putText: StatementSync
   readonly dropSegment: StatementSync
   readonly dropTerms: StatementSync
-  readonly dropMessage: StatementSync
-  readonly dropText: StatementSync
-  readonly located: StatementSync
-  readonly text: StatementSync
+  readonly dropLocations: StatementSync
+  readonly dropTexts: StatementSync
+  readonly locatedTerm: StatementSync
+  readonly locatedPrefix: StatementSync
+  readonly texts: StatementSync
   readonly dropSession: StatementSync
   readonly idOf: StatementSync
   readonly split: StatementSync
@@ -215,14 +215,16 @@ export class SqliteIndex {
       segmentsOf: s('SELECT row FROM segments WHERE row >= ? AND row < ? ORDER BY row'),
       putSegment: s('INSERT OR REPLACE INTO segments(row) VALUES (?)'),
       putTerms: s('INSERT INTO terms(rowid, body) VALUES (?, ?)'),
-      putMessage: s('INSERT INTO messages(rowid, body) VALUES (?, ?)'),
+      // The pairs come first-occurrence, distinct; a term the session already has keeps its earlier message.
+      putLocations: s("INSERT OR IGNORE INTO locations(session, term, message) SELECT ?, value ->> 0, value ->> 1 FROM json_each(?)"),
       putText: s('INSERT OR REPLACE INTO texts(row, text) VALUES (?, ?)'),
       dropSegment: s('DELETE FROM segments WHERE row = ?'),
       dropTerms: s('DELETE FROM terms WHERE rowid = ?'),
-      dropMessage: s('DELETE FROM messages WHERE rowid = ?'),
-      dropText: s('DELETE FROM texts WHERE row = ?'),
-      located: s('SELECT rowid AS row FROM messages WHERE messages MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid'),
-      text: s('SELECT text FROM texts WHERE row = ?'),
+      dropLocations: s('DELETE FROM locations WHERE session = ?'),
+      dropTexts: s('DELETE FROM texts WHERE row >= ? AND row < ?'),
+      locatedTerm: s('SELECT message FROM locations WHERE session = ? AND term = ?'),
+      locatedPrefix: s('SELECT min(message) AS message FROM locations WHERE session = ? AND term >= ? AND term < ?'),
+      texts: s('SELECT row, text FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?'),
       dropSession: s('DELETE FROM sessions WHERE no = ?'),
       idOf: s('SELECT id FROM sessions WHERE no = ?'),
       split: s('SELECT no FROM sessions WHERE segments > 1'),
@@ -368,14 +370,16 @@ export class SqliteIndex {
       if (added === 0) return
       const rowid = row.no * ROW_SPAN + from
       const segment: string[] = []
+      const first = new Map<string, number>()
       for (let n = from; n < messages.length; n += 1) {
-        const terms = indexTerms(messages[n]!).join(' ')
-        segment.push(terms)
-        this.beforeWrite()
-        this.statements.putMessage.run(row.no * ROW_SPAN + n, terms)
+        const terms = indexTerms(messages[n]!)
+        segment.push(terms.join(' '))
+        for (const term of terms) if (!first.has(term)) first.set(term, n)
         this.beforeWrite()
         this.statements.putText.run(row.no * ROW_SPAN + n, packed(messages[n]!))
       }
+      this.beforeWrite()
+      this.statements.putLocations.run(row.no, JSON.stringify([...first]))
       this.beforeWrite()
       this.statements.putSegment.run(rowid)
       this.beforeWrite()
@@ -410,12 +414,10 @@ export class SqliteIndex {
       this.beforeWrite()
       this.statements.dropSegment.run(row)
     }
-    for (let n = 0; n < messages; n += 1) {
-      this.beforeWrite()
-      this.statements.dropMessage.run(no * ROW_SPAN + n)
-      this.beforeWrite()
-      this.statements.dropText.run(no * ROW_SPAN + n)
-    }
+    this.beforeWrite()
+    this.statements.dropLocations.run(no)
+    this.beforeWrite()
+    this.statements.dropTexts.run(no * ROW_SPAN, no * ROW_SPAN + Math.max(messages, 1))
   }
 
   private transaction(body: () => void): void {
@@ -507,20 +509,27 @@ export class SqliteIndex {
     return out
   }
 
+  /** The first message of a session that holds any of the terms, or `undefined`. */
+  private firstHolding(no: number, terms: readonly QueryTerm[]): number | undefined {
+    let first: number | undefined
+    for (const { term, prefix } of terms) {
+      const found = (prefix ? this.statements.locatedPrefix.get(no, term, term + LAST) : this.statements.locatedTerm.get(no, term)) as { message: number | null } | undefined
+      const message = found?.message
+      if (typeof message === 'number' && (first === undefined || message < first)) first = message
+    }
+    return first
+  }
+
   /** The excerpt of a session's first message that holds a term. */
   private snippet(id: string, terms: readonly QueryTerm[]): Snippet | undefined {
     const known = this.statements.session.get(id) as { no: number } | undefined
     if (known === undefined) return undefined
-    const rows = this.statements.located.iterate(anyOf(terms), known.no * ROW_SPAN, (known.no + 1) * ROW_SPAN) as Iterator<{ row: number }>
-    try {
-      for (let tries = 0, next = rows.next(); !next.done && tries < EXCERPT_TRIES; tries += 1, next = rows.next()) {
-        const text = this.statements.text.get(next.value.row) as { text: Uint8Array } | undefined
-        if (text === undefined) continue
-        const snippet = snippetOf([unpacked(text.text)], terms)
-        if (snippet !== undefined) return { ...snippet, message: next.value.row - known.no * ROW_SPAN + 1 }
-      }
-    } finally {
-      rows.return?.()
+    const first = this.firstHolding(known.no, terms)
+    if (first === undefined) return undefined
+    const base = known.no * ROW_SPAN
+    for (const { row, text } of this.statements.texts.all(base + first, base + ROW_SPAN, EXCERPT_TRIES) as { row: number; text: Uint8Array }[]) {
+      const snippet = snippetOf([unpacked(text)], terms)
+      if (snippet !== undefined) return { ...snippet, message: row - base + 1 }
     }
     return undefined
   }
