@@ -31,6 +31,8 @@ export interface WebProcess {
   output(): string
   /** Ends the process group; resolves when the process has exited. */
   stop(): Promise<void>
+  /** Kills the process group at once (SIGKILL), as a crash or `kill -9` would; resolves when the process has exited. */
+  kill(): Promise<void>
 }
 
 const running = new Set<ChildProcess>()
@@ -134,6 +136,10 @@ export async function startWeb(options: DshOptions, web: { cwd: string; port?: n
     await exited
     clearTimeout(timer)
   }
+  const kill = async () => {
+    killGroup(child, 'SIGKILL')
+    await exited
+  }
   try {
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`dsh web printed no URL within 60 s:\n${output}`)), 60_000)
@@ -159,7 +165,7 @@ export async function startWeb(options: DshOptions, web: { cwd: string; port?: n
       if (Date.now() > deadline) throw new Error(`dsh web did not answer 200 within 60 s (last ${status}):\n${output}`)
       await new Promise(resolve => setTimeout(resolve, 50))
     }
-    return { url, bootMs: performance.now() - started, pid: child.pid!, output: () => output, stop }
+    return { url, bootMs: performance.now() - started, pid: child.pid!, output: () => output, stop, kill }
   } catch (error) {
     await stop()
     throw error

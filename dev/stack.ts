@@ -17,8 +17,8 @@ export interface Stack {
   readonly options: DshOptions
   /** The current `dsh web`; replaced by {@link Stack.restart}. */
   web: WebProcess
-  /** Stops `dsh web` and starts it again (the host reads plugins at boot). */
-  restart(): Promise<WebProcess>
+  /** Stops `dsh web` and starts it again (the host reads plugins at boot); `kill`: end it with SIGKILL instead, as a crash would. */
+  restart(how?: { readonly kill?: boolean }): Promise<WebProcess>
   /** Stops every process and deletes the home. */
   stop(): Promise<void>
 }
@@ -55,8 +55,8 @@ export async function startStack(setup: StackSetup): Promise<Stack> {
       model,
       options,
       web: await startWeb(options, { cwd: home.project('alpha'), ...(setup.webArgs === undefined ? {} : { args: setup.webArgs }) }),
-      async restart() {
-        await stack.web.stop()
+      async restart(how = {}) {
+        await (how.kill === true ? stack.web.kill() : stack.web.stop())
         stack.web = await startWeb(options, { cwd: home.project('alpha'), ...(setup.webArgs === undefined ? {} : { args: setup.webArgs }) })
         return stack.web
       },

@@ -222,6 +222,7 @@ export async function measureContentSearch(hostBin: string, tarball: string, opt
     const writing = performance.now()
     const stored = await writeSessionStore(hostDir(), bareHome, corpusSessions(bareHome, corpus), { titleCache: false })
     const writeMs = performance.now() - writing
+    const targetAt = corpus.findIndex(spec => spec.workspace === 0)
     corpus.length = 0
     cpSync(join(bareHome.dshHome, 'sessions'), join(pluginHome.dshHome, 'sessions'), { recursive: true })
     const bare: DshOptions = { home: bareHome, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
@@ -231,7 +232,7 @@ export async function measureContentSearch(hostBin: string, tarball: string, opt
     const boots = { bare: [] as number[], plugin: [] as number[] }
     const restart: { readyMs: number; answerMs: number }[] = []
     let figures: Pick<ContentFigures, 'buildMs' | 'buildCores' | 'apiIdle' | 'apiDuringBuild' | 'apiBareSameSpan' | 'rssMb' | 'indexBytes' | 'queries' | 'latency' | 'findableMs'> | undefined
-    const target = stored[corpus.findIndex(spec => spec.workspace === 0)]!
+    const target = stored[targetAt]!
     const probe = queries.find(query => query.kind === 'rare word') ?? queries[0]!
 
     for (let round = 0; round < ROUNDS; round += 1) {

@@ -10,7 +10,8 @@
  * index answers at once without reading the logs again; the Chinese UI marks
  * matches its own way.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
+import { DatabaseSync } from 'node:sqlite'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -136,11 +137,13 @@ describe('content search in the @ menu of the real host', () => {
   })
 
   it('answers from the saved index at once after a restart, reading again only logs the file does not hold', async () => {
-    const file = join(host.stack.home.dshHome, 'dsh-sessions', 'content-index.json')
-    await until(async () => existsSync(file), 'the saved index file')
+    const file = join(host.stack.home.dshHome, 'dsh-sessions', 'content-index.sqlite')
+    await until(async () => existsSync(file), 'the index file')
     // Text of sessions that were live is kept with their event count, not a log revision: only those, and
     // sessions the file does not hold yet, are read again.
-    const saved = (JSON.parse(readFileSync(file, 'utf8')) as { content: { sessions: [string, { revision?: string }][] } }).content
+    const db = new DatabaseSync(file, { readOnly: true })
+    const saved = { sessions: (db.prepare('SELECT id, revision FROM sessions').all() as { id: string; revision: string | null }[]).map(row => [row.id, { revision: row.revision ?? undefined }] as const) }
+    db.close()
     const wasLive = saved.sessions.filter(([, entry]) => entry.revision?.startsWith('live:') === true).length
     expect(saved.sessions.length - wasLive).toBeGreaterThanOrEqual(SOURCES.length)
     const restarted = performance.now()
