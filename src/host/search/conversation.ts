@@ -26,7 +26,7 @@ export interface RoledConversation extends ConversationText {
 }
 
 /** Most characters of one session kept for search; later messages are left out. */
-export const MAX_SESSION_TEXT = 256 * 1024
+export const MAX_SESSION_TEXT = 2 * 1024 * 1024
 
 interface LooseEvent {
   readonly type?: unknown

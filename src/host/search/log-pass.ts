@@ -84,7 +84,7 @@ export class LogPass {
     this.sessions = sessions
     this.logs = logs
     this.sink = sink
-    this.duty = Math.min(1, Math.max(0.05, options.duty ?? 0.3))
+    this.duty = Math.min(1, Math.max(0.05, options.duty ?? 0.45))
     ctx.effect(() => () => this.controller.abort(), 'dsh-sessions: log pass')
   }
 
