@@ -15,7 +15,7 @@
  */
 import { cpSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { benchQueries, realisticCorpus, sessionText } from '../dev/corpus.ts'
+import { benchQueries, conversationCorpus, realisticCorpus, sessionText } from '../dev/corpus.ts'
 import { type DshOptions, dshPlugin, startWeb, type WebProcess } from '../dev/dsh-process.ts'
 import { createHome, type Home } from '../dev/home.ts'
 import { launchBrowser } from '../dev/browser.ts'
@@ -34,6 +34,7 @@ export interface Spread {
 
 /** What {@link measureContentSearch} reports. */
 export interface ContentFigures {
+  readonly corpus: 'realistic' | 'small'
   readonly sessions: number
   readonly workspaces: number
   readonly turns: number
@@ -209,8 +210,9 @@ function directorySize(path: string): number {
  * @param options - store size and query repetitions.
  * @returns the figures.
  */
-export async function measureContentSearch(hostBin: string, tarball: string, options: { sessions: number; workspaces: number; runs: number }): Promise<ContentFigures> {
-  const corpus = realisticCorpus(hostDir(), { sessions: options.sessions, workspaces: options.workspaces })
+export async function measureContentSearch(hostBin: string, tarball: string, options: { sessions: number; workspaces: number; runs: number; corpus?: 'realistic' | 'small' }): Promise<ContentFigures> {
+  // `small`: the first milestone's corpus (2–6 short turns per session, no tool calls), to compare with its figures.
+  const corpus = (options.corpus === 'small' ? conversationCorpus : realisticCorpus)(hostDir(), { sessions: options.sessions, workspaces: options.workspaces })
   const queries = benchQueries(corpus, { perKind: 3 })
   const turns = corpus.reduce((sum, spec) => sum + spec.turns.length, 0)
   const textBytes = corpus.reduce((sum, spec) => sum + Buffer.byteLength(sessionText(spec)), 0)
@@ -325,6 +327,7 @@ export async function measureContentSearch(hostBin: string, tarball: string, opt
     }
     if (figures === undefined) throw new Error('no figures')
     return {
+      corpus: options.corpus ?? 'realistic',
       sessions: options.sessions,
       workspaces: options.workspaces,
       turns,
@@ -352,7 +355,7 @@ export function contentReport(figures: ContentFigures): string[] {
   const pair = (value: Spread) => `${ms(value.p50)} / ${ms(value.p95)}`
   const median = (values: readonly number[]) => percentile([...values], 0.5)
   const lines = [
-    `content search at ${figures.sessions} realistic sessions, ${figures.workspaces} workspaces, ${figures.turns} turns, ${figures.messages} messages; logs on disk ${(figures.storeBytes / 2 ** 20).toFixed(1)} MB (compressed by the host), searchable text in them ${(figures.textBytes / 2 ** 20).toFixed(1)} MB; written in ${ms(figures.writeMs)}`,
+    `content search at ${figures.sessions} ${figures.corpus} sessions, ${figures.workspaces} workspaces, ${figures.turns} turns, ${figures.messages} messages; logs on disk ${(figures.storeBytes / 2 ** 20).toFixed(1)} MB (compressed by the host), searchable text in them ${(figures.textBytes / 2 ** 20).toFixed(1)} MB; written in ${ms(figures.writeMs)}`,
     `dsh web boot, bare / with the plugin, ${figures.bootMs.bare.length} rounds (round 1 cold): ${figures.bootMs.bare.map(ms).join(', ')} / ${figures.bootMs.plugin.map(ms).join(', ')}; median added ${((median(figures.bootMs.plugin) / median(figures.bootMs.bare) - 1) * 100).toFixed(1)} % (target ≤ 10 %)`,
     `cold index build, boot to ready: ${ms(figures.buildMs)} (targets: ≤ 10 min at 20,000 realistic sessions; at 2,000 no worse than the README); processor use over that span: with the plugin ${(figures.buildCores.plugin * 100).toFixed(0)} % of one core, bare host ${(figures.buildCores.bare * 100).toFixed(0)} %, added ${((figures.buildCores.plugin - figures.buildCores.bare) * 100).toFixed(0)} % (target ≤ 50 %)`,
     `host /api (agentPreset.list) p50 / p95: idle ${pair(figures.apiIdle)}; during the build ${pair(figures.apiDuringBuild)}; p95 added ${((figures.apiDuringBuild.p95 / figures.apiIdle.p95 - 1) * 100).toFixed(0)} % (target ≤ 20 %); the bare host over the same span after its boot ${pair(figures.apiBareSameSpan)}`,

@@ -6,7 +6,7 @@
  * generated conversations, against the bare host in the same run (see
  * `bench-content.ts`). Prints p50/p95 and ratios.
  *
- *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100 --only content|engines|hostile|tools]
+ *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100 --only content|engines|hostile|tools --corpus realistic|small]
  */
 import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -33,6 +33,7 @@ const { values } = parseArgs({
     'official-runs': { type: 'string', default: '5' },
     runs: { type: 'string', default: '100' },
     only: { type: 'string' },
+    corpus: { type: 'string', default: 'realistic' },
   },
 })
 const SESSIONS = Number(values.sessions)
@@ -80,7 +81,7 @@ if (values.only === 'engines') {
 }
 if (values.only === 'content') {
   const tarball = packPlugin()
-  const figures = await measureContentSearch(hostBin, tarball, { sessions: SESSIONS, workspaces: WORKSPACES, runs: 30 })
+  const figures = await measureContentSearch(hostBin, tarball, { sessions: SESSIONS, workspaces: WORKSPACES, runs: 30, corpus: values.corpus === 'small' ? 'small' : 'realistic' })
   rmSync(dirname(tarball), { recursive: true, force: true })
   console.log('')
   for (const line of contentReport(figures)) console.log(line)

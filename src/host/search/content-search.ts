@@ -7,17 +7,21 @@
  * holds up the host's own requests; this side keeps, per session, the log
  * revision and title the index holds, and decides what to read.
  *
- * After the session index's first listing, the saved index file is restored
- * (it answers at once), then the log pass reads every cold session whose
- * log changed since, or that the file lacks; a missing, corrupt or outdated
- * file just means every log is read. Live sessions follow their own events
- * (a message is searchable a moment after it is appended). A session that
- * leaves the session index leaves the content index. The file is written
- * after each pass that changed something and at most every
- * {@link ContentSearchOptions.saveDelayMs} while live sessions change; a
- * write that fails is logged and tried again after that delay. Stopping
- * cancels a write under way and removes its temporary file; a start removes
- * those that stopped processes left. Nothing
+ * After the session index's first listing, the worker opens the index file
+ * (it answers at once from what it holds), then the log pass reads every
+ * cold session whose log changed since, or that the file lacks, newest
+ * first; a missing, corrupt or outdated file just means every log is read,
+ * and a build that a stop or crash cut short goes on where it was. Until a
+ * build completes, {@link ContentSearch.progress} says how far it has come.
+ * Live sessions follow their own events (a message is searchable a moment
+ * after it is appended). A session that leaves the session index leaves the
+ * content index. On disk (the SQLite engine) every change is written as it
+ * is applied, and a save records that the build completed; in memory (where
+ * FTS5 is missing) the file is written after each pass that changed
+ * something and at most every {@link ContentSearchOptions.saveDelayMs} while
+ * live sessions change. A write that fails is logged and tried again after
+ * that delay. Stopping cancels a write under way and removes its temporary
+ * file; a start removes those that stopped processes left. Nothing
  * here can fail the plugin's start: a worker that cannot start or dies
  * leaves the plugin without content search (titles are then read the old
  * way), and every other fault is logged and leaves search with what it has.
@@ -43,8 +47,10 @@ import type { SessionIndex } from '../sessions/session-index.ts'
 import type { IndexingProgress } from '../../shared/wire.ts'
 
 /**
- * Where the plugin saves the content index: its own folder of the harness home.
- * @returns `$DSH_HOME/dsh-sessions/content-index.json` (`~/.dsh/…` by default).
+ * Where the plugin keeps the content index: its own folder of the harness
+ * home. The SQLite engine's file sits beside this path as
+ * `content-index.sqlite` (see `index-keeper.ts`).
+ * @returns `$DSH_HOME/dsh-sessions/content-index.json` (`~/.dsh/…` by default), the memory engine's file.
  */
 export function contentIndexFile(): string {
   return dshHomePath('dsh-sessions', 'content-index.json')
