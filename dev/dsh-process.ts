@@ -114,7 +114,8 @@ export function dumpConfig(options: DshOptions): string {
  * @param web - the working folder (the default workspace root), port (0: the OS picks) and further `dsh web` flags.
  * @returns the running process.
  */
-export async function startWeb(options: DshOptions, web: { cwd: string; port?: number; args?: readonly string[] }): Promise<WebProcess> {
+export async function startWeb(options: DshOptions, web: { cwd: string; port?: number; args?: readonly string[]; bootLimitMs?: number }): Promise<WebProcess> {
+  const limit = web.bootLimitMs ?? 60_000
   const started = performance.now()
   const child = spawn('dsh', ['web', '--no-open', '--host', '127.0.0.1', '--port', String(web.port ?? 0), ...(web.args ?? [])], {
     cwd: web.cwd,
@@ -142,7 +143,7 @@ export async function startWeb(options: DshOptions, web: { cwd: string; port?: n
   }
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`dsh web printed no URL within 60 s:\n${output}`)), 60_000)
+      const timer = setTimeout(() => reject(new Error(`dsh web printed no URL within ${limit / 1000} s:\n${output}`)), limit)
       const poll = setInterval(() => {
         const match = /dsh web: (http:\/\/\S+)/.exec(output)
         if (match?.[1] !== undefined) {
@@ -157,12 +158,12 @@ export async function startWeb(options: DshOptions, web: { cwd: string; port?: n
         reject(new Error(`dsh web exited during boot:\n${output}`))
       })
     })
-    const deadline = Date.now() + 60_000
+    const deadline = Date.now() + limit
     for (;;) {
       if (child.exitCode !== null) throw new Error(`dsh web exited during boot:\n${output}`)
       const status = await fetch(url).then(res => res.status, () => 0)
       if (status === 200) break
-      if (Date.now() > deadline) throw new Error(`dsh web did not answer 200 within 60 s (last ${status}):\n${output}`)
+      if (Date.now() > deadline) throw new Error(`dsh web did not answer 200 within ${limit / 1000} s (last ${status}):\n${output}`)
       await new Promise(resolve => setTimeout(resolve, 50))
     }
     return { url, bootMs: performance.now() - started, pid: child.pid!, output: () => output, stop, kill }

@@ -105,6 +105,8 @@ const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(r
 const BUILD_LIMIT_MS = 30 * 60_000
 /** Longest a restart may take to answer a content query right before the bench fails. */
 const RESTART_LIMIT_MS = 120_000
+/** Longest a boot of either host may take (rc.8 lists every session while it boots; at 20,000 that takes minutes). */
+const BOOT_LIMIT_MS = 600_000
 /** Longest the bare host is observed for its side of the build's figures. */
 const BARE_SPAN_MS = 180_000
 /** The candidates route's cap, `candidateLimit`'s default. */
@@ -240,7 +242,7 @@ export async function measureContentSearch(hostBin: string, tarball: string, opt
     const probe = queries.find(query => query.kind === 'rare word') ?? queries[0]!
 
     for (let round = 0; round < ROUNDS; round += 1) {
-      const web = await startWeb(plugin, { cwd })
+      const web = await startWeb(plugin, { cwd, bootLimitMs: BOOT_LIMIT_MS })
       const booted = performance.now()
       boots.plugin.push(web.bootMs)
       try {
@@ -282,6 +284,8 @@ export async function measureContentSearch(hostBin: string, tarball: string, opt
             latency: spread(all),
             findableMs: await newMessageFindable(web, target.id),
           }
+          // Each figure is printed as it is measured, so a later failure does not lose it.
+          console.error(`[bench] round 1 with the plugin: ${JSON.stringify(figures)}`)
         } else {
           let readyMs = 0
           let answerMs = 0
@@ -296,14 +300,16 @@ export async function measureContentSearch(hostBin: string, tarball: string, opt
             return true
           })
           restart.push({ readyMs, answerMs })
+          console.error(`[bench] restart ${round}: ${JSON.stringify({ bootMs: web.bootMs, readyMs, answerMs })}`)
         }
       } finally {
         await web.stop()
       }
 
-      const bareWeb = await startWeb(bare, { cwd })
+      const bareWeb = await startWeb(bare, { cwd, bootLimitMs: BOOT_LIMIT_MS })
       const bareBooted = performance.now()
       boots.bare.push(bareWeb.bootMs)
+      console.error(`[bench] bare boot ${round}: ${bareWeb.bootMs.toFixed(0)} ms`)
       try {
         if (round === 0 && figures !== undefined) {
           // The same span after boot, under the same /api sampling, so both processes serve the same requests.

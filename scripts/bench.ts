@@ -34,6 +34,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '100' },
     only: { type: 'string' },
     corpus: { type: 'string', default: 'realistic' },
+    engines: { type: 'string' },
+    'query-sessions': { type: 'string' },
   },
 })
 const SESSIONS = Number(values.sessions)
@@ -74,7 +76,13 @@ if (values.only === 'tools') {
   process.exit(0)
 }
 if (values.only === 'engines') {
-  const figures = await measureEngines({ sessions: SESSIONS, workspaces: WORKSPACES, runs: 30 })
+  const figures = await measureEngines({
+    sessions: SESSIONS,
+    workspaces: WORKSPACES,
+    runs: 30,
+    ...(values.engines === undefined ? {} : { engines: values.engines.split(',') as ('memory' | 'sqlite')[] }),
+    ...(values['query-sessions'] === undefined ? {} : { querySessions: Number(values['query-sessions']) }),
+  })
   console.log('')
   for (const line of enginesReport(figures)) console.log(line)
   process.exit(0)
