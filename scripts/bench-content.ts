@@ -105,7 +105,7 @@ const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(r
 const BUILD_LIMIT_MS = 30 * 60_000
 /** Longest a restart may take to answer a content query right before the bench fails. */
 const RESTART_LIMIT_MS = 120_000
-/** Longest a boot of either host may take (rc.8 lists every session while it boots; at 20,000 that takes minutes). */
+/** Longest a boot of either host may take: at 20,000 realistic sessions one boot printed no URL within a minute. */
 const BOOT_LIMIT_MS = 600_000
 /** Longest the bare host is observed for its side of the build's figures. */
 const BARE_SPAN_MS = 180_000
