@@ -57,15 +57,15 @@ async function rows(source: InputTriggerSource, query: string, extra: object = {
 describe('the @ source', () => {
   it('says so in the sessions heading while the content index is being built, and shows a row that inserts nothing when nothing matched yet', async () => {
     const building = { indexed: 1234, total: 20000 }
-    const { source } = setup({ candidates: vi.fn(() => Promise.resolve({ candidates: [alpha], indexing: building })) }, vi.fn(() => Promise.resolve([])))
+    const { source } = setup({ candidates: vi.fn(() => Promise.resolve({ candidates: [alpha], indexing: building })) }, vi.fn(() => Promise.resolve([] as never)))
     expect((await rows(source, 'or')).map(row => [row.name, row.section])).toEqual([
       ['Session · Orchard plans', 'Sessions · still indexing what was said (1,234 of 20,000)'],
     ])
-    const empty = setup({ candidates: vi.fn(() => Promise.resolve({ candidates: [], indexing: building })) }, vi.fn(() => Promise.resolve([])))
+    const empty = setup({ candidates: vi.fn(() => Promise.resolve({ candidates: [], indexing: building })) }, vi.fn(() => Promise.resolve([] as never)))
     const notice = await rows(empty.source, 'quetzal')
     expect(notice.map(row => [row.name, row.section])).toEqual([['Still indexing what was said: no match yet', 'Sessions · still indexing what was said (1,234 of 20,000)']])
     expect(empty.source.onPick!({ candidate: notice[0]! } as never)).toBeUndefined()
-    const done = setup({ candidates: vi.fn(() => Promise.resolve({ candidates: [] })) }, vi.fn(() => Promise.resolve([])))
+    const done = setup({ candidates: vi.fn(() => Promise.resolve({ candidates: [] })) }, vi.fn(() => Promise.resolve([] as never)))
     expect(await rows(done.source, 'quetzal')).toEqual([])
   })
 
