@@ -58,11 +58,6 @@ export class IndexKeeper {
     this.engine = options.engine
   }
 
-  /** The engine in use: `sqlite` once a file was opened with it, else `memory`. */
-  get engineInUse(): IndexEngine {
-    return this.disk === undefined ? 'memory' : 'sqlite'
-  }
-
   /** Whether a save is under way (changes wait meanwhile). */
   get isSaving(): boolean {
     return this.saving !== undefined
