@@ -17,6 +17,7 @@ import { SendCheck } from './host/references/send-check.ts'
 import { SnapshotPreparer } from './host/references/snapshot-preparer.ts'
 import { SurfaceCache } from './host/references/surface-cache.ts'
 import { ContentSearch, contentIndexFile } from './host/search/content-search.ts'
+import { serveHostSearch } from './host/search/host-search.ts'
 import { SessionLogLocator } from './host/search/log-locator.ts'
 import { SessionIndex } from './host/sessions/session-index.ts'
 import { installSessionsSettings } from './host/settings.ts'
@@ -55,4 +56,5 @@ export function apply(ctx: Context, config: Config): void {
   registerPreStep(ctx, { check, settings, outcomes })
   registerRoutes(ctx, { index, content, check, settings, outcomes })
   registerSessionTools(ctx, { index, content, settings })
+  serveHostSearch(ctx, index, content)
 }

@@ -3,7 +3,7 @@
  * (same origin, so the host's trust fence admits them).
  * @module @wishp3/dsh-sessions/client/api
  */
-import type { CandidatesResponse, ErrorResponse, OutcomesResponse, PreflightResponse } from '../shared/wire.ts'
+import type { CandidatesResponse, ErrorResponse, OutcomesResponse, PreflightResponse, SidebarSearchResponse, TitlesResponse } from '../shared/wire.ts'
 
 /** The routes, as the browser half uses them. */
 export interface SessionsApi {
@@ -19,6 +19,10 @@ export interface SessionsApi {
   preflight(sessionId: string, text: string, chips: readonly string[], signal: AbortSignal): Promise<PreflightResponse>
   /** Outcomes newer than `after`, waiting up to `waitMs` for one. */
   outcomes(sessionId: string, after: number, waitMs: number, signal: AbortSignal): Promise<OutcomesResponse>
+  /** The sidebar's search over every session. */
+  search(query: string, signal: AbortSignal): Promise<SidebarSearchResponse>
+  /** The titles the plugin knows of these sessions. */
+  titles(ids: readonly string[], signal: AbortSignal): Promise<TitlesResponse>
 }
 
 async function post<T>(fetcher: typeof fetch, path: string, body: unknown, signal: AbortSignal): Promise<T> {
@@ -43,5 +47,7 @@ export function createSessionsApi(fetcher: typeof fetch): SessionsApi {
     candidates: (sessionId, query, signal, cwd) => post(fetcher, 'candidates', { sessionId, query, ...(cwd === undefined ? {} : { cwd }) }, signal),
     preflight: (sessionId, text, chips, signal) => post(fetcher, 'preflight', { sessionId, text, chips }, signal),
     outcomes: (sessionId, after, waitMs, signal) => post(fetcher, 'outcomes', { sessionId, after, waitMs }, signal),
+    search: (query, signal) => post(fetcher, 'search', { query }, signal),
+    titles: (ids, signal) => post(fetcher, 'titles', { ids }, signal),
   }
 }

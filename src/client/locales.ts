@@ -79,6 +79,7 @@ export const zh = {
   'copy.reference.done': '已复制引用',
   'copy.reference.failed': '复制引用失败',
   'copy.group': '复制',
+  'sidebar.indexing': '仍在索引对话内容（{indexed}/{total}），目前只按标题找到这些',
 } satisfies Record<string, string>
 
 /** The `dsh-sessions` key union. */
@@ -169,4 +170,5 @@ export const en = {
   'copy.reference.done': 'Reference copied',
   'copy.reference.failed': 'Could not copy the reference',
   'copy.group': 'Copy',
+  'sidebar.indexing': 'Still indexing what was said ({indexed} of {total}); so far only titles match',
 } satisfies Record<SessionsKey, string>

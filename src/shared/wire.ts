@@ -33,6 +33,32 @@ export interface CandidatesResponse {
   readonly indexing?: IndexingProgress
 }
 
+/** One session the sidebar's search found. */
+export interface SidebarResult {
+  readonly sessionId: string
+  /** Its latest title, or the id. */
+  readonly title: string
+  /** Present when it was found by what was said in it rather than by its title; `seq` names the matching message's log event. */
+  readonly snippet?: Snippet & { readonly seq?: number }
+}
+
+/** `POST /dsh-sessions/search` answer. */
+export interface SidebarSearchResponse {
+  /** Title matches first, newest first; then matches of what was said, best first, then newest. */
+  readonly results: readonly SidebarResult[]
+  readonly hasMore: boolean
+  /** Present while the content index is still being built: matches of what was said cover the `indexed` sessions of `total` so far. */
+  readonly indexing?: IndexingProgress
+}
+
+/** `POST /dsh-sessions/titles` answer. */
+export interface TitlesResponse {
+  /** The latest title of each asked session that has one. */
+  readonly titles: Readonly<Record<string, string>>
+  /** Whether titles not known yet may still be found (the logs are still being read). */
+  readonly pending: boolean
+}
+
 /** How far a build of the content index has come. */
 export interface IndexingProgress {
   readonly indexed: number

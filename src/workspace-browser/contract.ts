@@ -1,7 +1,9 @@
 /**
  * What the patched workspace browser asks of its host page: the row-menu
- * module it requires as `@wishp3/dsh-sessions/row-menu`. Types only; the
- * copy feature (`client/copy/row-menu.tsx`) implements it.
+ * module it requires as `@wishp3/dsh-sessions/row-menu` (the copy feature's
+ * `client/copy/row-menu.tsx` implements it) and the sidebar module it
+ * requires as `@wishp3/dsh-sessions/sidebar` (`client/sidebar/sidebar.ts`).
+ * Types only.
  * @module @wishp3/dsh-sessions/workspace-browser/contract
  */
 
@@ -21,4 +23,48 @@ export interface RowMenu {
   opening(sessionId: string): void
   /** Called with every selected item id and the row's session id. */
   select(id: string, sessionId: string): void
+}
+
+/** One row of a host search page, as the browser's search takes it. */
+export interface SearchItem {
+  readonly sessionId: string
+  /** The excerpt shown in the row, plain text. */
+  readonly snippet?: string
+}
+
+/** A page of search rows, as the browser's search takes it. */
+export interface SearchPage {
+  readonly items: readonly SearchItem[]
+  readonly hasMore: boolean
+}
+
+/** The sidebar module the patched bundle requires as `@wishp3/dsh-sessions/sidebar`. */
+export interface Sidebar {
+  /**
+   * Answers the Search sessions box in place of the host's search.
+   * @param query - the trimmed query.
+   * @param signal - aborted when the query is superseded.
+   * @param hostSearch - the host's own search, for when the plugin's cannot answer.
+   */
+  search(query: string, signal: AbortSignal, hostSearch: (query: string, signal: AbortSignal) => Promise<SearchPage>): Promise<SearchPage>
+  /** A line to show in place of "No matching sessions" while what was said is still being indexed; `undefined` otherwise. */
+  indexingNote(query: string): string | undefined
+  /** A search result was chosen: opens its session, at the matching message when the row is a match of what was said. */
+  openResult(sessionId: string, open: (sessionId: string) => void): void
+  /**
+   * A hook: the sessions list with each row's real title where the host
+   * shows the workspace name instead; rows re-render when titles arrive.
+   */
+  useList<L>(list: L): L
+  /** Keys in the search results: the arrows move between results. */
+  resultsKeyDown(event: ReactKeyboardEvent): void
+  /** Keys in the Search sessions box: the down arrow moves to the first result. Returns whether it took the key. */
+  searchBoxKeyDown(event: ReactKeyboardEvent): boolean
+}
+
+/** What the key handlers read of a React keyboard event. */
+export interface ReactKeyboardEvent {
+  readonly key: string
+  readonly currentTarget: EventTarget
+  preventDefault(): void
 }

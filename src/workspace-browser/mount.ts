@@ -1,7 +1,7 @@
 /**
  * Mounts the patched workspace browser in place of the disabled built-in
  * `ui-workspace` row: its factory runs against the shell's own module
- * table plus this plugin's row-menu module, and its `apply` runs as a child
+ * table plus this plugin's row-menu and sidebar modules, and its `apply` runs as a child
  * plugin with its own `inject`, so it fills `sidebar.workspaces` and
  * `conversation.hero.workspace` (with their `directoryFlow` children) exactly
  * as the built-in does.
@@ -9,17 +9,17 @@
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import workspaceFactory from 'virtual:dsh-sessions/vendored-workspace'
-import { ROW_MENU_MODULE } from './patch.ts'
-import type { RowMenu } from './contract.ts'
+import { ROW_MENU_MODULE, SIDEBAR_MODULE } from './patch.ts'
+import type { RowMenu, Sidebar } from './contract.ts'
 
 declare const require: (id: string) => unknown
 
 /**
  * Runs the patched factory and applies it.
  * @param ctx - the plugin's browser context.
- * @param rowMenu - the added row-menu behaviour.
+ * @param modules - the added row-menu behaviour, and the sidebar's search and titles.
  */
-export function mountWorkspaceBrowser(ctx: ClientContext, rowMenu: RowMenu): void {
+export function mountWorkspaceBrowser(ctx: ClientContext, { rowMenu, sidebar }: { readonly rowMenu: RowMenu; readonly sidebar: Sidebar }): void {
   const shell: Record<string, () => unknown> = {
     'react': () => require('react'),
     'react/jsx-runtime': () => require('react/jsx-runtime'),
@@ -28,6 +28,7 @@ export function mountWorkspaceBrowser(ctx: ClientContext, rowMenu: RowMenu): voi
   }
   const vendored = workspaceFactory((id) => {
     if (id === ROW_MENU_MODULE) return rowMenu
+    if (id === SIDEBAR_MODULE) return sidebar
     const load = shell[id]
     if (load === undefined) throw new Error(`vendored ui-workspace requires ${id}, which the shell does not provide`)
     return load()

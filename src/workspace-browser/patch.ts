@@ -10,18 +10,29 @@
  * - the row element carries `data-dsh-session-row="<session id>"`;
  * - its ⋯ menu items end with the items of `@wishp3/dsh-sessions/row-menu`;
  * - opening the closed menu calls that module's `opening(sessionId)`;
- * - selecting an item calls that module's `select(id, sessionId)`.
+ * - selecting an item calls that module's `select(id, sessionId)`;
+ * and these, through `@wishp3/dsh-sessions/sidebar`:
+ * - every view of the sessions list goes through its `useList` (real titles);
+ * - the Search sessions box asks its `search`, with the host's search as fallback;
+ * - a chosen search result goes through its `openResult`;
+ * - its `indexingNote` replaces "No matching sessions" while what was said is still being indexed;
+ * - arrow keys move between the search results, and from the box to the first.
  * @module @wishp3/dsh-sessions/workspace-browser/patch
  */
 
 /** Specifier the patched factory requires for the added row-menu behaviour. */
 export const ROW_MENU_MODULE = '@wishp3/dsh-sessions/row-menu'
 
+/** Specifier the patched factory requires for the sidebar's search and titles. */
+export const SIDEBAR_MODULE = '@wishp3/dsh-sessions/sidebar'
+
 interface Edit {
   /** Named in the build error when the anchor does not occur exactly once. */
   readonly anchor: string
   readonly find: string
   readonly replace: string
+  /** How many times the anchor occurs (each is replaced); once unless told. */
+  readonly count?: number
 }
 
 const EDITS: readonly Edit[] = [
@@ -38,7 +49,38 @@ const EDITS: readonly Edit[] = [
   {
     anchor: 'primitives require',
     find: 'let _deepseek_ai_dsh_client_ui_primitives = require("@deepseek-ai/dsh-client-ui-primitives");',
-    replace: `let _deepseek_ai_dsh_client_ui_primitives = require("@deepseek-ai/dsh-client-ui-primitives");\n\t\tlet dsh_sessions_row_menu = require(${JSON.stringify(ROW_MENU_MODULE)});`,
+    replace: `let _deepseek_ai_dsh_client_ui_primitives = require("@deepseek-ai/dsh-client-ui-primitives");\n\t\tlet dsh_sessions_row_menu = require(${JSON.stringify(ROW_MENU_MODULE)});\n\t\tlet dsh_sessions_sidebar = require(${JSON.stringify(SIDEBAR_MODULE)});`,
+  },
+  {
+    anchor: 'sessions list views',
+    find: 'const list = useSessions((s) => s);',
+    replace: 'const list = dsh_sessions_sidebar.useList(useSessions((s) => s));',
+    count: 3,
+  },
+  {
+    anchor: 'host search call',
+    find: 'const searchSessions = async (query, signal) => {\n\t\t\t\tconst result = await ctx.sessions.search(query, signal);\n\t\t\t\tif (!result.ok) throw new Error(result.error.message);\n\t\t\t\treturn result.value;\n\t\t\t};',
+    replace: 'const hostSearchSessions = async (query, signal) => {\n\t\t\t\tconst result = await ctx.sessions.search(query, signal);\n\t\t\t\tif (!result.ok) throw new Error(result.error.message);\n\t\t\t\treturn result.value;\n\t\t\t};\n\t\t\tconst searchSessions = (query, signal) => dsh_sessions_sidebar.search(query, signal, hostSearchSessions);',
+  },
+  {
+    anchor: 'search result open',
+    find: 'onClick: () => {\n\t\t\t\t\tonOpen(result.id);\n\t\t\t\t},',
+    replace: 'onClick: () => {\n\t\t\t\t\tdsh_sessions_sidebar.openResult(result.id, onOpen);\n\t\t\t\t},',
+  },
+  {
+    anchor: 'search results tree',
+    find: '"aria-label": t("search.results.aria"),',
+    replace: '"aria-label": t("search.results.aria"),\n\t\t\t\t\t\t\t"data-dsh-sessions-results": "",\n\t\t\t\t\t\t\tonKeyDown: dsh_sessions_sidebar.resultsKeyDown,',
+  },
+  {
+    anchor: 'search box keys',
+    find: 'onKeyDown: (e) => {\n\t\t\t\t\t\t\t\t\t\t\t\tif (e.key !== "Escape") return;',
+    replace: 'onKeyDown: (e) => {\n\t\t\t\t\t\t\t\t\t\t\t\tif (dsh_sessions_sidebar.searchBoxKeyDown(e)) return;\n\t\t\t\t\t\t\t\t\t\t\t\tif (e.key !== "Escape") return;',
+  },
+  {
+    anchor: 'search no matches',
+    find: '!pending && results.items.length === 0 && (0, react_jsx_runtime.jsx)("div", {',
+    replace: '!pending && dsh_sessions_sidebar.indexingNote(query) !== void 0 && (0, react_jsx_runtime.jsx)("div", {\n\t\t\t\t\t\t\tclassName: WorkspaceBrowser_module_css_default.searchStatus,\n\t\t\t\t\t\t\trole: "status",\n\t\t\t\t\t\t\tchildren: dsh_sessions_sidebar.indexingNote(query)\n\t\t\t\t\t\t}),\n\t\t\t\t\t\t!pending && results.items.length === 0 && dsh_sessions_sidebar.indexingNote(query) === void 0 && (0, react_jsx_runtime.jsx)("div", {',
   },
   {
     anchor: 'session row element',
@@ -77,10 +119,11 @@ export function patchWorkspaceBundle(source: string): string {
   let text = source.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n')
   for (const edit of EDITS) {
     const count = text.split(edit.find).length - 1
-    if (count !== 1) {
-      throw new WorkspacePatchError(`ui-workspace patch: anchor "${edit.anchor}" found ${count} times in the published bundle (expected once); update src/workspace-browser/patch.ts for this dsh version`)
+    const expected = edit.count ?? 1
+    if (count !== expected) {
+      throw new WorkspacePatchError(`ui-workspace patch: anchor "${edit.anchor}" found ${count} times in the published bundle (expected ${expected === 1 ? 'once' : `${expected} times`}); update src/workspace-browser/patch.ts for this dsh version`)
     }
-    text = text.replace(edit.find, () => edit.replace)
+    text = text.replaceAll(edit.find, () => edit.replace)
   }
   return text
 }

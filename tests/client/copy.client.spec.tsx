@@ -91,7 +91,7 @@ describe('the toast outlet', () => {
 
 describe('looking up a session mention', () => {
   function api(candidates: SessionsApi['candidates']): SessionsApi {
-    return { candidates: vi.fn(candidates), preflight: vi.fn(), outcomes: vi.fn() }
+    return { candidates: vi.fn(candidates), preflight: vi.fn(), outcomes: vi.fn(), search: vi.fn(), titles: vi.fn() }
   }
 
   it('asks the candidates route as a new session in the source\'s workspace, by the source\'s id', async () => {

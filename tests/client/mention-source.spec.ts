@@ -24,6 +24,8 @@ function setup(overrides: Partial<SessionsApi> = {}, files = vi.fn(() => Promise
     candidates: vi.fn(() => Promise.resolve({ candidates: [alpha, untitled] })),
     preflight: vi.fn(() => Promise.resolve({ ok: true as const, text: '@Orchard plans', references: [{ sessionId: 'session-a' }], sources: [] })),
     outcomes: vi.fn(() => Promise.resolve({ outcomes: [], last: 0 })),
+    search: vi.fn(),
+    titles: vi.fn(),
     ...overrides,
   }
   // The draft being sent holds the one chip the test serializes.

@@ -3,8 +3,10 @@
  * outlet (removed with the feature) and the mention lookup over the
  * candidates route, shown as two buttons in the session header's action row
  * (`conversation.session.header.actions`) and as two items in the session
- * row menu of the workspace browser it mounts. It waits for the services it
- * uses; the workspace browser waits for its own.
+ * row menu of the workspace browser it mounts. That browser also carries
+ * the sidebar's search, its open-at-match and the rows' real titles
+ * (`sidebar/`). It waits for the services it uses; the workspace browser
+ * waits for its own.
  * @module @wishp3/dsh-sessions/client/copy/register
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
@@ -17,6 +19,7 @@ import { NS, type SessionsLookup } from '../locales.ts'
 import { createCopyActions } from './actions.ts'
 import { HeaderCopyActions } from './HeaderCopyActions.tsx'
 import { createReferenceLookup } from './reference.ts'
+import { createSidebar } from '../sidebar/sidebar.ts'
 import { createRowMenu } from './row-menu.tsx'
 import { createToastOutlet } from './toast.tsx'
 
@@ -64,5 +67,5 @@ function registerCopyActions(ctx: ClientContext, { api, t }: CopyConfig): void {
       prefetch: sessionId => { actions.prefetch(sessionId) },
     }),
   }, HeaderCopyActions)), 'dsh-sessions: header copy actions')
-  mountWorkspaceBrowser(ctx, createRowMenu(t, actions))
+  mountWorkspaceBrowser(ctx, { rowMenu: createRowMenu(t, actions), sidebar: createSidebar(ctx.sessions, api, t) })
 }

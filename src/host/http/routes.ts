@@ -9,6 +9,11 @@
  *   `{ ok: true, text, references, sources }` or `{ ok: false, code, message, sessionId?, label?, sources }`
  * - `POST /dsh-sessions/outcomes` `{ sessionId, after?, waitMs? }` → `{ outcomes, last }`: what the
  *   pre-step could not attach, waiting up to `waitMs` (at most 25 s) for news
+ * - `POST /dsh-sessions/search` `{ query, limit? }` → `{ results, hasMore, indexing? }`: the sidebar's
+ *   search over every session the host lists (see `search/sidebar-search.ts`); a query of any text is
+ *   answered, never refused, and only its first 256 characters are read
+ * - `POST /dsh-sessions/titles` `{ ids }` → `{ titles, pending }`: the titles the plugin knows of at
+ *   most 1,000 sessions, for the sidebar's rows the host shows under their workspace's name
  * - `GET /dsh-sessions/content-index` → where the content index stands (no session text)
  * - `GET /dsh-sessions/settings` → the effective settings
  * - `POST /dsh-sessions/settings` `{ …partial settings }` → the effective settings after the write
@@ -26,6 +31,8 @@ import type {} from '@deepseek-ai/dsh-host-webserver'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { listCandidates } from '../references/candidates.ts'
 import type { ContentSearch } from '../search/content-search.ts'
+import { MAX_SIDEBAR_RESULTS, searchSidebar } from '../search/sidebar-search.ts'
+import type { SidebarSearchResponse, TitlesResponse } from '../../shared/wire.ts'
 import { DshSessionsError, type DshSessionsErrorCode } from '../errors.ts'
 import type { OutcomeLog } from '../references/outcome-log.ts'
 import type { ReferenceTarget } from '../sessions/scope.ts'
@@ -42,6 +49,12 @@ export const MAX_BODY_BYTES = 64 * 1024
 
 /** Longest wait of one outcomes request. */
 export const MAX_OUTCOME_WAIT_MS = 25_000
+
+/** Sessions the sidebar's search returns unless asked otherwise. */
+const DEFAULT_SIDEBAR_RESULTS = 50
+
+/** Most sessions one titles request may name. */
+const MAX_TITLE_IDS = 1000
 
 /** Most chip ids one preflight may name. */
 const MAX_CHIPS = 64
@@ -156,6 +169,41 @@ async function preflight(ctx: Context, deps: RouteDependencies, req: IncomingMes
   send(res, 200, await deps.check.preflight(who, text, chips, deps.settings.current(), abort.signal))
 }
 
+async function sidebarSearch(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readJson(req)
+  const query = body.query
+  if (typeof query !== 'string') throw new DshSessionsError('"query" must be a string', 'bad-request')
+  const limit = optionalNumber(body, 'limit') ?? DEFAULT_SIDEBAR_RESULTS
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SIDEBAR_RESULTS) throw new DshSessionsError(`"limit" must be a whole number from 1 to ${MAX_SIDEBAR_RESULTS}`, 'bad-request')
+  const abort = new AbortController()
+  res.once('close', () => abort.abort())
+  await deps.index.ready()
+  const found = await searchSidebar(deps.index, deps.content, query, limit, abort.signal)
+  if (abort.signal.aborted && res.destroyed) return
+  const answer: SidebarSearchResponse = {
+    results: found.matches.map(({ session, snippet }) => ({ sessionId: session.id, title: session.label, ...(snippet === undefined ? {} : { snippet }) })),
+    hasMore: found.hasMore,
+    ...(found.indexing === undefined ? {} : { indexing: found.indexing }),
+  }
+  send(res, 200, answer)
+}
+
+async function titles(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readJson(req)
+  const ids = body.ids
+  if (!Array.isArray(ids) || ids.length > MAX_TITLE_IDS || !ids.every(id => typeof id === 'string')) {
+    throw new DshSessionsError(`"ids" must be a list of at most ${MAX_TITLE_IDS} session ids`, 'bad-request')
+  }
+  await deps.index.ready()
+  const known: Record<string, string> = {}
+  for (const id of ids as string[]) {
+    const title = deps.index.get(id)?.title
+    if (title !== undefined) known[id] = title
+  }
+  const answer: TitlesResponse = { titles: known, pending: !deps.content.status().ready && deps.content.available }
+  send(res, 200, answer)
+}
+
 async function outcomes(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readJson(req)
   const sessionId = requiredString(body, 'sessionId')
@@ -190,6 +238,8 @@ export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
     [`${ROUTE_PREFIX}/candidates`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => candidates(ctx, deps, req, res) },
     [`${ROUTE_PREFIX}/preflight`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => preflight(ctx, deps, req, res) },
     [`${ROUTE_PREFIX}/outcomes`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => outcomes(deps, req, res) },
+    [`${ROUTE_PREFIX}/search`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => sidebarSearch(deps, req, res) },
+    [`${ROUTE_PREFIX}/titles`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => titles(deps, req, res) },
     [`${ROUTE_PREFIX}/content-index`]: { methods: { GET: 'trusted-host' }, handle: (_req, res) => Promise.resolve(send(res, 200, deps.content.status())) },
     [`${ROUTE_PREFIX}/settings`]: { methods: { GET: 'trusted-host', POST: 'loopback' }, handle: (req, res) => settings(deps, req, res) },
   }

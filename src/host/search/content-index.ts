@@ -12,7 +12,7 @@
 import MiniSearch, { type AsPlainObject, type Options } from 'minisearch'
 import { plainObjectParts } from '../official/minisearch.ts'
 import type { Snippet } from '../../shared/wire.ts'
-import type { ConversationText } from './conversation.ts'
+import { originAt, type ConversationText, type MessageOrigin } from './conversation.ts'
 import { snippetOf } from './snippet.ts'
 import { indexTerms, type QueryTerm } from './text.ts'
 
@@ -27,6 +27,8 @@ export interface ContentHit {
   readonly id: string
   readonly score: number
   readonly snippet: Snippet
+  /** The log event of the message the excerpt is from, where the index knows it. */
+  readonly origin?: MessageOrigin
 }
 
 /** What {@link ContentIndex.jsonParts} writes and {@link ContentIndex.fromJSON} takes. */
@@ -141,7 +143,8 @@ export class ContentIndex {
       if (hits.length >= limit) break
       const entry = this.entries.get(result.id as string)
       const snippet = entry === undefined ? undefined : snippetOf(entry.messages, terms)
-      if (snippet !== undefined) hits.push({ id: result.id as string, score: result.score, snippet })
+      const origin = snippet?.message === undefined || entry === undefined ? undefined : originAt(entry, snippet.message - 1)
+      if (snippet !== undefined) hits.push({ id: result.id as string, score: result.score, snippet, ...(origin === undefined ? {} : { origin }) })
     }
     return hits
   }

@@ -14,6 +14,28 @@ export interface ConversationText {
   readonly title: string | undefined
   /** Message texts, oldest first. */
   readonly messages: readonly string[]
+  /** Where each message comes from, in the order of `messages`; absent in text an older index file holds. */
+  readonly origins?: readonly MessageOrigin[]
+}
+
+/** The log event a message comes from. */
+export interface MessageOrigin {
+  /** The event's sequence number in its session's log (-1 where the event carried none). */
+  readonly seq: number
+  /** The event's time, Unix epoch milliseconds (0 where the event carried none). */
+  readonly time: number
+  readonly role: MessageRole
+}
+
+/**
+ * Where one message comes from.
+ * @param text - a session's text.
+ * @param n - the message's index in `messages` (from 0).
+ * @returns its event's origin; `undefined` where it is not known.
+ */
+export function originAt(text: ConversationText, n: number): MessageOrigin | undefined {
+  const origin = text.origins?.[n]
+  return origin === undefined || origin.seq < 0 ? undefined : origin
 }
 
 /** Who wrote a message. */
@@ -30,6 +52,8 @@ export const MAX_SESSION_TEXT = 2 * 1024 * 1024
 
 interface LooseEvent {
   readonly type?: unknown
+  readonly seq?: unknown
+  readonly time?: unknown
   readonly data?: unknown
 }
 
@@ -76,6 +100,7 @@ export class ConversationBuilder {
   private title: string | undefined
   private readonly messages: string[] = []
   private readonly roles: MessageRole[] = []
+  private readonly origins: MessageOrigin[] = []
   private size = 0
   private readonly maxText: number
 
@@ -98,18 +123,24 @@ export class ConversationBuilder {
     if (text === undefined || this.size >= this.maxText) return
     const kept = text.length > this.maxText - this.size ? text.slice(0, this.maxText - this.size) : text
     this.messages.push(kept)
-    this.roles.push(event.type === 'user/message' ? 'user' : 'assistant')
+    const role = event.type === 'user/message' ? 'user' : 'assistant'
+    this.roles.push(role)
+    this.origins.push({
+      seq: typeof event.seq === 'number' && Number.isSafeInteger(event.seq) ? event.seq : -1,
+      time: typeof event.time === 'number' && Number.isFinite(event.time) ? event.time : 0,
+      role,
+    })
     this.size += kept.length
   }
 
   /** The text so far. */
   result(): ConversationText {
-    return { title: this.title, messages: [...this.messages] }
+    return { title: this.title, messages: [...this.messages], origins: [...this.origins] }
   }
 
   /** The text so far, with who wrote each message. */
   roledResult(): RoledConversation {
-    return { title: this.title, messages: [...this.messages], roles: [...this.roles] }
+    return { title: this.title, messages: [...this.messages], origins: [...this.origins], roles: [...this.roles] }
   }
 }
 

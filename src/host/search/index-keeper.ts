@@ -87,7 +87,7 @@ export class IndexKeeper {
    */
   async read({ session, path, revision }: WorkerCalls['read']['args']): Promise<WorkerCalls['read']['result']> {
     const conversation = await readLogFile(path)
-    this.apply(session, conversation === undefined ? null : { revision, title: conversation.title, messages: conversation.messages })
+    this.apply(session, conversation === undefined ? null : { revision, title: conversation.title, messages: conversation.messages, ...(conversation.origins === undefined ? {} : { origins: conversation.origins }) })
     return { found: conversation !== undefined, title: conversation?.title }
   }
 

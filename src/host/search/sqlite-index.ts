@@ -41,9 +41,9 @@ import { mkdirSync, rmSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
-import type { Snippet } from '../../shared/wire.ts'
 import type { ContentEntry, ContentHit } from './content-index.ts'
 import { termsFingerprint } from './index-file.ts'
+import { originAt, type MessageRole } from './conversation.ts'
 import { snippetOf } from './snippet.ts'
 import { indexTerms, type QueryTerm } from './text.ts'
 import type { EntrySummary } from './worker-protocol.ts'
@@ -52,7 +52,7 @@ import type { EntrySummary } from './worker-protocol.ts'
 export const SQLITE_FORMAT = 'dsh-sessions-content-index-sqlite'
 
 /** Version of the file's layout; a file of another version is built again. */
-export const SQLITE_VERSION = 3
+export const SQLITE_VERSION = 4
 
 /** A session written as more segments than this is written again as one. */
 export const MAX_SEGMENTS = 16
@@ -106,7 +106,7 @@ CREATE TABLE IF NOT EXISTS sessions(
 );
 CREATE INDEX IF NOT EXISTS sessions_split ON sessions(no) WHERE segments > 1;
 CREATE TABLE IF NOT EXISTS segments(row INTEGER PRIMARY KEY);
-CREATE TABLE IF NOT EXISTS texts(row INTEGER PRIMARY KEY, text BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS texts(row INTEGER PRIMARY KEY, text BLOB NOT NULL, seq INTEGER, time INTEGER, role TEXT);
 CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5(body, content='', contentless_delete=1, tokenize='ascii', prefix='2 3');
 CREATE TABLE IF NOT EXISTS locations(session INTEGER NOT NULL, term TEXT NOT NULL, message INTEGER NOT NULL, PRIMARY KEY(session, term)) WITHOUT ROWID;
 `
@@ -217,14 +217,14 @@ export class SqliteIndex {
       putTerms: s('INSERT INTO terms(rowid, body) VALUES (?, ?)'),
       // The pairs come first-occurrence, distinct; a term the session already has keeps its earlier message.
       putLocations: s("INSERT OR IGNORE INTO locations(session, term, message) SELECT ?, value ->> 0, value ->> 1 FROM json_each(?)"),
-      putText: s('INSERT OR REPLACE INTO texts(row, text) VALUES (?, ?)'),
+      putText: s('INSERT OR REPLACE INTO texts(row, text, seq, time, role) VALUES (?, ?, ?, ?, ?)'),
       dropSegment: s('DELETE FROM segments WHERE row = ?'),
       dropTerms: s('DELETE FROM terms WHERE rowid = ?'),
       dropLocations: s('DELETE FROM locations WHERE session = ?'),
       dropTexts: s('DELETE FROM texts WHERE row >= ? AND row < ?'),
       locatedTerm: s('SELECT message FROM locations WHERE session = ? AND term = ?'),
       locatedPrefix: s('SELECT min(message) AS message FROM locations WHERE session = ? AND term >= ? AND term < ?'),
-      texts: s('SELECT row, text FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?'),
+      texts: s('SELECT row, text, seq, time, role FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?'),
       dropSession: s('DELETE FROM sessions WHERE no = ?'),
       idOf: s('SELECT id FROM sessions WHERE no = ?'),
       split: s('SELECT no FROM sessions WHERE segments > 1'),
@@ -376,7 +376,8 @@ export class SqliteIndex {
         segment.push(terms.join(' '))
         for (const term of terms) if (!first.has(term)) first.set(term, n)
         this.beforeWrite()
-        this.statements.putText.run(row.no * ROW_SPAN + n, packed(messages[n]!))
+        const origin = originAt(entry, n)
+        this.statements.putText.run(row.no * ROW_SPAN + n, packed(messages[n]!), origin?.seq ?? null, origin?.time ?? null, origin?.role ?? null)
       }
       this.beforeWrite()
       this.statements.putLocations.run(row.no, JSON.stringify([...first]))
@@ -487,8 +488,8 @@ export class SqliteIndex {
     const hits: ContentHit[] = []
     for (const [id, score] of ordered) {
       if (hits.length >= limit) break
-      const snippet = this.snippet(id, terms)
-      if (snippet !== undefined) hits.push({ id, score, snippet })
+      const excerpt = this.snippet(id, terms)
+      if (excerpt !== undefined) hits.push({ id, score, ...excerpt })
     }
     return hits
   }
@@ -521,15 +522,17 @@ export class SqliteIndex {
   }
 
   /** The excerpt of a session's first message that holds a term. */
-  private snippet(id: string, terms: readonly QueryTerm[]): Snippet | undefined {
+  private snippet(id: string, terms: readonly QueryTerm[]): Pick<ContentHit, 'snippet' | 'origin'> | undefined {
     const known = this.statements.session.get(id) as { no: number } | undefined
     if (known === undefined) return undefined
     const first = this.firstHolding(known.no, terms)
     if (first === undefined) return undefined
     const base = known.no * ROW_SPAN
-    for (const { row, text } of this.statements.texts.all(base + first, base + ROW_SPAN, EXCERPT_TRIES) as { row: number; text: Uint8Array }[]) {
+    for (const { row, text, seq, time, role } of this.statements.texts.all(base + first, base + ROW_SPAN, EXCERPT_TRIES) as { row: number; text: Uint8Array; seq: number | null; time: number | null; role: MessageRole | null }[]) {
       const snippet = snippetOf([unpacked(text)], terms)
-      if (snippet !== undefined) return { ...snippet, message: row - base + 1 }
+      if (snippet === undefined) continue
+      const origin = seq === null || role === null ? {} : { origin: { seq, time: time ?? 0, role } }
+      return { snippet: { ...snippet, message: row - base + 1 }, ...origin }
     }
     return undefined
   }

@@ -21,6 +21,8 @@ export interface IndexedSession {
   readonly label: string
   /** Lower-cased id, cwd and label for query matching. */
   readonly matchKeys: readonly string[]
+  /** The header as the host gave it (a session's full header where the host's own objects fed the catalog). */
+  readonly header: SessionHeaderFields
 }
 
 /** What names a session: its header's id, cwd and creation time. */
@@ -36,7 +38,7 @@ export interface SessionHeaderFields {
  * @param title - its latest title, if known.
  * @returns the entry.
  */
-export function catalogEntry(header: SessionHeaderFields, title: string | undefined): IndexedSession {
+export function catalogEntry(header: SessionHeaderFields | IndexedSession, title: string | undefined): IndexedSession {
   const label = title ?? header.id
   const cwd = header.cwd
   return {
@@ -46,6 +48,7 @@ export function catalogEntry(header: SessionHeaderFields, title: string | undefi
     title,
     label,
     matchKeys: [header.id.toLocaleLowerCase(), ...(cwd === undefined ? [] : [cwd.toLocaleLowerCase()]), label.toLocaleLowerCase()],
+    header: 'matchKeys' in header ? header.header : header,
   }
 }
 

@@ -1,0 +1,79 @@
+/**
+ * Opens a session at one message: the session is opened as the sidebar
+ * opens it, older history is loaded page by page until the message's row is
+ * there, and once the view has settled (it jumps to the end when a session
+ * opens) the row is scrolled to the middle of the view and marked briefly.
+ * rc.8 has no way to open a session at a message, so this follows the
+ * session's chat rows (each carries the log sequence number it starts at)
+ * and the row elements (`data-chat-anchor-key`). Gives up quietly after
+ * {@link GIVE_UP_MS}, or when the user opens another session: the session
+ * is open either way.
+ * @module @wishp3/dsh-sessions/client/sidebar/open-at-match
+ */
+import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
+import { SessionId } from '@deepseek-ai/dsh-session/types'
+import { rowOfSeq } from '../core/anchor.ts'
+import styles from './MatchMark.module.css'
+
+/** Longest the whole search for the row may take. */
+const GIVE_UP_MS = 15_000
+
+/** Milliseconds after the row appears during which it is brought back into view if the view moves it out. */
+const SETTLE_MS = 1_200
+
+/** How long the mark stays. */
+const MARK_MS = 2_400
+
+const tick = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
+
+function inView(element: HTMLElement): boolean {
+  const box = element.getBoundingClientRect()
+  return box.bottom > 0 && box.top < window.innerHeight && box.height > 0
+}
+
+/**
+ * Opens a session at a message.
+ * @param sessions - the browser's sessions service.
+ * @param sessionId - the session.
+ * @param seq - the message's log sequence number.
+ * @returns when the row has been shown, or the search given up.
+ */
+export async function openAtMessage(sessions: ClientContext['sessions'], sessionId: string, seq: number): Promise<void> {
+  const id = SessionId(sessionId)
+  sessions.open(id)
+  const deadline = Date.now() + GIVE_UP_MS
+  const started = Date.now()
+  // The session counts as left when another is current, once the open has had a moment to take effect.
+  const stillOpen = () => Date.now() < deadline && (sessions.list.getSnapshot().current === id || Date.now() - started < 1_000)
+  let key: string | undefined
+  while (key === undefined && stillOpen()) {
+    const session = sessions.binding(id)?.session
+    const snapshot = session?.getSnapshot()
+    if (snapshot?.openState === 'error') return
+    if (session === undefined || snapshot === undefined || snapshot.openState !== 'open' || snapshot.loadingOlder) {
+      await tick(50)
+      continue
+    }
+    const found = rowOfSeq(snapshot.chat.nodes.values(), seq, snapshot.hasMore)
+    if (found.kind === 'none') return
+    if (found.kind === 'row') key = found.key
+    else await session.loadOlder()
+  }
+  if (key === undefined) return
+  const selector = `[data-chat-anchor-key="${CSS.escape(key)}"]`
+  let element: HTMLElement | null = null
+  while (element === null && stillOpen()) {
+    element = document.querySelector<HTMLElement>(selector)
+    if (element === null) await tick(50)
+  }
+  if (element === null) return
+  element.scrollIntoView({ block: 'center' })
+  element.classList.add(styles.mark!)
+  setTimeout(() => element.classList.remove(styles.mark!), MARK_MS)
+  const settled = Date.now() + SETTLE_MS
+  while (Date.now() < settled && stillOpen()) {
+    await tick(100)
+    const now = document.querySelector<HTMLElement>(selector)
+    if (now !== null && !inView(now)) now.scrollIntoView({ block: 'center' })
+  }
+}

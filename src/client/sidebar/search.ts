@@ -1,0 +1,75 @@
+/**
+ * The Search sessions box, answered by the plugin's `search` route instead
+ * of the host's search: titles and what was said, in every language, with
+ * the matching message of each content match remembered so that opening the
+ * row can go to it. Where the route cannot answer (the plugin's host half is
+ * not there, or fails), the host's own search answers, so the box never does
+ * worse than without the plugin. While the content index is still being
+ * built, a query without matches is said to be incomplete, never "no such
+ * session".
+ * @module @wishp3/dsh-sessions/client/sidebar/search
+ */
+import type { SessionsApi } from '../api.ts'
+import type { SessionsLookup } from '../locales.ts'
+import type { SearchPage } from '../../workspace-browser/contract.ts'
+
+/** What the sidebar search keeps of its last answers. */
+export class SidebarSearch {
+  /** The matching message's log sequence number of each session found by what was said in it, for the latest query. */
+  private readonly matches = new Map<string, number | undefined>()
+  private indexing: { query: string; note: string } | undefined
+  private readonly api: Pick<SessionsApi, 'search'>
+  private readonly t: SessionsLookup
+
+  constructor(api: Pick<SessionsApi, 'search'>, t: SessionsLookup) {
+    this.api = api
+    this.t = t
+  }
+
+  /**
+   * Answers one query.
+   * @param query - the trimmed query.
+   * @param signal - aborted when the user types on.
+   * @param hostSearch - the host's own search.
+   * @returns the rows: title matches, then matches of what was said with their excerpts.
+   */
+  async search(query: string, signal: AbortSignal, hostSearch: (query: string, signal: AbortSignal) => Promise<SearchPage>): Promise<SearchPage> {
+    let answer
+    try {
+      answer = await this.api.search(query, signal)
+    } catch (error) {
+      if (signal.aborted) throw error
+      this.matches.clear()
+      this.indexing = undefined
+      return hostSearch(query, signal)
+    }
+    this.matches.clear()
+    for (const result of answer.results) if (result.snippet !== undefined) this.matches.set(result.sessionId, result.snippet.seq)
+    this.indexing = answer.indexing === undefined ? undefined : {
+      query,
+      note: this.t('sidebar.indexing', { indexed: answer.indexing.indexed.toLocaleString(), total: answer.indexing.total.toLocaleString() }),
+    }
+    return {
+      items: answer.results.map(result => result.snippet === undefined ? { sessionId: result.sessionId } : { sessionId: result.sessionId, snippet: result.snippet.text }),
+      hasMore: answer.hasMore,
+    }
+  }
+
+  /**
+   * The note shown while the index is still being built.
+   * @param query - the query on screen.
+   * @returns the note for that query's answer, if it came while the index was incomplete.
+   */
+  indexingNote(query: string): string | undefined {
+    return this.indexing?.query === query.trim() ? this.indexing.note : undefined
+  }
+
+  /**
+   * Where a found session's match is.
+   * @param sessionId - a session of the latest answer.
+   * @returns `{ seq }` for a match of what was said (`seq` undefined where the index does not know it); `undefined` for a title match.
+   */
+  matchOf(sessionId: string): { seq: number | undefined } | undefined {
+    return this.matches.has(sessionId) ? { seq: this.matches.get(sessionId) } : undefined
+  }
+}

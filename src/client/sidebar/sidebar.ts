@@ -1,0 +1,62 @@
+/**
+ * The sidebar module the patched workspace browser requires (see
+ * `workspace-browser/contract.ts`): its Search sessions box answered by the
+ * plugin's search, a content result opened at its matching message, and
+ * real titles in the rows the host shows under their workspace's name.
+ * @module @wishp3/dsh-sessions/client/sidebar/sidebar
+ */
+import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
+import { useEffect, useMemo, useSyncExternalStore } from 'react'
+import type { SessionsApi } from '../api.ts'
+import { type SummaryList, untitledIds, withTitles } from '../core/titles.ts'
+import type { SessionsLookup } from '../locales.ts'
+import type { Sidebar } from '../../workspace-browser/contract.ts'
+import { openAtMessage } from './open-at-match.ts'
+import { SidebarSearch } from './search.ts'
+import { TitleStore } from './titles.ts'
+
+/**
+ * Builds the module.
+ * @param sessions - the browser's sessions service.
+ * @param api - the plugin's routes.
+ * @param t - the plugin's locale lookup.
+ * @returns the sidebar module.
+ */
+export function createSidebar(sessions: ClientContext['sessions'], api: Pick<SessionsApi, 'search' | 'titles'>, t: SessionsLookup): Sidebar {
+  const search = new SidebarSearch(api, t)
+  const titles = new TitleStore(api)
+  return {
+    search: (query, signal, hostSearch) => search.search(query, signal, hostSearch),
+    indexingNote: query => search.indexingNote(query),
+    openResult(sessionId, open) {
+      const seq = search.matchOf(sessionId)?.seq
+      if (seq === undefined) open(sessionId)
+      else void openAtMessage(sessions, sessionId, seq)
+    },
+    useList<L>(list: L): L {
+      const version = useSyncExternalStore(titles.subscribe, titles.version)
+      const rows = list as unknown as SummaryList
+      useEffect(() => { titles.want(untitledIds(rows)) }, [rows])
+      // `version` changes when titles arrive, so the rows re-render with them.
+      return useMemo(() => withTitles(rows, titles.titles), [rows, version]) as unknown as L
+    },
+    resultsKeyDown(event) {
+      if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return
+      const tree = event.currentTarget as HTMLElement
+      const rows = [...tree.querySelectorAll<HTMLElement>('[role="treeitem"]')]
+      const at = rows.indexOf(document.activeElement as HTMLElement)
+      const next = rows[Math.max(0, Math.min(rows.length - 1, at + (event.key === 'ArrowDown' ? 1 : -1)))]
+      if (next === undefined) return
+      event.preventDefault()
+      next.focus()
+    },
+    searchBoxKeyDown(event) {
+      if (event.key !== 'ArrowDown') return false
+      const first = document.querySelector<HTMLElement>('[data-dsh-sessions-results] [role="treeitem"]')
+      if (first === null) return false
+      event.preventDefault()
+      first.focus()
+      return true
+    },
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The host's own session search (`session.search`, which every client of the
+ * host calls) answered from this plugin's content index.
+ *
+ * rc.8 mounts the official SQLite provider of `sessionQuery` with search
+ * off, and a second provider cannot be registered; so while this plugin runs
+ * it sets its own `searchSessions` on the official instance, and its effect's
+ * disposer removes it, which brings the official method back. Every other
+ * method of the service (reads, listings, traces, titles, event search) stays
+ * the official one.
+ *
+ * The contract served: a request whose event filters ask for no more than
+ * the current surface's user and assistant messages, with no session
+ * filters, is answered here: the sessions whose text matches, best first,
+ * then newest, each with its strongest message (the first that holds a
+ * term) as `bestMatch`, its sequence number, type and time, and its excerpt
+ * as plain text; `limit` from 1 to {@link MAX_PAGE}; an opaque cursor bound
+ * to the query; at most {@link MAX_HITS} sessions across all pages. Any
+ * other request is passed to the official method unchanged. Failures are the
+ * host's own `SessionQueryError`: an invalid query, limit or cursor, and an
+ * aborted call.
+ * @module @wishp3/dsh-sessions/host/search/host-search
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import { SESSION_FORMAT_VERSION, type SessionHeader, SessionId } from '@deepseek-ai/dsh-session'
+import {
+  type SessionEventMetadataFilter,
+  SessionQueryError,
+  type SessionSearchExecContext,
+  type SessionSearchHit,
+  type SessionSearchPage,
+  type SessionSearchRequest,
+  SessionSearchCursor,
+} from '@deepseek-ai/dsh-session-query'
+import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
+import type { ContentSearch } from './content-search.ts'
+import { boundedQuery } from './sidebar-search.ts'
+import { queryTerms } from './text.ts'
+
+/** Most sessions one page may ask for. */
+export const MAX_PAGE = 100
+
+/** Most sessions a query is paged through. */
+export const MAX_HITS = 200
+
+type SearchSessions = (request: SessionSearchRequest, exec?: SessionSearchExecContext) => Promise<SessionSearchPage<SessionSearchHit>>
+
+const MESSAGE_TYPES: ReadonlySet<string> = new Set(['user/message', 'assistant/message'])
+
+/** Whether every event filter is one this index applies already: message types, the current surface. */
+function answerable(request: SessionSearchRequest): boolean {
+  if (request.sessionFilters !== undefined && request.sessionFilters.length > 0) return false
+  const types = new Set<string>(MESSAGE_TYPES)
+  for (const filter of request.eventFilters ?? [] as readonly SessionEventMetadataFilter[]) {
+    if (filter.kind === 'surface') {
+      if (!filter.values.includes('current')) return false
+    } else if (filter.kind === 'type') {
+      for (const type of [...types]) if (!(filter.values as readonly string[]).includes(type)) types.delete(type)
+    } else {
+      return false
+    }
+  }
+  return types.size === MESSAGE_TYPES.size
+}
+
+interface CursorState {
+  readonly q: string
+  readonly at: number
+}
+
+function cursorOf(state: CursorState): SessionSearchCursor {
+  return SessionSearchCursor(`dsh-sessions:${Buffer.from(JSON.stringify(state)).toString('base64url')}`)
+}
+
+function readCursor(cursor: string, query: string): number {
+  const invalid = () => new SessionQueryError('this cursor does not belong to this query', 'SESSION_QUERY_INVALID_CURSOR')
+  if (typeof cursor !== 'string' || !cursor.startsWith('dsh-sessions:')) throw invalid()
+  let state: unknown
+  try {
+    state = JSON.parse(Buffer.from(cursor.slice('dsh-sessions:'.length), 'base64url').toString('utf8'))
+  } catch (error) {
+    throw new SessionQueryError('this cursor does not belong to this query', 'SESSION_QUERY_INVALID_CURSOR', { cause: error })
+  }
+  const { q, at } = (state ?? {}) as Partial<CursorState>
+  if (q !== query || typeof at !== 'number' || !Number.isSafeInteger(at) || at < 0 || at > MAX_HITS) throw invalid()
+  return at
+}
+
+function headerOf(session: IndexedSession): SessionHeader {
+  const given = session.header as Partial<SessionHeader>
+  if (typeof given.version === 'number') return structuredClone(given as SessionHeader)
+  return { version: SESSION_FORMAT_VERSION, id: SessionId(session.id), createdAt: session.createdAt, ...(session.cwd === undefined ? {} : { cwd: session.cwd }) }
+}
+
+/**
+ * The `searchSessions` this plugin serves.
+ * @param ctx - the row's context (for live sessions).
+ * @param index - the session index.
+ * @param content - the content search.
+ * @param official - the official method, for requests this index does not answer.
+ * @returns the method.
+ */
+export function hostSearch(ctx: Context, index: SessionIndex, content: ContentSearch, official: SearchSessions): SearchSessions {
+  return async (request, exec) => {
+    const signal = exec?.signal
+    const aborted = () => new SessionQueryError('session search was aborted', 'SESSION_QUERY_ABORTED', { cause: signal?.reason })
+    const isAborted = () => signal?.aborted === true
+    if (isAborted()) throw aborted()
+    if (!answerable(request)) return official(request, exec)
+    if (typeof request.query !== 'string' || request.query.trim() === '') throw new SessionQueryError('the query must be non-empty text', 'SESSION_QUERY_INVALID_QUERY')
+    const limit = request.limit ?? 20
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE) throw new SessionQueryError(`limit must be a whole number from 1 to ${MAX_PAGE}`, 'SESSION_QUERY_INVALID_LIMIT')
+    const query = boundedQuery(request.query)
+    const at = request.cursor === undefined ? 0 : readCursor(request.cursor, query)
+    const terms = queryTerms(query)
+    const wanted = Math.min(at + limit + 1, MAX_HITS)
+    const hits = terms.length === 0 || at >= wanted ? [] : await content.find(terms, id => index.get(id) !== undefined, wanted)
+    if (isAborted()) throw aborted()
+    const items: SessionSearchHit[] = []
+    for (const hit of hits.slice(at, at + limit)) {
+      const session = index.get(hit.id)
+      const origin = hit.origin
+      if (session === undefined || origin === undefined) continue
+      const sessionId = SessionId(session.id)
+      const live = ctx.sessions.get(sessionId) !== undefined
+      items.push({
+        header: headerOf(session),
+        live,
+        persisted: true,
+        bestMatch: { sessionId, seq: origin.seq, type: origin.role === 'user' ? 'user/message' : 'assistant/message', time: origin.time, surface: 'current', snippet: hit.snippet.text },
+      })
+    }
+    const next = at + limit
+    return { items, ...(hits.length > next && next < MAX_HITS ? { nextCursor: cursorOf({ q: query, at: next }) } : {}) }
+  }
+}
+
+/**
+ * Sets {@link hostSearch} on the official `sessionQuery` instance for as long as the row runs.
+ * @param ctx - the row's context (injects `sessionQuery`).
+ * @param index - the session index.
+ * @param content - the content search.
+ */
+export function serveHostSearch(ctx: Context, index: SessionIndex, content: ContentSearch): void {
+  ctx.effect(() => {
+    try {
+      const engine = ctx.sessionQuery as unknown as { searchSessions: SearchSessions }
+      const own = Object.hasOwn(engine, 'searchSessions') ? engine.searchSessions : undefined
+      const official: SearchSessions = engine.searchSessions.bind(engine)
+      engine.searchSessions = hostSearch(ctx, index, content, official)
+      return () => {
+        if (own === undefined) delete (engine as Partial<typeof engine>).searchSessions
+        else engine.searchSessions = own
+      }
+    } catch (error) {
+      // The host's search stays the official one; the plugin's own sidebar search does not depend on it.
+      ctx.logger('dsh-sessions').warn('the host\'s session search is left as it is: %s', error)
+      return () => undefined
+    }
+  }, 'dsh-sessions: the host\'s session search')
+}

@@ -1,0 +1,117 @@
+/**
+ * The sidebar's session search: every session the host lists, in every
+ * workspace, found by its title or by what was said in it.
+ *
+ * A query matches a title when every one of its words (each Chinese or
+ * Japanese run whole) occurs in the title, case and accents folded; it
+ * matches a session's text as the `@` menu's content search does (every
+ * term, the last word also as a prefix, Chinese and Japanese without
+ * spaces). Title matches come first, newest first; then the sessions found
+ * only by their text, best match first, then newest, each with its excerpt,
+ * the number of the matching message and that message's log sequence
+ * number. Only the first {@link MAX_SIDEBAR_QUERY} characters of a query are
+ * read, so the work per query is bounded whatever is typed. Which of the
+ * sessions the user may see is the browser's and the host's call (archived
+ * and subagent sessions are left out there, as the sidebar leaves them out).
+ * @module @wishp3/dsh-sessions/host/search/sidebar-search
+ */
+import type { Snippet, IndexingProgress } from '../../shared/wire.ts'
+import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
+import type { ContentSearch } from './content-search.ts'
+import { fold, queryTerms } from './text.ts'
+
+/** Most characters of a query read; the rest is ignored. */
+export const MAX_SIDEBAR_QUERY = 256
+
+/** Most sessions one query returns. */
+export const MAX_SIDEBAR_RESULTS = 200
+
+/** One session found. */
+export interface SidebarMatch {
+  readonly session: IndexedSession
+  /** Present when the session was found by what was said in it rather than by its title. */
+  readonly snippet?: Snippet
+}
+
+/** What one query found. */
+export interface SidebarAnswer {
+  readonly matches: readonly SidebarMatch[]
+  /** Whether more sessions match than were returned. */
+  readonly hasMore: boolean
+  /** Present while the content index is still being built: text matches cover the sessions indexed so far. */
+  readonly indexing?: IndexingProgress
+}
+
+/**
+ * The part of a query that is read: surrounding space trimmed, at most
+ * {@link MAX_SIDEBAR_QUERY} characters, never ending in half a surrogate pair.
+ * @param query - what was typed.
+ * @returns the query searched.
+ */
+export function boundedQuery(query: string): string {
+  const trimmed = query.trim()
+  if (trimmed.length <= MAX_SIDEBAR_QUERY) return trimmed
+  const cut = trimmed.slice(0, MAX_SIDEBAR_QUERY)
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut
+}
+
+/** The words of a query that a title must hold, folded: a run of letters, marks or digits each. */
+function titleWords(query: string): string[] {
+  return fold(query).match(/[\p{L}\p{M}\p{N}]+/gu) ?? []
+}
+
+/**
+ * Whether a title holds every word of a query.
+ * @param title - a session's title.
+ * @param words - the query's folded words.
+ * @returns true when each word occurs in the folded title.
+ */
+export function titleMatches(title: string, words: readonly string[]): boolean {
+  if (words.length === 0) return false
+  const folded = fold(title)
+  return words.every(word => folded.includes(word))
+}
+
+/**
+ * Answers one sidebar query.
+ * @param index - the session index (titles, newest first).
+ * @param content - the content search.
+ * @param query - what was typed.
+ * @param limit - most sessions returned (at most {@link MAX_SIDEBAR_RESULTS}).
+ * @param signal - aborts a superseded query before its content search starts.
+ * @returns title matches, then text matches.
+ */
+export async function searchSidebar(index: SessionIndex, content: ContentSearch, query: string, limit: number, signal?: AbortSignal): Promise<SidebarAnswer> {
+  const cap = Math.max(0, Math.min(limit, MAX_SIDEBAR_RESULTS))
+  const text = boundedQuery(query)
+  const words = titleWords(text)
+  const indexing = content.progress()
+  const progress = indexing === undefined ? {} : { indexing }
+  if (cap === 0 || words.length === 0) return { matches: [], hasMore: false, ...progress }
+  const matches: SidebarMatch[] = []
+  const byTitle = new Set<string>()
+  let hasMore = false
+  for (const session of index.list()) {
+    if (session.title === undefined || !titleMatches(session.title, words)) continue
+    if (matches.length >= cap) {
+      hasMore = true
+      break
+    }
+    matches.push({ session })
+    byTitle.add(session.id)
+  }
+  const terms = queryTerms(text)
+  if (hasMore || terms.length === 0 || signal?.aborted === true) return { matches, hasMore, ...progress }
+  const room = cap - matches.length
+  const hits = await content.find(terms, id => !byTitle.has(id), room + 1)
+  for (const hit of hits) {
+    const session = index.get(hit.id)
+    if (session === undefined) continue
+    if (matches.length >= cap) {
+      hasMore = true
+      break
+    }
+    matches.push({ session, snippet: hit.snippet })
+  }
+  return { matches, hasMore, ...progress }
+}
