@@ -11,7 +11,7 @@ import { agentEvents, type Agent, type PreStepDecision } from '@deepseek-ai/dsh-
 import { createAssistantMessage, createUserMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
 import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
 import JsonlPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
-import SessionQueryEngine from '@deepseek-ai/dsh-session-query'
+import SessionQueryEngine, { SessionQueryError } from '@deepseek-ai/dsh-session-query'
 import SessionReferenceResolver from '@deepseek-ai/dsh-session-reference'
 import { SettingsProvider } from '@deepseek-ai/dsh-settings'
 import WebServer from '@deepseek-ai/dsh-host-webserver'
@@ -77,8 +77,9 @@ class TestSessionQueryEngine extends SessionQueryEngine {
     return super.readTitle(id, signal)
   }
 
-  searchSessions() {
-    return Promise.resolve({ items: [] })
+  /** As rc.8's web profile mounts the official provider (`openAt: never`): search is off. */
+  searchSessions(): Promise<never> {
+    return Promise.reject(new SessionQueryError('session search is disabled', 'SESSION_QUERY_SEARCH_DISABLED'))
   }
 
   searchEvents(request: { sessionId: SessionId }) {

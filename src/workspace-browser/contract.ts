@@ -55,11 +55,17 @@ export interface Sidebar {
    * A hook: the sessions list with each row's real title where the host
    * shows the workspace name instead; rows re-render when titles arrive.
    */
-  useList<L>(list: L): L
+  useList<L extends SessionsListView>(list: L): L
   /** Keys in the search results: the arrows move between results. */
   resultsKeyDown(event: ReactKeyboardEvent): void
   /** Keys in the Search sessions box: the down arrow moves to the first result. Returns whether it took the key. */
   searchBoxKeyDown(event: ReactKeyboardEvent): boolean
+}
+
+/** What the sidebar module reads of the browser's sessions list. */
+export interface SessionsListView {
+  readonly ids: readonly string[]
+  readonly byId: Readonly<Record<string, { readonly id: string; readonly title?: string | undefined; readonly displayTitle: string; readonly blank: boolean } | undefined>>
 }
 
 /** What the key handlers read of a React keyboard event. */

@@ -88,7 +88,10 @@ describe('the browser half on the shell\'s own services', () => {
     const probe = { trigger: '@' as const, candidates: () => Promise.resolve([]), onPick: () => undefined }
     expect(() => inputTriggers.registerSource({ ...probe, name: 'dsh-sessions' })).toThrow()
     expect(() => inputTriggers.registerSource({ ...probe, name: 'dsh-sessions-quote' })).toThrow()
-    expect(mountWorkspaceBrowser).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ items: expect.any(Function), select: expect.any(Function) }))
+    expect(mountWorkspaceBrowser).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({
+      rowMenu: expect.objectContaining({ items: expect.any(Function), select: expect.any(Function) }),
+      sidebar: expect.objectContaining({ search: expect.any(Function), openResult: expect.any(Function), useList: expect.any(Function) }),
+    }))
   })
 
   it('hands each entry the face its contract declares', async () => {

@@ -49,7 +49,10 @@ describe('browser dictionaries', () => {
     expect(slotRegister).toHaveBeenCalledWith(expect.objectContaining({ name: 'settings.plugin.item', key: 'dsh-sessions', locale: NS }), expect.any(Function))
     expect(slotRegister).toHaveBeenCalledWith(expect.objectContaining({ name: 'conversation.session.header.actions', id: 'dsh-sessions-copy', locale: NS }), expect.any(Function))
     for (const key of ['search_sessions', 'read_session']) expect(slotRegister).toHaveBeenCalledWith(expect.objectContaining({ name: 'tool.call.toolview', key, locale: NS }), expect.any(Function))
-    expect(mountWorkspaceBrowser).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ items: expect.any(Function), opening: expect.any(Function), select: expect.any(Function) }))
+    expect(mountWorkspaceBrowser).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({
+      rowMenu: expect.objectContaining({ items: expect.any(Function), opening: expect.any(Function), select: expect.any(Function) }),
+      sidebar: expect.objectContaining({ search: expect.any(Function), openResult: expect.any(Function), useList: expect.any(Function) }),
+    }))
     expect(disposed).toEqual([])
     await fiber.dispose()
     expect(disposed.sort()).toEqual(['dictionaries', 'slot', 'slot', 'slot', 'slot', 'slot', 'slot', 'slot', 'source', 'source'])

@@ -6,9 +6,14 @@ const header = (id: string, createdAt: number, cwd?: string) => ({ id, createdAt
 
 describe('the session catalog', () => {
   it('labels an untitled session by its id and matches on id, cwd and label in lower case', () => {
-    expect(catalogEntry(header('session-A', 1, '/W/Alpha'), undefined)).toEqual({
-      id: 'session-A', cwd: '/W/Alpha', createdAt: 1, title: undefined, label: 'session-A', matchKeys: ['session-a', '/w/alpha', 'session-a'],
+    const given = header('session-A', 1, '/W/Alpha')
+    expect(catalogEntry(given, undefined)).toEqual({
+      id: 'session-A', cwd: '/W/Alpha', createdAt: 1, title: undefined, label: 'session-A', matchKeys: ['session-a', '/w/alpha', 'session-a'], header: given,
     })
+    // A retitled entry keeps the header the host gave, not the entry it was made from.
+    const retitled = catalogEntry(catalogEntry(given, undefined), 'Kiwi')
+    expect(retitled.header).toBe(given)
+    expect(retitled.label).toBe('Kiwi')
     expect(catalogEntry(header('s', 1), 'Kiwi Plans').matchKeys).toEqual(['s', 'kiwi plans'])
   })
 

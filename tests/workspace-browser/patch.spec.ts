@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
-import { patchWorkspaceBundle, ROW_MENU_MODULE, WorkspacePatchError } from '../../src/workspace-browser/patch.ts'
+import { patchWorkspaceBundle, ROW_MENU_MODULE, SIDEBAR_MODULE, WorkspacePatchError } from '../../src/workspace-browser/patch.ts'
 
 const published = readFileSync(createRequire(import.meta.url).resolve('@deepseek-ai/dsh-client-ui-workspace/client'), 'utf8')
 
@@ -20,6 +20,25 @@ describe('the ui-workspace patch', () => {
     expect(patched).toContain('e.stopPropagation();\n\t\t\t\t\t\t\t\t\t\tif (!menuOpen) dsh_sessions_row_menu.opening(node.id);\n\t\t\t\t\t\t\t\t\t\tsetMenuOpen((v) => !v);')
   })
 
+  it('routes every view of the sessions list, the search call, a chosen result and the empty-result line through the sidebar module', () => {
+    const patched = patchWorkspaceBundle(published)
+    expect(patched).toContain(`require(${JSON.stringify(SIDEBAR_MODULE)})`)
+    expect(patched.split('dsh_sessions_sidebar.useList(useSessions((s) => s))').length - 1).toBe(3)
+    expect(patched).not.toMatch(/const list = useSessions\(/)
+    expect(patched).toContain('const searchSessions = (query, signal) => dsh_sessions_sidebar.search(query, signal, hostSearchSessions);')
+    expect(patched).toContain('dsh_sessions_sidebar.openResult(result.id, onOpen);')
+    expect(patched).not.toMatch(/onClick: \(\) => \{\s*onOpen\(result\.id\);/)
+    expect(patched).toContain('results.items.length === 0 && dsh_sessions_sidebar.indexingNote(query) === void 0')
+    expect(patched).toContain('onKeyDown: dsh_sessions_sidebar.resultsKeyDown,')
+    expect(patched).toContain('if (dsh_sessions_sidebar.searchBoxKeyDown(e)) return;')
+  })
+
+  it('fails naming an anchor that no longer occurs as often as it did', () => {
+    const changed = published.replace('const list = useSessions((s) => s);', 'const list = useSessions((state) => state);')
+    expect(() => patchWorkspaceBundle(changed)).toThrow(WorkspacePatchError)
+    expect(() => patchWorkspaceBundle(changed)).toThrow(/"sessions list views" found 2 times .*expected 3 times/)
+  })
+
   it('produces a factory that runs against the shell modules and returns apply and inject', () => {
     const source = patchWorkspaceBundle(published).replace('export default function workspaceFactory', 'return function workspaceFactory')
     const factory = new Function(source)() as (require: (id: string) => unknown) => { apply: unknown; inject: unknown }
@@ -30,7 +49,7 @@ describe('the ui-workspace patch', () => {
     })
     expect(typeof exports.apply).toBe('function')
     expect(exports.inject).toEqual(['slots', 'sessions', 'workspaces', 'locale', 'connection'])
-    expect(required.sort()).toEqual(['@deepseek-ai/dsh-client-runtime/client', '@deepseek-ai/dsh-client-ui-primitives', ROW_MENU_MODULE, 'react', 'react/jsx-runtime'].sort())
+    expect(required.sort()).toEqual(['@deepseek-ai/dsh-client-runtime/client', '@deepseek-ai/dsh-client-ui-primitives', ROW_MENU_MODULE, SIDEBAR_MODULE, 'react', 'react/jsx-runtime'].sort())
   })
 
   it.each([

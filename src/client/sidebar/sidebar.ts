@@ -8,7 +8,7 @@
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import { useEffect, useMemo, useSyncExternalStore } from 'react'
 import type { SessionsApi } from '../api.ts'
-import { type SummaryList, untitledIds, withTitles } from '../core/titles.ts'
+import { untitledIds, withTitles } from '../core/titles.ts'
 import type { SessionsLookup } from '../locales.ts'
 import type { Sidebar } from '../../workspace-browser/contract.ts'
 import { openAtMessage } from './open-at-match.ts'
@@ -33,12 +33,11 @@ export function createSidebar(sessions: ClientContext['sessions'], api: Pick<Ses
       if (seq === undefined) open(sessionId)
       else void openAtMessage(sessions, sessionId, seq)
     },
-    useList<L>(list: L): L {
+    useList(list) {
       const version = useSyncExternalStore(titles.subscribe, titles.version)
-      const rows = list as unknown as SummaryList
-      useEffect(() => { titles.want(untitledIds(rows)) }, [rows])
+      useEffect(() => { titles.want(untitledIds(list)) }, [list])
       // `version` changes when titles arrive, so the rows re-render with them.
-      return useMemo(() => withTitles(rows, titles.titles), [rows, version]) as unknown as L
+      return useMemo(() => withTitles(list, titles.titles), [list, version])
     },
     resultsKeyDown(event) {
       if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return

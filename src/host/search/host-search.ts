@@ -26,12 +26,11 @@ import { SESSION_FORMAT_VERSION, type SessionHeader, SessionId } from '@deepseek
 import {
   type SessionEventMetadataFilter,
   SessionQueryError,
-  type SessionSearchExecContext,
   type SessionSearchHit,
-  type SessionSearchPage,
   type SessionSearchRequest,
   SessionSearchCursor,
 } from '@deepseek-ai/dsh-session-query'
+import { replaceSearchSessions, type SearchSessions } from '../official/session-query.ts'
 import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 import type { ContentSearch } from './content-search.ts'
 import { boundedQuery } from './sidebar-search.ts'
@@ -43,7 +42,6 @@ export const MAX_PAGE = 100
 /** Most sessions a query is paged through. */
 export const MAX_HITS = 200
 
-type SearchSessions = (request: SessionSearchRequest, exec?: SessionSearchExecContext) => Promise<SessionSearchPage<SessionSearchHit>>
 
 const MESSAGE_TYPES: ReadonlySet<string> = new Set(['user/message', 'assistant/message'])
 
@@ -113,6 +111,7 @@ export function hostSearch(ctx: Context, index: SessionIndex, content: ContentSe
     const query = boundedQuery(request.query)
     const at = request.cursor === undefined ? 0 : readCursor(request.cursor, query)
     const terms = queryTerms(query)
+    await index.ready()
     const wanted = Math.min(at + limit + 1, MAX_HITS)
     const hits = terms.length === 0 || at >= wanted ? [] : await content.find(terms, id => index.get(id) !== undefined, wanted)
     if (isAborted()) throw aborted()
@@ -144,14 +143,7 @@ export function hostSearch(ctx: Context, index: SessionIndex, content: ContentSe
 export function serveHostSearch(ctx: Context, index: SessionIndex, content: ContentSearch): void {
   ctx.effect(() => {
     try {
-      const engine = ctx.sessionQuery as unknown as { searchSessions: SearchSessions }
-      const own = Object.hasOwn(engine, 'searchSessions') ? engine.searchSessions : undefined
-      const official: SearchSessions = engine.searchSessions.bind(engine)
-      engine.searchSessions = hostSearch(ctx, index, content, official)
-      return () => {
-        if (own === undefined) delete (engine as Partial<typeof engine>).searchSessions
-        else engine.searchSessions = own
-      }
+      return replaceSearchSessions(ctx.sessionQuery, official => hostSearch(ctx, index, content, official))
     } catch (error) {
       // The host's search stays the official one; the plugin's own sidebar search does not depend on it.
       ctx.logger('dsh-sessions').warn('the host\'s session search is left as it is: %s', error)

@@ -29,8 +29,8 @@ export const MAX_SIDEBAR_RESULTS = 200
 /** One session found. */
 export interface SidebarMatch {
   readonly session: IndexedSession
-  /** Present when the session was found by what was said in it rather than by its title. */
-  readonly snippet?: Snippet
+  /** Present when the session was found by what was said in it rather than by its title; `seq` is the matching message's log event, where the index knows it. */
+  readonly snippet?: Snippet & { readonly seq?: number }
 }
 
 /** What one query found. */
@@ -111,7 +111,7 @@ export async function searchSidebar(index: SessionIndex, content: ContentSearch,
       hasMore = true
       break
     }
-    matches.push({ session, snippet: hit.snippet })
+    matches.push({ session, snippet: hit.origin === undefined ? hit.snippet : { ...hit.snippet, seq: hit.origin.seq } })
   }
   return { matches, hasMore, ...progress }
 }

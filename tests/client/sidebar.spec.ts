@@ -1,0 +1,105 @@
+/**
+ * The sidebar module's search and titles: the plugin's route answers, the
+ * host's search answers only when the route cannot; the matching message of
+ * each content row is kept for opening; an answer while the index is built
+ * says so instead of "no matches"; titles are asked in batches, asked again
+ * while the logs are still being read, and arriving titles are announced.
+ */
+import { describe, expect, it, vi } from 'vitest'
+import { en, type SessionsKey } from '../../src/client/locales.ts'
+import { SidebarSearch } from '../../src/client/sidebar/search.ts'
+import { TitleStore } from '../../src/client/sidebar/titles.ts'
+import type { SidebarSearchResponse, TitlesResponse } from '../../src/shared/wire.ts'
+
+const t = (key: SessionsKey, params: Record<string, string> = {}) => en[key].replace(/\{(\w+)\}/g, (match, name: string) => params[name] ?? match)
+const signal = () => new AbortController().signal
+
+describe('the sidebar search', () => {
+  const answer: SidebarSearchResponse = {
+    results: [
+      { sessionId: 'a', title: 'Kiwi plans' },
+      { sessionId: 'b', title: 'Plum plans', snippet: { text: 'the QUETZAL rollout', marks: [[4, 11]], message: 3, seq: 17 } },
+      { sessionId: 'c', title: 'Old', snippet: { text: 'quetzal', marks: [[0, 7]], message: 1 } },
+    ],
+    hasMore: true,
+  }
+
+  it('answers from the plugin\'s route: excerpts as text, the matching message kept for opening', async () => {
+    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve(answer)) }, t)
+    const host = vi.fn()
+    expect(await search.search('quetzal', signal(), host)).toEqual({
+      items: [{ sessionId: 'a' }, { sessionId: 'b', snippet: 'the QUETZAL rollout' }, { sessionId: 'c', snippet: 'quetzal' }],
+      hasMore: true,
+    })
+    expect(host).not.toHaveBeenCalled()
+    expect(search.matchOf('a')).toBeUndefined()
+    expect(search.matchOf('b')).toEqual({ seq: 17 })
+    expect(search.matchOf('c')).toEqual({ seq: undefined })
+    expect(search.indexingNote('quetzal')).toBeUndefined()
+  })
+
+  it('falls back to the host\'s search when the route fails, and forgets the last matches', async () => {
+    const api = { search: vi.fn().mockResolvedValueOnce(answer).mockRejectedValueOnce(new Error('HTTP 500')) }
+    const search = new SidebarSearch(api, t)
+    await search.search('quetzal', signal(), vi.fn())
+    const host = vi.fn(() => Promise.resolve({ items: [{ sessionId: 'z', snippet: 'host' }], hasMore: false }))
+    expect(await search.search('quetzal', signal(), host)).toEqual({ items: [{ sessionId: 'z', snippet: 'host' }], hasMore: false })
+    expect(search.matchOf('b')).toBeUndefined()
+  })
+
+  it('does not fall back for a query the user has already replaced', async () => {
+    const controller = new AbortController()
+    const search = new SidebarSearch({ search: vi.fn(() => { controller.abort(); return Promise.reject(new Error('aborted')) }) }, t)
+    const host = vi.fn()
+    await expect(search.search('q', controller.signal, host)).rejects.toThrow('aborted')
+    expect(host).not.toHaveBeenCalled()
+  })
+
+  it('says the index is still being built, for the query it answered', async () => {
+    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve({ results: [], hasMore: false, indexing: { indexed: 1234, total: 20000 } })) }, t)
+    await search.search('quetzal', signal(), vi.fn())
+    expect(search.indexingNote('quetzal')).toBe(`Still indexing what was said (${(1234).toLocaleString()} of ${(20000).toLocaleString()}); so far only titles match`)
+    expect(search.indexingNote('other')).toBeUndefined()
+  })
+})
+
+describe('the title store', () => {
+  it('asks for unknown titles once, announces those that arrive, and asks again only while logs are being read', async () => {
+    vi.useFakeTimers()
+    try {
+      const answers: TitlesResponse[] = [
+        { titles: { a: 'Kiwi plans' }, pending: true },
+        { titles: { b: 'Plum plans' }, pending: false },
+      ]
+      const titles = vi.fn((_ids: readonly string[]) => Promise.resolve(answers.shift()!))
+      const store = new TitleStore({ titles })
+      const heard = vi.fn()
+      store.subscribe(heard)
+      store.want(['a', 'b', 'c'])
+      store.want(['a', 'b'])
+      await vi.advanceTimersByTimeAsync(0)
+      expect(titles).toHaveBeenCalledTimes(1)
+      expect(titles.mock.calls[0]![0]).toEqual(['a', 'b', 'c'])
+      expect(store.titles.get('a')).toBe('Kiwi plans')
+      expect(heard).toHaveBeenCalledTimes(1)
+      expect(store.version()).toBe(1)
+      await vi.advanceTimersByTimeAsync(1_000)
+      expect(titles).toHaveBeenCalledTimes(2)
+      expect(titles.mock.calls[1]![0]).toEqual(['b', 'c'])
+      expect(store.titles.get('b')).toBe('Plum plans')
+      // No more pending: c is settled and never asked again.
+      store.want(['a', 'b', 'c'])
+      await vi.advanceTimersByTimeAsync(60_000)
+      expect(titles).toHaveBeenCalledTimes(2)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('asks in batches of at most 500 ids', async () => {
+    const titles = vi.fn((_ids: readonly string[]) => Promise.resolve({ titles: {}, pending: false }))
+    const store = new TitleStore({ titles })
+    store.want(Array.from({ length: 1_200 }, (_, n) => `s${n}`))
+    await vi.waitFor(() => { expect(titles.mock.calls.map(call => call[0].length)).toEqual([500, 500, 200]) })
+  })
+})
