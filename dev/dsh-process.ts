@@ -4,7 +4,8 @@
  * Every process the harness starts is tracked and ended with its process
  * group, on `stop()` and when the test process exits.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process'
+import { promisify } from 'node:util'
 import type { Home } from './home.ts'
 import { nodeBin, repoBin } from './paths.ts'
 
@@ -91,6 +92,26 @@ export function dshPlugin(options: DshOptions, args: readonly string[]): string 
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string; message: string }
     throw new Error(`dsh plugin ${args.join(' ')} failed: ${failed.message}\n${failed.stdout ?? ''}${failed.stderr ?? ''}`)
+  }
+}
+
+/**
+ * Runs one headless turn, `dsh --profile headless <prompt>`, as a separate
+ * process writing its session to the home's store (never while `dsh web`
+ * runs on the same home).
+ * @param options - the run's user, host and model.
+ * @param cwd - the workspace folder the session belongs to.
+ * @param prompt - the user's message.
+ * @returns what the run printed.
+ */
+export async function dshHeadless(options: DshOptions, cwd: string, prompt: string): Promise<string> {
+  // Asynchronous: the stand-in model answering it may run in this same process.
+  try {
+    const { stdout } = await promisify(execFile)('dsh', ['--profile', 'headless', prompt], { cwd, env: dshEnv(options), encoding: 'utf8', timeout: 120_000 })
+    return stdout
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string; message: string }
+    throw new Error(`dsh --profile headless failed: ${failed.message}\n${failed.stdout ?? ''}${failed.stderr ?? ''}`)
   }
 }
 

@@ -31,8 +31,8 @@ export interface StackSetup {
   readonly tarball?: string
   /** Plugin folders or tarballs added before the plugin under test, so their rows come first. */
   readonly fixtures?: readonly string[]
-  /** Work on the home before `dsh web` starts. */
-  readonly beforeBoot?: (home: Home) => Promise<void>
+  /** Work on the home before `dsh web` starts; `options` runs other `dsh` processes on the same home and model. */
+  readonly beforeBoot?: (home: Home, options: DshOptions) => Promise<void>
   /** Further `dsh web` flags. */
   readonly webArgs?: readonly string[]
 }
@@ -49,7 +49,7 @@ export async function startStack(setup: StackSetup): Promise<Stack> {
   try {
     for (const fixture of setup.fixtures ?? []) dshPlugin(options, ['add', fixture])
     if (setup.tarball !== undefined) dshPlugin(options, ['add', setup.tarball])
-    await setup.beforeBoot?.(home)
+    await setup.beforeBoot?.(home, options)
     const stack: Stack = {
       home,
       model,

@@ -24,8 +24,9 @@ const steps = {
   build: () => [run('tsdown', [])],
   typecheck,
   // The build specs read lib/, so the unit step builds first, as the whole test does.
-  'test:unit': () => [run('tsdown', []), run('vitest', ['run', '--config', 'vitest.config.ts'])],
-  'test:e2e': () => [ensureBrowser(), run('vitest', ['run', '--config', 'vitest.e2e.config.ts'])],
+  // Further arguments (file filters, `-t`) go to vitest.
+  'test:unit': () => [run('tsdown', []), run('vitest', ['run', '--config', 'vitest.config.ts', ...process.argv.slice(3)])],
+  'test:e2e': () => [ensureBrowser(), run('vitest', ['run', '--config', 'vitest.e2e.config.ts', ...process.argv.slice(3)])],
   test: () => [
     ensureBrowser(),
     ...typecheck(),

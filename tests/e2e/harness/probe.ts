@@ -18,7 +18,7 @@ export interface ApplyProbe {
 
 /* The init script runs in the page; it must stay self-contained. */
 function install({ id, ns }: { id: string; ns: string }): void {
-  const state: { applied: number; error?: string; translate?: (key: string) => string } = { applied: 0 }
+  const state: { applied: number; error?: string; translate?: (key: string) => string; hostSearch?: (query: string) => Promise<unknown> } = { applied: 0 }
   const wrapLoad = (load: (registration: { id: string; factory: (require: unknown) => unknown }) => unknown) =>
     function wrapped(this: unknown, registration: { id: string; factory: (require: unknown) => unknown }) {
       if (registration.id !== id) return load.call(this, registration)
@@ -29,11 +29,13 @@ function install({ id, ns }: { id: string; ns: string }): void {
           const exports = factory(require) as { apply: (ctx: unknown, config: unknown) => unknown; inject?: unknown }
           return {
             ...exports,
-            apply(ctx: { locale: { bind(ns: string): (key: string) => string } }, config: unknown) {
+            apply(ctx: { locale: { bind(ns: string): (key: string) => string }; get(name: string): unknown }, config: unknown) {
               try {
                 const result = exports.apply(ctx, config)
                 state.applied += 1
                 state.translate = ctx.locale.bind(ns)
+                const sessions = ctx.get('sessions') as { search(query: string, signal: AbortSignal): Promise<unknown> } | undefined
+                if (sessions !== undefined) state.hostSearch = query => sessions.search(query, new AbortController().signal)
                 return result
               } catch (error) {
                 state.error = String(error)
@@ -81,6 +83,20 @@ export async function readProbe(page: Page): Promise<ApplyProbe> {
     const state = (window as unknown as { __dshSessionsProbe: { applied: number; error?: string } }).__dshSessionsProbe
     return { applied: state.applied, ...(state.error === undefined ? {} : { error: state.error }) }
   })
+}
+
+/**
+ * Asks the host's own `session.search` (what every client of the host asks), through the shell's sessions service.
+ * @param page - a page of the probed context.
+ * @param query - the query.
+ * @returns the host's answer: `{ ok, value: { items: { sessionId, snippet }[], hasMore } }` or `{ ok: false, error }`.
+ */
+export async function hostSearchInPage(page: Page, query: string): Promise<{ ok: boolean; value?: { items: { sessionId: string; snippet?: string }[] }; error?: unknown }> {
+  return page.evaluate(q => {
+    const state = (window as unknown as { __dshSessionsProbe: { hostSearch?: (query: string) => Promise<unknown> } }).__dshSessionsProbe
+    if (state.hostSearch === undefined) throw new Error('the browser half has not applied')
+    return state.hostSearch(q) as Promise<{ ok: boolean }>
+  }, query)
 }
 
 /**

@@ -1,0 +1,153 @@
+/**
+ * The sidebar's Search sessions box and rows in the real host, on a store
+ * that other dsh processes wrote before `dsh web` started (its sessions have
+ * no titles in the host's projection cache, so rc.8 shows their workspace's
+ * name): one session written by a headless `dsh` run, the others by the
+ * pinned host's own session store without the cache. The rows show their
+ * titles; a body word, a Chinese substring, a title word and a session of
+ * another workspace are found, with excerpts; a content result opens its
+ * session at the matching message even when it starts far out of view; a
+ * message sent a moment ago is found; hostile queries never show an error;
+ * and the host's own `session.search` (what every client of the host asks)
+ * answers from the same index.
+ */
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { dshHeadless } from '../../dev/dsh-process.ts'
+import { hostDir } from '../../dev/pinned-host.ts'
+import { type StoredSession, writeSessionStore } from '../../dev/session-store.ts'
+import { chooseWorkspace, sendAndAwaitReply, startNewSession } from '../../dev/web-ui.ts'
+import { hostSearchInPage, installApplyProbe } from './harness/probe.ts'
+import { useRealHost } from './harness/real-host.ts'
+import { untilAsync } from './harness/wait.ts'
+import { PLUGIN } from '../../dev/stack.ts'
+
+const LONG_TURNS = 40
+
+function longTurns(): { user: string; reply: string }[] {
+  return Array.from({ length: LONG_TURNS }, (_, n) => ({
+    user: n === 1 ? 'Where did we leave the OBSIDIAN key?' : `Question ${n} about the garden`,
+    reply: Array.from({ length: 8 }, (_, line) => `Line ${line} of answer ${n}: the garden needs water and light.`).join('\n'),
+  }))
+}
+
+let stored: StoredSession[] = []
+
+describe('the sidebar\'s Search sessions box and rows', () => {
+  const host = useRealHost({
+    stack: {
+      beforeBoot: async (home, options) => {
+        // A separate headless dsh process, then a store written without the host's projection cache: both as another process leaves them.
+        await dshHeadless(options, home.project('alpha'), 'Note the ZEPHYRINE checklist')
+        stored = await writeSessionStore(hostDir(), home, [
+          { cwd: home.project('alpha'), title: 'Long history', text: 'Question 0 about the garden', turns: longTurns() },
+          { cwd: home.project('alpha'), title: 'Kiwi plans', text: 'We ship QUETZAL on Monday' },
+          { cwd: home.project('alpha'), title: '梨计划', text: '我们讨论了发布流程和灰度策略的细节' },
+          { cwd: home.project('beta'), title: 'Plum plans', text: 'The PLUMBAGO budget for beta' },
+        ], { titleCache: false })
+      },
+    },
+    browser: { prepare: launched => installApplyProbe(launched.context, PLUGIN, 'dsh-sessions') },
+  })
+
+  const idOf = (title: string) => stored.find(session => session.title === title)!.id
+
+  beforeAll(async () => {
+    // Until the plugin has read every log once: titles and what was said are then known.
+    await untilAsync(async () => {
+      const res = await fetch(`${host.stack.web.url}/dsh-sessions/content-index`)
+      return ((await res.json()) as { ready: boolean }).ready
+    }, 'the content index built')
+  })
+
+  function rowTitle(page: Page, sessionId: string) {
+    return page.locator(`[data-dsh-session-row="${sessionId}"]`)
+  }
+
+  async function search(page: Page, query: string): Promise<void> {
+    const box = page.getByPlaceholder('Search sessions...')
+    if (!(await box.isVisible())) await page.getByRole('button', { name: 'Search sessions' }).first().click()
+    await box.fill(query)
+  }
+
+  const results = (page: Page) => page.getByRole('tree', { name: 'Search results' }).getByRole('treeitem')
+
+  it('shows the titles of sessions other processes wrote, not their workspace\'s name', async () => {
+    const page = host.browser.page
+    for (const title of ['Kiwi plans', '梨计划', 'Long history']) {
+      const row = rowTitle(page, idOf(title))
+      await expect.poll(async () => (await row.count()) > 0 ? row.innerText() : '', { timeout: 30_000 }).toContain(title)
+    }
+  })
+
+  it('finds a session by a word of its message in any case, with an excerpt, and by a Chinese substring, a title word and in another workspace', async () => {
+    const page = host.browser.page
+    await search(page, 'quetzal')
+    await expect.poll(() => results(page).allInnerTexts(), { timeout: 15_000 }).toEqual([expect.stringMatching(/Kiwi plans[\s\S]*We ship QUETZAL on Monday/)])
+    for (const [query, title] of [['灰度', '梨计划'], ['发布流程', '梨计划'], ['kiwi', 'Kiwi plans'], ['plumbago', 'Plum plans'], ['zephyrine', undefined]] as const) {
+      await search(page, query)
+      await expect.poll(async () => (await results(page).allInnerTexts()).join('\n'), { timeout: 15_000, message: query }).toMatch(title ?? /ZEPHYRINE/)
+      expect(await results(page).count(), query).toBe(1)
+    }
+    expect(await page.getByText('Content search is temporarily unavailable').count()).toBe(0)
+  })
+
+  it('opens a content result at its matching message, far above the end of a long session', async () => {
+    const page = host.browser.page
+    await search(page, 'obsidian')
+    const result = results(page).filter({ hasText: 'Long history' })
+    await result.waitFor({ timeout: 15_000 })
+    await result.click()
+    // The conversation view is the visible one (rc.8 keeps other views of the session in the page).
+    const message = page.locator('[data-chat-anchor-key]:visible').filter({ hasText: 'Where did we leave the OBSIDIAN key?' })
+    await expect.poll(async () => (await message.count()) > 0 && await message.first().isVisible() ? message.first().evaluate(element => {
+      const box = element.getBoundingClientRect()
+      return box.top >= 0 && box.bottom <= window.innerHeight
+    }) : false, { timeout: 15_000 }).toBe(true)
+    // It started out of view: the last answer is far below it.
+    const last = page.locator('[data-chat-anchor-key]:visible').filter({ hasText: `Line 7 of answer ${LONG_TURNS - 1}` }).first()
+    expect(await last.evaluate(element => element.getBoundingClientRect().top > window.innerHeight)).toBe(true)
+  })
+
+  it('moves through the results with the arrow keys and opens one with Enter', async () => {
+    const page = host.browser.page
+    await search(page, 'plans')
+    await expect.poll(() => results(page).count(), { timeout: 15_000 }).toBe(2)
+    await page.getByPlaceholder('Search sessions...').press('ArrowDown')
+    await page.keyboard.press('ArrowDown')
+    const focused = await page.evaluate(() => document.activeElement?.textContent ?? '')
+    expect(focused).toMatch(/Kiwi plans|Plum plans/)
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.locator('[data-chat-anchor-key]').allInnerTexts(), { timeout: 15_000 }).toEqual(expect.arrayContaining([expect.stringMatching(/QUETZAL|PLUMBAGO/)]))
+  })
+
+  it('finds a message sent a moment ago within seconds', async () => {
+    const page = host.browser.page
+    await page.getByPlaceholder('Search sessions...').press('Escape')
+    await startNewSession(page)
+    await chooseWorkspace(page, 'alpha')
+    await sendAndAwaitReply(page, 'Remember the VERMILLION gate')
+    const sent = Date.now()
+    await search(page, 'vermillion')
+    await expect.poll(() => results(page).allInnerTexts(), { timeout: 10_000 }).toEqual([expect.stringMatching(/VERMILLION/)])
+    expect(Date.now() - sent).toBeLessThan(10_000)
+  })
+
+  it('answers hostile queries with results or "No matching sessions", never an error', async () => {
+    const page = host.browser.page
+    for (const query of ['"', '*', 'NEAR(', '-', ':', '😀', 'kiwi'.repeat(500)]) {
+      await search(page, query)
+      await expect.poll(async () => await page.getByText('No matching sessions').isVisible() || await results(page).count() > 0, { timeout: 15_000, message: query }).toBe(true)
+      expect(await page.getByText('Content search is temporarily unavailable').count()).toBe(0)
+    }
+  })
+
+  it('serves the host\'s own session.search from the same index, Chinese inside a sentence included', async () => {
+    const page = host.browser.page
+    const answer = await hostSearchInPage(page, '灰度')
+    expect(answer.ok).toBe(true)
+    expect(answer.value!.items.map(item => item.sessionId)).toEqual([idOf('梨计划')])
+    const quetzal = await hostSearchInPage(page, 'quetz')
+    expect(quetzal.value!.items).toEqual([{ sessionId: idOf('Kiwi plans'), snippet: 'We ship QUETZAL on Monday' }])
+  })
+})
