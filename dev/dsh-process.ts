@@ -132,13 +132,14 @@ export function dumpConfig(options: DshOptions): string {
 /**
  * Starts `dsh web` and waits until its page answers 200.
  * @param options - the run's user, host and model.
- * @param web - the working folder (the default workspace root), port (0: the OS picks) and further `dsh web` flags.
+ * @param web - the working folder (the default workspace root), port (0: the OS picks), further `dsh web` flags, and a patch layer (then the host runs as `dsh --profile web --patch <file>`, since `dsh web` refuses `--patch`).
  * @returns the running process.
  */
-export async function startWeb(options: DshOptions, web: { cwd: string; port?: number; args?: readonly string[]; bootLimitMs?: number }): Promise<WebProcess> {
+export async function startWeb(options: DshOptions, web: { cwd: string; port?: number; args?: readonly string[]; bootLimitMs?: number; patch?: string }): Promise<WebProcess> {
   const limit = web.bootLimitMs ?? 60_000
   const started = performance.now()
-  const child = spawn('dsh', ['web', '--no-open', '--host', '127.0.0.1', '--port', String(web.port ?? 0), ...(web.args ?? [])], {
+  const command = web.patch === undefined ? ['web'] : ['--profile', 'web', '--patch', web.patch]
+  const child = spawn('dsh', [...command, '--no-open', '--host', '127.0.0.1', '--port', String(web.port ?? 0), ...(web.args ?? [])], {
     cwd: web.cwd,
     env: dshEnv(options),
     detached: true,

@@ -4,9 +4,11 @@
  * titled sessions over 20 workspaces; and the pre-step cost of resolving one
  * `@Title` mention against `prepare()` alone; content search on a store of
  * generated conversations, against the bare host in the same run (see
- * `bench-content.ts`). Prints p50/p95 and ratios.
+ * `bench-content.ts`); the sidebar's search against the official provider
+ * enabled through a patch layer, on one store (see `bench-sidebar.ts`).
+ * Prints p50/p95 and ratios.
  *
- *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100 --only content|engines|hostile|tools --corpus realistic|small]
+ *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100 --only content|engines|hostile|tools|sidebar --corpus realistic|small]
  */
 import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -19,6 +21,7 @@ import { packPlugin } from '../dev/plugin-tarball.ts'
 import { percentile } from '../dev/percentile.ts'
 import { spreadSessions, writeSessionStore } from '../dev/session-store.ts'
 import { contentReport, measureContentSearch } from './bench-content.ts'
+import { measureSidebar, sidebarReport } from './bench-sidebar.ts'
 import { type HostileFigures, measureHostilePreStep, measureHostileRoute, measureOfficialParser } from './bench-hostile.ts'
 import { measurePreStep } from './bench-pre-step.ts'
 import { measureReadOnce } from './bench-read-once.ts'
@@ -85,6 +88,14 @@ if (values.only === 'engines') {
   })
   console.log('')
   for (const line of enginesReport(figures)) console.log(line)
+  process.exit(0)
+}
+if (values.only === 'sidebar') {
+  const tarball = packPlugin()
+  const figures = await measureSidebar(hostBin, tarball, { sessions: SESSIONS, workspaces: WORKSPACES, runs: 20 })
+  rmSync(dirname(tarball), { recursive: true, force: true })
+  console.log('')
+  for (const line of sidebarReport(figures)) console.log(line)
   process.exit(0)
 }
 if (values.only === 'content') {
@@ -198,6 +209,7 @@ try {
   const readOnce = await measureReadOnce(SESSIONS, 30)
   const tti = await measureTti(hostBin, tarball, 15)
   const content = await measureContentSearch(hostBin, tarball, { sessions: SESSIONS, workspaces: WORKSPACES, runs: 30 })
+  const sidebar = await measureSidebar(hostBin, tarball, { sessions: SESSIONS, workspaces: WORKSPACES, runs: 20 })
   rmSync(dirname(tarball), { recursive: true, force: true })
   console.log('')
   console.log(`candidates at ${SESSIONS} sessions, ${WORKSPACES} workspaces (official runs: ${OFFICIAL_RUNS}, ours: ${RUNS})`)
@@ -211,6 +223,7 @@ try {
   console.log(`pre-step at ${SESSIONS} cold sessions, host JSONL storage (target: cited adds ≤ 5 ms at p95): no references p50 ${ms(readOnce.stepPlain.p50)} / p95 ${ms(readOnce.stepPlain.p95)}; 3 cached sources p50 ${ms(readOnce.stepCited.p50)} / p95 ${ms(readOnce.stepCited.p95)}; added p95 ${ms(readOnce.stepCited.p95 - readOnce.stepPlain.p95)}`)
   console.log(`host work from Send to the model request, 3 chips of ${(readOnce.sourceBytes / 1e6).toFixed(1)} MB sources (preflight measuring each, then the pre-step): every read from storage p50 ${ms(readOnce.uncached.p50)} / p95 ${ms(readOnce.uncached.p95)}; read once p50 ${ms(readOnce.cached.p50)} / p95 ${ms(readOnce.cached.p95)}`)
   for (const line of contentReport(content)) console.log(line)
+  for (const line of sidebarReport(sidebar)) console.log(line)
   console.log(`pre-step with one @Title mention: prepare() alone p50 ${ms(preStep.prepare.p50)} / p95 ${ms(preStep.prepare.p95)}; resolution + prepare() p50 ${ms(preStep.resolved.p50)} / p95 ${ms(preStep.resolved.p95)}; added p95 ${ms(preStep.resolved.p95 - preStep.prepare.p95)}`)
 } finally {
   await model.stop()

@@ -1,0 +1,321 @@
+/**
+ * The sidebar's Search sessions box, side by side with the official provider
+ * in one run, on one store of realistic conversations (titles in the host's
+ * projection cache, as dsh writes its own sessions). Two homes share the same
+ * logs: the bare host with the official `@deepseek-ai/dsh-session-query-sqlite`
+ * enabled through a patch layer (`openAt: first-search`, in memory as the web
+ * profile configures it), and the host with this plugin.
+ *
+ * What each side answers is what its sidebar shows: for the official one, the
+ * browser's own title matches over the host's session list (a title holding
+ * the query, lower-cased) and then the host's `session.search`; for the
+ * plugin, its `search` route. Each answer is checked against the corpus's own
+ * matching rules (`queryOracle`) and the titles: recall is the share of the
+ * true matches found, counting at most as many as the answer can hold.
+ * Reported for both: recall per query, query p50/p95, time from boot to the
+ * first content answer, resident memory, and the index on disk; for the
+ * plugin also its host's `session.search` (served from the same index), and
+ * keystroke to rendered results in Chromium (the browser's own 250 ms
+ * debounce included).
+ */
+import { cpSync, statSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { launchBrowser } from '../dev/browser.ts'
+import { benchQueries, queryOracle, realisticCorpus, sessionText, type ConversationSpec } from '../dev/corpus.ts'
+import { type DshOptions, dshPlugin, startWeb, type WebProcess } from '../dev/dsh-process.ts'
+import { createHome, type Home } from '../dev/home.ts'
+import { percentile } from '../dev/percentile.ts'
+import { hostDir } from '../dev/pinned-host.ts'
+import { groupUsage } from '../dev/process-usage.ts'
+import { corpusSessions, writeSessionStore } from '../dev/session-store.ts'
+import { startModel } from '../dev/stand-in-model.ts'
+import { openApp } from '../dev/web-ui.ts'
+
+/** p50 and p95, in milliseconds. */
+export interface Spread {
+  readonly p50: number
+  readonly p95: number
+}
+
+/** One query's figures on one side. */
+export interface SideQuery {
+  readonly found: number
+  readonly recall: number
+  readonly latency: Spread
+}
+
+/** What {@link measureSidebar} reports. */
+export interface SidebarFigures {
+  readonly sessions: number
+  readonly queries: readonly { readonly kind: string; readonly query: string; readonly expected: number; readonly official: SideQuery; readonly plugin: SideQuery }[]
+  readonly official: { readonly recall: number; readonly latency: Spread; readonly firstAnswerMs: number; readonly rssMb: number; readonly diskBytes: number }
+  readonly plugin: { readonly recall: number; readonly latency: Spread; readonly hostSearch: Spread; readonly firstAnswerMs: number; readonly rssMb: number; readonly diskBytes: number; readonly keystroke: Spread }
+}
+
+/** The official browser's page size of content results (`searchResultLimit`) and this plugin's route default. */
+const CAP = 50
+
+/** Longest wait for a first content answer (the plugin's cold build of 2,000 realistic sessions takes minutes). */
+const FIRST_ANSWER_LIMIT_MS = 30 * 60_000
+
+const OVERLAY = `# Enables the official content search, as upstream's web-app patch says a deployment should.
+- id: session-query-sqlite
+  config:
+    path: ':memory:'
+    openAt: first-search
+`
+
+const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
+const spread = (samples: readonly number[]): Spread => ({ p50: percentile([...samples], 0.5), p95: percentile([...samples], 0.95) })
+
+async function post(url: string, body: unknown): Promise<{ ms: number; status: number; json: any }> {
+  const started = performance.now()
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const json = await res.json()
+  return { ms: performance.now() - started, status: res.status, json }
+}
+
+/** The host's own RPC, as the browser calls it. */
+async function rpc(web: WebProcess, method: string, payload: unknown): Promise<{ ms: number; value: any }> {
+  const { ms, status, json } = await post(`${web.url}/api/${method}`, { type: 'client-request', rpcId: crypto.randomUUID(), method, payload })
+  if (status !== 200) throw new Error(`${method} answered ${status}: ${JSON.stringify(json).slice(0, 300)}`)
+  return { ms, value: json.result?.ok === true ? json.result.value : { error: json.result?.error } }
+}
+
+/** The official sidebar's answer: its title matches over the host's list, newest first, then the host's content hits. */
+async function officialAnswer(web: WebProcess, query: string, titles: ReadonlyMap<string, string>): Promise<{ ms: number; ids: string[] }> {
+  const { ms, value } = await rpc(web, 'session.search', { query })
+  const q = query.trim().toLowerCase()
+  const local = [...titles].filter(([, title]) => title.toLowerCase().includes(q)).map(([id]) => id)
+  const content = ((value.items ?? []) as { sessionId: string }[]).map(item => item.sessionId)
+  return { ms, ids: [...new Set([...local, ...content])] }
+}
+
+async function pluginAnswer(web: WebProcess, query: string): Promise<{ ms: number; ids: string[] }> {
+  const { ms, status, json } = await post(`${web.url}/dsh-sessions/search`, { query })
+  if (status !== 200) throw new Error(`search answered ${status}`)
+  return { ms, ids: (json.results as { sessionId: string }[]).map(result => result.sessionId) }
+}
+
+/** Share of the true matches found, out of as many as the answer could hold. */
+function recallOf(found: readonly string[], expected: ReadonlySet<string>, holds: number): number {
+  if (expected.size === 0) return 1
+  const hits = found.filter(id => expected.has(id)).length
+  return Math.min(1, hits / Math.min(expected.size, holds))
+}
+
+/** A Japanese query: three kana or kanji of a message of a session that has kana. */
+function japaneseQuery(corpus: readonly ConversationSpec[]): string | undefined {
+  for (const spec of corpus) {
+    // As written (composed): a kana with its voicing mark is one character.
+    const text = sessionText(spec).normalize('NFC')
+    const run = /[\p{Script=Hiragana}\p{Script=Katakana}][\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}ー]{2}/u.exec(text)
+    if (run !== null) return run[0]
+  }
+  return undefined
+}
+
+async function untilAnswer(what: string, check: () => Promise<boolean>): Promise<number> {
+  const started = performance.now()
+  while (!(await check())) {
+    if (performance.now() - started > FIRST_ANSWER_LIMIT_MS) throw new Error(`bench: ${what} did not answer within ${FIRST_ANSWER_LIMIT_MS / 60_000} min`)
+    await sleep(200)
+  }
+  return performance.now() - started
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size
+  } catch {
+    return 0
+  }
+}
+
+/** Keystroke to rendered results in Chromium: the query typed into the box, until its first result row shows. */
+async function keystrokes(web: WebProcess, queries: readonly { query: string; title: string }[]): Promise<number[]> {
+  const browser = await launchBrowser()
+  try {
+    const page = browser.page
+    await openApp(page, web.url)
+    const box = page.getByPlaceholder('Search sessions...')
+    await page.getByRole('button', { name: 'Search sessions' }).first().click()
+    const times: number[] = []
+    for (const { query, title } of queries) {
+      await box.fill('')
+      await page.waitForTimeout(400)
+      const started = performance.now()
+      await box.fill(query)
+      await page.getByRole('tree', { name: 'Search results' }).getByRole('treeitem').filter({ hasText: title }).first().waitFor({ timeout: 30_000 })
+      times.push(performance.now() - started)
+    }
+    return times
+  } finally {
+    await browser.close()
+  }
+}
+
+/**
+ * Runs the comparison.
+ * @param hostBin - the pinned host's bin folder.
+ * @param tarball - the packed plugin.
+ * @param options - store size and query repetitions.
+ * @returns the figures.
+ */
+export async function measureSidebar(hostBin: string, tarball: string, options: { sessions: number; workspaces: number; runs: number }): Promise<SidebarFigures> {
+  const corpus = realisticCorpus(hostDir(), { sessions: options.sessions, workspaces: options.workspaces })
+  const oracle = queryOracle(corpus)
+  const fixed = benchQueries(corpus, { perKind: 2 }).map(({ kind, query }) => ({ kind, query }))
+  const japanese = japaneseQuery(corpus)
+  if (japanese !== undefined) fixed.push({ kind: 'ja 3 chars', query: japanese })
+  const titleWord = corpus.slice(Math.floor(corpus.length / 2)).flatMap(spec => spec.title.split(/\s+/)).find(word => /^[A-Za-z]{5,}$/.test(word))
+  if (titleWord !== undefined) fixed.push({ kind: 'title word', query: titleWord })
+  const model = await startModel()
+  const homes: Home[] = []
+  try {
+    const bareHome = createHome()
+    const pluginHome = createHome()
+    homes.push(bareHome, pluginHome)
+    const stored = await writeSessionStore(hostDir(), bareHome, corpusSessions(bareHome, corpus), { titleCache: true })
+    const idOf = stored.map(session => session.id)
+    const titleOf = new Map(stored.map(session => [session.id, session.title]))
+    const expectedOf = (query: string): Set<string> => {
+      const folded = query.toLowerCase()
+      const ids = new Set(oracle(query).map(n => idOf[n]!))
+      for (const [id, title] of titleOf) if (title.toLowerCase().includes(folded)) ids.add(id)
+      return ids
+    }
+    cpSync(join(bareHome.dshHome, 'sessions'), join(pluginHome.dshHome, 'sessions'), { recursive: true })
+    cpSync(join(bareHome.dshHome, 'storages'), join(pluginHome.dshHome, 'storages'), { recursive: true })
+    const overlay = join(bareHome.home, 'search-overlay.yml')
+    writeFileSync(overlay, OVERLAY)
+    const bare: DshOptions = { home: bareHome, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
+    const plugin: DshOptions = { home: pluginHome, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
+    dshPlugin(plugin, ['add', tarball])
+    const cwd = join(bareHome.home, 'ws-00')
+    const probe = fixed.find(query => query.kind === 'rare word')?.query ?? fixed[0]!.query
+
+    // The official side.
+    const officialRuns = new Map<string, { ids: string[]; ms: number[] }>()
+    let officialFirst = 0
+    let officialRss = 0
+    {
+      const web = await startWeb(bare, { cwd, patch: overlay, bootLimitMs: 600_000 })
+      try {
+        officialFirst = web.bootMs + await untilAnswer('the official provider', async () => {
+          const { value } = await rpc(web, 'session.search', { query: probe })
+          return (value.items ?? []).length > 0
+        })
+        console.log(`official: first content answer ${(officialFirst / 1000).toFixed(1)} s after the boot began`)
+        const list = (await rpc(web, 'session.list', {})).value.items as { sessionId: string; title?: string }[]
+        const titles = new Map(list.flatMap(item => (item.title === undefined ? [] : [[item.sessionId, item.title] as const])))
+        for (const { query } of fixed) {
+          const ms: number[] = []
+          let ids: string[] = []
+          for (let run = 0; run < options.runs; run += 1) {
+            const answer = await officialAnswer(web, query, titles)
+            ms.push(answer.ms)
+            ids = answer.ids
+          }
+          officialRuns.set(query, { ids, ms })
+        }
+        officialRss = groupUsage(web.pid).rssBytes / 1024 / 1024
+      } finally {
+        await web.stop()
+      }
+    }
+
+    // The plugin's side.
+    const pluginRuns = new Map<string, { ids: string[]; ms: number[] }>()
+    const hostSearch: number[] = []
+    let pluginFirst = 0
+    let pluginRss = 0
+    let keystroke: number[] = []
+    {
+      const web = await startWeb(plugin, { cwd, bootLimitMs: 600_000 })
+      try {
+        pluginFirst = web.bootMs + await untilAnswer('the plugin', async () => {
+          const { json } = await post(`${web.url}/dsh-sessions/search`, { query: probe })
+          return (json.results as { snippet?: unknown }[] | undefined)?.some(result => result.snippet !== undefined) === true
+        })
+        console.log(`plugin: first content answer ${(pluginFirst / 1000).toFixed(1)} s after the boot began`)
+        await untilAnswer('the plugin\'s build', async () => ((await (await fetch(`${web.url}/dsh-sessions/content-index`)).json()) as { ready: boolean }).ready)
+        for (const { query } of fixed) {
+          const ms: number[] = []
+          let ids: string[] = []
+          for (let run = 0; run < options.runs; run += 1) {
+            const answer = await pluginAnswer(web, query)
+            ms.push(answer.ms)
+            ids = answer.ids
+            hostSearch.push((await rpc(web, 'session.search', { query })).ms)
+          }
+          pluginRuns.set(query, { ids, ms })
+        }
+        pluginRss = groupUsage(web.pid).rssBytes / 1024 / 1024
+        const typed = fixed.filter(({ query }) => (pluginRuns.get(query)?.ids.length ?? 0) > 0).slice(0, 8)
+        keystroke = await keystrokes(web, typed.map(({ query }) => ({ query, title: titleOf.get(pluginRuns.get(query)!.ids[0]!)! })))
+      } finally {
+        await web.stop()
+      }
+    }
+    const folder = join(pluginHome.dshHome, 'dsh-sessions')
+    const pluginDisk = ['content-index.sqlite', 'content-index.sqlite-wal'].reduce((sum, name) => sum + fileSize(join(folder, name)), 0)
+    const queries = fixed.map(({ kind, query }) => {
+      const expected = expectedOf(query)
+      const side = (runs: { ids: string[]; ms: number[] }, holds: number): SideQuery => ({ found: runs.ids.length, recall: recallOf(runs.ids, expected, holds), latency: spread(runs.ms) })
+      const official = officialRuns.get(query)!
+      return { kind, query, expected: expected.size, official: side(official, Math.max(CAP, official.ids.length)), plugin: side(pluginRuns.get(query)!, CAP) }
+    })
+    const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length
+    return {
+      sessions: options.sessions,
+      queries,
+      official: {
+        recall: mean(queries.map(query => query.official.recall)),
+        latency: spread([...officialRuns.values()].flatMap(run => run.ms)),
+        firstAnswerMs: officialFirst,
+        rssMb: officialRss,
+        diskBytes: 0,
+      },
+      plugin: {
+        recall: mean(queries.map(query => query.plugin.recall)),
+        latency: spread([...pluginRuns.values()].flatMap(run => run.ms)),
+        hostSearch: spread(hostSearch),
+        firstAnswerMs: pluginFirst,
+        rssMb: pluginRss,
+        diskBytes: pluginDisk,
+        keystroke: spread(keystroke),
+      },
+    }
+  } finally {
+    await model.stop()
+    for (const home of homes) home.remove()
+  }
+}
+
+/**
+ * The report, as Markdown.
+ * @param figures - what {@link measureSidebar} measured.
+ * @returns its lines.
+ */
+export function sidebarReport(figures: SidebarFigures): string[] {
+  const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(1)} s` : `${value.toFixed(1)} ms`)
+  const pct = (value: number) => `${Math.round(value * 100)} %`
+  return [
+    `Sidebar search at ${figures.sessions.toLocaleString('en')} realistic sessions, one store, side by side:`,
+    '',
+    '| | Official provider (`openAt: first-search`) | This plugin |',
+    '| --- | --- | --- |',
+    `| Recall over the fixed queries | ${pct(figures.official.recall)} | ${pct(figures.plugin.recall)} |`,
+    `| Query p50 / p95 | ${ms(figures.official.latency.p50)} / ${ms(figures.official.latency.p95)} (host \`session.search\`) | ${ms(figures.plugin.latency.p50)} / ${ms(figures.plugin.latency.p95)} (plugin route); host \`session.search\` from the same index ${ms(figures.plugin.hostSearch.p50)} / ${ms(figures.plugin.hostSearch.p95)} |`,
+    `| Boot to first content answer | ${ms(figures.official.firstAnswerMs)} | ${ms(figures.plugin.firstAnswerMs)} |`,
+    `| Host RSS after the queries | ${Math.round(figures.official.rssMb)} MB | ${Math.round(figures.plugin.rssMb)} MB |`,
+    `| Index on disk | none (in memory, \`path: ':memory:'\`) | ${(figures.plugin.diskBytes / 1024 / 1024).toFixed(1)} MB |`,
+    `| Keystroke to rendered results, p50 / p95 (250 ms debounce included) | — | ${ms(figures.plugin.keystroke.p50)} / ${ms(figures.plugin.keystroke.p95)} |`,
+    '',
+    '| Query | Kind | True matches | Official: found, recall | Plugin: found, recall |',
+    '| --- | --- | --- | --- | --- |',
+    ...figures.queries.map(query => `| \`${query.query}\` | ${query.kind} | ${query.expected} | ${query.official.found}, ${pct(query.official.recall)} | ${query.plugin.found}, ${pct(query.plugin.recall)} |`),
+  ]
+}
