@@ -1,14 +1,17 @@
 /**
  * The sidebar's Search sessions box, side by side with the official provider
- * in one run, on one store of realistic conversations (titles in the host's
- * projection cache, as dsh writes its own sessions). Two homes share the same
+ * in one run, on one store of realistic conversations written without the
+ * host's projection cache (the plugin reads titles from the logs; the
+ * official sidebar's own title matches are computed over the true titles, as
+ * if the cache held them, which it does for sessions the host wrote itself).
+ * Two homes share the same
  * logs: the bare host with the official `@deepseek-ai/dsh-session-query-sqlite`
  * enabled through a patch layer (`openAt: first-search`, in memory as the web
  * profile configures it), and the host with this plugin.
  *
  * What each side answers is what its sidebar shows: for the official one, the
- * browser's own title matches over the host's session list (a title holding
- * the query, lower-cased) and then the host's `session.search`; for the
+ * browser's own title matches (a title holding the query, lower-cased, newest
+ * first) and then the host's `session.search`; for the
  * plugin, its `search` route. Each answer is checked against the corpus's own
  * matching rules (`queryOracle`) and the titles: recall is the share of the
  * true matches found, counting at most as many as the answer can hold.
@@ -149,6 +152,7 @@ async function keystrokes(web: WebProcess, queries: readonly { query: string; ti
       await box.fill(query)
       await page.getByRole('tree', { name: 'Search results' }).getByRole('treeitem').filter({ hasText: title }).first().waitFor({ timeout: 30_000 })
       times.push(performance.now() - started)
+      console.log(`keystroke to results: "${query}" ${(performance.now() - started).toFixed(0)} ms`)
     }
     return times
   } finally {
@@ -160,10 +164,10 @@ async function keystrokes(web: WebProcess, queries: readonly { query: string; ti
  * Runs the comparison.
  * @param hostBin - the pinned host's bin folder.
  * @param tarball - the packed plugin.
- * @param options - store size and query repetitions.
+ * @param options - store size, and query repetitions on the plugin's route and on each host's `session.search` (the official one takes seconds a query at 2,000 realistic sessions).
  * @returns the figures.
  */
-export async function measureSidebar(hostBin: string, tarball: string, options: { sessions: number; workspaces: number; runs: number }): Promise<SidebarFigures> {
+export async function measureSidebar(hostBin: string, tarball: string, options: { sessions: number; workspaces: number; runs: number; officialRuns: number }): Promise<SidebarFigures> {
   const corpus = realisticCorpus(hostDir(), { sessions: options.sessions, workspaces: options.workspaces })
   const oracle = queryOracle(corpus)
   const fixed = benchQueries(corpus, { perKind: 2 }).map(({ kind, query }) => ({ kind, query }))
@@ -177,7 +181,9 @@ export async function measureSidebar(hostBin: string, tarball: string, options: 
     const bareHome = createHome()
     const pluginHome = createHome()
     homes.push(bareHome, pluginHome)
-    const stored = await writeSessionStore(hostDir(), bareHome, corpusSessions(bareHome, corpus), { titleCache: true })
+    const writing = performance.now()
+    const stored = await writeSessionStore(hostDir(), bareHome, corpusSessions(bareHome, corpus), { titleCache: false })
+    console.log(`store: ${stored.length} sessions written in ${((performance.now() - writing) / 1000).toFixed(0)} s`)
     const idOf = stored.map(session => session.id)
     const titleOf = new Map(stored.map(session => [session.id, session.title]))
     const expectedOf = (query: string): Set<string> => {
@@ -187,7 +193,6 @@ export async function measureSidebar(hostBin: string, tarball: string, options: 
       return ids
     }
     cpSync(join(bareHome.dshHome, 'sessions'), join(pluginHome.dshHome, 'sessions'), { recursive: true })
-    cpSync(join(bareHome.dshHome, 'storages'), join(pluginHome.dshHome, 'storages'), { recursive: true })
     const overlay = join(bareHome.home, 'search-overlay.yml')
     writeFileSync(overlay, OVERLAY)
     const bare: DshOptions = { home: bareHome, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
@@ -208,12 +213,11 @@ export async function measureSidebar(hostBin: string, tarball: string, options: 
           return (value.items ?? []).length > 0
         })
         console.log(`official: first content answer ${(officialFirst / 1000).toFixed(1)} s after the boot began`)
-        const list = (await rpc(web, 'session.list', {})).value.items as { sessionId: string; title?: string }[]
-        const titles = new Map(list.flatMap(item => (item.title === undefined ? [] : [[item.sessionId, item.title] as const])))
+        const titles = new Map([...stored].reverse().map(session => [session.id, session.title] as const))
         for (const { query } of fixed) {
           const ms: number[] = []
           let ids: string[] = []
-          for (let run = 0; run < options.runs; run += 1) {
+          for (let run = 0; run < options.officialRuns; run += 1) {
             const answer = await officialAnswer(web, query, titles)
             ms.push(answer.ms)
             ids = answer.ids
@@ -248,7 +252,7 @@ export async function measureSidebar(hostBin: string, tarball: string, options: 
             const answer = await pluginAnswer(web, query)
             ms.push(answer.ms)
             ids = answer.ids
-            hostSearch.push((await rpc(web, 'session.search', { query })).ms)
+            if (run < options.officialRuns) hostSearch.push((await rpc(web, 'session.search', { query })).ms)
           }
           pluginRuns.set(query, { ids, ms })
         }

@@ -5,7 +5,9 @@
  * opens) the row is scrolled to the middle of the view and marked briefly.
  * rc.8 has no way to open a session at a message, so this follows the
  * session's chat rows (each carries the log sequence number it starts at)
- * and the row elements (`data-chat-anchor-key`). Gives up quietly after
+ * and the row elements (`data-chat-anchor-key`). For a few seconds after,
+ * the row is brought back if the view moves it away, until the user
+ * scrolls, types or clicks. Gives up quietly after
  * {@link GIVE_UP_MS}, or when the user opens another session: the session
  * is open either way.
  * @module @wishp3/dsh-sessions/client/sidebar/open-at-match
@@ -18,8 +20,11 @@ import styles from './MatchMark.module.css'
 /** Longest the whole search for the row may take. */
 const GIVE_UP_MS = 15_000
 
-/** Milliseconds after the row appears during which it is brought back into view if the view moves it out. */
-const SETTLE_MS = 1_200
+/** Milliseconds after the row appears during which it is brought back into view if the view moves it out, unless the user scrolls, types or clicks first. */
+const SETTLE_MS = 5_000
+
+/** Input that means the user has taken over the view. */
+const USER_INPUT = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const
 
 /** How long the mark stays. */
 const MARK_MS = 2_400
@@ -42,9 +47,14 @@ export async function openAtMessage(sessions: ClientContext['sessions'], session
   const id = SessionId(sessionId)
   sessions.open(id)
   const deadline = Date.now() + GIVE_UP_MS
-  const started = Date.now()
-  // The session counts as left when another is current, once the open has had a moment to take effect.
-  const stillOpen = () => Date.now() < deadline && (sessions.list.getSnapshot().current === id || Date.now() - started < 1_000)
+  // The session counts as left once it has become current and another one has since.
+  let arrived = false
+  const stillOpen = () => {
+    if (Date.now() >= deadline) return false
+    if (sessions.list.getSnapshot().current === id) arrived = true
+    else if (arrived) return false
+    return true
+  }
   let key: string | undefined
   while (key === undefined && stillOpen()) {
     const session = sessions.binding(id)?.session
@@ -71,9 +81,16 @@ export async function openAtMessage(sessions: ClientContext['sessions'], session
   element.classList.add(styles.mark!)
   setTimeout(() => element.classList.remove(styles.mark!), MARK_MS)
   const settled = Date.now() + SETTLE_MS
-  while (Date.now() < settled && stillOpen()) {
-    await tick(100)
-    const now = document.querySelector<HTMLElement>(selector)
-    if (now !== null && !inView(now)) now.scrollIntoView({ block: 'center' })
+  let takenOver = false
+  const takeOver = () => { takenOver = true }
+  for (const type of USER_INPUT) window.addEventListener(type, takeOver, { capture: true, passive: true })
+  try {
+    while (Date.now() < settled && !takenOver && stillOpen()) {
+      await tick(100)
+      const now = document.querySelector<HTMLElement>(selector)
+      if (now !== null && !takenOver && !inView(now)) now.scrollIntoView({ block: 'center' })
+    }
+  } finally {
+    for (const type of USER_INPUT) window.removeEventListener(type, takeOver, { capture: true })
   }
 }

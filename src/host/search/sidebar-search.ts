@@ -60,16 +60,21 @@ function titleWords(query: string): string[] {
   return fold(query).match(/[\p{L}\p{M}\p{N}]+/gu) ?? []
 }
 
-/**
- * Whether a title holds every word of a query.
- * @param title - a session's title.
- * @param words - the query's folded words.
- * @returns true when each word occurs in the folded title.
- */
-export function titleMatches(title: string, words: readonly string[]): boolean {
-  if (words.length === 0) return false
-  const folded = fold(title)
-  return words.every(word => folded.includes(word))
+/** Folded titles, per catalog entry (entries are replaced, never changed, when a title changes). */
+const foldedTitles = new WeakMap<IndexedSession, string>()
+
+function foldedTitle(session: IndexedSession, title: string): string {
+  let folded = foldedTitles.get(session)
+  if (folded === undefined) {
+    folded = fold(title)
+    foldedTitles.set(session, folded)
+  }
+  return folded
+}
+
+/** Whether folded text holds every one of a query's folded words. */
+function foldedHolds(folded: string, words: readonly string[]): boolean {
+  return words.length > 0 && words.every(word => folded.includes(word))
 }
 
 /**
@@ -92,7 +97,7 @@ export async function searchSidebar(index: SessionIndex, content: ContentSearch,
   const byTitle = new Set<string>()
   let hasMore = false
   for (const session of index.list()) {
-    if (session.title === undefined || !titleMatches(session.title, words)) continue
+    if (session.title === undefined || !foldedHolds(foldedTitle(session, session.title), words)) continue
     if (matches.length >= cap) {
       hasMore = true
       break
