@@ -55,6 +55,20 @@ describe('the sidebar search', () => {
     expect(host).not.toHaveBeenCalled()
   })
 
+  it('keeps the matches of the query on screen when a query typed over is answered after it', async () => {
+    let answerFirst: (value: SidebarSearchResponse) => void = () => undefined
+    const first = new Promise<SidebarSearchResponse>(resolve => { answerFirst = resolve })
+    const api = { search: vi.fn().mockReturnValueOnce(first).mockResolvedValueOnce(answer) }
+    const search = new SidebarSearch(api, t)
+    const typedOver = new AbortController()
+    const stale = search.search('quetz', typedOver.signal, vi.fn())
+    typedOver.abort()
+    await search.search('quetzal', signal(), vi.fn())
+    answerFirst({ results: [{ sessionId: 'b', title: 'Plum plans', snippet: { text: 'old', marks: [], message: 1, seq: 2 } }], hasMore: false })
+    await expect(stale).rejects.toThrow()
+    expect(search.matchOf('b')).toEqual({ seq: 17 })
+  })
+
   it('says the index is still being built, for the query it answered', async () => {
     const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve({ results: [], hasMore: false, indexing: { indexed: 1234, total: 20000 } })) }, t)
     await search.search('quetzal', signal(), vi.fn())

@@ -104,10 +104,18 @@ describe('the sidebar\'s Search sessions box and rows', () => {
     const opened = Date.now()
     // The conversation view is the visible one (rc.8 keeps other views of the session in the page).
     const message = page.locator('[data-chat-anchor-key]:visible').filter({ hasText: 'Where did we leave the OBSIDIAN key?' })
-    await expect.poll(async () => (await message.count()) > 0 && await message.first().isVisible() ? message.first().evaluate(element => {
+    const inView = async () => (await message.count()) > 0 && await message.first().isVisible() ? message.first().evaluate(element => {
       const box = element.getBoundingClientRect()
       return box.top >= 0 && box.bottom <= window.innerHeight
-    }) : false, { timeout: 30_000 }).toBe(true)
+    }) : false
+    try {
+      await expect.poll(inView, { timeout: 30_000 }).toBe(true)
+    } catch (error) {
+      // What the page showed instead, for the log.
+      const rows = await page.locator('[data-chat-anchor-key]:visible').evaluateAll(elements => elements.map(element => `${Math.round(element.getBoundingClientRect().top)} ${(element.textContent ?? '').slice(0, 50)}`))
+      console.log(`[e2e] sidebar open-at-match failed; ${rows.length} rows, first ${JSON.stringify(rows.slice(0, 3))}, last ${JSON.stringify(rows.slice(-2))}`)
+      throw error
+    }
     console.log(`[e2e] sidebar result to its message in view: ${Date.now() - opened} ms`)
     // It started out of view: the last answer is far below it.
     const last = page.locator('[data-chat-anchor-key]:visible').filter({ hasText: `Line 7 of answer ${LONG_TURNS - 1}` }).first()

@@ -18,7 +18,7 @@ import { rowOfSeq } from '../core/anchor.ts'
 import styles from './MatchMark.module.css'
 
 /** Longest the whole search for the row may take. */
-const GIVE_UP_MS = 15_000
+const GIVE_UP_MS = 30_000
 
 /** Milliseconds after the row appears during which it is brought back into view if the view moves it out, unless the user scrolls, types or clicks first. */
 const SETTLE_MS = 5_000
@@ -67,7 +67,7 @@ export async function openAtMessage(sessions: ClientContext['sessions'], session
     const found = rowOfSeq(snapshot.chat.nodes.values(), seq, snapshot.hasMore)
     if (found.kind === 'none') return
     if (found.kind === 'row') key = found.key
-    else await session.loadOlder()
+    else await session.loadOlder().catch(() => tick(250))
   }
   if (key === undefined) return
   const selector = `[data-chat-anchor-key="${CSS.escape(key)}"]`

@@ -38,11 +38,13 @@ export class SidebarSearch {
     try {
       answer = await this.api.search(query, signal)
     } catch (error) {
-      if (signal.aborted) throw error
+      signal.throwIfAborted()
       this.matches.clear()
       this.indexing = undefined
       return hostSearch(query, signal)
     }
+    // A query typed over may still be answered; what it found must not replace the answer on screen.
+    signal.throwIfAborted()
     this.matches.clear()
     for (const result of answer.results) if (result.snippet !== undefined) this.matches.set(result.sessionId, result.snippet.seq)
     this.indexing = answer.indexing === undefined ? undefined : {
