@@ -31,6 +31,11 @@ const MARK_MS = 2_400
 
 const tick = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 
+/** The row on screen: the page may hold other, hidden views of the same session with the same keys. */
+function shownRow(selector: string): HTMLElement | undefined {
+  return [...document.querySelectorAll<HTMLElement>(selector)].find(element => element.getClientRects().length > 0)
+}
+
 function inView(element: HTMLElement): boolean {
   const box = element.getBoundingClientRect()
   return box.bottom > 0 && box.top < window.innerHeight && box.height > 0
@@ -71,12 +76,12 @@ export async function openAtMessage(sessions: ClientContext['sessions'], session
   }
   if (key === undefined) return
   const selector = `[data-chat-anchor-key="${CSS.escape(key)}"]`
-  let element: HTMLElement | null = null
-  while (element === null && stillOpen()) {
-    element = document.querySelector<HTMLElement>(selector)
-    if (element === null) await tick(50)
+  let element: HTMLElement | undefined
+  while (element === undefined && stillOpen()) {
+    element = shownRow(selector)
+    if (element === undefined) await tick(50)
   }
-  if (element === null) return
+  if (element === undefined) return
   element.scrollIntoView({ block: 'center' })
   element.classList.add(styles.mark!)
   setTimeout(() => element.classList.remove(styles.mark!), MARK_MS)
@@ -87,8 +92,8 @@ export async function openAtMessage(sessions: ClientContext['sessions'], session
   try {
     while (Date.now() < settled && !takenOver && stillOpen()) {
       await tick(100)
-      const now = document.querySelector<HTMLElement>(selector)
-      if (now !== null && !takenOver && !inView(now)) now.scrollIntoView({ block: 'center' })
+      const now = shownRow(selector)
+      if (now !== undefined && !takenOver && !inView(now)) now.scrollIntoView({ block: 'center' })
     }
   } finally {
     for (const type of USER_INPUT) window.removeEventListener(type, takeOver, { capture: true })
