@@ -60,40 +60,41 @@ export async function openAtMessage(sessions: ClientContext['sessions'], session
     else if (arrived) return false
     return true
   }
-  let key: string | undefined
-  while (key === undefined && stillOpen()) {
-    const session = sessions.binding(id)?.session
-    const snapshot = session?.getSnapshot()
-    if (snapshot?.openState === 'error') return
-    if (session === undefined || snapshot === undefined || snapshot.openState !== 'open' || snapshot.loadingOlder) {
-      await tick(50)
-      continue
-    }
-    const found = rowOfSeq(snapshot.chat.nodes.values(), seq, snapshot.hasMore)
-    if (found.kind === 'none') return
-    if (found.kind === 'row') key = found.key
-    else await session.loadOlder().catch(() => tick(250))
-  }
-  if (key === undefined) return
-  const selector = `[data-chat-anchor-key="${CSS.escape(key)}"]`
-  let element: HTMLElement | undefined
-  while (element === undefined && stillOpen()) {
-    element = shownRow(selector)
-    if (element === undefined) await tick(50)
-  }
-  if (element === undefined) return
-  element.scrollIntoView({ block: 'center' })
-  element.classList.add(styles.mark!)
-  setTimeout(() => element.classList.remove(styles.mark!), MARK_MS)
-  const settled = Date.now() + SETTLE_MS
+  // Each turn reads the session's current binding: the host may replace it while the session opens, and a
+  // replaced binding starts again from the latest page, so the row is looked for again until the view settles.
+  let shownAt: number | undefined
+  let marked = false
   let takenOver = false
   const takeOver = () => { takenOver = true }
   for (const type of USER_INPUT) window.addEventListener(type, takeOver, { capture: true, passive: true })
   try {
-    while (Date.now() < settled && !takenOver && stillOpen()) {
+    while (stillOpen() && !takenOver && (shownAt === undefined || Date.now() - shownAt < SETTLE_MS)) {
+      const session = sessions.binding(id)?.session
+      const snapshot = session?.getSnapshot()
+      if (snapshot?.openState === 'error') return
+      if (session === undefined || snapshot === undefined || snapshot.openState !== 'open' || snapshot.loadingOlder) {
+        await tick(50)
+        continue
+      }
+      const found = rowOfSeq(snapshot.chat.nodes.values(), seq, snapshot.hasMore)
+      if (found.kind === 'none') return
+      if (found.kind === 'older') {
+        await session.loadOlder().catch(() => tick(250))
+        continue
+      }
+      const element = shownRow(`[data-chat-anchor-key="${CSS.escape(found.key)}"]`)
+      if (element === undefined) {
+        await tick(50)
+        continue
+      }
+      if (!inView(element)) element.scrollIntoView({ block: 'center' })
+      if (!marked) {
+        marked = true
+        element.classList.add(styles.mark!)
+        setTimeout(() => element.classList.remove(styles.mark!), MARK_MS)
+      }
+      shownAt ??= Date.now()
       await tick(100)
-      const now = shownRow(selector)
-      if (now !== undefined && !takenOver && !inView(now)) now.scrollIntoView({ block: 'center' })
     }
   } finally {
     for (const type of USER_INPUT) window.removeEventListener(type, takeOver, { capture: true })
