@@ -200,7 +200,7 @@ async function titles(deps: RouteDependencies, req: IncomingMessage, res: Server
     const title = deps.index.get(id)?.title
     if (title !== undefined) known[id] = title
   }
-  const answer: TitlesResponse = { titles: known, pending: !deps.content.status().ready && deps.content.available }
+  const answer: TitlesResponse = { titles: known, pending: deps.content.progress() !== undefined }
   send(res, 200, answer)
 }
 
