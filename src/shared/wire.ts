@@ -159,3 +159,58 @@ export type DshSessionsErrorCode =
 export interface ErrorResponse {
   readonly error: { readonly code: DshSessionsErrorCode; readonly message: string }
 }
+
+/** `POST /dsh-sessions/message-reference` answer: a reference to one message of a session. */
+export interface MessageReferenceResponse {
+  /** The `@[Title · #n](dsh-messages:…)` mention (see `shared/message-reference.ts`). */
+  readonly mention: string
+  /** Its label, `Title · #n`. */
+  readonly label: string
+  readonly sessionId: string
+  /** The message's log sequence number. */
+  readonly seq: number
+  /** Its number, from 1, among the session's messages. */
+  readonly number: number
+}
+
+/** One message of a session, as a chip's narrowing lists it. */
+export interface SourceMessage {
+  readonly seq: number
+  /** Its number, from 1, among the session's messages. */
+  readonly number: number
+  readonly role: 'user' | 'assistant'
+  /** The start of its text, at most 120 characters. */
+  readonly excerpt: string
+}
+
+/** `POST /dsh-sessions/messages` answer: a session's messages, the latest last. */
+export interface SourceMessagesResponse {
+  readonly sessionId: string
+  readonly title: string
+  /** The latest messages, at most 200. */
+  readonly messages: readonly SourceMessage[]
+  /** How many messages the session has in all. */
+  readonly total: number
+}
+
+/** One sent reference, as `POST /dsh-sessions/since` asks about it. */
+export interface SentReference {
+  readonly sessionId: string
+  /** The log event the snapshot was captured through. */
+  readonly capturedThroughSeq: number | null
+}
+
+/** What one sent reference's source gained since its snapshot. */
+export interface SourceSince {
+  readonly sessionId: string
+  readonly capturedThroughSeq: number | null
+  /** Messages the source has now that came after the snapshot; 0 when none, or when the source cannot be read. */
+  readonly newMessages: number
+  /** The first of them. */
+  readonly firstNewSeq?: number
+}
+
+/** `POST /dsh-sessions/since` answer, in the order asked. */
+export interface SinceResponse {
+  readonly sources: readonly SourceSince[]
+}

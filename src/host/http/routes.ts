@@ -14,6 +14,12 @@
  *   answered, never refused, and only its first 256 characters are read
  * - `POST /dsh-sessions/titles` `{ ids }` → `{ titles, pending }`: the titles the plugin knows of at
  *   most 1,000 sessions, for the sidebar's rows the host shows under their workspace's name
+ * - `POST /dsh-sessions/message-reference` `{ sessionId, messageId }` → `{ mention, label, sessionId, seq, number }`:
+ *   the reference to one message of a session (see `shared/message-reference.ts`); 404 when it is not there
+ * - `POST /dsh-sessions/messages` `{ sessionId }` → `{ sessionId, title, messages, total }`: the latest 200
+ *   messages of a session, for narrowing a chip to some of them
+ * - `POST /dsh-sessions/since` `{ sources: [{ sessionId, capturedThroughSeq }] }` → `{ sources }`: what each
+ *   of at most 32 sent references' sources gained since its snapshot
  * - `GET /dsh-sessions/content-index` → where the content index stands (no session text)
  * - `GET /dsh-sessions/settings` → the effective settings
  * - `POST /dsh-sessions/settings` `{ …partial settings }` → the effective settings after the write
@@ -32,12 +38,13 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { listCandidates } from '../references/candidates.ts'
 import type { ContentSearch } from '../search/content-search.ts'
 import { MAX_SIDEBAR_RESULTS, searchSidebar } from '../search/sidebar-search.ts'
-import type { SidebarSearchResponse, TitlesResponse } from '../../shared/wire.ts'
+import type { SentReference, SidebarSearchResponse, TitlesResponse } from '../../shared/wire.ts'
 import { DshSessionsError, type DshSessionsErrorCode } from '../errors.ts'
 import type { OutcomeLog } from '../references/outcome-log.ts'
 import type { ReferenceTarget } from '../sessions/scope.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 import type { SendCheck } from '../references/send-check.ts'
+import type { SourceMessages } from '../references/source-messages.ts'
 import type { SessionsSettings } from '../settings.ts'
 import { isAdmitted, type RouteAuthority } from './trust.ts'
 
@@ -56,6 +63,9 @@ const DEFAULT_SIDEBAR_RESULTS = 50
 /** Most sessions one titles request may name. */
 const MAX_TITLE_IDS = 1000
 
+/** Most sent references one `since` request may name. */
+const MAX_SINCE = 32
+
 /** Most chip ids one preflight may name. */
 const MAX_CHIPS = 64
 
@@ -66,6 +76,7 @@ export interface RouteDependencies {
   readonly check: SendCheck
   readonly settings: SessionsSettings
   readonly outcomes: OutcomeLog
+  readonly messages: SourceMessages
 }
 
 /** The HTTP status each error code is answered with: the one place codes meet HTTP. */
@@ -218,6 +229,39 @@ async function outcomes(deps: RouteDependencies, req: IncomingMessage, res: Serv
   send(res, 200, { outcomes: found, last: Math.max(after, deps.outcomes.latest()) })
 }
 
+async function messageReference(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readJson(req)
+  const sessionId = requiredString(body, 'sessionId')
+  const messageId = requiredString(body, 'messageId')
+  await deps.index.ready()
+  send(res, 200, await deps.messages.reference(sessionId, messageId))
+}
+
+async function messages(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readJson(req)
+  const sessionId = requiredString(body, 'sessionId')
+  await deps.index.ready()
+  send(res, 200, await deps.messages.list(sessionId))
+}
+
+function sentReferences(body: Record<string, unknown>): SentReference[] {
+  const value = body.sources
+  const valid = Array.isArray(value) && value.length <= MAX_SINCE && value.every(item => {
+    if (typeof item !== 'object' || item === null) return false
+    const { sessionId, capturedThroughSeq } = item as Record<string, unknown>
+    return typeof sessionId === 'string' && sessionId !== ''
+      && (capturedThroughSeq === null || (typeof capturedThroughSeq === 'number' && Number.isSafeInteger(capturedThroughSeq) && capturedThroughSeq >= 0))
+  })
+  if (!valid) throw new DshSessionsError(`"sources" must be a list of at most ${MAX_SINCE} { sessionId, capturedThroughSeq }`, 'bad-request')
+  return (value as SentReference[]).map(({ sessionId, capturedThroughSeq }) => ({ sessionId, capturedThroughSeq }))
+}
+
+async function since(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const sent = sentReferences(await readJson(req))
+  await deps.index.ready()
+  send(res, 200, { sources: await deps.messages.since(sent) })
+}
+
 async function settings(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method === 'GET') {
     send(res, 200, deps.settings.current())
@@ -240,6 +284,9 @@ export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
     [`${ROUTE_PREFIX}/outcomes`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => outcomes(deps, req, res) },
     [`${ROUTE_PREFIX}/search`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => sidebarSearch(deps, req, res) },
     [`${ROUTE_PREFIX}/titles`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => titles(deps, req, res) },
+    [`${ROUTE_PREFIX}/message-reference`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => messageReference(deps, req, res) },
+    [`${ROUTE_PREFIX}/messages`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => messages(deps, req, res) },
+    [`${ROUTE_PREFIX}/since`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => since(deps, req, res) },
     [`${ROUTE_PREFIX}/content-index`]: { methods: { GET: 'trusted-host' }, handle: (_req, res) => Promise.resolve(send(res, 200, deps.content.status())) },
     [`${ROUTE_PREFIX}/settings`]: { methods: { GET: 'trusted-host', POST: 'loopback' }, handle: (req, res) => settings(deps, req, res) },
   }

@@ -1,8 +1,11 @@
 /**
  * The one resolution preflight and the pre-step share: text in;
  * readable text, the in-scope references in text order, and the failures
- * out. Canonical mentions become `@label`; bare ids and `@Title` mentions
- * stay as written. The readable text never carries a parseable
+ * out. Canonical mentions and message references (`dsh-messages:`, see
+ * `shared/message-reference.ts`) become `@label`; bare ids and `@Title`
+ * mentions stay as written. A session cited whole anywhere in the text is
+ * cited whole; one cited only by message references is cited with those
+ * messages alone. The readable text never carries a parseable
  * `dsh-session:` URI, so the official pre-step listener has nothing left to
  * prepare or to fail on.
  *
@@ -15,8 +18,9 @@
  * @module @wishp3/dsh-sessions/host/references/mention-resolver
  */
 import { SessionId } from '@deepseek-ai/dsh-session'
-import type { SessionReferenceInput } from '@deepseek-ai/dsh-session-reference'
 import type { Config } from '../../config.ts'
+import { scanMessageReferences } from '../../shared/message-reference.ts'
+import { type CitedSource, mergeSources } from './cited-source.ts'
 import {
   applySpanEdits, boundLabelScans, defuseSessionUris, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions, type Span, type SpanEdit, titleKey,
 } from './mentions.ts'
@@ -28,14 +32,14 @@ import { type IndexedSession, type LookupBudget, type SessionIndex, STORAGE_READ
 export interface ResolvedText {
   /** Readable text: canonical mentions as `@label`, no parseable session URI. */
   readonly text: string
-  /** Distinct in-scope references, in text order. */
-  readonly references: readonly SessionReferenceInput[]
+  /** One in-scope source per session, in text order; a session cited only in parts carries the messages cited. */
+  readonly references: readonly CitedSource[]
   readonly failures: readonly ReferenceFailure[]
 }
 
 interface Found {
   readonly at: number
-  readonly reference: SessionReferenceInput
+  readonly reference: CitedSource
 }
 
 /**
@@ -92,7 +96,22 @@ export class ScopedMentionResolver {
       else fail(failure)
     }
 
-    const claimed: Span[] = [...canonical]
+    // Message references: a part of a session, under the same checks as the whole; a malformed one is refused, never read as a whole session.
+    const parts = scanMessageReferences(text)
+    for (const part of parts) {
+      if (part.label !== undefined) edits.push({ start: part.start, end: part.end, text: `@${part.label}` })
+      if (part.reference === undefined) {
+        fail(refusal('invalid-reference', { uri: part.uri, ...(part.label === undefined ? {} : { label: part.label }) }))
+        continue
+      }
+      const { sessionId, selection } = part.reference
+      const session = sessionId === target.id ? undefined : await lookup(sessionId)
+      const failure = this.check(target, sessionId, part.label ?? sessionId, session, config)
+      if (failure === undefined) found.push({ at: part.start, reference: { sessionId: SessionId(sessionId), label: session!.label, selection } })
+      else fail(failure)
+    }
+
+    const claimed: Span[] = [...canonical, ...parts]
     // The in-scope title table is built only for a text that can hold an `@Title`.
     if (config.allowPlainTitleMentions && text.includes('@')) {
       const inScope = rankedInScope(this.index.list(), target, config.scope).filter(session => session.title !== undefined)
@@ -123,13 +142,7 @@ export class ScopedMentionResolver {
       }
     }
 
-    const references: SessionReferenceInput[] = []
-    const referenced = new Set<string>()
-    for (const { reference } of found.sort((a, b) => a.at - b.at)) {
-      if (referenced.has(reference.sessionId)) continue
-      referenced.add(reference.sessionId)
-      references.push(reference)
-    }
+    const references = mergeSources(found.sort((a, b) => a.at - b.at).map(({ reference }) => reference))
     return { text: boundLabelScans(defuseSessionUris(applySpanEdits(text, edits))), references, failures }
   }
 

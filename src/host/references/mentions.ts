@@ -10,6 +10,7 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import {
   encodeSessionReferenceUri, parseSessionReferenceText, SESSION_REFERENCE_SCHEME, type SessionReferenceInput,
 } from '@deepseek-ai/dsh-session-reference'
+import { labelEnds } from '../../shared/message-reference.ts'
 
 /** A canonical mention or bare canonical URI, with offsets into the scanned text. */
 export interface CanonicalMention {
@@ -65,32 +66,13 @@ interface CanonicalSpan {
   readonly uri: string
 }
 
-/** Line terminators: what a regular expression's `.` does not match, so what a backslash cannot escape. */
-const LINE_TERMINATOR = /^[\n\r\u2028\u2029]$/u
-
 /** What ends a labelled mention's URI, besides `)`: a regular expression's `\s`. */
 const URI_STOP = /^\s$/u
 
 const BASE64URL = /^[A-Za-z0-9_-]$/
 
-/** No label end from here. */
+/** No label end from here (see `labelEnds`). */
 const NONE = -1
-
-/**
- * For every offset, where a label starting there would end (its `]`), or
- * {@link NONE}: a backslash takes the next character with it unless that is
- * a line terminator or the text's end, where the label fails.
- */
-function labelEnds(text: string): Int32Array {
-  const ends = new Int32Array(text.length + 2).fill(NONE)
-  for (let at = text.length - 1; at >= 0; at -= 1) {
-    const char = text[at]
-    if (char === ']') ends[at] = at
-    else if (char === '\\') ends[at] = at + 1 < text.length && !LINE_TERMINATOR.test(text[at + 1]!) ? ends[at + 2]! : NONE
-    else ends[at] = ends[at + 1]!
-  }
-  return ends
-}
 
 /**
  * Finds the spans the official pattern matches, in its order and with its

@@ -23,6 +23,7 @@ import type { Config } from '../../config.ts'
 import type { OutcomeReference, PreflightResponse, SendCheckCode, SourceOutcome } from '../../shared/wire.ts'
 import { messageOf } from '../errors.ts'
 import type { ReferenceTarget } from '../sessions/scope.ts'
+import { type CitedSource, mergeSources } from './cited-source.ts'
 import type { ScopedMentionResolver } from './mention-resolver.ts'
 import type { SnapshotPreparer } from './snapshot-preparer.ts'
 
@@ -193,7 +194,7 @@ export class SendCheck {
       const measure = measured[n]
       if (measure === undefined) return failed(past[n - limit]!, chip)
       if (measure.failure !== undefined) return failed(measure.failure, chip)
-      const base = { sessionId: reference.sessionId, label: reference.label ?? reference.sessionId, chip }
+      const base = { sessionId: reference.sessionId, label: measure.label, chip }
       return { ...base, ok: true, ...(measure.bytes === undefined ? {} : { bytes: measure.bytes }), ...(measure.tokens === undefined ? {} : { tokens: measure.tokens }), truncated: measure.truncated === true }
     })
     for (const failure of resolved.failures) sources.push(failed(failure, isChip(failure.sessionId)))
@@ -225,10 +226,9 @@ export class SendCheck {
    * @returns the readable content, the prepared snapshot and the failures.
    */
   async message(target: ReferenceTarget, content: readonly ContentBlock[], config: Config, signal?: AbortSignal): Promise<MessageCheck> {
-    const references: SessionReferenceInput[] = []
+    const cited: CitedSource[] = []
     const failures: ReferenceFailure[] = []
     const failedIds = new Set<string>()
-    const referencedIds = new Set<string>()
     let changed = false
     const readable: ContentBlock[] = []
     for (const block of content) {
@@ -244,12 +244,9 @@ export class SendCheck {
         if (failure.sessionId !== undefined) failedIds.add(failure.sessionId)
         failures.push(failure)
       }
-      for (const reference of resolved.references) {
-        if (referencedIds.has(reference.sessionId)) continue
-        referencedIds.add(reference.sessionId)
-        references.push(reference)
-      }
+      cited.push(...resolved.references)
     }
+    const references = mergeSources(cited)
     if (references.length === 0 || (failures.length > 0 && config.failureMode === 'reject')) return { content: readable, changed, failures }
     try {
       const attachment = await this.deps.preparer.attach(target, readable, references, signal)

@@ -1,6 +1,6 @@
 /**
  * Prepared snapshots kept for a short while, keyed by the citing session and
- * each source with its label and revision, so the snapshot the preflight
+ * each source with its label, the messages cited of it and its revision, so the snapshot the preflight
  * prepared (and measured) is the one the pre-step attaches while no source
  * changed. The official service's messages are deeply frozen, so one may
  * serve every caller that cites the same sources. A preparation that fails
@@ -8,7 +8,7 @@
  * @module @wishp3/dsh-sessions/host/references/snapshot-cache
  */
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
-import type { SessionReferenceInput } from '@deepseek-ai/dsh-session-reference'
+import type { CitedSource } from './cited-source.ts'
 
 /** Milliseconds a prepared snapshot is kept. */
 const KEEP_MS = 60_000
@@ -18,7 +18,7 @@ const KEEP_ENTRIES = 32
 
 /** One source as a key names it: the reference and the revision of its content. */
 export interface KeyedSource {
-  readonly reference: SessionReferenceInput
+  readonly reference: CitedSource
   readonly revision: string
 }
 
@@ -33,7 +33,7 @@ export class SnapshotCache {
    * @returns the key.
    */
   static key(citingId: string, sources: readonly KeyedSource[]): string {
-    return JSON.stringify([citingId, sources.map(({ reference, revision }) => [reference.sessionId, reference.label ?? null, revision])])
+    return JSON.stringify([citingId, sources.map(({ reference, revision }) => [reference.sessionId, reference.label ?? null, reference.selection ?? null, revision])])
   }
 
   /**

@@ -9,18 +9,29 @@
  * the limit are reported. Prepared snapshots are kept in the one
  * {@link SnapshotCache}, so a measure and the attachment that follows use the
  * same preparation while no source changed.
+ *
+ * A part reference is prepared by the same service over the source's surface
+ * narrowed to the cited messages (see `part-surface.ts`), under the label
+ * `<title> · #n`, which names the messages by their numbers: the model gets
+ * the official framing, budget and position with nothing else of the
+ * session. The narrowed surface reaches the service's read through an
+ * async-local store, so concurrent preparations never see each other's.
  * @module @wishp3/dsh-sessions/host/references/snapshot-preparer
  */
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { Context } from '@deepseek-ai/cordis'
 import { type ContentBlock, createUserMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
 import SessionReferenceResolver, {
   type PreparedReferencedMessage, SessionReferenceError, type SessionReferenceInput,
 } from '@deepseek-ai/dsh-session-reference'
+import type { SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
 import type {} from '@deepseek-ai/dsh-token-meter'
 import { prepareFor, referenceLimits, settleWithCancellation } from '../official/session-reference.ts'
 import type { ReferenceTarget } from '../sessions/scope.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 import { failureOf, pastTheLimit, type ReferenceFailure } from './send-check.ts'
+import type { CitedSource } from './cited-source.ts'
+import { formatNumbers, narrowSurface } from './part-surface.ts'
 import { SnapshotCache } from './snapshot-cache.ts'
 import type { SurfaceCache } from './surface-cache.ts'
 
@@ -66,6 +77,8 @@ export class SnapshotPreparer {
   private readonly isolated = new Context()
   private fiber: { dispose(): unknown } | undefined
   private readonly snapshots = new SnapshotCache()
+  /** The narrowed surfaces of the preparation running in this async context, by session id. */
+  private readonly narrowed = new AsyncLocalStorage<ReadonlyMap<string, SessionSurfaceSnapshot>>()
 
   private readonly ctx: Context
   private readonly cache: SurfaceCache
@@ -90,8 +103,8 @@ export class SnapshotPreparer {
    * @param signal - cancellation.
    * @returns its size, token estimate and truncation, or its failure.
    */
-  async measure(target: ReferenceTarget, reference: SessionReferenceInput, signal?: AbortSignal): Promise<SourceMeasure> {
-    const label = reference.label ?? reference.sessionId
+  async measure(target: ReferenceTarget, reference: CitedSource, signal?: AbortSignal): Promise<SourceMeasure> {
+    let label = reference.label ?? reference.sessionId
     let message: UserMessage
     try {
       message = await this.snapshotOf(target, [reference], signal)
@@ -104,6 +117,7 @@ export class SnapshotPreparer {
     }
     const text = message.content.map(block => (block.type === 'text' ? block.text : '')).join('')
     const stats = message.source.kind === 'session-reference' ? message.source.references[0] : undefined
+    if (stats !== undefined) label = stats.label
     const tokens = this.ctx.get('tokenMeter')?.estimateMessage(message)
     return {
       sessionId: reference.sessionId,
@@ -123,7 +137,7 @@ export class SnapshotPreparer {
    * @param signal - cancellation; a cancelled attachment throws.
    * @returns the prepared message, what was attached and what was left out.
    */
-  async attach(target: ReferenceTarget, content: ContentBlock[], references: readonly SessionReferenceInput[], signal?: AbortSignal): Promise<Attachment> {
+  async attach(target: ReferenceTarget, content: ContentBlock[], references: readonly CitedSource[], signal?: AbortSignal): Promise<Attachment> {
     const limit = this.maxReferences
     const failures = pastTheLimit(references, limit)
     let candidates = references.slice(0, limit)
@@ -148,7 +162,7 @@ export class SnapshotPreparer {
   }
 
   /** The one snapshot message of these sources, prepared once while none of them changed; shared, so no one caller's cancellation ends it. */
-  private async snapshotOf(target: ReferenceTarget, references: readonly SessionReferenceInput[], signal?: AbortSignal): Promise<UserMessage> {
+  private async snapshotOf(target: ReferenceTarget, references: readonly CitedSource[], signal?: AbortSignal): Promise<UserMessage> {
     const revisions = await Promise.all(references.map(reference => this.cache.revisionOf(reference.sessionId)))
     const key = revisions.every(revision => revision !== undefined)
       ? SnapshotCache.key(target.id, references.map((reference, n) => ({ reference, revision: revisions[n]! })))
@@ -156,7 +170,10 @@ export class SnapshotPreparer {
     const kept = key === undefined ? undefined : this.snapshots.get(key)
     if (kept !== undefined) return settleWithCancellation(kept, signal)
     const preparing = this.service()
-      .then(service => prepareFor(service, target.id, [], [...references]))
+      .then(async service => {
+        const { inputs, surfaces } = await this.narrow(references)
+        return this.narrowed.run(surfaces, () => prepareFor(service, target.id, [], inputs))
+      })
       .then(prepared => {
         if (prepared.additionalContext === undefined) throw new SessionReferenceError('no snapshot was prepared', 'SESSION_REFERENCE_READ_FAILED')
         return prepared.additionalContext
@@ -165,9 +182,33 @@ export class SnapshotPreparer {
     return settleWithCancellation(preparing, signal)
   }
 
+  /**
+   * The official inputs of some sources: a part reference is read and
+   * narrowed to its messages here, and labelled with their numbers.
+   * @throws SessionReferenceError (`SESSION_REFERENCE_READ_FAILED`) when a cited message is gone or the source cannot be read.
+   */
+  private async narrow(references: readonly CitedSource[]): Promise<{ inputs: SessionReferenceInput[]; surfaces: Map<string, SessionSurfaceSnapshot> }> {
+    const surfaces = new Map<string, SessionSurfaceSnapshot>()
+    const inputs = await Promise.all(references.map(async (reference): Promise<SessionReferenceInput> => {
+      if (reference.selection === undefined) return { sessionId: reference.sessionId, ...(reference.label === undefined ? {} : { label: reference.label }) }
+      try {
+        const { surface, numbers } = narrowSurface(await this.cache.readSurface(reference.sessionId), reference.selection)
+        surfaces.set(reference.sessionId, surface)
+        return { sessionId: reference.sessionId, label: `${reference.label ?? reference.sessionId} · ${formatNumbers(numbers)}` }
+      } catch (error) {
+        throw new SessionReferenceError(`failed to read referenced session: ${error instanceof Error ? error.message : String(error)}`, 'SESSION_REFERENCE_READ_FAILED', { cause: error })
+      }
+    }))
+    return { inputs, surfaces }
+  }
+
   private service(): Promise<SessionReferenceResolver> {
     this.instance ??= (async () => {
-      this.isolated.provide('sessionQuery', { readSurface: (id: Parameters<SurfaceCache['readSurface']>[0]) => this.cache.readSurface(id) })
+      const readSurface = (id: Parameters<SurfaceCache['readSurface']>[0]) => {
+        const narrowed = this.narrowed.getStore()?.get(id)
+        return narrowed === undefined ? this.cache.readSurface(id) : Promise.resolve(structuredClone(narrowed))
+      }
+      this.isolated.provide('sessionQuery', { readSurface })
       const fiber = this.isolated.plugin(SessionReferenceResolver, referenceLimits(this.ctx.sessionReferenceResolver))
       this.fiber = fiber
       await fiber

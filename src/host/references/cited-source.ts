@@ -1,0 +1,39 @@
+/**
+ * What a message cites of one session: the whole session, or some of its
+ * messages. A source with a selection is a part reference; its label is the
+ * one the model sees beside the selected messages.
+ * @module @wishp3/dsh-sessions/host/references/cited-source
+ */
+import type { SessionReferenceInput } from '@deepseek-ai/dsh-session-reference'
+import { type MessageSelection, normalizeSelection } from '../../shared/message-reference.ts'
+
+/** One cited session, whole or in part. */
+export interface CitedSource extends SessionReferenceInput {
+  /** The messages cited, by log sequence number; absent for the whole session. */
+  readonly selection?: MessageSelection
+}
+
+/**
+ * The sources of a message, one per session in order of first mention: a
+ * session cited whole anywhere is cited whole; a session cited only in parts
+ * is cited with every part, in one selection.
+ * @param cited - every source as mentioned, in text order.
+ * @returns one source per session.
+ */
+export function mergeSources(cited: readonly CitedSource[]): CitedSource[] {
+  const bySession = new Map<string, CitedSource>()
+  for (const source of cited) {
+    const known = bySession.get(source.sessionId)
+    if (known === undefined) {
+      bySession.set(source.sessionId, source)
+      continue
+    }
+    if (known.selection === undefined) continue
+    if (source.selection === undefined) {
+      bySession.set(source.sessionId, source)
+      continue
+    }
+    bySession.set(source.sessionId, { ...known, selection: normalizeSelection([...known.selection, ...source.selection]) })
+  }
+  return [...bySession.values()]
+}

@@ -1,0 +1,110 @@
+/**
+ * The messages of a session as references name them: a message's log
+ * sequence number and its number (from 1) among the messages a snapshot
+ * shows, read off the session's current surface through the one
+ * {@link SurfaceCache}. It answers the three questions the browser asks of
+ * a source: the reference to one message (by its id), the latest messages
+ * (for narrowing a chip), and what a source gained since a snapshot.
+ * @module @wishp3/dsh-sessions/host/references/source-messages
+ */
+import { SessionId } from '@deepseek-ai/dsh-session'
+import type { SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
+import { formatMessageReference } from '../../shared/message-reference.ts'
+import type { MessageReferenceResponse, SentReference, SourceMessagesResponse, SourceSince } from '../../shared/wire.ts'
+import { DshSessionsError } from '../errors.ts'
+import type { SessionIndex } from '../sessions/session-index.ts'
+import { isShownMessage } from './part-surface.ts'
+import type { SurfaceCache } from './surface-cache.ts'
+
+/** Most messages one listing returns: the latest ones. */
+export const MAX_LISTED_MESSAGES = 200
+
+/** Longest excerpt of a listed message. */
+const EXCERPT = 120
+
+type SurfaceEvent = SessionSurfaceSnapshot['events'][number]
+
+function idOf(event: SurfaceEvent): string | undefined {
+  if (event.type === 'user/message') return event.data.id
+  if (event.type === 'assistant/message') return event.data.message.id
+  return undefined
+}
+
+function textOf(event: SurfaceEvent): string {
+  const content = event.type === 'user/message' ? event.data.content : event.type === 'assistant/message' ? event.data.message.content : []
+  return content.flatMap(block => (block.type === 'text' ? [block.text] : [])).join('\n')
+}
+
+/** The sources' messages. */
+export class SourceMessages {
+  private readonly cache: SurfaceCache
+  private readonly index: SessionIndex
+
+  constructor(cache: SurfaceCache, index: SessionIndex) {
+    this.cache = cache
+    this.index = index
+  }
+
+  private async surface(sessionId: string): Promise<SessionSurfaceSnapshot> {
+    try {
+      return await this.cache.readSurface(SessionId(sessionId))
+    } catch (error) {
+      throw new DshSessionsError(`session "${sessionId}" not found`, 'not-found', { cause: error })
+    }
+  }
+
+  private title(sessionId: string): string {
+    return this.index.get(sessionId)?.label ?? sessionId
+  }
+
+  /**
+   * The reference to one message.
+   * @param sessionId - the session.
+   * @param messageId - the message's id.
+   * @returns its mention, label and numbers.
+   * @throws DshSessionsError `not-found` when the session or a shown message of that id is not there.
+   */
+  async reference(sessionId: string, messageId: string): Promise<MessageReferenceResponse> {
+    const surface = await this.surface(sessionId)
+    let number = 0
+    for (const event of surface.events) {
+      if (!isShownMessage(event)) continue
+      number += 1
+      if (idOf(event) !== messageId) continue
+      const label = `${this.title(sessionId)} · #${number}`
+      return { mention: formatMessageReference({ sessionId, selection: [[event.seq, event.seq]], label }), label, sessionId, seq: event.seq, number }
+    }
+    throw new DshSessionsError(`message "${messageId}" is not in session "${sessionId}"`, 'not-found')
+  }
+
+  /**
+   * The latest messages of a session.
+   * @param sessionId - the session.
+   * @returns at most {@link MAX_LISTED_MESSAGES}, the latest last, and the count of all.
+   */
+  async list(sessionId: string): Promise<SourceMessagesResponse> {
+    const surface = await this.surface(sessionId)
+    const shown = surface.events.filter(isShownMessage)
+    const first = Math.max(0, shown.length - MAX_LISTED_MESSAGES)
+    const messages = shown.slice(first).map((event, n) => ({
+      seq: event.seq,
+      number: first + n + 1,
+      role: event.type === 'user/message' ? 'user' as const : 'assistant' as const,
+      excerpt: [...textOf(event).replace(/\s+/g, ' ').trim()].slice(0, EXCERPT).join(''),
+    }))
+    return { sessionId, title: this.title(sessionId), messages, total: shown.length }
+  }
+
+  /**
+   * What each source gained since its snapshot; a source that cannot be read gained nothing.
+   * @param sent - the sent references.
+   * @returns one answer per reference, in order.
+   */
+  async since(sent: readonly SentReference[]): Promise<SourceSince[]> {
+    return Promise.all(sent.map(async ({ sessionId, capturedThroughSeq }): Promise<SourceSince> => {
+      const surface = await this.surface(sessionId).catch(() => undefined)
+      const newer = surface?.events.filter(event => isShownMessage(event) && (capturedThroughSeq === null || event.seq > capturedThroughSeq)) ?? []
+      return { sessionId, capturedThroughSeq, newMessages: newer.length, ...(newer[0] === undefined ? {} : { firstNewSeq: newer[0].seq }) }
+    }))
+  }
+}

@@ -1,0 +1,260 @@
+/**
+ * The text form of a reference to some messages of a session, which the
+ * plugin's pre-step reads and the browser writes:
+ *
+ *     @[Kiwi plans · #3](dsh-messages:<id>/<messages>)
+ *
+ * `<id>` is the session id as the official `dsh-session:` URI encodes it
+ * (its JSON string, UTF-8, base64url without padding), and `<messages>` the
+ * messages' log sequence numbers, ascending: a number or an inclusive range
+ * `a-b`, separated by commas (`57`, `12-40,57`). The bare URI, without a
+ * label, is read too. The official session-reference parser does not read
+ * this scheme at all, so a reference the plugin does not resolve stays text
+ * and never becomes a whole-session snapshot.
+ *
+ * The grammar is the official mention's: a label ends at its first `]` not
+ * taken by a backslash (which escapes any character but a line terminator);
+ * a labelled URI ends at the first space or `)`. Every scan is linear in the
+ * text, whatever it holds.
+ * @module @wishp3/dsh-sessions/shared/message-reference
+ */
+
+/** The URI scheme of a message reference. */
+export const MESSAGE_REFERENCE_SCHEME = 'dsh-messages:'
+
+/** Most number items (`n` or `a-b`) one reference may hold. */
+export const MAX_SELECTION_ITEMS = 64
+
+/** Longest label read, in UTF-16 units. */
+const MAX_LABEL = 512
+
+/** Longest digit run read as a number: a safe integer has at most 16 digits. */
+const MAX_DIGITS = 16
+
+/** Inclusive ranges of log sequence numbers, ascending and disjoint. */
+export type MessageSelection = readonly (readonly [number, number])[]
+
+/** A reference to some messages of one session. */
+export interface MessageReference {
+  readonly sessionId: string
+  readonly selection: MessageSelection
+  readonly label?: string
+}
+
+/** A message reference found in a text, with offsets into it. */
+export interface MessageMention {
+  readonly start: number
+  readonly end: number
+  /** The label as written, unescaped; `undefined` for a bare URI. */
+  readonly label: string | undefined
+  readonly uri: string
+  /** What it names; `undefined` when the URI is malformed. */
+  readonly reference: MessageReference | undefined
+}
+
+const LINE_TERMINATOR = /^[\n\r\u2028\u2029]$/u
+const URI_STOP = /^\s$/u
+/** Characters of a bare URI. */
+const BARE_CHAR = /^[A-Za-z0-9_\-/,]$/
+const NONE = -1
+
+/**
+ * For every offset, where a label starting there would end (its `]`), or
+ * -1: a backslash takes the next character with it unless that is a line
+ * terminator or the text's end, where the label fails.
+ * @param text - the text.
+ * @returns the label end of every offset.
+ */
+export function labelEnds(text: string): Int32Array {
+  const ends = new Int32Array(text.length + 2).fill(NONE)
+  for (let at = text.length - 1; at >= 0; at -= 1) {
+    const char = text[at]
+    if (char === ']') ends[at] = at
+    else if (char === '\\') ends[at] = at + 1 < text.length && !LINE_TERMINATOR.test(text[at + 1]!) ? ends[at + 2]! : NONE
+    else ends[at] = ends[at + 1]!
+  }
+  return ends
+}
+
+function base64url(bytes: Uint8Array): string {
+  let binary = ''
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')
+}
+
+function encodeId(sessionId: string): string {
+  return base64url(new TextEncoder().encode(JSON.stringify(sessionId)))
+}
+
+function decodeId(payload: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(payload) || payload.length % 4 === 1) return undefined
+  try {
+    const binary = atob(payload.replaceAll('-', '+').replaceAll('_', '/'))
+    const bytes = Uint8Array.from(binary, char => char.charCodeAt(0))
+    const parsed: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+    if (typeof parsed !== 'string' || parsed === '' || encodeId(parsed) !== payload) return undefined
+    return parsed
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A selection in its canonical form: ascending, overlapping and touching
+ * ranges merged.
+ * @param ranges - inclusive ranges in any order.
+ * @returns the canonical selection.
+ */
+export function normalizeSelection(ranges: Iterable<readonly [number, number]>): MessageSelection {
+  const sorted = [...ranges].map(([a, b]): [number, number] => [Math.min(a, b), Math.max(a, b)]).sort((x, y) => x[0] - y[0])
+  const out: [number, number][] = []
+  for (const [a, b] of sorted) {
+    const last = out.at(-1)
+    if (last !== undefined && a <= last[1] + 1) last[1] = Math.max(last[1], b)
+    else out.push([a, b])
+  }
+  return out
+}
+
+/**
+ * Whether a selection holds a sequence number.
+ * @param selection - the selection.
+ * @param seq - the number.
+ * @returns true when some range holds it.
+ */
+export function selects(selection: MessageSelection, seq: number): boolean {
+  return selection.some(([a, b]) => seq >= a && seq <= b)
+}
+
+function formatSelection(selection: MessageSelection): string {
+  return selection.map(([a, b]) => (a === b ? String(a) : `${a}-${b}`)).join(',')
+}
+
+function parseNumber(digits: string): number | undefined {
+  if (digits.length > MAX_DIGITS || !/^(?:0|[1-9][0-9]*)$/.test(digits)) return undefined
+  const value = Number(digits)
+  return Number.isSafeInteger(value) ? value : undefined
+}
+
+function parseSelection(text: string): MessageSelection | undefined {
+  const items = text.split(',')
+  if (items.length > MAX_SELECTION_ITEMS) return undefined
+  const ranges: [number, number][] = []
+  for (const item of items) {
+    const dash = item.indexOf('-')
+    const a = parseNumber(dash === -1 ? item : item.slice(0, dash))
+    const b = dash === -1 ? a : parseNumber(item.slice(dash + 1))
+    if (a === undefined || b === undefined || b < a) return undefined
+    const last = ranges.at(-1)
+    if (last !== undefined && a <= last[1]) return undefined
+    ranges.push([a, b])
+  }
+  return ranges
+}
+
+/**
+ * Escapes a label so the official mention grammar reads it back unchanged.
+ * @param label - the label.
+ * @returns the escaped label.
+ */
+export function escapeLabel(label: string): string {
+  return label.replace(/[\\[\]]/g, char => `\\${char}`).replace(/[\n\r\u2028\u2029]/g, ' ')
+}
+
+function unescapeLabel(raw: string): string {
+  return raw.replace(/\\([\s\S])/g, '$1')
+}
+
+/**
+ * The URI of a message reference.
+ * @param reference - the session and its messages.
+ * @returns the `dsh-messages:` URI.
+ * @throws RangeError when the selection is empty or has too many ranges.
+ */
+export function messageReferenceUri(reference: Pick<MessageReference, 'sessionId' | 'selection'>): string {
+  const selection = normalizeSelection(reference.selection)
+  if (selection.some(range => range.some(seq => !Number.isSafeInteger(seq) || seq < 0))) throw new RangeError('message numbers are whole numbers ≥ 0')
+  if (selection.length === 0 || selection.length > MAX_SELECTION_ITEMS) throw new RangeError('a message reference holds 1 to 64 ranges of messages')
+  return `${MESSAGE_REFERENCE_SCHEME}${encodeId(reference.sessionId)}/${formatSelection(selection)}`
+}
+
+/**
+ * The mention of a message reference, `@[label](dsh-messages:…)`.
+ * @param reference - the session, its messages and the label.
+ * @returns the mention.
+ */
+export function formatMessageReference(reference: MessageReference): string {
+  return `@[${escapeLabel(reference.label ?? reference.sessionId)}](${messageReferenceUri(reference)})`
+}
+
+/**
+ * Reads one URI.
+ * @param uri - a `dsh-messages:` URI.
+ * @returns the session and messages, or `undefined` when malformed.
+ */
+export function parseMessageReferenceUri(uri: string): Omit<MessageReference, 'label'> | undefined {
+  if (!uri.startsWith(MESSAGE_REFERENCE_SCHEME)) return undefined
+  const body = uri.slice(MESSAGE_REFERENCE_SCHEME.length)
+  const slash = body.indexOf('/')
+  if (slash <= 0) return undefined
+  const sessionId = decodeId(body.slice(0, slash))
+  const selection = parseSelection(body.slice(slash + 1))
+  return sessionId === undefined || selection === undefined ? undefined : { sessionId, selection }
+}
+
+/**
+ * Finds message references in a text: labelled mentions and bare URIs, in
+ * text order and never overlapping, in time linear in the text.
+ * @param text - message text.
+ * @returns the mentions, malformed ones included (with no reference).
+ */
+export function scanMessageReferences(text: string): MessageMention[] {
+  const found: MessageMention[] = []
+  let at = text.indexOf(MESSAGE_REFERENCE_SCHEME)
+  if (at === -1) return found
+  let ends: Int32Array | undefined
+  /** For every offset, the first offset at or after it holding a space or `)`; filled on first need. */
+  let stops: Int32Array | undefined
+  let consumed = 0
+  let mention = text.indexOf('@[')
+  while (at !== -1) {
+    // A labelled mention whose URI starts here: the nearest `@[` before it whose label closes right before `](`.
+    let labelled: MessageMention | undefined
+    if (at >= 2 && text[at - 1] === '(' && text[at - 2] === ']') {
+      ends ??= labelEnds(text)
+      while (mention !== -1 && (ends[mention + 2] === NONE || ends[mention + 2]! < at - 2)) mention = text.indexOf('@[', mention + 1)
+      if (mention !== -1 && mention >= consumed && ends[mention + 2] === at - 2 && at - 2 - (mention + 2) <= MAX_LABEL) {
+        if (stops === undefined) {
+          stops = new Int32Array(text.length + 1).fill(text.length)
+          for (let index = text.length - 1; index >= 0; index -= 1) {
+            const char = text[index]!
+            stops[index] = char === ')' || URI_STOP.test(char) ? index : stops[index + 1]!
+          }
+        }
+        const stop = stops[at]!
+        if (text[stop] === ')') {
+          const uri = text.slice(at, stop)
+          const parsed = parseMessageReferenceUri(uri)
+          const label = unescapeLabel(text.slice(mention + 2, at - 2))
+          labelled = { start: mention, end: stop + 1, label, uri, reference: parsed === undefined ? undefined : { ...parsed, label } }
+        }
+      }
+    }
+    if (labelled !== undefined) {
+      found.push(labelled)
+      consumed = labelled.end
+    } else if (at >= consumed) {
+      let end = at + MESSAGE_REFERENCE_SCHEME.length
+      while (end < text.length && BARE_CHAR.test(text[end]!)) end += 1
+      while (end > at + MESSAGE_REFERENCE_SCHEME.length && text[end - 1] === ',') end -= 1
+      if (end > at + MESSAGE_REFERENCE_SCHEME.length) {
+        const uri = text.slice(at, end)
+        const parsed = parseMessageReferenceUri(uri)
+        found.push({ start: at, end, label: undefined, uri, reference: parsed })
+        consumed = end
+      }
+    }
+    at = text.indexOf(MESSAGE_REFERENCE_SCHEME, Math.max(at + 1, consumed))
+  }
+  return found
+}
