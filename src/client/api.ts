@@ -3,7 +3,10 @@
  * (same origin, so the host's trust fence admits them).
  * @module @wishp3/dsh-sessions/client/api
  */
-import type { CandidatesResponse, ErrorResponse, OutcomesResponse, PreflightResponse, SidebarSearchResponse, TitlesResponse } from '../shared/wire.ts'
+import type {
+  CandidatesResponse, ErrorResponse, MessageReferenceResponse, OutcomesResponse, PreflightResponse, SentReference, SidebarSearchResponse, SinceResponse,
+  SourceMessagesResponse, TitlesResponse,
+} from '../shared/wire.ts'
 
 /** The routes, as the browser half uses them. */
 export interface SessionsApi {
@@ -23,6 +26,12 @@ export interface SessionsApi {
   search(query: string, signal: AbortSignal): Promise<SidebarSearchResponse>
   /** The titles the plugin knows of these sessions. */
   titles(ids: readonly string[], signal: AbortSignal): Promise<TitlesResponse>
+  /** The reference to one message of a session, by the message's id. */
+  messageReference(sessionId: string, messageId: string, signal: AbortSignal): Promise<MessageReferenceResponse>
+  /** The latest messages of a session, for narrowing a chip. */
+  messages(sessionId: string, signal: AbortSignal): Promise<SourceMessagesResponse>
+  /** What the sources of sent references gained since their snapshots. */
+  since(sources: readonly SentReference[], signal: AbortSignal): Promise<SinceResponse>
 }
 
 async function post<T>(fetcher: typeof fetch, path: string, body: unknown, signal: AbortSignal): Promise<T> {
@@ -49,5 +58,8 @@ export function createSessionsApi(fetcher: typeof fetch): SessionsApi {
     outcomes: (sessionId, after, waitMs, signal) => post(fetcher, 'outcomes', { sessionId, after, waitMs }, signal),
     search: (query, signal) => post(fetcher, 'search', { query }, signal),
     titles: (ids, signal) => post(fetcher, 'titles', { ids }, signal),
+    messageReference: (sessionId, messageId, signal) => post(fetcher, 'message-reference', { sessionId, messageId }, signal),
+    messages: (sessionId, signal) => post(fetcher, 'messages', { sessionId }, signal),
+    since: (sources, signal) => post(fetcher, 'since', { sources }, signal),
   }
 }

@@ -128,3 +128,14 @@ export interface SessionToolRowInjected {
 
 /** Props a session tool row renders from: the slot owner's call, the locale seat and the session opener. */
 export type SessionToolRowProps = Pick<ToolCallOwnerProps, 'toolName' | 'block'> & LocaleSeat & SessionToolRowInjected
+
+/** `conversation.chat.assistant-actions` entry, "Copy message reference": the face its `inject` returns. */
+export interface MessageReferenceActionInjected {
+  /** Copies the reference to one message of the session; the toast shows below `anchor`. */
+  copy(messageId: string, anchor: HTMLElement): void
+  /** Starts looking up a message's reference ahead of a click. */
+  prefetch(messageId: string): void
+}
+
+/** Props of the message action: the slot owner's message, the face and the locale seat. */
+export type MessageReferenceActionProps = Pick<OwnerOf<'conversation.chat.assistant-actions'>, 'messageId'> & MessageReferenceActionInjected & LocaleSeat

@@ -1,7 +1,7 @@
 /** Part references on the official rc.8 service: only the cited messages reach the model, in the official framing, under the same scope and failure rules. */
 import { describe, expect, it } from 'vitest'
-import { formatMessageReference, messageReferenceUri } from '../../src/shared/message-reference.ts'
-import { formatNumbers, narrowSurface } from '../../src/host/references/part-surface.ts'
+import { formatMessageReference, formatNumbers, messageReferenceUri } from '../../src/shared/message-reference.ts'
+import { narrowSurface } from '../../src/host/references/part-surface.ts'
 import { A, B, createHostHarness, type HostHarness, id, mention, post, snapshots, TARGET, texts } from './harness.ts'
 
 const SOURCE = id(2)
@@ -40,6 +40,9 @@ describe('part references', () => {
     for (const other of ['ALPHA', 'CHARLIE', 'BRAVO-MARK']) expect(snapshot).not.toContain(other)
     expect(snapshot).toContain(`"sessionId":"${SOURCE}"`)
     expect(snapshot).toContain('"label":"Kiwi plans · #4"')
+    // The browser finds the cited messages' seqs beside the official fields of the snapshot's source.
+    if (decision.kind === 'reject') throw new Error('rejected')
+    expect(decision.messages[1]!.source).toMatchObject({ kind: 'session-reference', references: [{ sessionId: SOURCE, label: 'Kiwi plans · #4', messageSeqs: [reply.seq] }] })
     // The official framing around the same JSON as a whole-session snapshot.
     const whole = snapshots(await h.preStep(TARGET, [`see ${mention(SOURCE, 'Kiwi plans')}`]))[0]!
     expect(snapshot!.slice(0, snapshot!.indexOf('[{'))).toBe(whole.slice(0, whole.indexOf('[{')))

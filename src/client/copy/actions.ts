@@ -1,6 +1,7 @@
 /**
- * The two copy actions, shared by the session row menu and the session
- * header: copy a session's id, and copy its canonical mention. Each copies
+ * The copy actions, shared by the session row menu, the session header and
+ * the messages: copy a session's id, its canonical mention, and the
+ * reference to one of its messages. Each copies
  * inside the click when it can (the id always; the mention when its lookup
  * has finished, see `reference.ts`) and then shows the toast beside the
  * element it came from, with the outcome in the UI language.
@@ -9,6 +10,7 @@
 import type { SessionsKey } from '../locales.ts'
 import { copyText } from './clipboard.ts'
 import type { ToastSide } from '../core/placement.ts'
+import type { MessageReferenceLookup } from './message-reference.ts'
 import type { ReferenceLookup } from './reference.ts'
 import type { ShowToast } from './toast.tsx'
 
@@ -20,11 +22,16 @@ export interface CopyActions {
   copyReference(sessionId: string, anchor: HTMLElement | null, side: ToastSide): void
   /** Starts looking up the session's mention ahead of a click. */
   prefetch(sessionId: string): void
+  /** Copies the reference to one message of a session, `@[Title · #n](dsh-messages:…)`. */
+  copyMessageReference(sessionId: string, messageId: string, anchor: HTMLElement | null, side: ToastSide): void
+  /** Starts looking up a message's reference ahead of a click. */
+  prefetchMessage(sessionId: string, messageId: string): void
 }
 
 /** What the actions use. */
 export interface CopyActionsDeps {
   readonly lookup: ReferenceLookup
+  readonly messages: MessageReferenceLookup
   readonly show: ShowToast
   /** Text of a key in the active locale. */
   t(key: SessionsKey): string
@@ -54,5 +61,13 @@ export function createCopyActions(deps: CopyActionsDeps): CopyActions {
       report(copied, 'copy.reference.done', 'copy.reference.failed', anchor, side)
     },
     prefetch: sessionId => { deps.lookup.prefetch(sessionId) },
+    copyMessageReference(sessionId, messageId, anchor, side) {
+      const ready = deps.messages.ready(sessionId, messageId)
+      const copied = ready !== undefined
+        ? copy(ready)
+        : deps.messages.load(sessionId, messageId).then(mention => (mention === undefined ? false : copy(mention)))
+      report(copied, 'copy.message.done', 'copy.message.failed', anchor, side)
+    },
+    prefetchMessage: (sessionId, messageId) => { deps.messages.prefetch(sessionId, messageId) },
   }
 }

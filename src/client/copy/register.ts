@@ -1,5 +1,7 @@
 /**
- * The copy feature: "Copy session ID" and "Copy reference", with the toast
+ * The copy feature: "Copy session ID" and "Copy reference", and "Copy
+ * message reference" beside every reply's actions
+ * (`conversation.chat.assistant-actions`), with the toast
  * outlet (removed with the feature) and the mention lookup over the
  * candidates route, shown as two buttons in the session header's action row
  * (`conversation.session.header.actions`) and as two items in the session
@@ -14,10 +16,12 @@ import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
 import { SessionId } from '@deepseek-ai/dsh-session/types'
 import { mountWorkspaceBrowser } from '../../workspace-browser/mount.ts'
 import type { SessionsApi } from '../api.ts'
-import type { HeaderCopyActionsInjected } from '../contract.ts'
+import type { HeaderCopyActionsInjected, MessageReferenceActionInjected } from '../contract.ts'
 import { NS, type SessionsLookup } from '../locales.ts'
 import { createCopyActions } from './actions.ts'
 import { HeaderCopyActions } from './HeaderCopyActions.tsx'
+import { createMessageReferenceLookup } from './message-reference.ts'
+import { MessageReferenceAction } from './MessageReferenceAction.tsx'
 import { createReferenceLookup } from './reference.ts'
 import { createSidebar } from '../sidebar/sidebar.ts'
 import { createRowMenu } from './row-menu.tsx'
@@ -25,6 +29,9 @@ import { createToastOutlet } from './toast.tsx'
 
 /** Header order: after the host's own session context and actions. */
 const HEADER_ORDER = 40
+
+/** Order among a reply's actions: after the host's own. */
+const MESSAGE_ACTION_ORDER = 40
 
 /** What the browser entry gives the feature. */
 export interface CopyConfig {
@@ -53,6 +60,7 @@ function registerCopyActions(ctx: ClientContext, { api, t }: CopyConfig): void {
       api,
       cwdOf: sessionId => ctx.sessions.list.getSnapshot().byId[SessionId(sessionId)]?.cwd,
     }),
+    messages: createMessageReferenceLookup(api),
     show: outlet.show,
     t,
   })
@@ -67,5 +75,15 @@ function registerCopyActions(ctx: ClientContext, { api, t }: CopyConfig): void {
       prefetch: sessionId => { actions.prefetch(sessionId) },
     }),
   }, HeaderCopyActions)), 'dsh-sessions: header copy actions')
+  ctx.effect(() => ctx.slots.inject('conversation.chat.assistant-actions', () => ctx.slots.register({
+    name: 'conversation.chat.assistant-actions',
+    id: 'dsh-sessions-message-reference',
+    order: MESSAGE_ACTION_ORDER,
+    locale: NS,
+    inject: (sessionId): MessageReferenceActionInjected => ({
+      copy: (messageId, anchor) => { actions.copyMessageReference(sessionId, messageId, anchor, 'below') },
+      prefetch: messageId => { actions.prefetchMessage(sessionId, messageId) },
+    }),
+  }, MessageReferenceAction)), 'dsh-sessions: copy message reference')
   mountWorkspaceBrowser(ctx, { rowMenu: createRowMenu(t, actions), sidebar: createSidebar(ctx.sessions, api, t) })
 }

@@ -12,8 +12,11 @@ import type {} from '@deepseek-ai/dsh-client-ui-input-trigger/client'
 import { SessionId } from '@deepseek-ai/dsh-session/types'
 import type { SessionsApi } from '../api.ts'
 import type { SessionsLookup } from '../locales.ts'
+import { encodeChipRef } from '../core/chip-ref.ts'
+import { CHIP_LABEL_MAX, clampLabel } from '../core/label.ts'
 import { DraftPreflight } from './draft-preflight.ts'
 import { createMentionSource, MENTION_SOURCE } from './source.ts'
+import { chipWrittenReferences, type WrittenChipsPort } from './written-chips.ts'
 
 /** What the browser entry gives the feature. */
 export interface MentionsConfig {
@@ -60,4 +63,61 @@ function registerMentions(ctx: ClientContext, { api, t }: MentionsConfig): void 
     now: Date.now,
   })
   ctx.effect(() => ctx.inputTriggers.registerSource(source), 'dsh-sessions: @ source')
+  ctx.effect(() => watchWrittenReferences(ctx), 'dsh-sessions: message references become chips')
+}
+
+/**
+ * Follows the current session's draft and turns the message references
+ * written in it (pasted, usually) into chips of this source.
+ * @param ctx - the feature's context.
+ * @returns the disposer.
+ */
+function watchWrittenReferences(ctx: ClientContext): () => void {
+  const scope = (sessionId: string) => ctx.sessions.scope(SessionId(sessionId))
+  const port: WrittenChipsPort = {
+    state(sessionId) {
+      const actx = scope(sessionId)
+      return actx === undefined ? undefined : ctx.conversation.input.for(actx).state.getSnapshot()
+    },
+    insertReference(sessionId, request) {
+      const actx = scope(sessionId)
+      return actx !== undefined && actx.bail(actx, 'slash/input-insert-reference', request) === true
+    },
+  }
+  let watched: string | undefined
+  let offDraft: (() => void) | undefined
+  let pending: ReturnType<typeof setTimeout> | undefined
+  const pass = (sessionId: string) => {
+    clearTimeout(pending)
+    // After the edit that changed the draft has settled: the machine is not re-entered from its own notification.
+    pending = setTimeout(() => {
+      chipWrittenReferences(port, sessionId, written => ({
+        source: MENTION_SOURCE,
+        ref: encodeChipRef({ kind: 'session', citingSessionId: sessionId, citedSessionId: written.sessionId, label: written.label, mention: written.mention }),
+        label: clampLabel(written.label, CHIP_LABEL_MAX),
+        clipboardText: written.mention,
+      }))
+    }, 0)
+  }
+  const follow = () => {
+    const current = ctx.sessions.list.getSnapshot().current
+    if (current === watched) return
+    offDraft?.()
+    offDraft = undefined
+    watched = current
+    const actx = current === undefined ? undefined : scope(current)
+    if (current === undefined || actx === undefined) {
+      watched = undefined
+      return
+    }
+    offDraft = ctx.conversation.input.for(actx).state.subscribe(() => { pass(current) })
+    pass(current)
+  }
+  const offList = ctx.sessions.list.subscribe(follow)
+  follow()
+  return () => {
+    offList()
+    offDraft?.()
+    clearTimeout(pending)
+  }
 }

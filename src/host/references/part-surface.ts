@@ -74,19 +74,3 @@ export function narrowSurface(surface: SessionSurfaceSnapshot, selection: Messag
     numbers: [...new Set(numbers)].sort((a, b) => a - b),
   }
 }
-
-/**
- * How message numbers read in a label: `#3`, `#3, #5`, `#3–#7` for a run.
- * @param numbers - ascending message numbers.
- * @returns the text.
- */
-export function formatNumbers(numbers: readonly number[]): string {
-  const runs: string[] = []
-  for (let at = 0; at < numbers.length;) {
-    let end = at
-    while (end + 1 < numbers.length && numbers[end + 1] === numbers[end]! + 1) end += 1
-    runs.push(end > at + 1 ? `#${numbers[at]}–#${numbers[end]}` : end === at + 1 ? `#${numbers[at]}, #${numbers[end]}` : `#${numbers[at]}`)
-    at = end + 1
-  }
-  return runs.join(', ')
-}

@@ -31,7 +31,8 @@ import type { ReferenceTarget } from '../sessions/scope.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 import { failureOf, pastTheLimit, type ReferenceFailure } from './send-check.ts'
 import type { CitedSource } from './cited-source.ts'
-import { formatNumbers, narrowSurface } from './part-surface.ts'
+import { formatNumbers } from '../../shared/message-reference.ts'
+import { narrowSurface } from './part-surface.ts'
 import { SnapshotCache } from './snapshot-cache.ts'
 import type { SurfaceCache } from './surface-cache.ts'
 
@@ -65,6 +66,21 @@ export interface Attachment {
  */
 function attachable(snapshot: UserMessage): UserMessage {
   return createUserMessage({ source: snapshot.source, content: snapshot.content })
+}
+
+/**
+ * A snapshot whose part sources name the log seqs of the messages they hold
+ * (`messageSeqs` beside the official fields of each `source.references`
+ * entry), so the browser can open the source at them. The model never sees
+ * a message's source; the browser reads it as the open JSON it is.
+ */
+function withMessageSeqs(snapshot: UserMessage, surfaces: ReadonlyMap<string, SessionSurfaceSnapshot>): UserMessage {
+  if (snapshot.source.kind !== 'session-reference') return snapshot
+  const references = snapshot.source.references.map(reference => {
+    const surface = surfaces.get(reference.sessionId)
+    return surface === undefined ? reference : Object.assign({}, reference, { messageSeqs: surface.events.map(event => event.seq) })
+  })
+  return createUserMessage({ source: { ...snapshot.source, references }, content: snapshot.content })
 }
 
 function isCancellation(error: unknown): boolean {
@@ -172,11 +188,9 @@ export class SnapshotPreparer {
     const preparing = this.service()
       .then(async service => {
         const { inputs, surfaces } = await this.narrow(references)
-        return this.narrowed.run(surfaces, () => prepareFor(service, target.id, [], inputs))
-      })
-      .then(prepared => {
+        const prepared = await this.narrowed.run(surfaces, () => prepareFor(service, target.id, [], inputs))
         if (prepared.additionalContext === undefined) throw new SessionReferenceError('no snapshot was prepared', 'SESSION_REFERENCE_READ_FAILED')
-        return prepared.additionalContext
+        return surfaces.size === 0 ? prepared.additionalContext : withMessageSeqs(prepared.additionalContext, surfaces)
       })
     if (key !== undefined) this.snapshots.set(key, preparing)
     return settleWithCancellation(preparing, signal)

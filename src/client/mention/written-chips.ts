@@ -1,0 +1,47 @@
+/**
+ * Turns message references written in a draft as text into chips: each
+ * labelled `@[Title · #n](dsh-messages:…)` outside the chips, one at a time
+ * through the input machine's `slash/input-insert-reference` over its span,
+ * guarded by the draft revision. The chip sends exactly the text it
+ * replaced, so a reference that cannot become a chip still resolves as text.
+ * @module @wishp3/dsh-sessions/client/mention/written-chips
+ */
+import type { InputState } from '../contract.ts'
+import { type WrittenReference, writtenReferences } from '../core/pasted-reference.ts'
+
+/** What a chip inserted over a span carries. */
+export interface ChipInsert {
+  readonly source: string
+  readonly ref: string
+  readonly label: string
+  readonly clipboardText: string
+}
+
+/** The input machine of a session, as this reads and edits it. */
+export interface WrittenChipsPort {
+  state(sessionId: string): Pick<InputState, 'draft' | 'draftRev' | 'phase' | 'occurrences'> | undefined
+  /** Dispatches `slash/input-insert-reference`; true when applied. */
+  insertReference(sessionId: string, request: { reference: ChipInsert; span: { start: number; end: number; draftRev: number } }): boolean
+}
+
+/** Most edits one pass makes, so a draft that keeps changing under it cannot hold it. */
+const MAX_EDITS = 16
+
+/**
+ * Turns the written references of a session's draft into chips.
+ * @param port - the session's input machine.
+ * @param sessionId - the session.
+ * @param chipOf - the chip of one written reference.
+ * @returns how many became chips.
+ */
+export function chipWrittenReferences(port: WrittenChipsPort, sessionId: string, chipOf: (written: WrittenReference) => ChipInsert): number {
+  let chipped = 0
+  for (let edit = 0; edit < MAX_EDITS; edit += 1) {
+    const state = port.state(sessionId)
+    if (state === undefined || state.phase !== 'plain') return chipped
+    const [first] = writtenReferences(state.draft, state.occurrences)
+    if (first === undefined) return chipped
+    if (port.insertReference(sessionId, { reference: chipOf(first), span: { start: first.start, end: first.end, draftRev: state.draftRev } })) chipped += 1
+  }
+  return chipped
+}
