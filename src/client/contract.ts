@@ -14,7 +14,7 @@ import type {} from '@deepseek-ai/dsh-client-ui-layout/client'
 import type { SettingsPluginItemOwnerProps } from '@deepseek-ai/dsh-client-ui-settings-plugins/client'
 import type { HostObservable, InjectFace, OwnerOf } from '@deepseek-ai/dsh-client-ui-slots'
 import type { Config, ReferenceScope } from '../config.ts'
-import type { Outcome, PreflightResponse } from '../shared/wire.ts'
+import type { Outcome, PreflightResponse, SourceMessagesResponse } from '../shared/wire.ts'
 import type { SessionsKey } from './locales.ts'
 
 /** rc.8's ui-conversation does not export its input-zone types, so they are read through the slot map. */
@@ -62,6 +62,8 @@ export interface DockChip {
   readonly sessionId: string
   readonly label: string
   readonly mention: string
+  /** The chip's occurrence in the draft. */
+  readonly occurrenceId: number
 }
 
 /** `conversation.input.dock` entry, the reference dock: the face its `inject` returns for a session. */
@@ -76,11 +78,19 @@ export interface ReferenceDockInjected {
   watch(onOutcome: (outcome: Outcome) => void, signal: AbortSignal): void
   /** Puts a rejected message back into the composer when it is empty. */
   restore(text: string): void
+  /** Opens a chip's source; the draft stays in this session's composer. */
+  open(sessionId: string): void
+  /** The latest messages of a chip's source, for narrowing it. */
+  messages(sessionId: string, signal: AbortSignal): Promise<SourceMessagesResponse>
+  /** The whole-session mention of a source, for widening a narrowed chip back. */
+  wholeMention(sessionId: string): Promise<string | undefined>
+  /** Replaces a chip of the draft with one citing the same source differently; true when replaced. */
+  replace(occurrenceId: number, chip: { readonly sessionId: string; readonly label: string; readonly mention: string }): boolean
 }
 
 /** Props of the reference dock: the draft's chips from the input-zone owner share, and its face. */
 export type ReferenceDockProps = ReferenceDockInjected & LocaleSeat & {
-  readonly input: { readonly occurrences: readonly Pick<DraftChip, 'source' | 'ref'>[] }
+  readonly input: { readonly occurrences: readonly Pick<DraftChip, 'source' | 'ref' | 'occurrenceId'>[] }
 }
 
 /** What the settings card reads of the `dsh-sessions` settings section. */

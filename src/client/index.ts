@@ -34,7 +34,7 @@ export function apply(ctx: ClientContext): void {
   const t = ctx.locale.bind(NS)
   const api = createSessionsApi((input, init) => fetch(input, init))
   ctx.plugin(mentionsFeature, { api, t })
-  ctx.plugin(referenceDockFeature, { api })
+  ctx.plugin(referenceDockFeature, { api, t })
   ctx.plugin(settingsCardFeature)
   ctx.plugin(quotesFeature, { t })
   ctx.plugin(copyFeature, { api, t })

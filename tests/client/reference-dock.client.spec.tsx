@@ -11,7 +11,9 @@ import type { Outcome, PreflightResponse } from '../../src/shared/wire.ts'
 afterEach(cleanup)
 
 const t = (key: SessionsKey, params: Record<string, string> = {}) => en[key].replace(/\{(\w+)\}/g, (match, name: string) => params[name] ?? match)
+let occurrenceIds = 0
 const occurrence = (source: string, label: string) => ({
+  occurrenceId: (occurrenceIds += 1),
   source: 'dsh-sessions',
   ref: encodeChipRef({ kind: 'session', citingSessionId: 'session-t', citedSessionId: source, label, mention: `@[${label}](dsh-session:${source})` }),
 })
@@ -20,6 +22,19 @@ function renderDock(response: PreflightResponse, occurrences = [occurrence('s-a'
   const measure = vi.fn((_chips: readonly DockChip[], _signal: AbortSignal) => Promise.resolve(response))
   let report: ((outcome: Outcome) => void) | undefined
   const restore = vi.fn()
+  const open = vi.fn()
+  const replace = vi.fn(() => true)
+  const messages = vi.fn((sessionId: string) => Promise.resolve({
+    sessionId,
+    title: 'Alpha notes',
+    total: 4,
+    messages: [
+      { seq: 3, number: 1, role: 'user' as const, excerpt: 'first question' },
+      { seq: 5, number: 2, role: 'assistant' as const, excerpt: 'first answer' },
+      { seq: 9, number: 3, role: 'user' as const, excerpt: 'last question' },
+      { seq: 12, number: 4, role: 'assistant' as const, excerpt: 'last answer' },
+    ],
+  }))
   const view = render(
     <ReferenceDock
       t={t}
@@ -29,9 +44,13 @@ function renderDock(response: PreflightResponse, occurrences = [occurrence('s-a'
       measure={measure}
       watch={onOutcome => { report = onOutcome }}
       restore={restore}
+      open={open}
+      messages={messages}
+      wholeMention={() => Promise.resolve('@[Alpha notes](dsh-session:whole)')}
+      replace={replace}
     />,
   )
-  return { view, measure, restore, report: (outcome: Outcome) => act(() => { report!(outcome) }) }
+  return { view, measure, restore, open, replace, messages, report: (outcome: Outcome) => act(() => { report!(outcome) }) }
 }
 
 const settle = () => act(() => new Promise(resolve => setTimeout(resolve, 200)))
@@ -46,8 +65,8 @@ describe('the reference dock', () => {
     await settle()
     expect(measure).toHaveBeenCalledTimes(1)
     expect(measure.mock.calls[0]![0].map(chip => chip.sessionId)).toEqual(['s-a', 's-b'])
-    const rows = screen.getAllByRole('listitem').map(item => item.textContent)
-    expect(rows).toEqual(['Alpha notes12.4 kB · ≈3,104 tokens', 'Beta plans65.5 kB · ≈16,400 tokens · cut to fit the budget'])
+    const rows = screen.getAllByRole('listitem').map(item => `${item.querySelector('[title]')!.textContent} ${item.querySelector('[role=status]')!.textContent}`)
+    expect(rows).toEqual(['Alpha notes 12.4 kB · ≈3,104 tokens', 'Beta plans 65.5 kB · ≈16,400 tokens · cut to fit the budget'])
     expect(screen.getByTitle('Alpha notes').textContent).toBe('Alpha notes')
   })
 
@@ -79,5 +98,23 @@ describe('the reference dock', () => {
   it('renders nothing without session chips or notices', () => {
     const { view } = renderDock({ ok: true, text: '', references: [], sources: [] }, [])
     expect(view.container.innerHTML).toBe('')
+  })
+
+  it('opens the source of a chip from its title, and narrows a chip to the last turn or to chosen messages', async () => {
+    const { open, replace, messages } = renderDock({ ok: true, text: '', references: [], sources: [] }, [occurrence('s-a', 'Alpha notes')])
+    fireEvent.click(screen.getByRole('button', { name: 'Open “Alpha notes”' }))
+    expect(open).toHaveBeenCalledWith('s-a')
+    const reach = screen.getByRole('combobox', { name: 'What to reference' })
+    await act(async () => { fireEvent.change(reach, { target: { value: 'last-1' } }) })
+    expect(messages).toHaveBeenCalledWith('s-a', expect.any(AbortSignal))
+    expect(replace).toHaveBeenLastCalledWith(expect.any(Number), expect.objectContaining({ sessionId: 's-a', label: 'Alpha notes · #3, #4' }))
+    const lastTurn = (replace.mock.calls.at(-1) as unknown as [number, { mention: string }])[1].mention
+    expect(lastTurn).toMatch(/^@\[Alpha notes · #3, #4\]\(dsh-messages:[A-Za-z0-9_-]+\/9-12\)$/)
+    await act(async () => { fireEvent.change(reach, { target: { value: 'choose' } }) })
+    fireEvent.click(screen.getByRole('checkbox', { name: /first answer/ }))
+    fireEvent.click(screen.getByRole('checkbox', { name: /last answer/ }))
+    fireEvent.click(screen.getByRole('button', { name: 'Reference these messages' }))
+    expect(replace).toHaveBeenLastCalledWith(expect.any(Number), expect.objectContaining({ label: 'Alpha notes · #2, #4' }))
+    expect((replace.mock.calls.at(-1) as unknown as [number, { mention: string }])[1].mention).toMatch(/\/5,12\)$/)
   })
 })

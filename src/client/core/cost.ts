@@ -5,13 +5,14 @@
  */
 
 /**
- * A byte count as a short size: bytes under 1 KB, then kilobytes with one decimal.
+ * A byte count as people write it: bytes (the word, with its plural) under
+ * 1 KB, then kilobytes with one decimal.
  * @param bytes - the size.
  * @param locale - the UI locale id.
- * @returns e.g. "812 byte" / "12.4 kB".
+ * @returns e.g. "812 bytes" / "12.4 kB"; "812字节" in Chinese.
  */
 export function formatSize(bytes: number, locale: string): string {
-  if (bytes < 1000) return new Intl.NumberFormat(locale, { style: 'unit', unit: 'byte', unitDisplay: 'short' }).format(bytes)
+  if (bytes < 1000) return new Intl.NumberFormat(locale, { style: 'unit', unit: 'byte', unitDisplay: 'long' }).format(bytes)
   return new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilobyte', unitDisplay: 'short', maximumFractionDigits: 1 }).format(bytes / 1000)
 }
 

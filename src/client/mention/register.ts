@@ -63,7 +63,15 @@ function registerMentions(ctx: ClientContext, { api, t }: MentionsConfig): void 
     now: Date.now,
   })
   ctx.effect(() => ctx.inputTriggers.registerSource(source), 'dsh-sessions: @ source')
-  ctx.effect(() => watchWrittenReferences(ctx), 'dsh-sessions: message references become chips')
+  // Contained: a shell without what the watch follows costs the chips of written references alone; they still resolve as text.
+  ctx.effect(() => {
+    try {
+      return watchWrittenReferences(ctx)
+    } catch (error) {
+      console.warn('dsh-sessions: written message references stay text here', error)
+      return () => {}
+    }
+  }, 'dsh-sessions: message references become chips')
 }
 
 /**

@@ -4,14 +4,21 @@
  * it is cut to fit) or why it cannot be attached, kept current while the
  * draft changes; and, after a send, which references the host could not
  * attach and why. A rejected message comes back into an empty composer.
- * Titles are text and are clamped by style only, with the whole title on hover.
+ * Titles are clamped by style only, with the whole title on hover; a title
+ * is a button that opens the chip's source (the draft stays). Each chip can
+ * be narrowed from its row: the whole session, the last turn or the last
+ * three turns, or messages chosen from a list of the latest ones; the
+ * narrowed chip replaces the chip in the draft, and its size is measured
+ * again before the send.
  * @module @wishp3/dsh-sessions/client/references/ReferenceDock
  */
 import { useEffect, useMemo, useState } from 'react'
-import type { Outcome, PreflightResponse, SendCheckCode, SourceOutcome } from '../../shared/wire.ts'
+import { MESSAGE_REFERENCE_SCHEME } from '../../shared/message-reference.ts'
+import type { Outcome, PreflightResponse, SendCheckCode, SourceMessagesResponse, SourceOutcome } from '../../shared/wire.ts'
 import type { DockChip, ReferenceDockProps } from '../contract.ts'
 import { decodeChipRef } from '../core/chip-ref.ts'
 import { formatSize, formatTokens } from '../core/cost.ts'
+import { lastTurns, narrowedChip } from '../core/narrowing.ts'
 import { failureKey } from '../mention/failure.ts'
 import css from './ReferenceDock.module.css'
 
@@ -27,10 +34,114 @@ function chipsOf(input: ReferenceDockProps['input'], source: string): DockChip[]
     if (occurrence.source !== source) continue
     const ref = decodeChipRef(occurrence.ref)
     if (ref?.kind === 'session' && !chips.some(chip => chip.sessionId === ref.citedSessionId)) {
-      chips.push({ sessionId: ref.citedSessionId, label: ref.label, mention: ref.mention })
+      chips.push({ sessionId: ref.citedSessionId, label: ref.label, mention: ref.mention, occurrenceId: occurrence.occurrenceId })
     }
   }
   return chips
+}
+
+/** The narrowing choices of a chip's row. */
+type Reach = 'whole' | 'last-1' | 'last-3' | 'choose' | 'part'
+
+/** What a chip's row shows of its narrowing. */
+type Narrowing =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'failed'; readonly text: string }
+  | { readonly kind: 'choosing'; readonly messages: SourceMessagesResponse; readonly chosen: ReadonlySet<number> }
+
+/**
+ * One chip's narrowing control: a choice of how much of the source to cite,
+ * and, for "choose messages", a list of the latest messages to tick.
+ */
+function NarrowControl(props: { chip: DockChip; dock: ReferenceDockProps }) {
+  const { chip, dock } = props
+  const { t } = dock
+  const [state, setState] = useState<Narrowing>({ kind: 'idle' })
+  const reach: Reach = chip.mention.includes(MESSAGE_REFERENCE_SCHEME) ? 'part' : 'whole'
+  const fail = (key: 'narrow.failed' | 'narrow.empty') => { setState({ kind: 'failed', text: t(key) }) }
+  async function choose(next: Reach): Promise<void> {
+    if (next === reach || next === 'part') return
+    setState({ kind: 'loading' })
+    if (next === 'whole') {
+      const mention = await dock.wholeMention(chip.sessionId).catch(() => undefined)
+      if (mention === undefined) return fail('narrow.failed')
+      setState({ kind: 'idle' })
+      dock.replace(chip.occurrenceId, { sessionId: chip.sessionId, label: chip.label.replace(/ · #[^·]*$/u, ''), mention })
+      return
+    }
+    let listed: SourceMessagesResponse
+    try {
+      listed = await dock.messages(chip.sessionId, AbortSignal.timeout(10_000))
+    } catch {
+      return fail('narrow.failed')
+    }
+    if (listed.messages.length === 0) return fail('narrow.empty')
+    if (next === 'choose') {
+      setState({ kind: 'choosing', messages: listed, chosen: new Set() })
+      return
+    }
+    apply(listed, lastTurns(listed.messages, next === 'last-1' ? 1 : 3).map(message => message.seq))
+  }
+  function apply(listed: SourceMessagesResponse, seqs: readonly number[]): void {
+    const chosen = listed.messages.filter(message => seqs.includes(message.seq))
+    if (chosen.length === 0) return
+    try {
+      const narrowed = narrowedChip(chip.sessionId, listed.title, chosen)
+      setState({ kind: 'idle' })
+      dock.replace(chip.occurrenceId, { sessionId: chip.sessionId, ...narrowed })
+    } catch {
+      fail('narrow.failed')
+    }
+  }
+  return (
+    <>
+      <select
+        className={css.reach}
+        aria-label={t('narrow.label')}
+        value={reach}
+        disabled={state.kind === 'loading'}
+        onChange={event => { void choose(event.currentTarget.value as Reach) }}
+      >
+        <option value="whole">{t('narrow.whole')}</option>
+        <option value="last-1">{t('narrow.lastTurn')}</option>
+        <option value="last-3">{t('narrow.lastTurns', { n: '3' })}</option>
+        <option value="choose">{t('narrow.choose')}</option>
+        {reach === 'part' ? <option value="part">{chip.label}</option> : null}
+      </select>
+      {state.kind === 'failed' ? <span className={css.blocked} role="alert">{state.text}</span> : null}
+      {state.kind === 'choosing'
+        ? (
+            <fieldset className={css.choose} aria-label={t('narrow.choose')}>
+              <ol className={css.messages}>
+                {state.messages.messages.map(message => (
+                  <li key={message.seq}>
+                    <label className={css.message}>
+                      <input
+                        type="checkbox"
+                        checked={state.chosen.has(message.seq)}
+                        onChange={event => {
+                          const chosen = new Set(state.chosen)
+                          if (event.currentTarget.checked) chosen.add(message.seq)
+                          else chosen.delete(message.seq)
+                          setState({ ...state, chosen })
+                        }}
+                      />
+                      <span className={css.number}>#{message.number}</span>
+                      <span className={css.excerpt}>{message.excerpt}</span>
+                    </label>
+                  </li>
+                ))}
+              </ol>
+              <button type="button" className={css.action} disabled={state.chosen.size === 0} onClick={() => { apply(state.messages, [...state.chosen]) }}>
+                {t('narrow.apply')}
+              </button>
+              <button type="button" className={css.action} onClick={() => { setState({ kind: 'idle' }) }}>{t('narrow.cancel')}</button>
+            </fieldset>
+          )
+        : null}
+    </>
+  )
 }
 
 /**
@@ -96,8 +207,11 @@ export function ReferenceDock(props: ReferenceDockProps) {
                 const found: SourceOutcome | undefined = sources?.find(source => source.sessionId === chip.sessionId)
                 return (
                   <li key={chip.sessionId} className={css.chip} data-session-id={chip.sessionId}>
-                    <span className={css.title} title={chip.label}>{chip.label}</span>
+                    <button type="button" className={css.title} title={chip.label} aria-label={t('source.open', { label: chip.label })} onClick={() => { props.open(chip.sessionId) }}>
+                      {chip.label}
+                    </button>
                     <span className={found !== undefined && !found.ok ? css.blocked : css.cost} role="status">{costText(found)}</span>
+                    <NarrowControl chip={chip} dock={props} />
                   </li>
                 )
               })}

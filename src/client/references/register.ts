@@ -1,17 +1,24 @@
 /**
  * Registers the reference dock in `conversation.input.dock`, bound to the
  * routes: it measures the draft's session chips and follows the session's
- * reference outcomes with one long-lived request at a time.
+ * reference outcomes with one long-lived request at a time. It also makes
+ * the sent references of the session on screen lead back to their sources
+ * (see `sent-references.ts`).
  * @module @wishp3/dsh-sessions/client/references/register
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
+import { SessionId } from '@deepseek-ai/dsh-session/types'
+import { createReferenceLookup } from '../copy/reference.ts'
+import { encodeChipRef } from '../core/chip-ref.ts'
+import { CHIP_LABEL_MAX, clampLabel } from '../core/label.ts'
 import type { Outcome } from '../../shared/wire.ts'
 import type { SessionsApi } from '../api.ts'
 import type { ReferenceDockInjected } from '../contract.ts'
-import { NS } from '../locales.ts'
+import { NS, type SessionsLookup } from '../locales.ts'
 import { MENTION_SOURCE } from '../mention/source.ts'
 import { ReferenceDock } from './ReferenceDock.tsx'
+import { decorateSentReferences } from './sent-references.ts'
 
 /** Milliseconds one outcomes request waits for news. */
 const WAIT_MS = 20_000
@@ -52,8 +59,10 @@ export const referenceDockFeature = {
  * @param ctx - the feature's context.
  * @param config - the plugin's routes.
  */
-function registerReferenceDock(ctx: ClientContext, { api }: { readonly api: SessionsApi }): void {
+function registerReferenceDock(ctx: ClientContext, { api, t }: { readonly api: SessionsApi; readonly t: SessionsLookup }): void {
   const seen = new Map<string, number>()
+  const wholeMentions = createReferenceLookup({ api, cwdOf: cited => ctx.sessions.list.getSnapshot().byId[SessionId(cited)]?.cwd })
+
   ctx.effect(() => ctx.slots.inject('conversation.input.dock', () => ctx.slots.register({
     name: 'conversation.input.dock',
     id: 'dsh-sessions-references',
@@ -65,6 +74,10 @@ function registerReferenceDock(ctx: ClientContext, { api }: { readonly api: Sess
       measure: (chips, signal) =>
         api.preflight(sessionId, chips.map(chip => chip.mention).join(' '), chips.map(chip => chip.sessionId), signal),
       watch: (report, signal) => { void follow(api, sessionId, seen, report, signal) },
+      open: cited => { ctx.sessions.open(SessionId(cited)) },
+      messages: (cited, signal) => api.messages(cited, signal),
+      wholeMention: cited => wholeMentions.load(cited),
+      replace: (occurrenceId, chip) => replaceChip(ctx, sessionId, occurrenceId, chip),
       restore: text => {
         const actx = ctx.sessions.scope(sessionId)
         if (actx === undefined) return
@@ -89,4 +102,54 @@ function registerReferenceDock(ctx: ClientContext, { api }: { readonly api: Sess
       },
     }),
   }, ReferenceDock)), 'dsh-sessions: reference dock')
+  // Last, and contained: a shell without what the sent references follow costs them alone, never the dock.
+  ctx.effect(() => {
+    try {
+      return decorateSentReferences({
+        sessions: ctx.sessions,
+        since: (sources, signal) => api.since(sources, signal),
+        t,
+        locale: () => ctx.locale.getLocale().active,
+      })
+    } catch (error) {
+      console.warn('dsh-sessions: sent references cannot lead back here', error)
+      return () => {}
+    }
+  }, 'dsh-sessions: sent references lead back')
+}
+
+/** Attempts at an edit whose draft revision moved under it. */
+const ATTEMPTS = 5
+
+/**
+ * Replaces one chip of a session's draft with a chip of this plugin citing
+ * `chip`: the chip comes out (`slash/input-consume-token` over its span) and
+ * the new one goes in at its place (`slash/input-insert-reference`), each
+ * guarded by the draft revision and retried when it moved.
+ * @returns true when the new chip is in.
+ */
+function replaceChip(ctx: ClientContext, sessionId: string, occurrenceId: number, chip: { readonly sessionId: string; readonly label: string; readonly mention: string }): boolean {
+  const actx = ctx.sessions.scope(SessionId(sessionId))
+  if (actx === undefined) return false
+  const input = ctx.conversation.input.for(actx)
+  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+    const state = input.state.getSnapshot()
+    const occurrence = state.occurrences.find(candidate => candidate.occurrenceId === occurrenceId)
+    if (occurrence === undefined || state.phase !== 'plain') return false
+    const span = { start: occurrence.offset, end: occurrence.offset + occurrence.length, draftRev: state.draftRev }
+    if (actx.bail(actx, 'slash/input-consume-token', { guard: { kind: 'span', span } }) !== true) continue
+    for (let insert = 0; insert < ATTEMPTS; insert += 1) {
+      const next = input.state.getSnapshot()
+      const at = Math.min(span.start, next.draft.length)
+      const reference = {
+        source: MENTION_SOURCE,
+        ref: encodeChipRef({ kind: 'session', citingSessionId: sessionId, citedSessionId: chip.sessionId, label: chip.label, mention: chip.mention }),
+        label: clampLabel(chip.label, CHIP_LABEL_MAX),
+        clipboardText: chip.mention,
+      }
+      if (actx.bail(actx, 'slash/input-insert-reference', { reference, span: { start: at, end: at, draftRev: next.draftRev } }) === true) return true
+    }
+    return false
+  }
+  return false
 }

@@ -11,7 +11,7 @@ import type { SessionsApi } from '../api.ts'
 import { untitledIds, withTitles } from '../core/titles.ts'
 import type { SessionsLookup } from '../locales.ts'
 import type { Sidebar } from '../../workspace-browser/contract.ts'
-import { openAtMessage } from './open-at-match.ts'
+import { openAtMessage } from '../navigation/open-at-message.ts'
 import { SidebarSearch } from './search.ts'
 import { TitleStore } from './titles.ts'
 

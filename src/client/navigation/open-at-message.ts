@@ -10,12 +10,12 @@
  * scrolls, types or clicks. Gives up quietly after
  * {@link GIVE_UP_MS}, or when the user opens another session: the session
  * is open either way.
- * @module @wishp3/dsh-sessions/client/sidebar/open-at-match
+ * @module @wishp3/dsh-sessions/client/navigation/open-at-message
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import { SessionId } from '@deepseek-ai/dsh-session/types'
 import { rowOfSeq } from '../core/anchor.ts'
-import styles from './MatchMark.module.css'
+import styles from './MessageMark.module.css'
 
 /** Longest the whole search for the row may take. */
 const GIVE_UP_MS = 30_000
@@ -46,9 +46,10 @@ function inView(element: HTMLElement): boolean {
  * @param sessions - the browser's sessions service.
  * @param sessionId - the session.
  * @param seq - the message's log sequence number.
+ * @param alsoMark - more messages to mark when their rows are loaded (the rest of a part reference).
  * @returns when the row has been shown, or the search given up.
  */
-export async function openAtMessage(sessions: ClientContext['sessions'], sessionId: string, seq: number): Promise<void> {
+export async function openAtMessage(sessions: ClientContext['sessions'], sessionId: string, seq: number, alsoMark: readonly number[] = []): Promise<void> {
   const id = SessionId(sessionId)
   sessions.open(id)
   const deadline = Date.now() + GIVE_UP_MS
@@ -90,8 +91,16 @@ export async function openAtMessage(sessions: ClientContext['sessions'], session
       if (!inView(element)) element.scrollIntoView({ block: 'center' })
       if (!marked) {
         marked = true
-        element.classList.add(styles.mark!)
-        setTimeout(() => element.classList.remove(styles.mark!), MARK_MS)
+        const keys = new Set([found.key])
+        for (const other of alsoMark) {
+          const row = rowOfSeq(snapshot.chat.nodes.values(), other, false)
+          if (row.kind === 'row') keys.add(row.key)
+        }
+        for (const key of keys) {
+          const row = key === found.key ? element : shownRow(`[data-chat-anchor-key="${CSS.escape(key)}"]`)
+          row?.classList.add(styles.mark!)
+          setTimeout(() => row?.classList.remove(styles.mark!), MARK_MS)
+        }
       }
       shownAt ??= Date.now()
       await tick(100)

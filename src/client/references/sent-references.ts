@@ -1,0 +1,166 @@
+/**
+ * Sent references that lead back to their source. rc.8 shows a sent session
+ * reference as a label in the user's bubble (`data-ref-chip="session"`) that
+ * is neither a link nor carries the session id; the id, the snapshot's
+ * capture and, for a part reference, the cited messages' seqs are in the
+ * data of the context node that follows the message (see
+ * `core/sent-reference.ts`). This follows the current session's chat rows
+ * and makes each such label a link: clicking it (or Enter when focused)
+ * opens the source, at the first cited message of a part reference with the
+ * cited messages marked. A reference whose source has gained messages since
+ * its snapshot gets an "updated since" tag after the label, with the capture
+ * time in its tooltip; clicking it opens the source at the first message the
+ * model did not see. The draft of the session left stays in its composer.
+ * @module @wishp3/dsh-sessions/client/references/sent-references
+ */
+import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
+import { SessionId } from '@deepseek-ai/dsh-session/types'
+import type { SentReference, SinceResponse, SourceSince } from '../../shared/wire.ts'
+import { type ReadNode, sentSources, sourceOfChip } from '../core/sent-reference.ts'
+import type { SessionsLookup } from '../locales.ts'
+import { openAtMessage } from '../navigation/open-at-message.ts'
+import styles from './SentReference.module.css'
+
+/** What the decoration reads. */
+export interface SentReferencesDeps {
+  readonly sessions: ClientContext['sessions']
+  since(sources: readonly SentReference[], signal: AbortSignal): Promise<SinceResponse>
+  readonly t: SessionsLookup
+  locale(): string
+}
+
+/** Milliseconds the page is let settle before rows are decorated again. */
+const SETTLE_MS = 120
+
+/** Milliseconds a source's answer is trusted before it is asked again. */
+const SINCE_TTL_MS = 15_000
+
+/** Most sent references asked about at once (the route's limit). */
+const SINCE_BATCH = 32
+
+const SOURCE_ATTR = 'data-dsh-sessions-source'
+const SINCE_ATTR = 'data-dsh-sessions-since'
+
+interface Known {
+  readonly at: number
+  readonly answer: SourceSince | undefined
+}
+
+/**
+ * Decorates the sent references of the session on screen until disposed.
+ * @param deps - the sessions service, the since route and the locale.
+ * @returns the disposer.
+ */
+export function decorateSentReferences(deps: SentReferencesDeps): () => void {
+  const known = new Map<string, Known>()
+  const asking = new Set<string>()
+  const abort = new AbortController()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const schedule = () => {
+    if (timer !== undefined) return
+    timer = setTimeout(() => {
+      timer = undefined
+      decorate()
+    }, SETTLE_MS)
+  }
+  const keyOf = (sessionId: string, captured: number | null) => `${sessionId}\n${captured ?? ''}`
+
+  function ask(sources: SentReference[]): void {
+    for (let start = 0; start < sources.length; start += SINCE_BATCH) {
+      const batch = sources.slice(start, start + SINCE_BATCH)
+      for (const source of batch) asking.add(keyOf(source.sessionId, source.capturedThroughSeq))
+      deps.since(batch, abort.signal).then(response => {
+        for (const answer of response.sources) known.set(keyOf(answer.sessionId, answer.capturedThroughSeq), { at: Date.now(), answer })
+      }, () => {
+        for (const source of batch) known.set(keyOf(source.sessionId, source.capturedThroughSeq), { at: Date.now(), answer: undefined })
+      }).finally(() => {
+        for (const source of batch) asking.delete(keyOf(source.sessionId, source.capturedThroughSeq))
+        if (!abort.signal.aborted) schedule()
+      })
+    }
+  }
+
+  function decorate(): void {
+    const current = deps.sessions.list.getSnapshot().current
+    const snapshot = current === undefined ? undefined : deps.sessions.binding(current)?.session.getSnapshot()
+    if (snapshot === undefined) return
+    const toAsk: SentReference[] = []
+    for (const [key, sources] of sentSources(snapshot.chat.nodes.values() as Iterable<ReadNode>)) {
+      for (const row of document.querySelectorAll<HTMLElement>(`[data-chat-anchor-key="${CSS.escape(key)}"]`)) {
+        for (const chip of row.querySelectorAll<HTMLElement>('[data-ref-chip="session"]')) {
+          const source = sourceOfChip(sources, chip.textContent ?? '')
+          if (source === undefined) continue
+          if (chip.getAttribute(SOURCE_ATTR) !== source.sessionId) {
+            chip.setAttribute(SOURCE_ATTR, source.sessionId)
+            chip.dataset.dshSessionsSeqs = (source.messageSeqs ?? []).join(',')
+            chip.setAttribute('role', 'link')
+            chip.tabIndex = 0
+            chip.setAttribute('aria-label', deps.t('source.open', { label: source.label }))
+            chip.classList.add(styles.link!)
+          }
+          const sinceKey = keyOf(source.sessionId, source.capturedThroughSeq)
+          const found = known.get(sinceKey)
+          if ((found === undefined || Date.now() - found.at > SINCE_TTL_MS) && !asking.has(sinceKey) && !toAsk.some(asked => keyOf(asked.sessionId, asked.capturedThroughSeq) === sinceKey)) {
+            toAsk.push({ sessionId: source.sessionId, capturedThroughSeq: source.capturedThroughSeq })
+          }
+          const answer = found?.answer
+          const marker = chip.nextElementSibling instanceof HTMLElement && chip.nextElementSibling.hasAttribute(SINCE_ATTR) ? chip.nextElementSibling : undefined
+          if (answer === undefined || answer.newMessages === 0 || answer.firstNewSeq === undefined) continue
+          const tag = marker ?? document.createElement('button')
+          if (marker === undefined) {
+            tag.setAttribute('type', 'button')
+            tag.className = styles.since!
+            chip.after(tag)
+          }
+          tag.setAttribute(SINCE_ATTR, String(answer.firstNewSeq))
+          tag.setAttribute(SOURCE_ATTR, source.sessionId)
+          tag.textContent = deps.t('since.marker')
+          const time = source.capturedAt === undefined ? '?' : new Intl.DateTimeFormat(deps.locale(), { dateStyle: 'medium', timeStyle: 'short' }).format(source.capturedAt)
+          tag.title = deps.t('since.tooltip', { time, n: answer.newMessages.toLocaleString(deps.locale()) })
+        }
+      }
+    }
+    if (toAsk.length > 0) ask(toAsk)
+  }
+
+  function open(element: HTMLElement): void {
+    const sessionId = element.getAttribute(SOURCE_ATTR)
+    if (sessionId === null) return
+    const since = element.getAttribute(SINCE_ATTR)
+    const seqs = since !== null ? [Number(since)] : (element.dataset.dshSessionsSeqs ?? '').split(',').filter(Boolean).map(Number)
+    const [first, ...rest] = seqs
+    if (first === undefined || !Number.isSafeInteger(first)) deps.sessions.open(SessionId(sessionId))
+    else void openAtMessage(deps.sessions, sessionId, first, rest)
+  }
+  const target = (event: Event) => (event.target instanceof Element ? event.target.closest<HTMLElement>(`[${SOURCE_ATTR}]`) : null)
+  const onClick = (event: MouseEvent) => {
+    const element = target(event)
+    if (element === null) return
+    event.preventDefault()
+    event.stopPropagation()
+    open(element)
+  }
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key !== 'Enter' && event.key !== ' ') return
+    const element = target(event)
+    if (element === null || element !== event.target) return
+    event.preventDefault()
+    open(element)
+  }
+  document.addEventListener('click', onClick, true)
+  document.addEventListener('keydown', onKey, true)
+  const observer = new MutationObserver(schedule)
+  observer.observe(document.body, { childList: true, subtree: true })
+  const offList = deps.sessions.list.subscribe(schedule)
+  const refresh = setInterval(schedule, SINCE_TTL_MS)
+  schedule()
+  return () => {
+    abort.abort()
+    observer.disconnect()
+    offList()
+    clearInterval(refresh)
+    clearTimeout(timer)
+    document.removeEventListener('click', onClick, true)
+    document.removeEventListener('keydown', onKey, true)
+  }
+}
