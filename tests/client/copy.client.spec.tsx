@@ -91,7 +91,7 @@ describe('the toast outlet', () => {
 
 describe('looking up a session mention', () => {
   function api(candidates: SessionsApi['candidates']): SessionsApi {
-    return { candidates: vi.fn(candidates), preflight: vi.fn(), outcomes: vi.fn(), search: vi.fn(), titles: vi.fn() }
+    return { candidates: vi.fn(candidates), preflight: vi.fn(), outcomes: vi.fn(), search: vi.fn(), titles: vi.fn(), messageReference: vi.fn(), messages: vi.fn(), since: vi.fn() }
   }
 
   it('asks the candidates route as a new session in the source\'s workspace, by the source\'s id', async () => {
@@ -141,9 +141,21 @@ describe('the copy actions', () => {
     const show = vi.fn()
     const copy = vi.fn((_text: string) => Promise.resolve(options.copied ?? true))
     const lookup = { prefetch: vi.fn(), ready: vi.fn(() => options.ready), load: vi.fn(() => Promise.resolve(options.load)) }
-    const actions = createCopyActions({ lookup, show, t, copy })
-    return { actions, show, copy, lookup }
+    const messages = { prefetch: vi.fn(), ready: vi.fn(() => options.ready), load: vi.fn(() => Promise.resolve(options.load)) }
+    const actions = createCopyActions({ lookup, messages, show, t, copy })
+    return { actions, show, copy, lookup, messages }
   }
+
+  it('copies a message reference inside the click when it is ready, and after its lookup otherwise', async () => {
+    const ready = setup({ ready: '@[Kiwi · #4](dsh-messages:x/7)' })
+    ready.actions.copyMessageReference(SOURCE, 'message-1', anchor, 'below')
+    expect(ready.copy).toHaveBeenCalledWith('@[Kiwi · #4](dsh-messages:x/7)')
+    await vi.waitFor(() => { expect(ready.show).toHaveBeenCalledWith(expect.objectContaining({ text: 'Message reference copied', ok: true })) })
+    const missing = setup({})
+    missing.actions.copyMessageReference(SOURCE, 'message-1', anchor, 'below')
+    await vi.waitFor(() => { expect(missing.show).toHaveBeenCalledWith(expect.objectContaining({ text: 'Could not copy the message reference', ok: false })) })
+    expect(missing.messages.load).toHaveBeenCalledWith(SOURCE, 'message-1')
+  })
   const anchor = document.createElement('div')
 
   it('copies the id inside the click and reports it at the anchor', async () => {
@@ -178,7 +190,7 @@ describe('the copy actions', () => {
 
 describe('the session row menu items', () => {
   it('adds Copy session ID then Copy reference, prefetches on opening and anchors the toast at the row', () => {
-    const actions = { copyId: vi.fn(), copyReference: vi.fn(), prefetch: vi.fn() }
+    const actions = { copyId: vi.fn(), copyReference: vi.fn(), prefetch: vi.fn(), copyMessageReference: vi.fn(), prefetchMessage: vi.fn() }
     const row = document.createElement('div')
     const menu = createRowMenu(t, actions, id => (id === SOURCE ? row : null))
     expect(menu.items().map(item => [item.id, item.label])).toEqual([[COPY_SESSION_ID, 'Copy session ID'], [COPY_REFERENCE, 'Copy reference']])

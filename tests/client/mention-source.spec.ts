@@ -26,6 +26,9 @@ function setup(overrides: Partial<SessionsApi> = {}, files = vi.fn(() => Promise
     outcomes: vi.fn(() => Promise.resolve({ outcomes: [], last: 0 })),
     search: vi.fn(),
     titles: vi.fn(),
+    messageReference: vi.fn(),
+    messages: vi.fn(),
+    since: vi.fn(),
     ...overrides,
   }
   // The draft being sent holds the one chip the test serializes.

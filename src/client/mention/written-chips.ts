@@ -19,7 +19,12 @@ export interface ChipInsert {
 
 /** The input machine of a session, as this reads and edits it. */
 export interface WrittenChipsPort {
-  state(sessionId: string): Pick<InputState, 'draft' | 'draftRev' | 'phase' | 'occurrences'> | undefined
+  state(sessionId: string): {
+    readonly draft: string
+    readonly draftRev: number
+    readonly phase: InputState['phase']
+    readonly occurrences: readonly Pick<InputState['occurrences'][number], 'offset' | 'length'>[]
+  } | undefined
   /** Dispatches `slash/input-insert-reference`; true when applied. */
   insertReference(sessionId: string, request: { reference: ChipInsert; span: { start: number; end: number; draftRev: number } }): boolean
 }
