@@ -18,7 +18,14 @@ export interface ApplyProbe {
 
 /* The init script runs in the page; it must stay self-contained. */
 function install({ id, ns }: { id: string; ns: string }): void {
-  const state: { applied: number; error?: string; translate?: (key: string) => string; hostSearch?: (query: string) => Promise<unknown> } = { applied: 0 }
+  const state: {
+    applied: number
+    error?: string
+    translate?: (key: string) => string
+    hostSearch?: (query: string) => Promise<unknown>
+    open?: (sessionId: string) => void
+    current?: () => string | undefined
+  } = { applied: 0 }
   const wrapLoad = (load: (registration: { id: string; factory: (require: unknown) => unknown }) => unknown) =>
     function wrapped(this: unknown, registration: { id: string; factory: (require: unknown) => unknown }) {
       if (registration.id !== id) return load.call(this, registration)
@@ -34,8 +41,16 @@ function install({ id, ns }: { id: string; ns: string }): void {
                 const result = exports.apply(ctx, config)
                 state.applied += 1
                 state.translate = ctx.locale.bind(ns)
-                const sessions = ctx.get('sessions') as { search(query: string, signal: AbortSignal): Promise<unknown> } | undefined
-                if (sessions !== undefined) state.hostSearch = query => sessions.search(query, new AbortController().signal)
+                const sessions = ctx.get('sessions') as {
+                  search(query: string, signal: AbortSignal): Promise<unknown>
+                  open(sessionId: string): void
+                  list: { getSnapshot(): { current?: string } }
+                } | undefined
+                if (sessions !== undefined) {
+                  state.hostSearch = query => sessions.search(query, new AbortController().signal)
+                  state.open = sessionId => { sessions.open(sessionId) }
+                  state.current = () => sessions.list.getSnapshot().current
+                }
                 return result
               } catch (error) {
                 state.error = String(error)
@@ -111,4 +126,26 @@ export async function translateInPage(page: Page, key: string): Promise<string> 
     if (state.translate === undefined) throw new Error('the browser half has not applied')
     return state.translate(k)
   }, key)
+}
+
+/**
+ * Opens a session as the sidebar does, through the shell's sessions service.
+ * @param page - a page of the probed context.
+ * @param sessionId - the session.
+ */
+export async function openSessionInPage(page: Page, sessionId: string): Promise<void> {
+  await page.evaluate(id => {
+    const state = (window as unknown as { __dshSessionsProbe: { open?: (sessionId: string) => void } }).__dshSessionsProbe
+    if (state.open === undefined) throw new Error('the browser half has not applied')
+    state.open(id)
+  }, sessionId)
+}
+
+/**
+ * The session on screen, as the shell's sessions service tells it.
+ * @param page - a page of the probed context.
+ * @returns its id.
+ */
+export async function currentSessionInPage(page: Page): Promise<string | undefined> {
+  return page.evaluate(() => (window as unknown as { __dshSessionsProbe: { current?: () => string | undefined } }).__dshSessionsProbe.current?.())
 }
