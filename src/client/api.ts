@@ -4,7 +4,7 @@
  * @module @wishp3/dsh-sessions/client/api
  */
 import type {
-  CandidatesResponse, ErrorResponse, MessageReferenceResponse, OutcomesResponse, PreflightResponse, SentReference, SidebarSearchResponse, SinceResponse,
+  CandidatesResponse, ErrorResponse, MessageHandle, MessageReferenceResponse, OutcomesResponse, PreflightResponse, SentReference, SidebarSearchResponse, SinceResponse,
   SourceMessagesResponse, TitlesResponse,
 } from '../shared/wire.ts'
 
@@ -26,8 +26,8 @@ export interface SessionsApi {
   search(query: string, signal: AbortSignal): Promise<SidebarSearchResponse>
   /** The titles the plugin knows of these sessions. */
   titles(ids: readonly string[], signal: AbortSignal): Promise<TitlesResponse>
-  /** The reference to one message of a session, by the message's id. */
-  messageReference(sessionId: string, messageId: string, signal: AbortSignal): Promise<MessageReferenceResponse>
+  /** The reference to one message of a session, by the message's id or log seq. */
+  messageReference(sessionId: string, message: MessageHandle, signal: AbortSignal): Promise<MessageReferenceResponse>
   /** The latest messages of a session, for narrowing a chip. */
   messages(sessionId: string, signal: AbortSignal): Promise<SourceMessagesResponse>
   /** What the sources of sent references gained since their snapshots. */
@@ -58,7 +58,7 @@ export function createSessionsApi(fetcher: typeof fetch): SessionsApi {
     outcomes: (sessionId, after, waitMs, signal) => post(fetcher, 'outcomes', { sessionId, after, waitMs }, signal),
     search: (query, signal) => post(fetcher, 'search', { query }, signal),
     titles: (ids, signal) => post(fetcher, 'titles', { ids }, signal),
-    messageReference: (sessionId, messageId, signal) => post(fetcher, 'message-reference', { sessionId, messageId }, signal),
+    messageReference: (sessionId, message, signal) => post(fetcher, 'message-reference', { sessionId, ...message }, signal),
     messages: (sessionId, signal) => post(fetcher, 'messages', { sessionId }, signal),
     since: (sources, signal) => post(fetcher, 'since', { sources }, signal),
   }

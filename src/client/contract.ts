@@ -148,4 +148,4 @@ export interface MessageReferenceActionInjected {
 }
 
 /** Props of the message action: the slot owner's message, the face and the locale seat. */
-export type MessageReferenceActionProps = Pick<OwnerOf<'conversation.chat.assistant-actions'>, 'messageId'> & MessageReferenceActionInjected & LocaleSeat
+export type MessageReferenceActionProps = { readonly messageId: OwnerOf<'conversation.chat.assistant-actions'>['messageId'] | string } & MessageReferenceActionInjected & LocaleSeat

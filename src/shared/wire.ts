@@ -160,6 +160,9 @@ export interface ErrorResponse {
   readonly error: { readonly code: DshSessionsErrorCode; readonly message: string }
 }
 
+/** How the browser names a message: by its id (a reply's actions know it) or its log seq (a user message's row knows it). */
+export type MessageHandle = { readonly messageId: string } | { readonly seq: number }
+
 /** `POST /dsh-sessions/message-reference` answer: a reference to one message of a session. */
 export interface MessageReferenceResponse {
   /** The `@[Title · #n](dsh-messages:…)` mention (see `shared/message-reference.ts`). */

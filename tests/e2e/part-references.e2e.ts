@@ -48,10 +48,18 @@ describe('part references and the way back', () => {
   })
 
   it('copies the second reply\'s reference, which pasted becomes a chip and gives the model that reply alone', async () => {
-    const action = page().getByRole('button', { name: 'Copy message reference' })
+    const escaped = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    // Every user message has the action too, beside the host's own copy button.
+    const asked = page().locator('[data-dsh-sessions-user-action]').getByRole('button', { name: 'Copy message reference' })
+    await expect.poll(() => asked.count(), { timeout: 30_000 }).toBe(3)
+    await asked.nth(2).hover()
+    await asked.nth(2).click()
+    await expect.poll(clipboard, { timeout: 10_000 }).toMatch(new RegExp(`^@\\[${escaped} · #5\\]\\(dsh-messages:`))
+    const action = page().locator('[data-turn-tail]').getByRole('button', { name: 'Copy message reference' })
     await expect.poll(() => action.count(), { timeout: 30_000 }).toBe(3)
     await action.nth(1).hover()
     await action.nth(1).click()
+    await expect.poll(clipboard, { timeout: 10_000 }).toMatch(/ · #4\]/)
     await page().getByText('Message reference copied').first().waitFor({ timeout: 10_000 })
     copied = await clipboard()
     expect(copied).toMatch(new RegExp(`^@\\[${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · #4\\]\\(dsh-messages:[A-Za-z0-9_-]+/\\d+\\)$`))

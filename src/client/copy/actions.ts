@@ -7,6 +7,7 @@
  * element it came from, with the outcome in the UI language.
  * @module @wishp3/dsh-sessions/client/copy/actions
  */
+import type { MessageHandle } from '../../shared/wire.ts'
 import type { SessionsKey } from '../locales.ts'
 import { copyText } from './clipboard.ts'
 import type { ToastSide } from '../core/placement.ts'
@@ -23,9 +24,9 @@ export interface CopyActions {
   /** Starts looking up the session's mention ahead of a click. */
   prefetch(sessionId: string): void
   /** Copies the reference to one message of a session, `@[Title · #n](dsh-messages:…)`. */
-  copyMessageReference(sessionId: string, messageId: string, anchor: HTMLElement | null, side: ToastSide): void
+  copyMessageReference(sessionId: string, message: MessageHandle, anchor: HTMLElement | null, side: ToastSide): void
   /** Starts looking up a message's reference ahead of a click. */
-  prefetchMessage(sessionId: string, messageId: string): void
+  prefetchMessage(sessionId: string, message: MessageHandle): void
 }
 
 /** What the actions use. */
@@ -61,13 +62,13 @@ export function createCopyActions(deps: CopyActionsDeps): CopyActions {
       report(copied, 'copy.reference.done', 'copy.reference.failed', anchor, side)
     },
     prefetch: sessionId => { deps.lookup.prefetch(sessionId) },
-    copyMessageReference(sessionId, messageId, anchor, side) {
-      const ready = deps.messages.ready(sessionId, messageId)
+    copyMessageReference(sessionId, message, anchor, side) {
+      const ready = deps.messages.ready(sessionId, message)
       const copied = ready !== undefined
         ? copy(ready)
-        : deps.messages.load(sessionId, messageId).then(mention => (mention === undefined ? false : copy(mention)))
+        : deps.messages.load(sessionId, message).then(mention => (mention === undefined ? false : copy(mention)))
       report(copied, 'copy.message.done', 'copy.message.failed', anchor, side)
     },
-    prefetchMessage: (sessionId, messageId) => { deps.messages.prefetch(sessionId, messageId) },
+    prefetchMessage: (sessionId, message) => { deps.messages.prefetch(sessionId, message) },
   }
 }

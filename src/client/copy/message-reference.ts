@@ -1,11 +1,12 @@
 /**
  * The reference to one message of a session
  * (`@[Title · #n](dsh-messages:…)`), as the host's message-reference route
- * makes it from the message's id. A lookup starts when the action is
+ * makes it from the message's id or log seq. A lookup starts when the action is
  * approached (pointer or focus), so that the click usually finds the
  * reference ready and copies it inside the click.
  * @module @wishp3/dsh-sessions/client/copy/message-reference
  */
+import type { MessageHandle } from '../../shared/wire.ts'
 import type { SessionsApi } from '../api.ts'
 
 /** How long one lookup may take. */
@@ -17,11 +18,11 @@ const KEPT = 64
 /** References of messages, looked up ahead of the click. */
 export interface MessageReferenceLookup {
   /** Starts a lookup of a message's reference unless one is running or has found it. */
-  prefetch(sessionId: string, messageId: string): void
+  prefetch(sessionId: string, message: MessageHandle): void
   /** The reference when a lookup has found it. */
-  ready(sessionId: string, messageId: string): string | undefined
+  ready(sessionId: string, message: MessageHandle): string | undefined
   /** The reference, from the lookup running or a new one; `undefined` when the host has none. */
-  load(sessionId: string, messageId: string): Promise<string | undefined>
+  load(sessionId: string, message: MessageHandle): Promise<string | undefined>
 }
 
 interface Lookup {
@@ -37,9 +38,9 @@ interface Lookup {
  */
 export function createMessageReferenceLookup(api: Pick<SessionsApi, 'messageReference'>): MessageReferenceLookup {
   const lookups = new Map<string, Lookup>()
-  const keyOf = (sessionId: string, messageId: string) => `${sessionId}\n${messageId}`
-  const start = (key: string, sessionId: string, messageId: string): Lookup => {
-    const promise = api.messageReference(sessionId, messageId, AbortSignal.timeout(LOOKUP_TIMEOUT_MS)).then(answer => answer.mention, () => undefined)
+  const keyOf = (sessionId: string, message: MessageHandle) => `${sessionId}\n${'seq' in message ? `seq ${message.seq}` : `id ${message.messageId}`}`
+  const start = (key: string, sessionId: string, message: MessageHandle): Lookup => {
+    const promise = api.messageReference(sessionId, message, AbortSignal.timeout(LOOKUP_TIMEOUT_MS)).then(answer => answer.mention, () => undefined)
     const lookup: Lookup = { promise, value: undefined, settled: false }
     void promise.then(value => {
       lookup.value = value
@@ -53,15 +54,15 @@ export function createMessageReferenceLookup(api: Pick<SessionsApi, 'messageRefe
     }
     return lookup
   }
-  const current = (sessionId: string, messageId: string): Lookup => {
-    const key = keyOf(sessionId, messageId)
+  const current = (sessionId: string, message: MessageHandle): Lookup => {
+    const key = keyOf(sessionId, message)
     const known = lookups.get(key)
     if (known !== undefined && (!known.settled || known.value !== undefined)) return known
-    return start(key, sessionId, messageId)
+    return start(key, sessionId, message)
   }
   return {
-    prefetch: (sessionId, messageId) => { current(sessionId, messageId) },
-    ready: (sessionId, messageId) => lookups.get(keyOf(sessionId, messageId))?.value,
-    load: (sessionId, messageId) => current(sessionId, messageId).promise,
+    prefetch: (sessionId, message) => { current(sessionId, message) },
+    ready: (sessionId, message) => lookups.get(keyOf(sessionId, message))?.value,
+    load: (sessionId, message) => current(sessionId, message).promise,
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The copy feature: "Copy session ID" and "Copy reference", and "Copy
  * message reference" beside every reply's actions
- * (`conversation.chat.assistant-actions`), with the toast
+ * (`conversation.chat.assistant-actions`) and every user message's (see
+ * `user-message-actions.tsx`), with the toast
  * outlet (removed with the feature) and the mention lookup over the
  * candidates route, shown as two buttons in the session header's action row
  * (`conversation.session.header.actions`) and as two items in the session
@@ -22,6 +23,7 @@ import { createCopyActions } from './actions.ts'
 import { HeaderCopyActions } from './HeaderCopyActions.tsx'
 import { createMessageReferenceLookup } from './message-reference.ts'
 import { MessageReferenceAction } from './MessageReferenceAction.tsx'
+import { decorateUserMessages } from './user-message-actions.tsx'
 import { createReferenceLookup } from './reference.ts'
 import { createSidebar } from '../sidebar/sidebar.ts'
 import { createRowMenu } from './row-menu.tsx'
@@ -81,9 +83,18 @@ function registerCopyActions(ctx: ClientContext, { api, t }: CopyConfig): void {
     order: MESSAGE_ACTION_ORDER,
     locale: NS,
     inject: (sessionId): MessageReferenceActionInjected => ({
-      copy: (messageId, anchor) => { actions.copyMessageReference(sessionId, messageId, anchor, 'below') },
-      prefetch: messageId => { actions.prefetchMessage(sessionId, messageId) },
+      copy: (messageId, anchor) => { actions.copyMessageReference(sessionId, { messageId }, anchor, 'below') },
+      prefetch: messageId => { actions.prefetchMessage(sessionId, { messageId }) },
     }),
   }, MessageReferenceAction)), 'dsh-sessions: copy message reference')
+  // Contained: a shell without what the user rows are followed by costs this button alone.
+  ctx.effect(() => {
+    try {
+      return decorateUserMessages({ sessions: ctx.sessions, actions, t })
+    } catch (error) {
+      console.warn('dsh-sessions: user messages have no Copy message reference here', error)
+      return () => {}
+    }
+  }, 'dsh-sessions: copy message reference on user messages')
   mountWorkspaceBrowser(ctx, { rowMenu: createRowMenu(t, actions), sidebar: createSidebar(ctx.sessions, api, t) })
 }

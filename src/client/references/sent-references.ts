@@ -80,8 +80,12 @@ export function decorateSentReferences(deps: SentReferencesDeps): () => void {
     }
   }
 
+  let shown: string | undefined
   function decorate(): void {
     const current = deps.sessions.list.getSnapshot().current
+    // Coming back to a session is when its sources are most likely to have moved on: ask afresh.
+    if (current !== shown) known.clear()
+    shown = current
     const snapshot = current === undefined ? undefined : deps.sessions.binding(current)?.session.getSnapshot()
     if (snapshot === undefined) return
     const toAsk: SentReference[] = []

@@ -14,7 +14,7 @@
  *   answered, never refused, and only its first 256 characters are read
  * - `POST /dsh-sessions/titles` `{ ids }` → `{ titles, pending }`: the titles the plugin knows of at
  *   most 1,000 sessions, for the sidebar's rows the host shows under their workspace's name
- * - `POST /dsh-sessions/message-reference` `{ sessionId, messageId }` → `{ mention, label, sessionId, seq, number }`:
+ * - `POST /dsh-sessions/message-reference` `{ sessionId, messageId }` or `{ sessionId, seq }` → `{ mention, label, sessionId, seq, number }`:
  *   the reference to one message of a session (see `shared/message-reference.ts`); 404 when it is not there
  * - `POST /dsh-sessions/messages` `{ sessionId }` → `{ sessionId, title, messages, total }`: the latest 200
  *   messages of a session, for narrowing a chip to some of them
@@ -232,9 +232,11 @@ async function outcomes(deps: RouteDependencies, req: IncomingMessage, res: Serv
 async function messageReference(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readJson(req)
   const sessionId = requiredString(body, 'sessionId')
-  const messageId = requiredString(body, 'messageId')
+  const seq = optionalNumber(body, 'seq')
+  if (seq !== undefined && (!Number.isSafeInteger(seq) || seq < 0)) throw new DshSessionsError('"seq" must be a whole number ≥ 0', 'bad-request')
+  const message = seq !== undefined ? { seq } : { messageId: requiredString(body, 'messageId') }
   await deps.index.ready()
-  send(res, 200, await deps.messages.reference(sessionId, messageId))
+  send(res, 200, await deps.messages.reference(sessionId, message))
 }
 
 async function messages(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -10,7 +10,7 @@
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type { SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
 import { formatMessageReference } from '../../shared/message-reference.ts'
-import type { MessageReferenceResponse, SentReference, SourceMessagesResponse, SourceSince } from '../../shared/wire.ts'
+import type { MessageHandle, MessageReferenceResponse, SentReference, SourceMessagesResponse, SourceSince } from '../../shared/wire.ts'
 import { DshSessionsError } from '../errors.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 import { isShownMessage } from './part-surface.ts'
@@ -60,21 +60,21 @@ export class SourceMessages {
   /**
    * The reference to one message.
    * @param sessionId - the session.
-   * @param messageId - the message's id.
+   * @param message - the message's id, or its log seq.
    * @returns its mention, label and numbers.
    * @throws DshSessionsError `not-found` when the session or a shown message of that id is not there.
    */
-  async reference(sessionId: string, messageId: string): Promise<MessageReferenceResponse> {
+  async reference(sessionId: string, message: MessageHandle): Promise<MessageReferenceResponse> {
     const surface = await this.surface(sessionId)
     let number = 0
     for (const event of surface.events) {
       if (!isShownMessage(event)) continue
       number += 1
-      if (idOf(event) !== messageId) continue
+      if ('seq' in message ? event.seq !== message.seq : idOf(event) !== message.messageId) continue
       const label = `${this.title(sessionId)} · #${number}`
       return { mention: formatMessageReference({ sessionId, selection: [[event.seq, event.seq]], label }), label, sessionId, seq: event.seq, number }
     }
-    throw new DshSessionsError(`message "${messageId}" is not in session "${sessionId}"`, 'not-found')
+    throw new DshSessionsError(`message ${'seq' in message ? message.seq : `"${message.messageId}"`} is not in session "${sessionId}"`, 'not-found')
   }
 
   /**
