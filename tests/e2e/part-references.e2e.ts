@@ -6,7 +6,8 @@
  * source's title and id. Clicking the sent reference opens the source with
  * that reply in view; once the source has a new message the sent reference
  * says "updated since". The same reference in another workspace's session,
- * under scope `workspace`, is refused before the send and the draft stays.
+ * under scope `workspace`, is refused before the send and the draft stays;
+ * clicking its chip opens the source, and the draft is there on return.
  * A whole-session chip narrowed to the last turn sends only the last turn.
  */
 import type { Page } from 'playwright-core'
@@ -121,6 +122,14 @@ describe('part references and the way back', () => {
     await page().waitForTimeout(2_000)
     expect(turns().length).toBe(before)
     expect(await composer(page()).inputValue()).toBe(`BETA-MARK @${title} · #4 `)
+    // Clicking the chip opens its source; the draft is there when the user comes back.
+    const drafting = (await currentSessionInPage(page()))!
+    const chip = page().locator('[data-composer-card] [data-decoration="chip"]').first()
+    const box = (await chip.boundingBox())!
+    await page().mouse.click(box.x + box.width / 2, box.y + box.height / 2)
+    await expect.poll(() => currentSessionInPage(page()), { timeout: 10_000 }).toBe(sourceId)
+    await openSessionInPage(page(), drafting)
+    await expect.poll(() => composer(page()).inputValue(), { timeout: 10_000 }).toBe(`BETA-MARK @${title} · #4 `)
     await composer(page()).fill('')
   })
 

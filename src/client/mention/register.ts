@@ -16,6 +16,7 @@ import { encodeChipRef } from '../core/chip-ref.ts'
 import { CHIP_LABEL_MAX, clampLabel } from '../core/label.ts'
 import { DraftPreflight } from './draft-preflight.ts'
 import { createMentionSource, MENTION_SOURCE } from './source.ts'
+import { openChipsOnClick } from './chip-open.ts'
 import { chipWrittenReferences, type WrittenChipsPort } from './written-chips.ts'
 
 /** What the browser entry gives the feature. */
@@ -72,6 +73,14 @@ function registerMentions(ctx: ClientContext, { api, t }: MentionsConfig): void 
       return () => {}
     }
   }, 'dsh-sessions: message references become chips')
+  ctx.effect(() => openChipsOnClick({
+    sessions: ctx.sessions,
+    source: MENTION_SOURCE,
+    occurrences(sessionId) {
+      const actx = scope(sessionId)
+      return actx === undefined ? [] : ctx.conversation.input.for(actx).state.getSnapshot().occurrences
+    },
+  }), 'dsh-sessions: a chip opens its source')
 }
 
 /**
