@@ -5,10 +5,11 @@
  * `@Title` mention against `prepare()` alone; content search on a store of
  * generated conversations, against the bare host in the same run (see
  * `bench-content.ts`); the sidebar's search against the official provider
- * enabled through a patch layer, on one store (see `bench-sidebar.ts`).
+ * enabled through a patch layer, on one store (see `bench-sidebar.ts`); part
+ * references against whole-session ones (see `bench-parts.ts`).
  * Prints p50/p95 and ratios.
  *
- *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100 --only content|engines|hostile|tools|sidebar --corpus realistic|small]
+ *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100 --only content|engines|hostile|tools|sidebar|parts --corpus realistic|small]
  */
 import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -23,6 +24,7 @@ import { spreadSessions, writeSessionStore } from '../dev/session-store.ts'
 import { contentReport, measureContentSearch } from './bench-content.ts'
 import { measureSidebar, sidebarReport } from './bench-sidebar.ts'
 import { type HostileFigures, measureHostilePreStep, measureHostileRoute, measureOfficialParser } from './bench-hostile.ts'
+import { measureParts, partsReport } from './bench-parts.ts'
 import { measurePreStep } from './bench-pre-step.ts'
 import { measureReadOnce } from './bench-read-once.ts'
 import { measureSessionTools, toolsReport } from './bench-tools.ts'
@@ -96,6 +98,14 @@ if (values.only === 'sidebar') {
   rmSync(dirname(tarball), { recursive: true, force: true })
   console.log('')
   for (const line of sidebarReport(figures)) console.log(line)
+  process.exit(0)
+}
+if (values.only === 'parts') {
+  const tarball = packPlugin()
+  const figures = await measureParts(hostBin, tarball, Math.min(RUNS, 30))
+  rmSync(dirname(tarball), { recursive: true, force: true })
+  console.log('')
+  for (const line of partsReport(figures)) console.log(line)
   process.exit(0)
 }
 if (values.only === 'content') {

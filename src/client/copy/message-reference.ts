@@ -8,6 +8,7 @@
  */
 import type { MessageHandle } from '../../shared/wire.ts'
 import type { SessionsApi } from '../api.ts'
+import { Lookups } from './lookups.ts'
 
 /** How long one lookup may take. */
 const LOOKUP_TIMEOUT_MS = 10_000
@@ -25,44 +26,18 @@ export interface MessageReferenceLookup {
   load(sessionId: string, message: MessageHandle): Promise<string | undefined>
 }
 
-interface Lookup {
-  readonly promise: Promise<string | undefined>
-  value: string | undefined
-  settled: boolean
-}
-
 /**
  * Builds the lookup.
  * @param api - the routes.
  * @returns the lookup.
  */
 export function createMessageReferenceLookup(api: Pick<SessionsApi, 'messageReference'>): MessageReferenceLookup {
-  const lookups = new Map<string, Lookup>()
+  const lookups = new Lookups(KEPT)
   const keyOf = (sessionId: string, message: MessageHandle) => `${sessionId}\n${'seq' in message ? `seq ${message.seq}` : `id ${message.messageId}`}`
-  const start = (key: string, sessionId: string, message: MessageHandle): Lookup => {
-    const promise = api.messageReference(sessionId, message, AbortSignal.timeout(LOOKUP_TIMEOUT_MS)).then(answer => answer.mention, () => undefined)
-    const lookup: Lookup = { promise, value: undefined, settled: false }
-    void promise.then(value => {
-      lookup.value = value
-      lookup.settled = true
-    })
-    lookups.delete(key)
-    lookups.set(key, lookup)
-    for (const oldest of lookups.keys()) {
-      if (lookups.size <= KEPT) break
-      lookups.delete(oldest)
-    }
-    return lookup
-  }
-  const current = (sessionId: string, message: MessageHandle): Lookup => {
-    const key = keyOf(sessionId, message)
-    const known = lookups.get(key)
-    if (known !== undefined && (!known.settled || known.value !== undefined)) return known
-    return start(key, sessionId, message)
-  }
+  const run = (sessionId: string, message: MessageHandle) => () => api.messageReference(sessionId, message, AbortSignal.timeout(LOOKUP_TIMEOUT_MS)).then(answer => answer.mention)
   return {
-    prefetch: (sessionId, message) => { current(sessionId, message) },
-    ready: (sessionId, message) => lookups.get(keyOf(sessionId, message))?.value,
-    load: (sessionId, message) => current(sessionId, message).promise,
+    prefetch: (sessionId, message) => { void lookups.load(keyOf(sessionId, message), run(sessionId, message)) },
+    ready: (sessionId, message) => lookups.ready(keyOf(sessionId, message)),
+    load: (sessionId, message) => lookups.load(keyOf(sessionId, message), run(sessionId, message)),
   }
 }

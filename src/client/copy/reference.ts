@@ -13,6 +13,7 @@
  * @module @wishp3/dsh-sessions/client/copy/reference
  */
 import type { SessionsApi } from '../api.ts'
+import { Lookups } from './lookups.ts'
 
 /** How long one lookup may take. */
 const LOOKUP_TIMEOUT_MS = 10_000
@@ -53,43 +54,18 @@ export function freshSessionId(): string {
   return `session-${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
-interface Lookup {
-  readonly promise: Promise<string | undefined>
-  settled: boolean
-  value: string | undefined
-}
-
 /**
  * Builds the lookup.
  * @param deps - the routes, the session list's cwds and an id source.
  * @returns the lookup.
  */
 export function createReferenceLookup(deps: ReferenceLookupDeps): ReferenceLookup {
-  const lookups = new Map<string, Lookup>()
-  const start = (sessionId: string): Lookup => {
-    const signal = AbortSignal.timeout(LOOKUP_TIMEOUT_MS)
-    const promise = deps.api.candidates((deps.newSessionId ?? freshSessionId)(), sessionId, signal, deps.cwdOf(sessionId))
-      .then(response => response.candidates.find(candidate => candidate.sessionId === sessionId)?.mention, () => undefined)
-    const lookup: Lookup = { promise, settled: false, value: undefined }
-    void promise.then(value => {
-      lookup.settled = true
-      lookup.value = value
-    })
-    lookups.delete(sessionId)
-    lookups.set(sessionId, lookup)
-    for (const oldest of lookups.keys()) {
-      if (lookups.size <= KEPT) break
-      lookups.delete(oldest)
-    }
-    return lookup
-  }
+  const lookups = new Lookups(KEPT)
+  const run = (sessionId: string) => () => deps.api.candidates((deps.newSessionId ?? freshSessionId)(), sessionId, AbortSignal.timeout(LOOKUP_TIMEOUT_MS), deps.cwdOf(sessionId))
+    .then(response => response.candidates.find(candidate => candidate.sessionId === sessionId)?.mention)
   return {
-    prefetch: sessionId => { start(sessionId) },
-    ready: sessionId => lookups.get(sessionId)?.value,
-    load(sessionId) {
-      const latest = lookups.get(sessionId)
-      if (latest !== undefined && (!latest.settled || latest.value !== undefined)) return latest.promise
-      return start(sessionId).promise
-    },
+    prefetch: sessionId => { void lookups.start(sessionId, run(sessionId)) },
+    ready: sessionId => lookups.ready(sessionId),
+    load: sessionId => lookups.load(sessionId, run(sessionId)),
   }
 }
