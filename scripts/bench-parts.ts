@@ -66,7 +66,9 @@ async function inProcess(messages: number, runs: number): Promise<Omit<PartFigur
   const check = new SendCheck({ resolver: new ScopedMentionResolver(index), preparer })
   const source = 'session-source'
   harness.session(source, { cwd: '/w/alpha', title: 'Ingest worker notes' })
+  const writing = performance.now()
   for (let turn = 0; turn < messages / 2; turn += 1) harness.turn(source, question(turn), answer(turn))
+  console.log(`source of ${messages} messages written in ${(performance.now() - writing).toFixed(0)} ms`)
   const surface = await harness.ctx.sessionQuery.readSurface(source as never)
   const replies = surface.events.filter(event => event.type === 'assistant/message')
   const cited = replies[Math.floor(replies.length / 2)]!.seq
@@ -91,6 +93,7 @@ async function inProcess(messages: number, runs: number): Promise<Omit<PartFigur
     if (wholeCheck.prepared?.additionalContext === undefined || partCheck.prepared?.additionalContext === undefined) throw new Error('a reference was not attached')
     const size = (check: typeof wholeCheck) => Buffer.byteLength(check.prepared!.additionalContext!.content.map(block => (block.type === 'text' ? block.text : '')).join(''), 'utf8')
     bytes = { whole: size(wholeCheck), part: size(partCheck) }
+    console.log(`pre-step run ${n + 1}/${targets.length}: whole ${wholeMs.toFixed(0)} ms, part ${partMs.toFixed(0)} ms, official ${officialMs.toFixed(0)} ms`)
     if (n < 5) continue
     samples.whole.push(wholeMs)
     samples.part.push(partMs)
@@ -128,7 +131,7 @@ async function inBrowser(hostBin: string, tarball: string, messages: number, run
       const page = browser.page
       await openApp(page, web.url)
       // The oldest message the route lists (the latest 200): older pages of history must load to reach it.
-      const listing = await (await fetch(`${web.url}/dsh-sessions/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: stored!.id }) })).json() as { messages: { seq: number; number: number; excerpt: string }[] }
+      const listing = await (await fetch(`${web.url}/dsh-sessions/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: 'session-00000000-0000-4000-8000-000000000000', cwd: home.project('alpha'), source: stored!.id }) })).json() as { messages: { seq: number; number: number; excerpt: string }[] }
       const target = listing.messages[0]!
       const reference = await (await fetch(`${web.url}/dsh-sessions/message-reference`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: stored!.id, seq: target.seq }) })).json() as { mention: string }
       await startNewSession(page)

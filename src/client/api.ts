@@ -28,8 +28,8 @@ export interface SessionsApi {
   titles(ids: readonly string[], signal: AbortSignal): Promise<TitlesResponse>
   /** The reference to one message of a session, by the message's id or log seq. */
   messageReference(sessionId: string, message: MessageHandle, signal: AbortSignal): Promise<MessageReferenceResponse>
-  /** The latest messages of a session, for narrowing a chip. */
-  messages(sessionId: string, signal: AbortSignal): Promise<SourceMessagesResponse>
+  /** The latest messages of a chip's source, for narrowing the chip in `sessionId`'s draft (the scope's sources only). */
+  messages(sessionId: string, source: string, signal: AbortSignal, cwd?: string): Promise<SourceMessagesResponse>
   /** What the sources of sent references gained since their snapshots. */
   since(sources: readonly SentReference[], signal: AbortSignal): Promise<SinceResponse>
 }
@@ -59,7 +59,7 @@ export function createSessionsApi(fetcher: typeof fetch): SessionsApi {
     search: (query, signal) => post(fetcher, 'search', { query }, signal),
     titles: (ids, signal) => post(fetcher, 'titles', { ids }, signal),
     messageReference: (sessionId, message, signal) => post(fetcher, 'message-reference', { sessionId, ...message }, signal),
-    messages: (sessionId, signal) => post(fetcher, 'messages', { sessionId }, signal),
+    messages: (sessionId, source, signal, cwd) => post(fetcher, 'messages', { sessionId, source, ...(cwd === undefined ? {} : { cwd }) }, signal),
     since: (sources, signal) => post(fetcher, 'since', { sources }, signal),
   }
 }

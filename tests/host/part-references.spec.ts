@@ -20,8 +20,8 @@ async function setup(config: Record<string, unknown> = {}): Promise<HostHarness 
 }
 
 /** The seqs of a session's shown messages, from the plugin's own route. */
-async function messagesOf(h: { url: string }, sessionId: string): Promise<{ seq: number; number: number; role: string; excerpt: string }[]> {
-  const response = await post(h.url, 'messages', { sessionId })
+async function messagesOf(h: { url: string }, source: string): Promise<{ seq: number; number: number; role: string; excerpt: string }[]> {
+  const response = await post(h.url, 'messages', { sessionId: id(9), cwd: source === id(4) ? B : A, source })
   expect(response.status).toBe(200)
   return ((await response.json()) as { messages: { seq: number; number: number; role: string; excerpt: string }[] }).messages
 }
@@ -118,6 +118,16 @@ describe('part references', () => {
     expect((await post(h.url, 'message-reference', { sessionId: SOURCE, messageId: 'nope' })).status).toBe(404)
     expect((await post(h.url, 'message-reference', { sessionId: id(99), messageId })).status).toBe(404)
     expect((await post(h.url, 'message-reference', { sessionId: SOURCE })).status).toBe(400)
+  })
+
+  it('lists a source\'s messages only for a draft the scope admits it in', async () => {
+    const h = await setup()
+    expect((await post(h.url, 'messages', { sessionId: TARGET, source: id(4) })).status).toBe(404)
+    expect((await post(h.url, 'messages', { sessionId: TARGET, source: id(99) })).status).toBe(404)
+    expect((await post(h.url, 'messages', { sessionId: TARGET })).status).toBe(400)
+    const listed = (await (await post(h.url, 'messages', { sessionId: TARGET, source: SOURCE })).json()) as { title: string; total: number; messages: { excerpt: string }[] }
+    expect(listed).toMatchObject({ title: 'Kiwi plans', total: 6 })
+    expect(listed.messages[1]!.excerpt).toBe('first answer ALPHA-REPLY')
   })
 
   it('tells what a source gained since a snapshot, in message seqs', async () => {

@@ -75,7 +75,7 @@ function registerReferenceDock(ctx: ClientContext, { api, t }: { readonly api: S
         api.preflight(sessionId, chips.map(chip => chip.mention).join(' '), chips.map(chip => chip.sessionId), signal),
       watch: (report, signal) => { void follow(api, sessionId, seen, report, signal) },
       open: cited => { ctx.sessions.open(SessionId(cited)) },
-      messages: (cited, signal) => api.messages(cited, signal),
+      messages: (cited, signal) => api.messages(sessionId, cited, signal, ctx.sessions.list.getSnapshot().byId[SessionId(sessionId)]?.cwd),
       wholeMention: cited => wholeMentions.load(cited),
       replace: (occurrenceId, chip) => replaceChip(ctx, sessionId, occurrenceId, chip),
       restore: text => {

@@ -16,8 +16,8 @@
  *   most 1,000 sessions, for the sidebar's rows the host shows under their workspace's name
  * - `POST /dsh-sessions/message-reference` `{ sessionId, messageId }` or `{ sessionId, seq }` → `{ mention, label, sessionId, seq, number }`:
  *   the reference to one message of a session (see `shared/message-reference.ts`); 404 when it is not there
- * - `POST /dsh-sessions/messages` `{ sessionId }` → `{ sessionId, title, messages, total }`: the latest 200
- *   messages of a session, for narrowing a chip to some of them
+ * - `POST /dsh-sessions/messages` `{ sessionId, source, cwd? }` → `{ sessionId, title, messages, total }`: the
+ *   latest 200 messages of `source`, for narrowing a chip of `sessionId`'s draft; 404 for a source out of scope
  * - `POST /dsh-sessions/since` `{ sources: [{ sessionId, capturedThroughSeq }] }` → `{ sources }`: what each
  *   of at most 32 sent references' sources gained since its snapshot
  * - `GET /dsh-sessions/content-index` → where the content index stands (no session text)
@@ -41,7 +41,7 @@ import { MAX_SIDEBAR_RESULTS, searchSidebar } from '../search/sidebar-search.ts'
 import type { SentReference, SidebarSearchResponse, TitlesResponse } from '../../shared/wire.ts'
 import { DshSessionsError, type DshSessionsErrorCode } from '../errors.ts'
 import type { OutcomeLog } from '../references/outcome-log.ts'
-import type { ReferenceTarget } from '../sessions/scope.ts'
+import { isInScope, type ReferenceTarget } from '../sessions/scope.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 import type { SendCheck } from '../references/send-check.ts'
 import type { SourceMessages } from '../references/source-messages.ts'
@@ -239,11 +239,15 @@ async function messageReference(deps: RouteDependencies, req: IncomingMessage, r
   send(res, 200, await deps.messages.reference(sessionId, message))
 }
 
-async function messages(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** A source's messages, for a draft's chip: only a source the current scope admits for that draft; any other looks missing. */
+async function messages(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readJson(req)
-  const sessionId = requiredString(body, 'sessionId')
+  const who = target(deps, ctx, body)
+  const source = requiredString(body, 'source')
   await deps.index.ready()
-  send(res, 200, await deps.messages.list(sessionId))
+  const known = deps.index.get(source)
+  if (known === undefined || !isInScope(deps.settings.current().scope, who, known)) throw new DshSessionsError(`session "${source}" not found`, 'not-found')
+  send(res, 200, await deps.messages.list(source))
 }
 
 function sentReferences(body: Record<string, unknown>): SentReference[] {
@@ -287,7 +291,7 @@ export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
     [`${ROUTE_PREFIX}/search`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => sidebarSearch(deps, req, res) },
     [`${ROUTE_PREFIX}/titles`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => titles(deps, req, res) },
     [`${ROUTE_PREFIX}/message-reference`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => messageReference(deps, req, res) },
-    [`${ROUTE_PREFIX}/messages`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => messages(deps, req, res) },
+    [`${ROUTE_PREFIX}/messages`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => messages(ctx, deps, req, res) },
     [`${ROUTE_PREFIX}/since`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => since(deps, req, res) },
     [`${ROUTE_PREFIX}/content-index`]: { methods: { GET: 'trusted-host' }, handle: (_req, res) => Promise.resolve(send(res, 200, deps.content.status())) },
     [`${ROUTE_PREFIX}/settings`]: { methods: { GET: 'trusted-host', POST: 'loopback' }, handle: (req, res) => settings(deps, req, res) },
