@@ -116,7 +116,7 @@ async function inProcess(messages: number, runs: number): Promise<Omit<PartFigur
   }
 }
 
-async function inBrowser(hostBin: string, tarball: string, messages: number, runs: number): Promise<Pick<PartFigures, 'browserMessages' | 'pasteToChip' | 'openAtMessage' | 'openedNumber'>> {
+export async function inBrowser(hostBin: string, tarball: string, messages: number, runs: number): Promise<Pick<PartFigures, 'browserMessages' | 'pasteToChip' | 'openAtMessage' | 'openedNumber'>> {
   const model = await startModel()
   const home = createHome()
   try {
@@ -148,7 +148,11 @@ async function inBrowser(hostBin: string, tarball: string, messages: number, run
       }
       await page.getByRole('button', { name: 'Send message' }).click()
       const sent = page.locator(`[data-ref-chip="session"][data-dsh-sessions-source="${stored!.id}"]`).first()
-      await sent.waitFor({ timeout: 60_000 })
+      await sent.waitFor({ timeout: 60_000 }).catch(async (error: unknown) => {
+        await page.screenshot({ path: '/tmp/bench-parts-failure.png' })
+        console.log(`turns: ${model.turns().length}; draft: ${await composer(page).inputValue()}`)
+        throw error
+      })
       const citing = (await currentSessionInPage(page))!
       const excerpt = target.excerpt.slice(0, 40)
       const open: number[] = []

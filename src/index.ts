@@ -6,6 +6,7 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-host-webserver'
+import { SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-query'
 import type {} from '@deepseek-ai/dsh-session-reference'
 import type { Config } from './config.ts'
@@ -25,6 +26,11 @@ import { installSessionsSettings } from './host/settings.ts'
 import { registerSessionTools } from './host/tools/session-tools.ts'
 
 export { Config } from './config.ts'
+
+/** A session's latest title, folded by the host's query engine from its log. */
+function readTitle(ctx: Context): (sessionId: string) => Promise<string | undefined> {
+  return sessionId => ctx.sessionQuery.readTitleSnapshot(SessionId(sessionId)).then(observation => observation.title?.title)
+}
 export type { FailureMode, ReferenceScope } from './config.ts'
 
 /** Plugin name shown in the Loader and in Settings → Plugins. */
@@ -56,7 +62,7 @@ export function apply(ctx: Context, config: Config): void {
   const check = new SendCheck({ resolver: new ScopedMentionResolver(index), preparer })
   const outcomes = new OutcomeLog()
   registerPreStep(ctx, { check, settings, outcomes })
-  registerRoutes(ctx, { index, content, check, settings, outcomes, messages: new SourceMessages(surfaces, index) })
+  registerRoutes(ctx, { index, content, check, settings, outcomes, messages: new SourceMessages(surfaces, index, readTitle(ctx)) })
   registerSessionTools(ctx, { index, content, settings })
   serveHostSearch(ctx, index, content)
 }

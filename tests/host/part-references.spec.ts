@@ -62,9 +62,12 @@ describe('part references', () => {
     expect(two[0]).not.toContain('BRAVO')
     const both = snapshots(await h.preStep(TARGET, [`${ref(1)} and ${mention(SOURCE, 'Kiwi plans')}`]))
     expect(both[0]).toContain('BRAVO-MARK')
-    const range = snapshots(await h.preStep(TARGET, [formatMessageReference({ sessionId: SOURCE, selection: [[listed[2]!.seq, listed[5]!.seq]], label: 'x' })]))
+    const range = snapshots(await h.preStep(TARGET, [`read ${messageReferenceUri({ sessionId: SOURCE, selection: [[listed[2]!.seq, listed[5]!.seq]] })}`]))
     expect(range[0]).toContain('"label":"Kiwi plans · #3–#6"')
     expect(range[0]).not.toContain('ALPHA')
+    // A labelled mention is seen under its own label, the one the message shows.
+    const labelled = snapshots(await h.preStep(TARGET, [formatMessageReference({ sessionId: SOURCE, selection: [[listed[3]!.seq, listed[3]!.seq]], label: 'Kiwi plans · #4' })]))
+    expect(labelled[0]).toContain('"label":"Kiwi plans · #4"')
   })
 
   it('fails a cited message that is gone like a missing session, per source, and keeps the text', async () => {
@@ -125,6 +128,9 @@ describe('part references', () => {
     expect((await post(h.url, 'messages', { sessionId: TARGET, source: id(4) })).status).toBe(404)
     expect((await post(h.url, 'messages', { sessionId: TARGET, source: id(99) })).status).toBe(404)
     expect((await post(h.url, 'messages', { sessionId: TARGET })).status).toBe(400)
+    for (const [route, body] of [['messages', { sessionId: TARGET, source: SOURCE }], ['message-reference', { sessionId: SOURCE, seq: 1 }], ['since', { sources: [] }]] as const) {
+      expect((await post(h.url, route, body, { 'sec-fetch-site': 'cross-site' })).status, route).toBe(403)
+    }
     const listed = (await (await post(h.url, 'messages', { sessionId: TARGET, source: SOURCE })).json()) as { title: string; total: number; messages: { excerpt: string }[] }
     expect(listed).toMatchObject({ title: 'Kiwi plans', total: 6 })
     expect(listed.messages[1]!.excerpt).toBe('first answer ALPHA-REPLY')

@@ -1,7 +1,9 @@
 /**
  * What a message cites of one session: the whole session, or some of its
- * messages. A source with a selection is a part reference; its label is the
- * one the model sees beside the selected messages.
+ * messages. A source with a selection is a part reference; its label, the
+ * one its mention carries (`Title · #n`, what the user sees in the message),
+ * is the one the model sees beside the selected messages; without one it is
+ * made from the title and the messages' numbers when the snapshot is made.
  * @module @wishp3/dsh-sessions/host/references/cited-source
  */
 import type { SessionReferenceInput } from '@deepseek-ai/dsh-session-reference'
@@ -11,12 +13,15 @@ import { type MessageSelection, normalizeSelection } from '../../shared/message-
 export interface CitedSource extends SessionReferenceInput {
   /** The messages cited, by log sequence number; absent for the whole session. */
   readonly selection?: MessageSelection
+  /** The session's title (or id), for labelling a part whose mention carries no label of its own. */
+  readonly title?: string
 }
 
 /**
  * The sources of a message, one per session in order of first mention: a
  * session cited whole anywhere is cited whole; a session cited only in parts
- * is cited with every part, in one selection.
+ * is cited with every part, in one selection, labelled anew from its title
+ * and the messages' numbers.
  * @param cited - every source as mentioned, in text order.
  * @returns one source per session.
  */
@@ -33,7 +38,8 @@ export function mergeSources(cited: readonly CitedSource[]): CitedSource[] {
       bySession.set(source.sessionId, source)
       continue
     }
-    bySession.set(source.sessionId, { ...known, selection: normalizeSelection([...known.selection, ...source.selection]) })
+    const { label: _written, ...rest } = known
+    bySession.set(source.sessionId, { ...rest, selection: normalizeSelection([...known.selection, ...source.selection]) })
   }
   return [...bySession.values()]
 }

@@ -107,7 +107,10 @@ export class ScopedMentionResolver {
       const { sessionId, selection } = part.reference
       const session = sessionId === target.id ? undefined : await lookup(sessionId)
       const failure = this.check(target, sessionId, part.label ?? sessionId, session, config)
-      if (failure === undefined) found.push({ at: part.start, reference: { sessionId: SessionId(sessionId), label: session!.label, selection } })
+      if (failure === undefined) {
+        const label = part.label?.trim() === '' ? undefined : part.label
+        found.push({ at: part.start, reference: { sessionId: SessionId(sessionId), ...(label === undefined ? {} : { label }), title: session!.label, selection } })
+      }
       else fail(failure)
     }
 

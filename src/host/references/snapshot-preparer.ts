@@ -11,8 +11,9 @@
  * same preparation while no source changed.
  *
  * A part reference is prepared by the same service over the source's surface
- * narrowed to the cited messages (see `part-surface.ts`), under the label
- * `<title> · #n`, which names the messages by their numbers: the model gets
+ * narrowed to the cited messages (see `part-surface.ts`), under its mention's
+ * label (what the message shows) or, without one, `<title> · #n`, which
+ * names the messages by their numbers: the model gets
  * the official framing, budget and position with nothing else of the
  * session. The narrowed surface reaches the service's read through an
  * async-local store, so concurrent preparations never see each other's.
@@ -208,7 +209,7 @@ export class SnapshotPreparer {
       try {
         const { surface, numbers } = narrowSurface(await this.cache.readSurface(reference.sessionId), reference.selection)
         surfaces.set(reference.sessionId, surface)
-        return { sessionId: reference.sessionId, label: `${reference.label ?? reference.sessionId} · ${formatNumbers(numbers)}` }
+        return { sessionId: reference.sessionId, label: reference.label ?? `${reference.title ?? reference.sessionId} · ${formatNumbers(numbers)}` }
       } catch (error) {
         throw new SessionReferenceError(`failed to read referenced session: ${error instanceof Error ? error.message : String(error)}`, 'SESSION_REFERENCE_READ_FAILED', { cause: error })
       }

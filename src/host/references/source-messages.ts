@@ -39,10 +39,17 @@ function textOf(event: SurfaceEvent): string {
 export class SourceMessages {
   private readonly cache: SurfaceCache
   private readonly index: SessionIndex
+  private readonly readTitle: (sessionId: string) => Promise<string | undefined>
 
-  constructor(cache: SurfaceCache, index: SessionIndex) {
+  /**
+   * @param cache - the one read-once storage of surfaces.
+   * @param index - the session index, for titles.
+   * @param readTitle - a session's title from its log, for one the index has none for yet.
+   */
+  constructor(cache: SurfaceCache, index: SessionIndex, readTitle: (sessionId: string) => Promise<string | undefined> = () => Promise.resolve(undefined)) {
     this.cache = cache
     this.index = index
+    this.readTitle = readTitle
   }
 
   private async surface(sessionId: string): Promise<SessionSurfaceSnapshot> {
@@ -53,8 +60,10 @@ export class SourceMessages {
     }
   }
 
-  private title(sessionId: string): string {
-    return this.index.get(sessionId)?.label ?? sessionId
+  private async title(sessionId: string): Promise<string> {
+    const known = this.index.get(sessionId)
+    if (known?.title !== undefined) return known.title
+    return (await this.readTitle(sessionId).catch(() => undefined)) ?? known?.label ?? sessionId
   }
 
   /**
@@ -71,7 +80,7 @@ export class SourceMessages {
       if (!isShownMessage(event)) continue
       number += 1
       if ('seq' in message ? event.seq !== message.seq : idOf(event) !== message.messageId) continue
-      const label = `${this.title(sessionId)} · #${number}`
+      const label = `${await this.title(sessionId)} · #${number}`
       return { mention: formatMessageReference({ sessionId, selection: [[event.seq, event.seq]], label }), label, sessionId, seq: event.seq, number }
     }
     throw new DshSessionsError(`message ${'seq' in message ? message.seq : `"${message.messageId}"`} is not in session "${sessionId}"`, 'not-found')
@@ -92,7 +101,7 @@ export class SourceMessages {
       role: event.type === 'user/message' ? 'user' as const : 'assistant' as const,
       excerpt: [...textOf(event).replace(/\s+/g, ' ').trim()].slice(0, EXCERPT).join(''),
     }))
-    return { sessionId, title: this.title(sessionId), messages, total: shown.length }
+    return { sessionId, title: await this.title(sessionId), messages, total: shown.length }
   }
 
   /**
