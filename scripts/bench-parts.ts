@@ -29,7 +29,7 @@ import { SnapshotPreparer } from '../src/host/references/snapshot-preparer.ts'
 import { SurfaceCache } from '../src/host/references/surface-cache.ts'
 import { SessionIndex } from '../src/host/sessions/session-index.ts'
 import { formatMessageReference } from '../src/shared/message-reference.ts'
-import { currentSessionInPage, installApplyProbe, openSessionInPage } from '../tests/e2e/harness/probe.ts'
+import { currentSessionInPage, installApplyProbe, openSessionInPage } from '../dev/apply-probe.ts'
 
 interface Percentiles { p50: number; p95: number }
 
@@ -49,6 +49,11 @@ export interface PartFigures {
   readonly pasteToChip: Percentiles
   readonly openAtMessage: Percentiles
   readonly openedNumber: number
+  /** A message four pages of history back, opened once. */
+  readonly deepNumber: number
+  readonly deepMs?: number
+  /** Whether rc.8's paging reported a discontinuous page of history. */
+  readonly discontinuous: boolean
 }
 
 function question(n: number): string {
@@ -59,7 +64,7 @@ function answer(n: number): string {
   return `Answer ${n}: keep the worker idempotent and bound the retries.\n\n\`\`\`ts\nexport async function drain(queue: Queue): Promise<void> {\n  for (let attempt = 0; attempt < ${3 + (n % 4)}; attempt += 1) {\n    const batch = await queue.take(${50 + (n % 50)})\n    if (batch.length === 0) return\n    await process(batch)\n  }\n}\n\`\`\`\nThen watch the dead-letter queue for batch ${n % 97}.`
 }
 
-async function inProcess(messages: number, runs: number): Promise<Omit<PartFigures, 'browserMessages' | 'pasteToChip' | 'openAtMessage' | 'openedNumber'>> {
+async function inProcess(messages: number, runs: number): Promise<Omit<PartFigures, 'browserMessages' | 'pasteToChip' | 'openAtMessage' | 'openedNumber' | 'deepNumber' | 'deepMs' | 'discontinuous'>> {
   const harness = await createHostHarness()
   const index = new SessionIndex(harness.ctx)
   const preparer = new SnapshotPreparer(harness.ctx, new SurfaceCache(harness.ctx, index), index)
@@ -116,7 +121,7 @@ async function inProcess(messages: number, runs: number): Promise<Omit<PartFigur
   }
 }
 
-export async function inBrowser(hostBin: string, tarball: string, messages: number, runs: number): Promise<Pick<PartFigures, 'browserMessages' | 'pasteToChip' | 'openAtMessage' | 'openedNumber'>> {
+export async function inBrowser(hostBin: string, tarball: string, messages: number, runs: number): Promise<Pick<PartFigures, 'browserMessages' | 'pasteToChip' | 'openAtMessage' | 'openedNumber' | 'deepNumber' | 'deepMs' | 'discontinuous'>> {
   const model = await startModel()
   const home = createHome()
   try {
@@ -129,10 +134,14 @@ export async function inBrowser(hostBin: string, tarball: string, messages: numb
     await installApplyProbe(browser.context, '@wishp3/dsh-sessions', 'dsh-sessions')
     try {
       const page = browser.page
+      // rc.8's own paging reports a page of history that does not meet the one after it (and then stops loading older history).
+      let discontinuous = false
+      page.on('console', message => { if (message.text().includes('history page discontinuous')) discontinuous = true })
       await openApp(page, web.url)
       // The oldest message the route lists (the latest 200): older pages of history must load to reach it.
       const listing = await (await fetch(`${web.url}/dsh-sessions/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: 'session-00000000-0000-4000-8000-000000000000', cwd: home.project('alpha'), source: stored!.id }) })).json() as { messages: { seq: number; number: number; excerpt: string }[] }
-      const target = listing.messages[0]!
+      const target = listing.messages[listing.messages.length - 30]!
+      const deep = listing.messages[0]!
       const reference = await (await fetch(`${web.url}/dsh-sessions/message-reference`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: stored!.id, seq: target.seq }) })).json() as { mention: string }
       await startNewSession(page)
       await chooseWorkspace(page, 'alpha')
@@ -164,17 +173,42 @@ export async function inBrowser(hostBin: string, tarball: string, messages: numb
         }
         const started = performance.now()
         await sent.click()
-        const message = page.getByText(excerpt).first()
+        // The page may hold hidden views of the session too: the message counts as seen when a copy of it with layout boxes is inside the viewport.
+        const seen = () => page.evaluate(text => [...document.querySelectorAll('[data-chat-anchor-key]')].some(row => {
+          if (row.getClientRects().length === 0 || !(row.textContent ?? '').includes(text)) return false
+          const box = row.getBoundingClientRect()
+          return box.bottom > 0 && box.top < window.innerHeight
+        }), excerpt)
         for (;;) {
-          const box = await message.boundingBox().catch(() => null)
-          const viewport = page.viewportSize()!
-          if (box !== null && box.y >= 0 && box.y + box.height <= viewport.height) break
-          if (performance.now() - started > 30_000) throw new Error('the cited message never came into view')
+          if (await seen()) break
+          if (performance.now() - started > 30_000) {
+            await page.screenshot({ path: '/tmp/bench-parts-failure.png' })
+            throw new Error(`the cited message never came into view (run ${run + 1})`)
+          }
           await page.waitForTimeout(10)
         }
         open.push(performance.now() - started)
+        console.log(`open at message #${target.number}, run ${run + 1}: ${(performance.now() - started).toFixed(0)} ms`)
       }
-      return { browserMessages: messages, pasteToChip: percentiles(paste), openAtMessage: percentiles(open), openedNumber: target.number }
+      // A message four pages of history back, once: rc.8's own paging must reach it.
+      await openSessionInPage(page, citing)
+      await composer(page).fill(`DEEP-MARK ${(await (await fetch(`${web.url}/dsh-sessions/message-reference`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: stored!.id, seq: deep.seq }) })).json() as { mention: string }).mention}`)
+      await chips.first().waitFor({ timeout: 10_000 })
+      await page.getByRole('button', { name: 'Send message' }).click()
+      const deepSent = page.locator(`[data-ref-chip="session"][data-dsh-sessions-source="${stored!.id}"][data-dsh-sessions-seqs="${deep.seq}"]`).first()
+      await deepSent.waitFor({ timeout: 60_000 })
+      const deepStarted = performance.now()
+      await deepSent.click()
+      const deepText = deep.excerpt.slice(0, 40)
+      let deepMs: number | undefined
+      while (performance.now() - deepStarted < 30_000) {
+        if (await page.evaluate(text => [...document.querySelectorAll('[data-chat-anchor-key]')].some(row => row.getClientRects().length > 0 && (row.textContent ?? '').includes(text) && row.getBoundingClientRect().bottom > 0 && row.getBoundingClientRect().top < window.innerHeight), deepText)) {
+          deepMs = performance.now() - deepStarted
+          break
+        }
+        await page.waitForTimeout(10)
+      }
+      return { browserMessages: messages, pasteToChip: percentiles(paste), openAtMessage: percentiles(open), openedNumber: target.number, deepNumber: deep.number, ...(deepMs === undefined ? {} : { deepMs }), discontinuous }
     } finally {
       await browser.close()
       await web.stop()
@@ -216,5 +250,6 @@ export function partsReport(figures: PartFigures): string[] {
     `Real host and Chromium, one source of ${figures.browserMessages} messages:`,
     `  paste a message reference → chip: ${ms(figures.pasteToChip.p50)} / ${ms(figures.pasteToChip.p95)}   (target ≤ 50 ms)`,
     `  click the sent reference → message #${figures.openedNumber} in view: ${ms(figures.openAtMessage.p50)} / ${ms(figures.openAtMessage.p95)}   (target ≤ 1 s)`,
+    `  click the sent reference → message #${figures.deepNumber} (four pages of history back) in view: ${figures.deepMs === undefined ? 'not reached in 30 s' : ms(figures.deepMs)}${figures.discontinuous ? '; rc.8 reported "history page discontinuous" and stopped loading older history' : ''}`,
   ]
 }

@@ -16,7 +16,7 @@ import type { RecordedRequest } from '../../dev/stand-in-model.ts'
 import { PLUGIN } from '../../dev/stack.ts'
 import { chooseWorkspace, composer, sendAndAwaitReply, startNewSession, startSessionWithTurn } from '../../dev/web-ui.ts'
 import { citation } from './harness/requests.ts'
-import { currentSessionInPage, installApplyProbe, openSessionInPage } from './harness/probe.ts'
+import { currentSessionInPage, installApplyProbe, openSessionInPage } from '../../dev/apply-probe.ts'
 import { useRealHost } from './harness/real-host.ts'
 
 const MARKERS = ['KIWI-ONE', 'KIWI-TWO', 'KIWI-THREE'] as const

@@ -78,7 +78,11 @@ export async function openAtMessage(sessions: ClientContext['sessions'], session
         continue
       }
       const found = rowOfSeq(snapshot.chat.nodes.values(), seq, snapshot.hasMore)
-      if (found.kind === 'none') return
+      // A view that starts over may not know yet that it has older history: look again until the deadline.
+      if (found.kind === 'none') {
+        await tick(100)
+        continue
+      }
       if (found.kind === 'older') {
         await session.loadOlder().catch(() => tick(250))
         continue

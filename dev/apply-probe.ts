@@ -1,10 +1,11 @@
 /**
- * Observes a browser half from the test: an init script wraps the shell's
+ * Observes a browser half from a test or the bench: an init script wraps the shell's
  * `window.__ModuleLoader__.load` so that when the bundle with the given id
  * registers, its `apply` is wrapped. After the real `apply` returns, the
  * wrapper records that it ran and keeps the row context's locale lookup for
  * the plugin's namespace, so a test can read the dictionaries the plugin
- * registered through the real locale service.
+ * registered through the real locale service, and can open sessions
+ * through the shell's own sessions service.
  */
 import type { BrowserContext, Page } from 'playwright-core'
 
