@@ -103,18 +103,21 @@ function watchWrittenReferences(ctx: ClientContext): () => void {
   }
   let watched: string | undefined
   let offDraft: (() => void) | undefined
-  let pending: ReturnType<typeof setTimeout> | undefined
+  let pending = false
   const pass = (sessionId: string) => {
-    clearTimeout(pending)
-    // After the edit that changed the draft has settled: the machine is not re-entered from its own notification.
-    pending = setTimeout(() => {
+    if (pending) return
+    pending = true
+    // Once the edit that changed the draft has finished (a microtask, before the next paint): the machine is not re-entered from its own notification.
+    queueMicrotask(() => {
+      pending = false
+      if (watched !== sessionId) return
       chipWrittenReferences(port, sessionId, written => ({
         source: MENTION_SOURCE,
         ref: encodeChipRef({ kind: 'session', citingSessionId: sessionId, citedSessionId: written.sessionId, label: written.label, mention: written.mention }),
         label: clampLabel(written.label, CHIP_LABEL_MAX),
         clipboardText: written.mention,
       }))
-    }, 0)
+    })
   }
   const follow = () => {
     const current = ctx.sessions.list.getSnapshot().current
@@ -135,6 +138,6 @@ function watchWrittenReferences(ctx: ClientContext): () => void {
   return () => {
     offList()
     offDraft?.()
-    clearTimeout(pending)
+    watched = undefined
   }
 }
