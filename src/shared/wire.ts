@@ -36,8 +36,8 @@ export interface CandidatesResponse {
 /** One session the sidebar's search found. */
 export interface SidebarResult {
   readonly sessionId: string
-  /** Its latest title, or the id. */
-  readonly title: string
+  /** Its latest title; absent while the plugin knows none (the sidebar's row then shows what the host shows). */
+  readonly title?: string
   /** Present when it was found by what was said in it rather than by its title; `seq` names the matching message's log event. */
   readonly snippet?: Snippet & { readonly seq?: number }
 }

@@ -2,8 +2,9 @@
  * The sidebar module's search and titles: the plugin's route answers, the
  * host's search answers only when the route cannot; the matching message of
  * each content row is kept for opening; an answer while the index is built
- * says so instead of "no matches"; titles are asked in batches, asked again
- * while the logs are still being read, and arriving titles are announced.
+ * says so instead of "no matches"; the titles an answer names reach the rows
+ * with it; titles are asked in batches, asked again while the logs are still
+ * being read, and arriving titles are announced.
  */
 import { describe, expect, it, vi } from 'vitest'
 import { en, type SessionsKey } from '../../src/client/locales.ts'
@@ -25,7 +26,7 @@ describe('the sidebar search', () => {
   }
 
   it('answers from the plugin\'s route: excerpts as text, the matching message kept for opening', async () => {
-    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve(answer)) }, t)
+    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve(answer)) }, t, () => undefined)
     const host = vi.fn()
     expect(await search.search('quetzal', signal(), host)).toEqual({
       items: [{ sessionId: 'a' }, { sessionId: 'b', snippet: 'the QUETZAL rollout' }, { sessionId: 'c', snippet: 'quetzal' }],
@@ -38,9 +39,28 @@ describe('the sidebar search', () => {
     expect(search.indexingNote('quetzal')).toBeUndefined()
   })
 
+  it('hands on the titles an answer names, before its rows are drawn, and none of a query typed over', async () => {
+    const store = new TitleStore({ titles: vi.fn() })
+    const heard = vi.fn()
+    store.subscribe(heard)
+    const untitled: SidebarSearchResponse = { results: [{ sessionId: 'd', snippet: { text: 'quetzal', marks: [[0, 7]], message: 1 } }], hasMore: false }
+    const api = { search: vi.fn().mockResolvedValueOnce(answer).mockResolvedValueOnce(untitled).mockResolvedValueOnce({ results: [{ sessionId: 'e', title: 'Stale' }], hasMore: false }) }
+    const search = new SidebarSearch(api, t, found => { store.learn(found) })
+    await search.search('quetzal', signal(), vi.fn())
+    expect([...store.titles]).toEqual([['a', 'Kiwi plans'], ['b', 'Plum plans'], ['c', 'Old']])
+    expect(heard).toHaveBeenCalledTimes(1)
+    await search.search('quetzal', signal(), vi.fn())
+    expect(heard).toHaveBeenCalledTimes(1)
+    const typedOver = new AbortController()
+    const stale = search.search('q', typedOver.signal, vi.fn())
+    typedOver.abort()
+    await expect(stale).rejects.toThrow()
+    expect(store.titles.has('e')).toBe(false)
+  })
+
   it('falls back to the host\'s search when the route fails, and forgets the last matches', async () => {
     const api = { search: vi.fn().mockResolvedValueOnce(answer).mockRejectedValueOnce(new Error('HTTP 500')) }
-    const search = new SidebarSearch(api, t)
+    const search = new SidebarSearch(api, t, () => undefined)
     await search.search('quetzal', signal(), vi.fn())
     const host = vi.fn(() => Promise.resolve({ items: [{ sessionId: 'z', snippet: 'host' }], hasMore: false }))
     expect(await search.search('quetzal', signal(), host)).toEqual({ items: [{ sessionId: 'z', snippet: 'host' }], hasMore: false })
@@ -49,7 +69,7 @@ describe('the sidebar search', () => {
 
   it('does not fall back for a query the user has already replaced', async () => {
     const controller = new AbortController()
-    const search = new SidebarSearch({ search: vi.fn(() => { controller.abort(); return Promise.reject(new Error('aborted')) }) }, t)
+    const search = new SidebarSearch({ search: vi.fn(() => { controller.abort(); return Promise.reject(new Error('aborted')) }) }, t, () => undefined)
     const host = vi.fn()
     await expect(search.search('q', controller.signal, host)).rejects.toThrow('aborted')
     expect(host).not.toHaveBeenCalled()
@@ -59,7 +79,7 @@ describe('the sidebar search', () => {
     let answerFirst: (value: SidebarSearchResponse) => void = () => undefined
     const first = new Promise<SidebarSearchResponse>(resolve => { answerFirst = resolve })
     const api = { search: vi.fn().mockReturnValueOnce(first).mockResolvedValueOnce(answer) }
-    const search = new SidebarSearch(api, t)
+    const search = new SidebarSearch(api, t, () => undefined)
     const typedOver = new AbortController()
     const stale = search.search('quetz', typedOver.signal, vi.fn())
     typedOver.abort()
@@ -70,7 +90,7 @@ describe('the sidebar search', () => {
   })
 
   it('says the index is still being built, for the query it answered', async () => {
-    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve({ results: [], hasMore: false, indexing: { indexed: 1234, total: 20000 } })) }, t)
+    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve({ results: [], hasMore: false, indexing: { indexed: 1234, total: 20000 } })) }, t, () => undefined)
     await search.search('quetzal', signal(), vi.fn())
     expect(search.indexingNote('quetzal')).toBe(`Still indexing what was said (${(1234).toLocaleString()} of ${(20000).toLocaleString()}); so far only titles match`)
     expect(search.indexingNote('other')).toBeUndefined()
@@ -108,6 +128,23 @@ describe('the title store', () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+
+  it('takes titles learnt elsewhere without asking for them, and announces only new or changed ones', async () => {
+    const titles = vi.fn((_ids: readonly string[]) => Promise.resolve({ titles: {}, pending: false }))
+    const store = new TitleStore({ titles })
+    const heard = vi.fn()
+    store.subscribe(heard)
+    store.learn([['a', 'Kiwi plans'], ['b', 'Plum plans']])
+    store.learn([['a', 'Kiwi plans']])
+    expect(heard).toHaveBeenCalledTimes(1)
+    store.want(['a', 'b'])
+    await new Promise(resolve => setTimeout(resolve, 10))
+    expect(titles).not.toHaveBeenCalled()
+    store.learn([['a', 'Kiwi plans, renamed']])
+    expect(heard).toHaveBeenCalledTimes(2)
+    expect(store.titles.get('a')).toBe('Kiwi plans, renamed')
+    expect(store.version()).toBe(2)
   })
 
   it('asks in batches of at most 500 ids', async () => {

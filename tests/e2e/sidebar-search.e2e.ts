@@ -8,15 +8,16 @@
  * another workspace are found, with excerpts; a content result opens its
  * session at the matching message even when it starts far out of view; a
  * message sent a moment ago is found; hostile queries never show an error;
- * and the host's own `session.search` (what every client of the host asks)
- * answers from the same index.
+ * the host's own `session.search` (what every client of the host asks)
+ * answers from the same index; and a found session's row bears its title from
+ * the search's own answer, before the rows' titles have come.
  */
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { dshHeadless } from '../../dev/dsh-process.ts'
 import { hostDir } from '../../dev/pinned-host.ts'
 import { type StoredSession, writeSessionStore } from '../../dev/session-store.ts'
-import { chooseWorkspace, sendAndAwaitReply, startNewSession } from '../../dev/web-ui.ts'
+import { chooseWorkspace, openApp, sendAndAwaitReply, startNewSession } from '../../dev/web-ui.ts'
 import { hostSearchInPage, installApplyProbe } from '../../dev/apply-probe.ts'
 import { useRealHost } from './harness/real-host.ts'
 import { untilAsync } from './harness/wait.ts'
@@ -162,5 +163,19 @@ describe('the sidebar\'s Search sessions box and rows', () => {
     expect(answer.value!.items.map(item => item.sessionId)).toEqual([idOf('梨计划')])
     const quetzal = await hostSearchInPage(page, 'quetz')
     expect(quetzal.value!.items).toEqual([{ sessionId: idOf('Kiwi plans'), snippet: 'We ship QUETZAL on Monday' }])
+  })
+
+  it('titles a found session\'s row from the search\'s own answer, before the rows\' titles have come', async () => {
+    const page = host.browser.page
+    // The rows' own titles never come in this page: only the search's answer can name the session.
+    await page.route('**/dsh-sessions/titles', route => route.abort())
+    try {
+      await openApp(page, host.stack.web.url)
+      // A session no test has opened, so the host has never read its title either.
+      await search(page, '灰度')
+      await expect.poll(() => results(page).allInnerTexts(), { timeout: 15_000 }).toEqual([expect.stringMatching(/^梨计划[\s\S]*灰度/)])
+    } finally {
+      await page.unroute('**/dsh-sessions/titles')
+    }
   })
 })

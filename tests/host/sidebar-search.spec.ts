@@ -173,6 +173,9 @@ describe('the search and titles routes', () => {
     const { url } = await h.mount()
     const found = await until(async () => (await post(url, 'search', { query: 'quetzal' })).json() as Promise<{ results: { sessionId: string; title: string; snippet?: { text: string; seq?: number } }[] }>, answer => answer.results.length === 1)
     expect(found.results[0]).toMatchObject({ sessionId: id(1), title: 'Kiwi plans', snippet: { text: 'We ship QUETZAL on Monday', seq: expect.any(Number) } })
+    const untitled = await until(async () => (await post(url, 'search', { query: 'untitled' })).json() as Promise<{ results: { sessionId: string; title?: string }[] }>, answer => answer.results.length === 1)
+    expect(untitled.results[0]!.sessionId).toBe(id(2))
+    expect(Object.hasOwn(untitled.results[0]!, 'title')).toBe(false)
     const titled = await (await post(url, 'titles', { ids: [id(1), id(2), 'session-nope'] })).json() as { titles: Record<string, string>; pending: boolean }
     expect(titled.titles).toEqual({ [id(1)]: 'Kiwi plans' })
     expect(typeof titled.pending).toBe('boolean')

@@ -6,7 +6,8 @@
  * not there, or fails), the host's own search answers, so the box never does
  * worse than without the plugin. While the content index is still being
  * built, a query without matches is said to be incomplete, never "no such
- * session".
+ * session". The titles an answer names are handed on before its rows are
+ * drawn, so a found session's row shows its title at once.
  * @module @wishp3/dsh-sessions/client/sidebar/search
  */
 import type { SessionsApi } from '../api.ts'
@@ -20,10 +21,17 @@ export class SidebarSearch {
   private indexing: { query: string; note: string } | undefined
   private readonly api: Pick<SessionsApi, 'search'>
   private readonly t: SessionsLookup
+  private readonly learnTitles: (titles: Iterable<readonly [string, string]>) => void
 
-  constructor(api: Pick<SessionsApi, 'search'>, t: SessionsLookup) {
+  /**
+   * @param api - the plugin's search route.
+   * @param t - the plugin's locale lookup.
+   * @param learnTitles - takes the titles each answer names.
+   */
+  constructor(api: Pick<SessionsApi, 'search'>, t: SessionsLookup, learnTitles: (titles: Iterable<readonly [string, string]>) => void) {
     this.api = api
     this.t = t
+    this.learnTitles = learnTitles
   }
 
   /**
@@ -47,6 +55,7 @@ export class SidebarSearch {
     signal.throwIfAborted()
     this.matches.clear()
     for (const result of answer.results) if (result.snippet !== undefined) this.matches.set(result.sessionId, result.snippet.seq)
+    this.learnTitles(answer.results.flatMap(result => result.title === undefined ? [] : [[result.sessionId, result.title] as const]))
     this.indexing = answer.indexing === undefined ? undefined : {
       query,
       note: this.t('sidebar.indexing', { indexed: answer.indexing.indexed.toLocaleString(), total: answer.indexing.total.toLocaleString() }),

@@ -23,8 +23,8 @@ import { TitleStore } from './titles.ts'
  * @returns the sidebar module.
  */
 export function createSidebar(sessions: ClientContext['sessions'], api: Pick<SessionsApi, 'search' | 'titles'>, t: SessionsLookup): Sidebar {
-  const search = new SidebarSearch(api, t)
   const titles = new TitleStore(api)
+  const search = new SidebarSearch(api, t, found => { titles.learn(found) })
   return {
     search: (query, signal, hostSearch) => search.search(query, signal, hostSearch),
     indexingNote: query => search.indexingNote(query),

@@ -52,6 +52,28 @@ export class TitleStore {
   }
 
   /**
+   * Takes titles learnt elsewhere (a search answer names its sessions'
+   * titles), so their rows need not wait for a request of their own.
+   * Listeners hear once, and only when a title is new or changed.
+   * @param titles - titles by session id.
+   */
+  learn(titles: Iterable<readonly [string, string]>): void {
+    let changed = false
+    for (const [id, title] of titles) {
+      this.wanted.delete(id)
+      if (this.known.get(id) === title) continue
+      this.known.set(id, title)
+      changed = true
+    }
+    if (changed) this.announce()
+  }
+
+  private announce(): void {
+    this.version_ += 1
+    for (const listener of this.listeners) listener()
+  }
+
+  /**
    * Asks for the titles of these sessions, unless known or settled.
    * @param ids - sessions whose rows lack a title.
    */
@@ -95,10 +117,7 @@ export class TitleStore {
         }
       }
       pending = answer.pending
-      if (changed) {
-        this.version_ += 1
-        for (const listener of this.listeners) listener()
-      }
+      if (changed) this.announce()
     } catch {
       pending = true
       for (const id of ids) this.round.add(id)

@@ -192,7 +192,11 @@ async function sidebarSearch(deps: RouteDependencies, req: IncomingMessage, res:
   const found = await searchSidebar(deps.index, deps.content, query, limit, abort.signal)
   if (abort.signal.aborted && res.destroyed) return
   const answer: SidebarSearchResponse = {
-    results: found.matches.map(({ session, snippet }) => ({ sessionId: session.id, title: session.label, ...(snippet === undefined ? {} : { snippet }) })),
+    results: found.matches.map(({ session, snippet }) => ({
+      sessionId: session.id,
+      ...(session.title === undefined ? {} : { title: session.title }),
+      ...(snippet === undefined ? {} : { snippet }),
+    })),
     hasMore: found.hasMore,
     ...(found.indexing === undefined ? {} : { indexing: found.indexing }),
   }
