@@ -13,6 +13,7 @@
 import type { SessionsApi } from '../api.ts'
 import type { SessionsLookup } from '../locales.ts'
 import type { SearchPage } from '../../workspace-browser/contract.ts'
+import type { TitleStore } from './titles.ts'
 
 /** What the sidebar search keeps of its last answers. */
 export class SidebarSearch {
@@ -21,17 +22,17 @@ export class SidebarSearch {
   private indexing: { query: string; note: string } | undefined
   private readonly api: Pick<SessionsApi, 'search'>
   private readonly t: SessionsLookup
-  private readonly learnTitles: (titles: Iterable<readonly [string, string]>) => void
+  private readonly titles: Pick<TitleStore, 'learn'>
 
   /**
    * @param api - the plugin's search route.
    * @param t - the plugin's locale lookup.
-   * @param learnTitles - takes the titles each answer names.
+   * @param titles - the rows' title store, which learns the titles each answer names.
    */
-  constructor(api: Pick<SessionsApi, 'search'>, t: SessionsLookup, learnTitles: (titles: Iterable<readonly [string, string]>) => void) {
+  constructor(api: Pick<SessionsApi, 'search'>, t: SessionsLookup, titles: Pick<TitleStore, 'learn'>) {
     this.api = api
     this.t = t
-    this.learnTitles = learnTitles
+    this.titles = titles
   }
 
   /**
@@ -55,7 +56,7 @@ export class SidebarSearch {
     signal.throwIfAborted()
     this.matches.clear()
     for (const result of answer.results) if (result.snippet !== undefined) this.matches.set(result.sessionId, result.snippet.seq)
-    this.learnTitles(answer.results.flatMap(result => result.title === undefined ? [] : [[result.sessionId, result.title] as const]))
+    this.titles.learn(answer.results.flatMap(result => result.title === undefined ? [] : [[result.sessionId, result.title] as const]))
     this.indexing = answer.indexing === undefined ? undefined : {
       query,
       note: this.t('sidebar.indexing', { indexed: answer.indexing.indexed.toLocaleString(), total: answer.indexing.total.toLocaleString() }),

@@ -24,7 +24,7 @@ import { TitleStore } from './titles.ts'
  */
 export function createSidebar(sessions: ClientContext['sessions'], api: Pick<SessionsApi, 'search' | 'titles'>, t: SessionsLookup): Sidebar {
   const titles = new TitleStore(api)
-  const search = new SidebarSearch(api, t, found => { titles.learn(found) })
+  const search = new SidebarSearch(api, t, titles)
   return {
     search: (query, signal, hostSearch) => search.search(query, signal, hostSearch),
     indexingNote: query => search.indexingNote(query),
