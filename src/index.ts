@@ -6,7 +6,6 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-host-webserver'
-import { SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-query'
 import type {} from '@deepseek-ai/dsh-session-reference'
 import type { Config } from './config.ts'
@@ -27,10 +26,6 @@ import { registerSessionTools } from './host/tools/session-tools.ts'
 
 export { Config } from './config.ts'
 
-/** A session's latest title, folded by the host's query engine from its log. */
-function readTitle(ctx: Context): (sessionId: string) => Promise<string | undefined> {
-  return sessionId => ctx.sessionQuery.readTitleSnapshot(SessionId(sessionId)).then(observation => observation.title?.title)
-}
 export type { FailureMode, ReferenceScope } from './config.ts'
 
 /** Plugin name shown in the Loader and in Settings → Plugins. */
@@ -62,7 +57,7 @@ export function apply(ctx: Context, config: Config): void {
   const check = new SendCheck({ resolver: new ScopedMentionResolver(index), preparer })
   const outcomes = new OutcomeLog()
   registerPreStep(ctx, { check, settings, outcomes })
-  registerRoutes(ctx, { index, content, check, settings, outcomes, messages: new SourceMessages(surfaces, index, readTitle(ctx)) })
+  registerRoutes(ctx, { index, content, check, settings, outcomes, messages: new SourceMessages(surfaces, index, id => surfaces.readTitle(id)) })
   registerSessionTools(ctx, { index, content, settings })
   serveHostSearch(ctx, index, content)
 }

@@ -4,7 +4,7 @@
  * @module @wishp3/dsh-sessions/client/api
  */
 import type {
-  CandidatesResponse, ErrorResponse, MessageHandle, MessageReferenceResponse, OutcomesResponse, PreflightResponse, SentReference, SidebarSearchResponse, SinceResponse,
+  CandidatesResponse, ErrorResponse, MentionResponse, MessageHandle, MessageReferenceResponse, OutcomesResponse, PreflightResponse, SentReference, SidebarSearchResponse, SinceResponse,
   SourceMessagesResponse, TitlesResponse,
 } from '../shared/wire.ts'
 
@@ -15,9 +15,8 @@ export interface SessionsApi {
    * @param sessionId - the citing session.
    * @param query - the text typed after `@`.
    * @param signal - cancellation.
-   * @param cwd - the workspace of a citing session the host does not know yet.
    */
-  candidates(sessionId: string, query: string, signal: AbortSignal, cwd?: string): Promise<CandidatesResponse>
+  candidates(sessionId: string, query: string, signal: AbortSignal): Promise<CandidatesResponse>
   /** Checks a whole text once; `chips` names the sessions cited by chips. */
   preflight(sessionId: string, text: string, chips: readonly string[], signal: AbortSignal): Promise<PreflightResponse>
   /** Outcomes newer than `after`, waiting up to `waitMs` for one. */
@@ -26,10 +25,12 @@ export interface SessionsApi {
   search(query: string, signal: AbortSignal): Promise<SidebarSearchResponse>
   /** The titles the plugin knows of these sessions. */
   titles(ids: readonly string[], signal: AbortSignal): Promise<TitlesResponse>
+  /** The canonical mention of a whole session. */
+  mention(sessionId: string, signal: AbortSignal): Promise<MentionResponse>
   /** The reference to one message of a session, by the message's id or log seq. */
   messageReference(sessionId: string, message: MessageHandle, signal: AbortSignal): Promise<MessageReferenceResponse>
   /** The latest messages of a chip's source, for narrowing the chip in `sessionId`'s draft (the scope's sources only). */
-  messages(sessionId: string, source: string, signal: AbortSignal, cwd?: string): Promise<SourceMessagesResponse>
+  messages(sessionId: string, source: string, signal: AbortSignal): Promise<SourceMessagesResponse>
   /** What the sources of sent references gained since their snapshots. */
   since(sources: readonly SentReference[], signal: AbortSignal): Promise<SinceResponse>
 }
@@ -53,13 +54,14 @@ async function post<T>(fetcher: typeof fetch, path: string, body: unknown, signa
  */
 export function createSessionsApi(fetcher: typeof fetch): SessionsApi {
   return {
-    candidates: (sessionId, query, signal, cwd) => post(fetcher, 'candidates', { sessionId, query, ...(cwd === undefined ? {} : { cwd }) }, signal),
+    candidates: (sessionId, query, signal) => post(fetcher, 'candidates', { sessionId, query }, signal),
     preflight: (sessionId, text, chips, signal) => post(fetcher, 'preflight', { sessionId, text, chips }, signal),
     outcomes: (sessionId, after, waitMs, signal) => post(fetcher, 'outcomes', { sessionId, after, waitMs }, signal),
     search: (query, signal) => post(fetcher, 'search', { query }, signal),
     titles: (ids, signal) => post(fetcher, 'titles', { ids }, signal),
+    mention: (sessionId, signal) => post(fetcher, 'mention', { sessionId }, signal),
     messageReference: (sessionId, message, signal) => post(fetcher, 'message-reference', { sessionId, ...message }, signal),
-    messages: (sessionId, source, signal, cwd) => post(fetcher, 'messages', { sessionId, source, ...(cwd === undefined ? {} : { cwd }) }, signal),
+    messages: (sessionId, source, signal) => post(fetcher, 'messages', { sessionId, source }, signal),
     since: (sources, signal) => post(fetcher, 'since', { sources }, signal),
   }
 }

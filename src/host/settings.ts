@@ -66,8 +66,10 @@ export function installSessionsSettings(ctx: Context, config: Config): SessionsS
       if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
         throw new DshSessionsError('settings must be a JSON object', 'invalid-settings')
       }
-      for (const key of Object.keys(patch)) {
+      for (const [key, value] of Object.entries(patch)) {
         if (!KEYS.has(key)) throw new DshSessionsError(`unknown settings key "${key}"`, 'invalid-settings')
+        // Every setting is a single value; anything nested is refused before the schema walks it.
+        if (typeof value === 'object' && value !== null) throw new DshSessionsError(`settings key "${key}" must be a string, a number or a boolean`, 'invalid-settings')
       }
       try {
         Config({ ...source(), ...patch })

@@ -163,6 +163,15 @@ export interface ErrorResponse {
 /** How the browser names a message: by its id (a reply's actions know it) or its log seq (a user message's row knows it). */
 export type MessageHandle = { readonly messageId: string } | { readonly seq: number }
 
+/** `POST /dsh-sessions/mention` answer: the canonical mention of a whole session. */
+export interface MentionResponse {
+  readonly sessionId: string
+  /** Its label: the session's latest title, or its id. */
+  readonly label: string
+  /** The `@[label](dsh-session:…)` mention the `@` menu inserts. */
+  readonly mention: string
+}
+
 /** `POST /dsh-sessions/message-reference` answer: a reference to one message of a session. */
 export interface MessageReferenceResponse {
   /** The `@[Title · #n](dsh-messages:…)` mention (see `shared/message-reference.ts`). */

@@ -6,7 +6,7 @@ import type { SessionsApi } from '../../src/client/api.ts'
 import { createCopyActions } from '../../src/client/copy/actions.ts'
 import { HeaderCopyActions } from '../../src/client/copy/HeaderCopyActions.tsx'
 import { placeToast, TOAST_GAP } from '../../src/client/core/placement.ts'
-import { createReferenceLookup, freshSessionId } from '../../src/client/copy/reference.ts'
+import { createReferenceLookup } from '../../src/client/copy/reference.ts'
 import { createToastOutlet, TOAST_LIFETIME_MS } from '../../src/client/copy/toast.tsx'
 import { en, zh } from '../../src/client/locales.ts'
 import { COPY_REFERENCE, COPY_SESSION_ID, createRowMenu } from '../../src/client/copy/row-menu.tsx'
@@ -90,49 +90,40 @@ describe('the toast outlet', () => {
 })
 
 describe('looking up a session mention', () => {
-  function api(candidates: SessionsApi['candidates']): SessionsApi {
-    return { candidates: vi.fn(candidates), preflight: vi.fn(), outcomes: vi.fn(), search: vi.fn(), titles: vi.fn(), messageReference: vi.fn(), messages: vi.fn(), since: vi.fn() }
+  function api(mention: SessionsApi['mention']): SessionsApi {
+    return { candidates: vi.fn(), preflight: vi.fn(), outcomes: vi.fn(), search: vi.fn(), titles: vi.fn(), mention: vi.fn(mention), messageReference: vi.fn(), messages: vi.fn(), since: vi.fn() }
   }
 
-  it('asks the candidates route as a new session in the source\'s workspace, by the source\'s id', async () => {
-    const routes = api(() => Promise.resolve({ candidates: [
-      { sessionId: 'session-other', label: 'x', createdAt: 1, mention: '@[x](dsh-session:x)' },
-      { sessionId: SOURCE, label: 'Orchard plans', createdAt: 1, mention: MENTION },
-    ] }))
-    const lookup = createReferenceLookup({ api: routes, cwdOf: id => (id === SOURCE ? '/home/alpha' : undefined), newSessionId: () => 'session-new' })
+  it('asks the mention route by the source\'s id alone', async () => {
+    const routes = api(() => Promise.resolve({ sessionId: SOURCE, label: 'Orchard plans', mention: MENTION }))
+    const lookup = createReferenceLookup({ api: routes })
     expect(await lookup.load(SOURCE)).toBe(MENTION)
-    expect(routes.candidates).toHaveBeenCalledWith('session-new', SOURCE, expect.any(AbortSignal), '/home/alpha')
+    expect(routes.mention).toHaveBeenCalledWith(SOURCE, expect.any(AbortSignal))
     expect(lookup.ready(SOURCE)).toBe(MENTION)
   })
 
-  it('has no mention when the route lists none for the id or fails, and tries again on the next load', async () => {
-    let answer: Promise<{ candidates: [] }> = Promise.reject(new Error('down'))
+  it('has no mention when the route refuses the id or fails, and tries again on the next load', async () => {
+    let answer: Promise<never> = Promise.reject(new Error('session not found'))
     const routes = api(() => answer)
-    const lookup = createReferenceLookup({ api: routes, cwdOf: () => undefined })
+    const lookup = createReferenceLookup({ api: routes })
     expect(await lookup.load(SOURCE)).toBeUndefined()
     expect(lookup.ready(SOURCE)).toBeUndefined()
-    answer = Promise.resolve({ candidates: [] })
+    answer = Promise.reject(new Error('down'))
     expect(await lookup.load(SOURCE)).toBeUndefined()
-    expect(routes.candidates).toHaveBeenCalledTimes(2)
+    expect(routes.mention).toHaveBeenCalledTimes(2)
   })
 
   it('refreshes on prefetch and shares a running lookup', async () => {
     let label = 'Old title'
-    const routes = api(() => Promise.resolve({ candidates: [{ sessionId: SOURCE, label, createdAt: 1, mention: `@[${label}](dsh-session:abc)` }] }))
-    const lookup = createReferenceLookup({ api: routes, cwdOf: () => undefined })
+    const routes = api(() => Promise.resolve({ sessionId: SOURCE, label, mention: `@[${label}](dsh-session:abc)` }))
+    const lookup = createReferenceLookup({ api: routes })
     lookup.prefetch(SOURCE)
     const [a, b] = await Promise.all([lookup.load(SOURCE), lookup.load(SOURCE)])
     expect([a, b]).toEqual(['@[Old title](dsh-session:abc)', '@[Old title](dsh-session:abc)'])
     label = 'New title'
     lookup.prefetch(SOURCE)
     expect(await lookup.load(SOURCE)).toBe('@[New title](dsh-session:abc)')
-    expect(routes.candidates).toHaveBeenCalledTimes(2)
-  })
-
-  it('mints citing ids in the host\'s session-<uuid> form, never the same twice', () => {
-    const ids = new Set(Array.from({ length: 50 }, freshSessionId))
-    expect(ids.size).toBe(50)
-    for (const id of ids) expect(id).toMatch(/^session-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect(routes.mention).toHaveBeenCalledTimes(2)
   })
 })
 

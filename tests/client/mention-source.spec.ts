@@ -26,6 +26,7 @@ function setup(overrides: Partial<SessionsApi> = {}, files = vi.fn(() => Promise
     outcomes: vi.fn(() => Promise.resolve({ outcomes: [], last: 0 })),
     search: vi.fn(),
     titles: vi.fn(),
+    mention: vi.fn(),
     messageReference: vi.fn(),
     messages: vi.fn(),
     since: vi.fn(),
@@ -134,7 +135,7 @@ describe('the @ source', () => {
   })
 
   it.each([
-    ['out-of-scope', 'Cannot reference "Orchard plans": it is outside the current workspace.'],
+    ['out-of-scope', 'Cannot reference "Orchard plans": the current workspace has no such session.'],
     ['not-found', 'Cannot reference "Orchard plans": the session was deleted or cannot be read.'],
     ['too-many', 'A message can reference at most 3 sessions.'],
     ['too-large', 'Cannot reference "Orchard plans": the session is too large to reference.'],

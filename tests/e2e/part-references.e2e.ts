@@ -116,7 +116,7 @@ describe('part references and the way back', () => {
     await composer(page()).fill(`BETA-MARK ${copied}`)
     await expect.poll(() => composer(page()).inputValue(), { timeout: 10_000 }).toBe(`BETA-MARK @${title} · #4 `)
     const dock = page().locator('[data-dsh-sessions-reference-dock]')
-    await expect.poll(() => dock.innerText(), { timeout: 15_000 }).toContain('it is outside the current workspace')
+    await expect.poll(() => dock.innerText(), { timeout: 15_000 }).toContain('the current workspace has no such session')
     const before = turns().length
     await page().getByRole('button', { name: 'Send message' }).click()
     await page().waitForTimeout(2_000)

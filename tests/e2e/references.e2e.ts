@@ -117,7 +117,7 @@ describe('cross-session references in the real host', () => {
     expect(JSON.parse(current.body)).toMatchObject({ failureMode: 'reject' })
 
     const before = turns().length
-    await send(host.browser.page, `reject marker ${betaId}`)
+    await send(host.browser.page, `reject marker ${mention(betaId, 'Budget')}`)
     await new Promise(resolve => setTimeout(resolve, 3_000))
     expect(turns().length).toBe(before)
 

@@ -88,7 +88,7 @@ describe('bounded work per text', () => {
     const { url } = await setup()
     const mention = formatSessionReferenceMention({ sessionId: unknownId(1) as never, label: 'gone' })
     const res = await post(url, 'preflight', { sessionId: TARGET, text: `${mention} ${mention} ${mention}` })
-    expect(await res.json()).toMatchObject({ ok: false, code: 'not-found', sessionId: unknownId(1) })
+    expect(await res.json()).toMatchObject({ ok: false, code: 'out-of-scope', sessionId: unknownId(1), sources: [{ sessionId: unknownId(1) }] })
   })
 
   it('spends at most a few storage reads per text before the first listing, and remembers misses', async () => {

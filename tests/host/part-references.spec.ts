@@ -6,6 +6,9 @@ import { A, B, createHostHarness, type HostHarness, id, mention, post, snapshots
 
 const SOURCE = id(2)
 
+/** A session of the second workspace, to list its sources from. */
+const BETA_DRAFT = id(9)
+
 async function setup(config: Record<string, unknown> = {}): Promise<HostHarness & { url: string }> {
   const h = await createHostHarness()
   h.session(TARGET, { cwd: A })
@@ -15,13 +18,14 @@ async function setup(config: Record<string, unknown> = {}): Promise<HostHarness 
   h.turn(SOURCE, 'third question CHARLIE-MARK', 'third answer CHARLIE-REPLY')
   h.session(id(4), { cwd: B, title: 'Beta plans' })
   h.turn(id(4), 'beta question', 'beta answer BETA-REPLY')
+  h.session(BETA_DRAFT, { cwd: B })
   const { url } = await h.mount(config)
   return Object.assign(h, { url })
 }
 
 /** The seqs of a session's shown messages, from the plugin's own route. */
 async function messagesOf(h: { url: string }, source: string): Promise<{ seq: number; number: number; role: string; excerpt: string }[]> {
-  const response = await post(h.url, 'messages', { sessionId: id(9), cwd: source === id(4) ? B : A, source })
+  const response = await post(h.url, 'messages', { sessionId: source === id(4) ? BETA_DRAFT : TARGET, source })
   expect(response.status).toBe(200)
   return ((await response.json()) as { messages: { seq: number; number: number; role: string; excerpt: string }[] }).messages
 }

@@ -2,7 +2,8 @@
 import { request } from 'node:http'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { describe, expect, it } from 'vitest'
-import { A, B, createHostHarness, type HostHarness, id, post, TARGET } from './harness.ts'
+import { formatMessageReference } from '../../src/shared/message-reference.ts'
+import { A, B, createHostHarness, type HostHarness, id, mention, post, TARGET, unknownId } from './harness.ts'
 
 async function setup(config: Record<string, unknown> = {}): Promise<{ h: HostHarness; url: string }> {
   const h = await createHostHarness()
@@ -66,10 +67,37 @@ describe('candidates route', () => {
     expect(candidates.map(c => [c.sessionId, c.label])).toEqual([[id(9), 'Fresh one'], [id(2), 'Renamed alpha']])
   })
 
-  it('scopes a session the host does not know yet by the cwd the browser sends', async () => {
+  it('takes the citing session\'s workspace from the host alone, refusing a draft it does not know whatever cwd the body names', async () => {
     const { url } = await setup()
-    const res = await post(url, 'candidates', { sessionId: id(50), cwd: B })
-    expect(((await res.json()) as { candidates: { sessionId: string }[] }).candidates.map(c => c.sessionId)).toEqual([id(3)])
+    for (const [route, body] of [
+      ['candidates', { sessionId: id(50), cwd: B, query: 'beta' }],
+      ['preflight', { sessionId: id(50), cwd: B, text: `see ${id(3)}` }],
+      ['messages', { sessionId: id(50), cwd: B, source: id(3) }],
+    ] as const) {
+      const res = await post(url, route, body)
+      expect([route, res.status], route).toEqual([route, 404])
+      expect(await res.text(), route).not.toContain('beta text')
+    }
+    // A known session's own workspace wins over any cwd in the body.
+    const res = await post(url, 'candidates', { sessionId: TARGET, cwd: B })
+    expect(((await res.json()) as { candidates: { sessionId: string }[] }).candidates.map(c => c.sessionId)).toEqual([id(2)])
+    expect((await post(url, 'messages', { sessionId: TARGET, cwd: B, source: id(3) })).status).toBe(404)
+  })
+
+  it('answers a session of another workspace and one that does not exist alike, in every mention form', async () => {
+    const { url } = await setup()
+    const strip = (answer: Record<string, unknown>, named: string) => JSON.stringify(answer).replaceAll(named, '<id>')
+    const forms: [string, (sessionId: string) => string, object][] = [
+      ['bare id', sessionId => sessionId, { ok: true, references: [], sources: [] }],
+      ['mention', sessionId => mention(sessionId, 'x'), { ok: false, code: 'out-of-scope' }],
+      ['message reference', sessionId => formatMessageReference({ sessionId, selection: [[0, 0]], label: 'x' }), { ok: false, code: 'out-of-scope' }],
+    ]
+    for (const [name, form, expected] of forms) {
+      const elsewhere = await (await post(url, 'preflight', { sessionId: TARGET, text: `see ${form(id(3))}` })).json() as Record<string, unknown>
+      const nowhere = await (await post(url, 'preflight', { sessionId: TARGET, text: `see ${form(unknownId(3))}` })).json() as Record<string, unknown>
+      expect(elsewhere, name).toMatchObject(expected)
+      expect(strip(nowhere, unknownId(3)), name).toBe(strip(elsewhere, id(3)))
+    }
   })
 })
 
@@ -80,7 +108,7 @@ describe('preflight route', () => {
     expect(ok).toMatchObject({ ok: true, text: `see ${id(2)}`, references: [{ sessionId: id(2), label: 'Alpha notes' }] })
     expect(ok.sources).toEqual([{ sessionId: id(2), label: 'Alpha notes', chip: true, ok: true, bytes: expect.any(Number), truncated: false }])
     expect(ok.sources[0].bytes).toBeGreaterThan('alpha text'.length)
-    const scope = await (await post(url, 'preflight', { sessionId: TARGET, text: id(3) })).json()
+    const scope = await (await post(url, 'preflight', { sessionId: TARGET, text: mention(id(3)) })).json()
     expect(scope).toMatchObject({ ok: false, code: 'out-of-scope', sessionId: id(3) })
     const self = await (await post(url, 'preflight', { sessionId: TARGET, text: TARGET })).json()
     expect(self).toMatchObject({ ok: false, code: 'self-reference' })
@@ -118,6 +146,20 @@ describe('settings routes', () => {
       if (typeof body === 'object' && !Array.isArray(body)) expect(error.message).toContain(Object.keys(body)[0])
     }
     expect(h.persisted()).toEqual([])
+  })
+
+  it('refuses a deeply nested value with its own sentence before anything walks it, and keeps serving', async () => {
+    const { h, url } = await setup()
+    const deep = `{"scope":${'['.repeat(20_000)}${']'.repeat(20_000)}}`
+    const res = await post(url, 'settings', deep)
+    expect(res.status).toBe(400)
+    const { error } = await res.json() as { error: { code: string; message: string } }
+    expect(error).toEqual({ code: 'bad-request', message: 'the body nests deeper than 8 levels' })
+    const shallow = await post(url, 'settings', { scope: { nested: 'all' } })
+    expect(shallow.status).toBe(400)
+    expect((await shallow.json() as { error: { message: string } }).error.message).toBe('settings key "scope" must be a string, a number or a boolean')
+    expect(h.persisted()).toEqual([])
+    expect((await fetch(`${url}/dsh-sessions/settings`)).status).toBe(200)
   })
 })
 

@@ -29,7 +29,7 @@ describe('the send check', () => {
   it('gives every code a sentence naming what it concerns', () => {
     const codes: SendCheckCode[] = ['out-of-scope', 'self-reference', 'too-many', 'not-found', 'too-large', 'invalid-reference', 'cancelled', 'unavailable']
     for (const code of codes) expect(refusal(code, { sessionId: 'session-x', limit: 3, uri: 'dsh-session:bad' }).message.length, code).toBeGreaterThan(10)
-    expect(refusal('out-of-scope', { sessionId: 'session-x', label: 'Kiwi' })).toEqual({ code: 'out-of-scope', message: 'session "session-x" is outside the current workspace', sessionId: 'session-x', label: 'Kiwi' })
+    expect(refusal('out-of-scope', { sessionId: 'session-x', label: 'Kiwi' })).toEqual({ code: 'out-of-scope', message: 'the current workspace has no session "session-x"', sessionId: 'session-x', label: 'Kiwi' })
     expect(refusal('too-many', { limit: 3 }).message).toBe('a message may reference at most 3 sessions')
   })
 

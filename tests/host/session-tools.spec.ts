@@ -21,7 +21,7 @@ import { searchSessionsTool } from '../../src/host/tools/search-sessions.ts'
 import { framedContent, Framing } from '../../src/host/tools/tool-output.ts'
 import { A, B, createHostHarness, type HostHarness, id, TARGET } from './harness.ts'
 
-async function setup(config: Partial<Config> = {}): Promise<{ h: HostHarness; search: ToolDefinition; read: ToolDefinition; index: SessionIndex; content: ContentSearch }> {
+async function setup(config: Partial<Config> = {}): Promise<{ h: HostHarness; search: ToolDefinition; read: ToolDefinition; index: SessionIndex; content: ContentSearch; configure: (next: Partial<Config>) => void }> {
   const h = await createHostHarness()
   h.session(TARGET, { cwd: A })
   h.session(id(2), { cwd: A, title: 'Kiwi plans', messages: ['the QUETZAL rollout', 'second question', 'third question'] })
@@ -31,10 +31,10 @@ async function setup(config: Partial<Config> = {}): Promise<{ h: HostHarness; se
   await index.ready()
   const content = new ContentSearch(h.ctx, index, new SessionLogLocator(h.ctx), { liveDelayMs: 0 })
   await content.whenReady()
-  const effective = Config(config)
+  let effective = Config(config)
   const settings = { current: () => effective, update: () => Promise.reject(new Error('read-only')), onChange: () => () => {} }
   const deps = { index, content, settings, framing: new Framing() }
-  return { h, search: searchSessionsTool(h.ctx, deps), read: readSessionTool(h.ctx, deps), index, content }
+  return { h, search: searchSessionsTool(h.ctx, deps), read: readSessionTool(h.ctx, deps), index, content, configure: next => { effective = Config(next) } }
 }
 
 function exec(h: HostHarness, sessionId = TARGET): ToolRunContext {
@@ -82,6 +82,35 @@ describe('search_sessions', () => {
       expect(found.sessions.map(session => session.sessionId), query.slice(0, 20)).not.toContain(id(3))
       expect(found.sessions.map(session => session.sessionId), query.slice(0, 20)).not.toContain(TARGET)
     }
+  })
+
+  it('honours a scope change between two calls', async () => {
+    const { h, search, content, configure } = await setup()
+    await content.whenReady()
+    const ids = async () => ((await search.execute({ query: 'quetzal' }, exec(h))) as { sessions: { sessionId: string }[] }).sessions.map(session => session.sessionId).sort()
+    expect(await ids()).toEqual([id(2), id(4)])
+    configure({ scope: 'all' })
+    expect(await ids()).toEqual([id(2), id(3), id(4)])
+    configure({ scope: 'workspace' })
+    expect(await ids()).toEqual([id(2), id(4)])
+  })
+
+  it('tells how far indexing has come over the sessions in scope only, never the whole store', async () => {
+    const { h, search, index, content } = await setup()
+    for (let n = 20; n < 40; n += 1) h.session(id(n), { cwd: B, title: `Beta ${n}`, messages: ['beta words'] })
+    // The build is seen half done: two of the store's sessions are indexed, one of them in the caller's scope.
+    const indexed = new Set([id(2), id(3)])
+    const counted: string[][] = []
+    Object.defineProperty(content, 'progress', {
+      value: (within?: (session: { id: string }) => boolean) => {
+        const sessions = index.list().filter(session => within === undefined || within(session))
+        counted.push(sessions.map(session => session.id))
+        return { indexed: sessions.filter(session => indexed.has(session.id)).length, total: sessions.length }
+      },
+    })
+    const found = await search.execute({ query: 'quetzal' }, exec(h)) as { indexing?: string }
+    expect(counted.at(-1)!.sort()).toEqual([id(2), id(4)])
+    expect(found.indexing).toContain('1 of 2 sessions')
   })
 
   it('looks from the parent\'s workspace in a subagent session', async () => {

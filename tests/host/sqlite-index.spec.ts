@@ -6,7 +6,7 @@ import { DatabaseSync } from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
 import { ContentIndex, type ContentEntry } from '../../src/host/search/content-index.ts'
 import { termsFingerprint } from '../../src/host/search/index-file.ts'
-import { loadSqlite, MAX_SEGMENTS, SqliteIndex, type SqliteModule } from '../../src/host/search/sqlite-index.ts'
+import { loadSqlite, MAX_SEGMENTS, SQLITE_VERSION, SqliteIndex, type SqliteModule } from '../../src/host/search/sqlite-index.ts'
 import { queryTerms } from '../../src/host/search/text.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
 
@@ -93,6 +93,18 @@ describe('answers', () => {
     expect(found(disk, 'rollout', id => id !== 'session-4')).toEqual(['session-0', 'session-7'])
     expect(disk.search(queryTerms('rollout'), () => true, 1, newestFirst)).toHaveLength(1)
   })
+
+  it('find every admitted session however many better matches outside it there are', () => {
+    const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
+    const { index } = SqliteIndex.open(sqlite, path, { maxRowsRead: 10 })
+    afterTest(() => index.close())
+    // Forty sessions outside the scope match better (the word many times) than the three inside it.
+    for (let n = 0; n < 40; n += 1) index.set(`session-out-${n}`, entry('quetzal quetzal quetzal quetzal'))
+    for (let n = 0; n < 3; n += 1) index.set(`session-in-${n}`, entry(`a long note that names the quetzal once ${'among many other words '.repeat(20)}`))
+    const admitted = ['session-in-0', 'session-in-1', 'session-in-2']
+    const hits = index.search(queryTerms('quetzal'), id => admitted.includes(id), 10, (a, b) => a.localeCompare(b), admitted)
+    expect(hits.map(hit => hit.id).sort()).toEqual(admitted)
+  })
 })
 
 describe('writes', () => {
@@ -174,6 +186,16 @@ describe('the file', () => {
     ['outdated', (path: string) => {
       const db = new DatabaseSync(path)
       db.exec(`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('format', 'dsh-sessions-content-index-sqlite'), ('version', '0'), ('terms', '${termsFingerprint()}')`)
+      db.close()
+    }],
+    // The current layout, written by another term pipeline: only the fingerprint tells.
+    ['outdated', (path: string) => {
+      const { index } = SqliteIndex.open(sqlite, path)
+      index.set('session-old', entry('made by another pipeline'))
+      index.close()
+      const db = new DatabaseSync(path)
+      db.exec(`UPDATE meta SET value = 'another pipeline' WHERE key = 'terms'`)
+      expect((db.prepare(`SELECT value FROM meta WHERE key = 'version'`).get() as { value: string }).value).toBe(String(SQLITE_VERSION))
       db.close()
     }],
   ])('is built anew over a %s file', (reason, make) => {

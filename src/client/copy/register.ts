@@ -60,7 +60,6 @@ function registerCopyActions(ctx: ClientContext, { api, t }: CopyConfig): void {
   const actions = createCopyActions({
     lookup: createReferenceLookup({
       api,
-      cwdOf: sessionId => ctx.sessions.list.getSnapshot().byId[SessionId(sessionId)]?.cwd,
     }),
     messages: createMessageReferenceLookup(api),
     show: outlet.show,

@@ -61,7 +61,7 @@ export const referenceDockFeature = {
  */
 function registerReferenceDock(ctx: ClientContext, { api, t }: { readonly api: SessionsApi; readonly t: SessionsLookup }): void {
   const seen = new Map<string, number>()
-  const wholeMentions = createReferenceLookup({ api, cwdOf: cited => ctx.sessions.list.getSnapshot().byId[SessionId(cited)]?.cwd })
+  const wholeMentions = createReferenceLookup({ api })
 
   ctx.effect(() => ctx.slots.inject('conversation.input.dock', () => ctx.slots.register({
     name: 'conversation.input.dock',
@@ -75,7 +75,7 @@ function registerReferenceDock(ctx: ClientContext, { api, t }: { readonly api: S
         api.preflight(sessionId, chips.map(chip => chip.mention).join(' '), chips.map(chip => chip.sessionId), signal),
       watch: (report, signal) => { void follow(api, sessionId, seen, report, signal) },
       open: cited => { ctx.sessions.open(SessionId(cited)) },
-      messages: (cited, signal) => api.messages(sessionId, cited, signal, ctx.sessions.list.getSnapshot().byId[SessionId(sessionId)]?.cwd),
+      messages: (cited, signal) => api.messages(sessionId, cited, signal),
       wholeMention: cited => wholeMentions.load(cited),
       replace: (occurrenceId, chip) => replaceChip(ctx, sessionId, occurrenceId, chip),
       restore: text => {

@@ -4,8 +4,8 @@
  * `{ error: { code, message } }` with the status its code maps to here (and
  * only here), and a failing handler never takes the server down.
  *
- * - `POST /dsh-sessions/candidates` `{ sessionId, query?, cwd?, limit? }` → `{ candidates }`
- * - `POST /dsh-sessions/preflight` `{ sessionId, text, cwd?, chips? }` → the whole draft checked once:
+ * - `POST /dsh-sessions/candidates` `{ sessionId, query?, limit? }` → `{ candidates }`
+ * - `POST /dsh-sessions/preflight` `{ sessionId, text, chips? }` → the whole draft checked once:
  *   `{ ok: true, text, references, sources }` or `{ ok: false, code, message, sessionId?, label?, sources }`
  * - `POST /dsh-sessions/outcomes` `{ sessionId, after?, waitMs? }` → `{ outcomes, last }`: what the
  *   pre-step could not attach, waiting up to `waitMs` (at most 25 s) for news
@@ -16,7 +16,9 @@
  *   most 1,000 sessions, for the sidebar's rows the host shows under their workspace's name
  * - `POST /dsh-sessions/message-reference` `{ sessionId, messageId }` or `{ sessionId, seq }` → `{ mention, label, sessionId, seq, number }`:
  *   the reference to one message of a session (see `shared/message-reference.ts`); 404 when it is not there
- * - `POST /dsh-sessions/messages` `{ sessionId, source, cwd? }` → `{ sessionId, title, messages, total }`: the
+ * - `POST /dsh-sessions/mention` `{ sessionId }` → `{ sessionId, label, mention }`: the canonical mention of a
+ *   session the index holds, as the `@` menu inserts it; 404 for any other
+ * - `POST /dsh-sessions/messages` `{ sessionId, source }` → `{ sessionId, title, messages, total }`: the
  *   latest 200 messages of `source`, for narrowing a chip of `sessionId`'s draft; 404 for a source out of scope
  * - `POST /dsh-sessions/since` `{ sources: [{ sessionId, capturedThroughSeq }] }` → `{ sources }`: what each
  *   of at most 32 sent references' sources gained since its snapshot
@@ -27,18 +29,23 @@
  * Reads admit loopback and the deployment's trusted hosts, like `/api`; the
  * settings write admits loopback only, like the host's own settings methods.
  *
- * `cwd` is the workspace of a session the host does not know yet (a new,
- * unsent draft); a known session's own cwd always wins.
+ * The scoped routes (`candidates`, `preflight`, `messages`) take the citing
+ * session's workspace from the host alone: the session must be live in this
+ * process or held by the session index (a draft the page created through
+ * `session.create` is live), and any other is refused with 404. Nothing in
+ * a request body names a workspace. Routes that name sessions cost work in
+ * proportion to the sessions named, and an id the index does not hold costs
+ * no read.
  * @module @wishp3/dsh-sessions/host/http/routes
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-host-webserver'
 import { SessionId } from '@deepseek-ai/dsh-session'
-import { listCandidates } from '../references/candidates.ts'
+import { listCandidates, mentionOf } from '../references/candidates.ts'
 import type { ContentSearch } from '../search/content-search.ts'
 import { MAX_SIDEBAR_RESULTS, searchSidebar } from '../search/sidebar-search.ts'
-import type { SentReference, SidebarSearchResponse, TitlesResponse } from '../../shared/wire.ts'
+import type { MentionResponse, SentReference, SidebarSearchResponse, TitlesResponse } from '../../shared/wire.ts'
 import { DshSessionsError, type DshSessionsErrorCode } from '../errors.ts'
 import type { OutcomeLog } from '../references/outcome-log.ts'
 import { isInScope, type ReferenceTarget } from '../sessions/scope.ts'
@@ -68,6 +75,21 @@ const MAX_SINCE = 32
 
 /** Most chip ids one preflight may name. */
 const MAX_CHIPS = 64
+
+/** Deepest nesting of arrays and objects a body may have; no route reads deeper than three levels. */
+export const MAX_BODY_DEPTH = 8
+
+/** Whether a parsed JSON value nests arrays and objects deeper than `max` levels; walked without recursion. */
+function nestsDeeper(value: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]]
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    const [node, depth] = item
+    if (typeof node !== 'object' || node === null) continue
+    if (depth > max) return true
+    for (const child of Object.values(node)) pending.push([child, depth + 1])
+  }
+  return false
+}
 
 /** What the routes read. */
 export interface RouteDependencies {
@@ -119,6 +141,7 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
     throw new DshSessionsError('the body is not valid JSON', 'malformed-json', { cause: error })
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DshSessionsError('the body must be a JSON object', 'bad-request')
+  if (nestsDeeper(body, MAX_BODY_DEPTH)) throw new DshSessionsError(`the body nests deeper than ${MAX_BODY_DEPTH} levels`, 'bad-request')
   return body as Record<string, unknown>
 }
 
@@ -140,22 +163,24 @@ function optionalNumber(body: Record<string, unknown>, key: string): number | un
   return value
 }
 
-function target(deps: RouteDependencies, ctx: Context, body: Record<string, unknown>): ReferenceTarget {
+/** The citing session as the host knows it, its workspace included; a session the host does not know is refused. */
+async function citing(ctx: Context, deps: RouteDependencies, body: Record<string, unknown>): Promise<ReferenceTarget> {
   const id = requiredString(body, 'sessionId')
-  const cwd = optionalString(body, 'cwd')
-  const known = ctx.sessions.get(SessionId(id))?.header ?? deps.index.get(id)
-  return { id, cwd: known !== undefined ? known.cwd : cwd }
+  await deps.index.ready()
+  const known = ctx.sessions.get(SessionId(id))?.header ?? await deps.index.lookup(id)
+  if (known === undefined) throw new DshSessionsError(`session "${id}" not found`, 'not-found')
+  return { id, cwd: known.cwd }
 }
 
 async function candidates(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readJson(req)
-  const who = target(deps, ctx, body)
   const query = optionalString(body, 'query') ?? ''
   const limit = optionalNumber(body, 'limit')
   if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw new DshSessionsError('"limit" must be a whole number ≥ 1', 'bad-request')
-  await deps.index.ready()
-  const found = await listCandidates(deps.index, who, query, deps.settings.current(), limit, deps.content)
-  const indexing = deps.content.progress()
+  const who = await citing(ctx, deps, body)
+  const config = deps.settings.current()
+  const found = await listCandidates(deps.index, who, query, config, limit, deps.content)
+  const indexing = deps.content.progress(session => isInScope(config.scope, who, session))
   send(res, 200, { candidates: found, ...(indexing === undefined ? {} : { indexing }) })
 }
 
@@ -171,10 +196,9 @@ function chipIds(body: Record<string, unknown>): readonly string[] | undefined {
 /** Checks a whole draft once (see `references/send-check.ts`). */
 async function preflight(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readJson(req)
-  const who = target(deps, ctx, body)
   const text = requiredString(body, 'text')
   const chips = chipIds(body)
-  await deps.index.ready()
+  const who = await citing(ctx, deps, body)
   const abort = new AbortController()
   res.once('close', () => abort.abort())
   send(res, 200, await deps.check.preflight(who, text, chips, deps.settings.current(), abort.signal))
@@ -243,12 +267,21 @@ async function messageReference(deps: RouteDependencies, req: IncomingMessage, r
   send(res, 200, await deps.messages.reference(sessionId, message))
 }
 
+/** The canonical mention of a session the index holds; reads nothing for one it does not. */
+async function mention(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const sessionId = requiredString(await readJson(req), 'sessionId')
+  await deps.index.ready()
+  const known = deps.index.get(sessionId)
+  if (known === undefined) throw new DshSessionsError(`session "${sessionId}" not found`, 'not-found')
+  const answer: MentionResponse = { sessionId, label: known.label, mention: mentionOf(known) }
+  send(res, 200, answer)
+}
+
 /** A source's messages, for a draft's chip: only a source the current scope admits for that draft; any other looks missing. */
 async function messages(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readJson(req)
-  const who = target(deps, ctx, body)
   const source = requiredString(body, 'source')
-  await deps.index.ready()
+  const who = await citing(ctx, deps, body)
   const known = deps.index.get(source)
   if (known === undefined || !isInScope(deps.settings.current().scope, who, known)) throw new DshSessionsError(`session "${source}" not found`, 'not-found')
   send(res, 200, await deps.messages.list(source))
@@ -295,6 +328,7 @@ export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
     [`${ROUTE_PREFIX}/search`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => sidebarSearch(deps, req, res) },
     [`${ROUTE_PREFIX}/titles`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => titles(deps, req, res) },
     [`${ROUTE_PREFIX}/message-reference`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => messageReference(deps, req, res) },
+    [`${ROUTE_PREFIX}/mention`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => mention(deps, req, res) },
     [`${ROUTE_PREFIX}/messages`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => messages(ctx, deps, req, res) },
     [`${ROUTE_PREFIX}/since`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => since(deps, req, res) },
     [`${ROUTE_PREFIX}/content-index`]: { methods: { GET: 'trusted-host' }, handle: (_req, res) => Promise.resolve(send(res, 200, deps.content.status())) },

@@ -17,13 +17,22 @@ import type { Candidate, Snippet } from '../../shared/wire.ts'
 import { rankedInScope, type ReferenceTarget } from '../sessions/scope.ts'
 import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 
+/**
+ * The canonical mention of a session, labelled as the `@` menu labels it.
+ * @param session - an indexed session.
+ * @returns `@[label](dsh-session:…)`, made by the official formatter.
+ */
+export function mentionOf(session: IndexedSession): string {
+  return formatSessionReferenceMention({ sessionId: SessionId(session.id), label: session.label })
+}
+
 function candidate(session: IndexedSession, snippet?: Snippet): Candidate {
   return {
     sessionId: session.id,
     label: session.label,
     ...(session.cwd === undefined ? {} : { cwd: session.cwd }),
     createdAt: session.createdAt,
-    mention: formatSessionReferenceMention({ sessionId: SessionId(session.id), label: session.label }),
+    mention: mentionOf(session),
     ...(snippet === undefined ? {} : { snippet }),
   }
 }

@@ -15,6 +15,13 @@
  * a failure is reported once per session. Every scan is linear in the
  * text, and the readable text is one the official parser also scans in
  * linear time (see `boundLabelScans`).
+ *
+ * A session outside the scope and a session that does not exist are
+ * answered alike, so no answer tells whether an id exists elsewhere: a bare
+ * id of either stays plain text (a bare id resolves only when it names a
+ * session the scope shows), and a mention or message reference of either
+ * fails as out of scope under the `workspace` scope (as not found under
+ * `all`, where only a missing session is unseen).
  * @module @wishp3/dsh-sessions/host/references/mention-resolver
  */
 import { SessionId } from '@deepseek-ai/dsh-session'
@@ -137,11 +144,13 @@ export class ScopedMentionResolver {
 
     if (config.allowBareSessionIds) {
       for (const bare of scanBareSessionIds(text, claimed)) {
-        const session = bare.id === target.id ? undefined : await lookup(bare.id)
-        if (session === undefined && bare.id !== target.id) continue
-        const failure = this.check(target, bare.id, bare.id, session, config)
-        if (failure !== undefined) fail(failure)
-        else if (session !== undefined) found.push({ at: bare.start, reference: { sessionId: SessionId(bare.id), label: session.label } })
+        if (bare.id === target.id) {
+          fail(refusal('self-reference', { sessionId: bare.id, label: bare.id }))
+          continue
+        }
+        // A bare id resolves only when it names a session the scope shows; any other stays as written.
+        const session = await lookup(bare.id)
+        if (session !== undefined && isInScope(config.scope, target, session)) found.push({ at: bare.start, reference: { sessionId: SessionId(bare.id), label: session.label } })
       }
     }
 
@@ -151,8 +160,7 @@ export class ScopedMentionResolver {
 
   private check(target: ReferenceTarget, sessionId: string, label: string, session: IndexedSession | undefined, config: Config): ReferenceFailure | undefined {
     if (sessionId === target.id) return refusal('self-reference', { sessionId, label })
-    if (session === undefined) return refusal('not-found', { sessionId, label })
-    if (!isInScope(config.scope, target, session)) return refusal('out-of-scope', { sessionId, label })
-    return undefined
+    if (session !== undefined && isInScope(config.scope, target, session)) return undefined
+    return refusal(config.scope === 'workspace' ? 'out-of-scope' : 'not-found', { sessionId, label })
   }
 }

@@ -62,7 +62,7 @@ interface About {
 
 /** The host's sentence for each code, logged and sent beside the code. */
 const SENTENCES: Readonly<Record<SendCheckCode, (about: About) => string>> = {
-  'out-of-scope': ({ sessionId }) => `session "${sessionId}" is outside the current workspace`,
+  'out-of-scope': ({ sessionId }) => `the current workspace has no session "${sessionId}"`,
   'self-reference': () => 'a session cannot reference itself',
   'too-many': ({ limit }) => `a message may reference at most ${limit} sessions`,
   'not-found': ({ sessionId }) => `session "${sessionId}" not found`,

@@ -5,6 +5,11 @@
  * {@link SurfaceCache}. It answers the three questions the browser asks of
  * a source: the reference to one message (by its id), the latest messages
  * (for narrowing a chip), and what a source gained since a snapshot.
+ *
+ * Work is in proportion to the sessions named: a session the session index
+ * does not hold (it holds the live ones too) is not there and costs no read;
+ * a session named twice is read once; and at most {@link READS_AT_ONCE}
+ * logs are read at a time.
  * @module @wishp3/dsh-sessions/host/references/source-messages
  */
 import { SessionId } from '@deepseek-ai/dsh-session'
@@ -18,6 +23,9 @@ import type { SurfaceCache } from './surface-cache.ts'
 
 /** Most messages one listing returns: the latest ones. */
 export const MAX_LISTED_MESSAGES = 200
+
+/** Most source logs one request reads at the same time. */
+export const READS_AT_ONCE = 4
 
 /** Longest excerpt of a listed message. */
 const EXCERPT = 120
@@ -52,7 +60,13 @@ export class SourceMessages {
     this.readTitle = readTitle
   }
 
+  /** Whether the session index holds the session (live ones included): only such a session is read. */
+  private known(sessionId: string): boolean {
+    return this.index.get(sessionId) !== undefined
+  }
+
   private async surface(sessionId: string): Promise<SessionSurfaceSnapshot> {
+    if (!this.known(sessionId)) throw new DshSessionsError(`session "${sessionId}" not found`, 'not-found')
     try {
       return await this.cache.readSurface(SessionId(sessionId))
     } catch (error) {
@@ -110,10 +124,17 @@ export class SourceMessages {
    * @returns one answer per reference, in order.
    */
   async since(sent: readonly SentReference[]): Promise<SourceSince[]> {
-    return Promise.all(sent.map(async ({ sessionId, capturedThroughSeq }): Promise<SourceSince> => {
-      const surface = await this.surface(sessionId).catch(() => undefined)
-      const newer = surface?.events.filter(event => isShownMessage(event) && (capturedThroughSeq === null || event.seq > capturedThroughSeq)) ?? []
+    const queue = [...new Set(sent.map(({ sessionId }) => sessionId))].filter(sessionId => this.known(sessionId))
+    const done = new Map<string, SessionSurfaceSnapshot | undefined>()
+    const reader = async (): Promise<void> => {
+      for (let sessionId = queue.shift(); sessionId !== undefined; sessionId = queue.shift()) {
+        done.set(sessionId, await this.surface(sessionId).catch(() => undefined))
+      }
+    }
+    await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, queue.length) }, reader))
+    return sent.map(({ sessionId, capturedThroughSeq }): SourceSince => {
+      const newer = done.get(sessionId)?.events.filter(event => isShownMessage(event) && (capturedThroughSeq === null || event.seq > capturedThroughSeq)) ?? []
       return { sessionId, capturedThroughSeq, newMessages: newer.length, ...(newer[0] === undefined ? {} : { firstNewSeq: newer[0].seq }) }
-    }))
+    })
   }
 }

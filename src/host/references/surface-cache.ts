@@ -6,11 +6,18 @@
  * follows read each source log once. A live session is read from memory,
  * never cached; a session whose artifact the backend cannot locate is read
  * every time.
+ *
+ * A stored session the session index holds is read from its one log (see
+ * `official/session-surface.ts`), never through a listing of the whole
+ * store; once the index has listed, an id it does not hold is not found
+ * without any read.
  * @module @wishp3/dsh-sessions/host/references/surface-cache
  */
 import type { Context } from '@deepseek-ai/cordis'
 import { SessionId } from '@deepseek-ai/dsh-session'
-import type { SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
+import type {} from '@deepseek-ai/dsh-session-persistence'
+import { SessionQueryError, type SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
+import { readStoredSurface, readStoredTitle } from '../official/session-surface.ts'
 import { SessionLogLocator } from '../search/log-locator.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 
@@ -62,12 +69,33 @@ export class SurfaceCache {
     }
     this.entries.delete(id)
     this.reads.set(id, (this.reads.get(id) ?? 0) + 1)
-    const snapshot = await this.ctx.sessionQuery.readSurface(id)
+    const snapshot = await this.readStored(id)
     if (revision !== undefined) {
       this.entries.set(id, { revision, snapshot: structuredClone(snapshot), expires: Date.now() + this.ttlMs })
       if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!)
     }
     return snapshot
+  }
+
+  /**
+   * A session's latest title, read as its surface is: from memory while it is live, else from its one log.
+   * @param id - a session the index holds.
+   * @returns the title; `undefined` when none is logged or the session cannot be read here.
+   */
+  async readTitle(id: string): Promise<string | undefined> {
+    const sessionId = SessionId(id)
+    if (this.ctx.sessions.get(sessionId) !== undefined) return (await this.ctx.sessionQuery.readTitleSnapshot(sessionId)).title?.title
+    const persistence = this.ctx.get('sessionPersistence')
+    if (this.index.get(id) === undefined || persistence === undefined) return undefined
+    return readStoredTitle(persistence, sessionId)
+  }
+
+  /** A session that is not live: from its one log when the index holds it, not found without a read when the listed index does not. */
+  private readStored(id: SessionId): Promise<SessionSurfaceSnapshot> {
+    const persistence = this.ctx.get('sessionPersistence')
+    if (this.index.get(id) !== undefined && persistence !== undefined) return readStoredSurface(persistence, id)
+    if (this.index.isListed) return Promise.reject(new SessionQueryError(`session "${id}" not found`, 'SESSION_QUERY_SESSION_NOT_FOUND'))
+    return this.ctx.sessionQuery.readSurface(id)
   }
 
   /**

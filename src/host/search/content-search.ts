@@ -43,7 +43,7 @@ import { MAX_READ_TEXT } from './conversation-reader.ts'
 import type { QueryTerm } from './text.ts'
 import { SearchWorker, workerModule } from './worker-client.ts'
 import type { EntrySummary, IndexEngine, LoadReason } from './worker-protocol.ts'
-import type { SessionIndex } from '../sessions/session-index.ts'
+import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 import type { IndexingProgress } from '../../shared/wire.ts'
 
 /**
@@ -173,12 +173,19 @@ export class ContentSearch implements ContentSink {
 
   /**
    * How far the build has come, while the index does not yet answer for every session.
-   * @returns indexed and listed sessions; `undefined` once it does, or without content search.
+   * @param within - the sessions counted (a caller's scope); every listed session when omitted.
+   * @returns indexed and listed sessions among those; `undefined` once it answers for all, or without content search.
    */
-  progress(): IndexingProgress | undefined {
+  progress(within?: (session: IndexedSession) => boolean): IndexingProgress | undefined {
     if (this.ready || !this.available) return undefined
-    const total = this.sessions.list().length
-    return { indexed: Math.min(this.summaries.size, total), total }
+    let total = 0
+    let indexed = 0
+    for (const session of this.sessions.list()) {
+      if (within !== undefined && !within(session)) continue
+      total += 1
+      if (this.summaries.has(session.id)) indexed += 1
+    }
+    return { indexed, total }
   }
 
   /** Resolves once the index answers for every session. */

@@ -100,7 +100,11 @@ export class IndexKeeper {
    */
   search(terms: readonly QueryTerm[], admitted: readonly (readonly [string, number])[], limit: number): readonly ContentHit[] {
     const createdAt = new Map(admitted)
-    return (this.disk ?? this.index).search(terms, id => createdAt.has(id), limit, (a, b) => createdAt.get(b)! - createdAt.get(a)!)
+    const admit = (id: string): boolean => createdAt.has(id)
+    const newer = (a: string, b: string): number => createdAt.get(b)! - createdAt.get(a)!
+    // On disk, the sessions that may be found are chosen inside SQLite, before any row counts toward the query's bound.
+    if (this.disk !== undefined) return this.disk.search(terms, admit, limit, newer, [...createdAt.keys()])
+    return this.index.search(terms, admit, limit, newer)
   }
 
   /**

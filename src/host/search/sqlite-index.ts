@@ -115,6 +115,8 @@ CREATE TABLE IF NOT EXISTS locations(session INTEGER NOT NULL, term TEXT NOT NUL
 export interface SqliteIndexOptions {
   /** Called before each statement that writes, and before each commit (tests stop the process here). */
   readonly beforeWrite?: () => void
+  /** Matching rows one query reads at most (default {@link MAX_ROWS_READ}). */
+  readonly maxRowsRead?: number
 }
 
 /** SQLite's primary result codes for a file that is not a database, or is damaged. */
@@ -202,12 +204,14 @@ export class SqliteIndex {
   private readonly idsByNo = new Map<number, string>()
   private readonly search_ = new Map<string, StatementSync>()
   private readonly beforeWrite: () => void
+  private readonly maxRowsRead: number
   readonly path: string
 
   private constructor(db: DatabaseSync, path: string, options: SqliteIndexOptions) {
     this.db = db
     this.path = path
     this.beforeWrite = options.beforeWrite ?? (() => undefined)
+    this.maxRowsRead = options.maxRowsRead ?? MAX_ROWS_READ
     const s = (sql: string) => db.prepare(sql)
     this.statements = {
       session: s('SELECT no, messages, digest, segments FROM sessions WHERE id = ?'),
@@ -438,6 +442,11 @@ export class SqliteIndex {
     }
   }
 
+  /** Sessions the file holds. */
+  private size(): number {
+    return (this.statement('SELECT count(*) AS n FROM sessions').get() as { n: number }).n
+  }
+
   private idOf(no: number): string | undefined {
     let id = this.idsByNo.get(no)
     if (id === undefined) {
@@ -463,20 +472,25 @@ export class SqliteIndex {
    * @param admit - whether a session may be found at all.
    * @param limit - most sessions returned.
    * @param tieBreak - orders sessions of equal score.
+   * @param admitted - when given, the only sessions whose rows are read at all: rows of other sessions are
+   *   left out inside SQLite, so they never use up the rows a query may read.
    * @returns the hits.
    */
-  search(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number): ContentHit[] {
+  search(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: readonly string[]): ContentHit[] {
     if (terms.length === 0 || limit <= 0) return []
     const match = matchOf(terms)
     const found = new Map<string, number>()
     let read = 0
     let last: number | undefined
-    const rows = this.statement('SELECT rowid AS row, bm25(terms) AS rank FROM terms WHERE terms MATCH ? ORDER BY rank').iterate(match) as Iterator<{ row: number; rank: number }>
+    const rows = (admitted === undefined || admitted.length >= this.size()
+      ? this.statement('SELECT rowid AS row, bm25(terms) AS rank FROM terms WHERE terms MATCH ? ORDER BY rank').iterate(match)
+      : this.statement(`SELECT rowid AS row, bm25(terms) AS rank FROM terms WHERE terms MATCH ? AND (rowid / ${ROW_SPAN}) IN (SELECT no FROM sessions WHERE id IN (SELECT value FROM json_each(?))) ORDER BY rank`)
+        .iterate(match, JSON.stringify(admitted!))) as Iterator<{ row: number; rank: number }>
     for (let next = rows.next(); !next.done; next = rows.next()) {
       const { row, rank } = next.value
       read += 1
       if (found.size >= limit && rank !== last) break
-      if (read > MAX_ROWS_READ) break
+      if (read > this.maxRowsRead) break
       const id = this.idOf(Math.floor(row / ROW_SPAN))
       if (id === undefined || found.has(id) || !admit(id)) continue
       found.set(id, -rank)

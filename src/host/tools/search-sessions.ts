@@ -9,6 +9,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools'
 import { listCandidates } from '../references/candidates.ts'
 import type { ContentSearch } from '../search/content-search.ts'
+import { isInScope } from '../sessions/scope.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 import type { SessionsSettings } from '../settings.ts'
 import { callingTarget } from './calling-session.ts'
@@ -92,7 +93,7 @@ export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies):
       const config = deps.settings.current()
       const found = await listCandidates(deps.index, target, query, { scope: config.scope, candidateLimit: limit }, limit, deps.content)
       const activity = await Promise.all(found.map(candidate => deps.content.lastActivity(candidate.sessionId)))
-      const indexing = deps.content.progress()
+      const indexing = deps.content.progress(session => isInScope(config.scope, target, session))
       return {
         query,
         ...(indexing === undefined ? {} : { indexing: `The index of what was said is still being built: ${indexing.indexed} of ${indexing.total} sessions so far, newest first. Titles cover every session.` }),

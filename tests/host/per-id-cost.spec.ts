@@ -1,0 +1,107 @@
+/**
+ * Work in proportion to the ids a request names, on stored (cold) sessions
+ * of the host's JSONL backend: an id the index does not hold costs no read
+ * and no listing, an id named twice is read once, and a stored session is
+ * read from its one log, never through a listing of the whole store. The
+ * plugin's read of one log gives exactly the surface the official query
+ * service gives.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { SessionId } from '@deepseek-ai/dsh-session'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { readStoredSurface, readStoredTitle } from '../../src/host/official/session-surface.ts'
+import { A, B, createHostHarness, type HostHarness, id, post, TARGET, unknownId } from './harness.ts'
+
+const roots: string[] = []
+
+afterEach(() => {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true })
+})
+
+/** Sessions written by one host, then a second host with the plugin on the same folder, where they are cold. */
+async function coldHost(): Promise<{ reader: HostHarness; url: string; listings: () => number; inspected: () => string[] }> {
+  const root = mkdtempSync(join(tmpdir(), 'dsh-sessions-per-id-'))
+  roots.push(root)
+  const writer = await createHostHarness({ persistenceRoot: root })
+  writer.session(id(2), { cwd: A, title: 'Kiwi plans', messages: ['first kiwi note'] })
+  writer.turn(id(2), 'second kiwi question', 'second kiwi answer')
+  writer.session(id(3), { cwd: B, title: 'Plum plans', messages: ['beta only text'] })
+  writer.turn(id(3), 'beta question', 'beta answer')
+  writer.retitle(id(3), 'Plum plans, renamed')
+  for (const n of [2, 3]) await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(id(n)))!)
+  const reader = await createHostHarness({ persistenceRoot: root })
+  reader.session(TARGET, { cwd: A })
+  const { url } = await reader.mount()
+  // The index lists once at start; every listing after that is counted.
+  expect((await post(url, 'candidates', { sessionId: TARGET })).status).toBe(200)
+  const persistence = reader.ctx.sessionPersistence
+  const list = vi.spyOn(persistence, 'list')
+  const inspect = vi.spyOn(persistence, 'inspect')
+  const queryListings = reader.faults.calls.get('listSessions') ?? 0
+  return {
+    reader,
+    url,
+    listings: () => list.mock.calls.length + (reader.faults.calls.get('listSessions') ?? 0) - queryListings,
+    inspected: () => inspect.mock.calls.map(([sessionId]) => sessionId),
+  }
+}
+
+type Since = { sources: { sessionId: string; newMessages: number; firstNewSeq?: number }[] }
+
+describe('per-id cost of the routes', () => {
+  it('answers since for ids the index does not hold with nothing new, reading and listing nothing', async () => {
+    const { url, listings, inspected } = await coldHost()
+    const sources = Array.from({ length: 32 }, (_, n) => ({ sessionId: unknownId(n), capturedThroughSeq: 0 }))
+    const answer = await (await post(url, 'since', { sources })).json() as Since
+    expect(answer.sources.map(source => source.newMessages)).toEqual(Array.from({ length: 32 }, () => 0))
+    expect(inspected()).toEqual([])
+    expect(listings()).toBe(0)
+  })
+
+  it('reads a source named many times once, from its own log, without a listing', async () => {
+    const { url, listings, inspected } = await coldHost()
+    const sources = [...Array.from({ length: 20 }, () => ({ sessionId: id(2), capturedThroughSeq: null })), { sessionId: id(3), capturedThroughSeq: null }]
+    const answer = await (await post(url, 'since', { sources })).json() as Since
+    expect(new Set(answer.sources.slice(0, 20).map(source => source.newMessages))).toEqual(new Set([3]))
+    expect(answer.sources[20]).toMatchObject({ sessionId: id(3), newMessages: 3 })
+    expect(inspected().sort()).toEqual([id(2), id(3)])
+    expect(listings()).toBe(0)
+  })
+
+  it('refuses a message reference and a mention of an id the index does not hold without reading', async () => {
+    const { url, listings, inspected } = await coldHost()
+    expect((await post(url, 'message-reference', { sessionId: unknownId(1), seq: 1 })).status).toBe(404)
+    expect((await post(url, 'mention', { sessionId: unknownId(1) })).status).toBe(404)
+    expect(inspected()).toEqual([])
+    const reference = await (await post(url, 'message-reference', { sessionId: id(2), seq: 0 })).json() as { label: string }
+    expect(reference.label).toBe('Kiwi plans · #1')
+    // The same mention the `@` menu inserts for that session.
+    const mention = await (await post(url, 'mention', { sessionId: id(2) })).json() as { label: string; mention: string }
+    const menu = await (await post(url, 'candidates', { sessionId: TARGET })).json() as { candidates: { sessionId: string; label: string; mention: string }[] }
+    const listed = menu.candidates.find(candidate => candidate.sessionId === id(2))!
+    expect(mention).toEqual({ sessionId: id(2), label: listed.label, mention: listed.mention })
+    expect(listings()).toBe(0)
+  })
+
+  it('prepares a reference to a stored source without listing the store', async () => {
+    const { url, listings } = await coldHost()
+    const answer = await (await post(url, 'preflight', { sessionId: TARGET, text: `compare ${id(2)}` })).json() as { ok: boolean; sources: { bytes?: number }[] }
+    expect(answer.ok).toBe(true)
+    expect(answer.sources[0]!.bytes).toBeGreaterThan(0)
+    expect(listings()).toBe(0)
+  })
+})
+
+describe('one stored log read as the official query service reads it', () => {
+  it('gives the same surface and title for every stored session, retitled and multi-turn ones included', async () => {
+    const { reader } = await coldHost()
+    for (const n of [2, 3]) {
+      const sessionId = SessionId(id(n))
+      expect(await readStoredSurface(reader.ctx.sessionPersistence, sessionId)).toEqual(await reader.ctx.sessionQuery.readSurface(sessionId))
+      expect(await readStoredTitle(reader.ctx.sessionPersistence, sessionId)).toBe((await reader.ctx.sessionQuery.readTitleSnapshot(sessionId)).title?.title)
+    }
+    expect(await readStoredTitle(reader.ctx.sessionPersistence, SessionId(id(3)))).toBe('Plum plans, renamed')
+  })
+})
