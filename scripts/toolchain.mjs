@@ -23,10 +23,10 @@ const typecheck = () => [runTogether(TS_PROJECTS.map(project => ['tsc', ['--noEm
 const steps = {
   build: () => [run('tsdown', [])],
   typecheck,
-  // The build specs read lib/, so the unit step builds first, as the whole test does.
-  // Further arguments (file filters, `-t`) go to vitest.
+  // The build specs read lib/ and the real-host tests pack it, so both steps build first, as the whole test does.
+  // Neither type-checks (`typecheck` and `test` do). Further arguments (file filters, `-t`) go to vitest.
   'test:unit': () => [run('tsdown', []), run('vitest', ['run', '--config', 'vitest.config.ts', ...process.argv.slice(3)])],
-  'test:e2e': () => [ensureBrowser(), run('vitest', ['run', '--config', 'vitest.e2e.config.ts', ...process.argv.slice(3)])],
+  'test:e2e': () => [ensureBrowser(), run('tsdown', []), run('vitest', ['run', '--config', 'vitest.e2e.config.ts', ...process.argv.slice(3)])],
   test: () => [
     ensureBrowser(),
     ...typecheck(),

@@ -159,6 +159,39 @@ describe('index faults', () => {
     expect(await index.lookup(id(9))).toBeDefined()
   })
 
+  it('starts no second listing from the timer while one is in flight, so an older listing never finishes last', async () => {
+    const h = await createHostHarness()
+    h.session(TARGET, { cwd: A })
+    const index = new SessionIndex(h.ctx, { reconcileMs: 20 })
+    await index.ready()
+    let release!: () => void
+    h.faults.holdListings = new Promise(resolve => { release = resolve })
+    const before = h.faults.calls.get('listSessions') ?? 0
+    await waitFor(async () => (h.faults.calls.get('listSessions') ?? 0) > before, 2_000)
+    // Ten timer periods pass while the listing waits: none starts another.
+    await new Promise(resolve => setTimeout(resolve, 200))
+    expect(h.faults.calls.get('listSessions')).toBe(before + 1)
+    // Released, it finishes, and the timer's listings follow it one at a time.
+    h.faults.holdListings = undefined
+    release()
+    await waitFor(async () => (h.faults.calls.get('listSessions') ?? 0) >= before + 3, 2_000)
+    expect(index.get(TARGET)?.id).toBe(TARGET)
+  })
+
+  it('keeps a live session that is not on disk yet across listings that do not include it', async () => {
+    const h = await createHostHarness()
+    h.session(TARGET, { cwd: A })
+    const index = new SessionIndex(h.ctx, { reconcileMs: 20 })
+    await index.ready()
+    const listSessions = h.ctx.sessionQuery.listSessions.bind(h.ctx.sessionQuery)
+    // The store's listing does not know the session yet; only the host's live sessions do.
+    h.ctx.sessionQuery.listSessions = async signal => (await listSessions(signal)).filter(record => record.header.id !== id(7))
+    h.session(id(7), { cwd: A, title: 'Not written yet', messages: ['fresh'] })
+    const before = h.faults.calls.get('listSessions') ?? 0
+    await waitFor(async () => (h.faults.calls.get('listSessions') ?? 0) >= before + 3, 2_000)
+    expect(index.get(id(7))?.label).toBe('Not written yet')
+  })
+
   it('leaves no abort listener behind per failed listing while it retries', async () => {
     const live = new Map<EventTarget, number>()
     const add = EventTarget.prototype.addEventListener

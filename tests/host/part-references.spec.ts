@@ -114,6 +114,20 @@ describe('part references', () => {
     expect(gone).toMatchObject({ ok: false, code: 'not-found' })
   })
 
+  it('fails a source whose citation names one present and one gone message, visibly, never sending the present one alone', async () => {
+    const h = await setup()
+    const listed = await messagesOf(h, SOURCE)
+    const half = formatMessageReference({ sessionId: SOURCE, selection: [[listed[1]!.seq, listed[1]!.seq], [9_999, 9_999]], label: 'Kiwi plans · #2, #?' })
+    const answer = await (await post(h.url, 'preflight', { sessionId: TARGET, text: `see ${half}` })).json() as { ok: boolean; code?: string; sources: { ok: boolean; code?: string; sessionId?: string }[] }
+    expect(answer).toMatchObject({ ok: false, code: 'not-found' })
+    expect(answer.sources).toEqual([expect.objectContaining({ sessionId: SOURCE, ok: false, code: 'not-found' })])
+    // At the step the text stays readable, nothing of the source is attached, and the failure is reported for that source.
+    const decision = await h.preStep(TARGET, [`see ${half}`])
+    expect(texts(decision)).toEqual([{ kind: 'user', text: 'see @Kiwi plans · #2, #?' }])
+    const outcomes = await (await post(h.url, 'outcomes', { sessionId: TARGET })).json() as { outcomes: { references: { sessionId?: string; code: string }[] }[] }
+    expect(outcomes.outcomes.flatMap(outcome => outcome.references)).toEqual([expect.objectContaining({ sessionId: SOURCE, code: 'not-found' })])
+  })
+
   it('answers the reference of one message by its id, and 404 and 400 otherwise', async () => {
     const h = await setup()
     const surface = await h.ctx.sessionQuery.readSurface(SOURCE as never)

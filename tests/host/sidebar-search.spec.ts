@@ -72,6 +72,16 @@ describe('the sidebar search', () => {
     }
   })
 
+  it('matches a title only when it holds every word of the query', async () => {
+    const { index, content } = await setup()
+    await until(() => searchSidebar(index, content, 'kiwi', 50), answer => answer.matches.length === 3)
+    // "plans" is in two titles, "zebra" in none and in nothing said: no session holds both.
+    expect(ids(await searchSidebar(index, content, 'plans zebra', 50))).toEqual([])
+    expect(ids(await searchSidebar(index, content, 'zebra plans', 50))).toEqual([])
+    // Both words in one title: that title alone.
+    expect(ids(await searchSidebar(index, content, 'plum plans', 50))).toEqual([id(3)])
+  })
+
   it('names each match of what was said by its message number and log event', async () => {
     const { h, index, content } = await setup()
     const answer = await until(() => searchSidebar(index, content, 'nine', 50), found => found.matches.length === 1)
