@@ -17,6 +17,12 @@
  * the official framing, budget and position with nothing else of the
  * session. The narrowed surface reaches the service's read through an
  * async-local store, so concurrent preparations never see each other's.
+ *
+ * Every surface the service reads, whole or narrowed, is first trimmed of
+ * the messages its snapshot leaves out to fit the budget, found in one pass
+ * (see `retention.ts`), and the snapshot's statistics then count them: the
+ * service makes the snapshot it makes of the whole surface, in time linear
+ * in the session's length rather than quadratic.
  * @module @wishp3/dsh-sessions/host/references/snapshot-preparer
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
@@ -34,6 +40,7 @@ import { failureOf, pastTheLimit, type ReferenceFailure } from './send-check.ts'
 import type { CitedSource } from './cited-source.ts'
 import { formatNumbers } from '../../shared/message-reference.ts'
 import { narrowSurface } from './part-surface.ts'
+import { type LeftOut, trimSurface, withLeftOut } from './retention.ts'
 import { SnapshotCache } from './snapshot-cache.ts'
 import type { SurfaceCache } from './surface-cache.ts'
 
@@ -84,6 +91,33 @@ function withMessageSeqs(snapshot: UserMessage, surfaces: ReadonlyMap<string, Se
   return createUserMessage({ source: { ...snapshot.source, references }, content: snapshot.content })
 }
 
+/**
+ * A snapshot whose statistics count what the trim of each source's surface left out.
+ * @param snapshot - the official snapshot of the trimmed surfaces.
+ * @param leftOut - what was left out of each source, by session id.
+ * @returns the snapshot of the whole surfaces; the same message when nothing was left out.
+ */
+function withLeftOutStats(snapshot: UserMessage, leftOut: ReadonlyMap<string, LeftOut>): UserMessage {
+  if (snapshot.source.kind !== 'session-reference' || [...leftOut.values()].every(left => left.messages === 0)) return snapshot
+  const references = snapshot.source.references.map(reference => {
+    const left = leftOut.get(reference.sessionId)
+    return left === undefined ? reference : withLeftOut(reference, left)
+  })
+  return createUserMessage({ source: { ...snapshot.source, references }, content: snapshot.content })
+}
+
+/** One preparation as the service's reads see it. */
+interface Preparation {
+  /** The narrowed surfaces of its part sources, by session id. */
+  readonly parts: ReadonlyMap<string, SessionSurfaceSnapshot>
+  /** The label each source's snapshot carries, by session id. */
+  readonly labels: ReadonlyMap<string, string>
+  /** The byte budget of one source's snapshot. */
+  readonly maxBytes: number
+  /** What the trim left out of each surface read, by session id. */
+  readonly leftOut: Map<string, LeftOut>
+}
+
 function isCancellation(error: unknown): boolean {
   return error instanceof SessionReferenceError && error.code === 'SESSION_REFERENCE_CANCELLED'
 }
@@ -94,8 +128,8 @@ export class SnapshotPreparer {
   private readonly isolated = new Context()
   private fiber: { dispose(): unknown } | undefined
   private readonly snapshots = new SnapshotCache()
-  /** The narrowed surfaces of the preparation running in this async context, by session id. */
-  private readonly narrowed = new AsyncLocalStorage<ReadonlyMap<string, SessionSurfaceSnapshot>>()
+  /** The preparation running in this async context. */
+  private readonly preparation = new AsyncLocalStorage<Preparation>()
 
   private readonly ctx: Context
   private readonly cache: SurfaceCache
@@ -189,9 +223,14 @@ export class SnapshotPreparer {
     const preparing = this.service()
       .then(async service => {
         const { inputs, surfaces } = await this.narrow(references)
-        const prepared = await this.narrowed.run(surfaces, () => prepareFor(service, target.id, [], inputs))
+        const labels = new Map<string, string>()
+        // The service prepares the first of several inputs of one session, under that input's label.
+        for (const input of inputs) if (!labels.has(input.sessionId)) labels.set(input.sessionId, input.label ?? input.sessionId)
+        const preparation: Preparation = { parts: surfaces, labels, maxBytes: referenceLimits(service).maxReferenceBytes, leftOut: new Map() }
+        const prepared = await this.preparation.run(preparation, () => prepareFor(service, target.id, [], inputs))
         if (prepared.additionalContext === undefined) throw new SessionReferenceError('no snapshot was prepared', 'SESSION_REFERENCE_READ_FAILED')
-        return surfaces.size === 0 ? prepared.additionalContext : withMessageSeqs(prepared.additionalContext, surfaces)
+        const whole = withLeftOutStats(prepared.additionalContext, preparation.leftOut)
+        return surfaces.size === 0 ? whole : withMessageSeqs(whole, surfaces)
       })
     if (key !== undefined) this.snapshots.set(key, preparing)
     return settleWithCancellation(preparing, signal)
@@ -219,9 +258,14 @@ export class SnapshotPreparer {
 
   private service(): Promise<SessionReferenceResolver> {
     this.instance ??= (async () => {
-      const readSurface = (id: Parameters<SurfaceCache['readSurface']>[0]) => {
-        const narrowed = this.narrowed.getStore()?.get(id)
-        return narrowed === undefined ? this.cache.readSurface(id) : Promise.resolve(structuredClone(narrowed))
+      const readSurface = async (id: Parameters<SurfaceCache['readSurface']>[0]): Promise<SessionSurfaceSnapshot> => {
+        const preparation = this.preparation.getStore()
+        const narrowed = preparation?.parts.get(id)
+        const surface = narrowed === undefined ? await this.cache.readSurface(id) : structuredClone(narrowed)
+        if (preparation === undefined) return surface
+        const trimmed = trimSurface(surface, preparation.labels.get(id) ?? id, preparation.maxBytes)
+        preparation.leftOut.set(id, trimmed.leftOut)
+        return trimmed.surface
       }
       this.isolated.provide('sessionQuery', { readSurface })
       const fiber = this.isolated.plugin(SessionReferenceResolver, referenceLimits(this.ctx.sessionReferenceResolver))

@@ -1,0 +1,203 @@
+/**
+ * The messages a whole-session snapshot leaves out, found in one pass.
+ *
+ * The official service (rc.8) fits a session's snapshot into its byte
+ * budget by leaving out its oldest messages one at a time (never a
+ * compaction checkpoint, never the newest message) and serializing the
+ * whole snapshot again after each, until it fits: a session of thousands of
+ * messages takes seconds to prepare. The serialized snapshot is its header
+ * (the snapshot with no messages) and its messages, each serialized on its
+ * own, with one comma between two messages; so the official cut is found
+ * from each message's size, measured once.
+ *
+ * The plugin gives the official service the source's surface without the
+ * events of the messages that cut leaves out: the official service then
+ * finds the snapshot fits as it is (or, when only messages it never leaves
+ * out remain, shortens the longest one as it always does), and the plugin
+ * adds what was left out to the snapshot's statistics. Content and
+ * statistics come out as the official service makes them of the whole
+ * surface; `tests/host/retention.spec.ts` compares the two on generated
+ * sessions.
+ *
+ * What a snapshot shows, as the official projection has it: a user message
+ * from the user or a compaction checkpoint, and an assistant message, each
+ * as its text blocks joined by a line break, when that text is not empty;
+ * one message per surface event, tool results and injected context never.
+ * @module @wishp3/dsh-sessions/host/references/retention
+ */
+import { isCompactCheckpointSource } from '@deepseek-ai/dsh-compaction'
+import type { SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
+
+type SurfaceEvent = SessionSurfaceSnapshot['events'][number]
+
+/** One message of a snapshot, from one surface event. */
+export interface SnapshotMessage {
+  /** The index of its event in the surface's events. */
+  readonly event: number
+  readonly role: 'user' | 'assistant'
+  readonly text: string
+  /** A compaction checkpoint, which the snapshot never leaves out. */
+  readonly checkpoint: boolean
+}
+
+/** What was left out of a surface: messages and the UTF-8 bytes of their texts. */
+export interface LeftOut {
+  readonly messages: number
+  readonly bytes: number
+}
+
+/** Nothing left out. */
+const NOTHING_LEFT_OUT: LeftOut = Object.freeze({ messages: 0, bytes: 0 })
+
+/** A surface made ready for the official service, and what it leaves out. */
+export interface TrimmedSurface {
+  /** The surface without the events of the left-out messages (the same surface when none are). */
+  readonly surface: SessionSurfaceSnapshot
+  readonly leftOut: LeftOut
+}
+
+/** The retention statistics of one snapshot source, as the official service reports them. */
+export interface RetentionStats {
+  readonly originalMessages: number
+  readonly retainedMessages: number
+  readonly omittedMessages: number
+  readonly omittedBytes: number
+  readonly truncated: boolean
+}
+
+const utf8 = (text: string): number => Buffer.byteLength(text, 'utf8')
+
+function textOf(content: readonly { type: string; text?: string }[]): string {
+  const texts: string[] = []
+  for (const block of content) if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text)
+  return texts.join('\n')
+}
+
+function messageOf(event: SurfaceEvent, index: number): SnapshotMessage | undefined {
+  if (event.type === 'user/message') {
+    const checkpoint = isCompactCheckpointSource(event.data.source)
+    if (!checkpoint && event.data.source.kind !== 'user') return undefined
+    const text = textOf(event.data.content)
+    return text === '' ? undefined : { event: index, role: 'user', text, checkpoint }
+  }
+  if (event.type === 'assistant/message') {
+    const text = textOf(event.data.message.content)
+    return text === '' ? undefined : { event: index, role: 'assistant', text, checkpoint: false }
+  }
+  return undefined
+}
+
+/**
+ * The messages a snapshot of a surface shows, in order.
+ * @param surface - the source's surface.
+ * @returns one message per showing event.
+ */
+export function snapshotMessages(surface: SessionSurfaceSnapshot): SnapshotMessage[] {
+  const messages: SnapshotMessage[] = []
+  surface.events.forEach((event, index) => {
+    const message = messageOf(event, index)
+    if (message !== undefined) messages.push(message)
+  })
+  return messages
+}
+
+/**
+ * JSON with every `<` escaped, as the snapshot is serialized so its data
+ * never spells a tag (`tests/host/retention.spec.ts` checks it against the
+ * official snapshot text).
+ * @param value - a JSON value.
+ * @returns its JSON text without a literal `<`.
+ * @throws TypeError when the value has no JSON text.
+ */
+export function stringifyTagSafe(value: unknown): string {
+  const json: unknown = JSON.stringify(value)
+  if (typeof json !== 'string') throw new TypeError('the snapshot data has no JSON text')
+  return json.replaceAll('<', '\\u003c')
+}
+
+/**
+ * The serialized UTF-8 size of a snapshot of a surface with no messages.
+ * @param surface - the source's surface.
+ * @param label - the label the snapshot carries.
+ * @returns its size in bytes.
+ */
+export function headerBytes(surface: SessionSurfaceSnapshot, label: string): number {
+  return utf8(stringifyTagSafe({
+    sessionId: surface.session.id,
+    label,
+    cwd: surface.session.cwd ?? null,
+    capturedThroughSeq: surface.capturedThroughSeq,
+    conversation: [],
+  }))
+}
+
+/**
+ * The serialized UTF-8 size of one message in a snapshot.
+ * @param message - the message.
+ * @returns its size in bytes.
+ */
+export function messageBytes(message: Pick<SnapshotMessage, 'role' | 'text'>): number {
+  return utf8(stringifyTagSafe({ role: message.role, text: message.text }))
+}
+
+/**
+ * The serialized UTF-8 size of a snapshot holding some messages.
+ * @param header - {@link headerBytes} of the snapshot.
+ * @param sizes - {@link messageBytes} of each message it holds.
+ * @returns its size in bytes.
+ */
+export function snapshotBytes(header: number, sizes: readonly number[]): number {
+  let total = header
+  for (const size of sizes) total += size
+  return sizes.length === 0 ? total : total + sizes.length - 1
+}
+
+/**
+ * A surface without the messages its snapshot leaves out to fit a byte
+ * budget: the oldest first, one after another while the snapshot is over
+ * the budget, never a compaction checkpoint and never the newest message.
+ * @param surface - the source's surface.
+ * @param label - the label the snapshot carries (it counts in the budget).
+ * @param maxBytes - the budget of one source's serialized snapshot.
+ * @returns the surface to prepare, and what it leaves out.
+ */
+export function trimSurface(surface: SessionSurfaceSnapshot, label: string, maxBytes: number): TrimmedSurface {
+  const messages = snapshotMessages(surface)
+  const sizes = messages.map(messageBytes)
+  let size = snapshotBytes(headerBytes(surface, label), sizes)
+  const left = new Set<number>()
+  let bytes = 0
+  // The newest message (the last) is never left out, so at least one message stays and each one left out takes its comma with it.
+  for (let n = 0; n < messages.length - 1 && size > maxBytes; n += 1) {
+    const message = messages[n]!
+    if (message.checkpoint) continue
+    size -= sizes[n]! + 1
+    left.add(message.event)
+    bytes += utf8(message.text)
+  }
+  if (left.size === 0) return { surface, leftOut: NOTHING_LEFT_OUT }
+  return {
+    surface: { ...surface, events: surface.events.filter((_, index) => !left.has(index)) },
+    leftOut: { messages: left.size, bytes },
+  }
+}
+
+/**
+ * The statistics of a snapshot of the whole surface, from those of the
+ * trimmed surface's snapshot and what the trim left out.
+ * @param stats - the statistics the official service reports for the trimmed surface.
+ * @param leftOut - what {@link trimSurface} left out.
+ * @returns the same statistics object when nothing was left out; otherwise a copy counting the left-out messages.
+ */
+export function withLeftOut<T extends RetentionStats>(stats: T, leftOut: LeftOut): T {
+  if (leftOut.messages === 0) return stats
+  const omittedMessages = stats.omittedMessages + leftOut.messages
+  const omittedBytes = stats.omittedBytes + leftOut.bytes
+  return {
+    ...stats,
+    originalMessages: stats.originalMessages + leftOut.messages,
+    omittedMessages,
+    omittedBytes,
+    truncated: omittedMessages > 0 || omittedBytes > 0,
+  }
+}
