@@ -58,11 +58,10 @@ describe('Copy reference in the row menu and the session header', () => {
   beforeAll(async () => {
     // Wait until the plugin's index has listed the stored sessions (2 s after its start, or at the first request).
     await until(async () => {
-      const res = await fetch(`${host.stack.web.url}/dsh-sessions/candidates`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: 'session-00000000-0000-4000-8000-000000000000', query: alpha.id, cwd: alpha.cwd }),
+      const res = await fetch(`${host.stack.web.url}/dsh-sessions/mention`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: alpha.id }),
       })
-      const { candidates } = await res.json() as { candidates: { label: string }[] }
-      return candidates[0]?.label === ALPHA_TITLE
+      return res.ok && (await res.json() as { label: string }).label === ALPHA_TITLE
     }, 'titles in the host cache')
   })
 
@@ -148,7 +147,7 @@ describe('Copy reference in the row menu and the session header', () => {
     const browser = await launchBrowser()
     try {
       const page = browser.page
-      await page.route('**/dsh-sessions/candidates', route => route.abort())
+      await page.route('**/dsh-sessions/mention', route => route.abort())
       await openApp(page, host.stack.web.url)
       await openRowMenu(page, ALPHA_TITLE)
       await page.evaluate(() => navigator.clipboard.writeText('untouched'))

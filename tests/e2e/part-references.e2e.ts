@@ -44,8 +44,8 @@ describe('part references and the way back', () => {
     sourceId = turns().at(-1)!.sessionId!
     await sendAndAwaitReply(page(), `Then the watering: ${MARKERS[1]} second question`)
     await sendAndAwaitReply(page(), `And the harvest: ${MARKERS[2]} third question`)
-    const res = await fetch(`${host.stack.web.url}/dsh-sessions/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: 'session-00000000-0000-4000-8000-000000000000', cwd: host.stack.home.project('alpha'), source: sourceId }) })
-    title = ((await res.json()) as { title: string }).title
+    const res = await fetch(`${host.stack.web.url}/dsh-sessions/mention`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: sourceId }) })
+    title = ((await res.json()) as { label: string }).label
   })
 
   it('copies the second reply\'s reference, which pasted becomes a chip and gives the model that reply alone', async () => {

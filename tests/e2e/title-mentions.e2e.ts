@@ -36,13 +36,11 @@ describe('@Title followed directly by CJK text, and in either Unicode form', () 
   beforeAll(async () => {
     // Wait until the plugin's index has listed the stored sessions (2 s after its start, or at the first request).
     await until(async () => {
-      const res = await fetch(`${host.stack.web.url}/dsh-sessions/candidates`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ sessionId: 'session-00000000-0000-4000-8000-000000000000', cwd: host.stack.home.project('alpha') }),
-      })
-      const labels = ((await res.json()) as { candidates: { label: string }[] }).candidates.map(candidate => candidate.label)
-      return SOURCES.every(source => labels.includes(source.title))
+      const titled = await Promise.all(SOURCES.map(async ({ title }) => {
+        const res = await fetch(`${host.stack.web.url}/dsh-sessions/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: title }) })
+        return ((await res.json()) as { results: { title?: string }[] }).results.some(result => result.title === title)
+      }))
+      return titled.every(Boolean)
     }, 'titles in the host cache')
   })
 

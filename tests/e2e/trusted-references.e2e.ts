@@ -205,7 +205,7 @@ describe('references the user can trust, in the real host', () => {
     await expect.poll(turns, { timeout: 30_000 }).toBe(before + 1)
     const request = host.stack.model.turns().at(-1)!
     expect(userTexts(request).filter(isSnapshot)).toHaveLength(1)
-    const reads = JSON.parse(readFileSync(join(host.stack.home.dshHome, 'surface-reads.json'), 'utf8')) as Record<string, number>
+    const reads = JSON.parse(readFileSync(join(host.stack.home.dshHome, 'log-reads.json'), 'utf8')) as Record<string, number>
     // Quarry was the fourth chip of the blocked draft above and was never read for it.
     expect([reads[sources.Cinder!.id], reads[sources.Juniper!.id], reads[sources.Quarry!.id]]).toEqual([1, 1, 1])
   })
@@ -216,8 +216,8 @@ describe('references the user can trust, in the real host', () => {
       const page = zh.page
       const zhDock = () => page.locator('[data-dsh-sessions-reference-dock]')
       await openApp(page, host.stack.web.url)
-      // An alpha session an earlier test started (the stand-in titles it after its first message).
-      await page.getByText(/^Title mixed marker/).first().click()
+      // An alpha session an earlier test started (the stand-in titles it after its first message), the newest one.
+      await page.getByText(/^Title reject marker/).first().click()
       await composer(page).fill('中文标记')
       await pick(page, 'Orchard')
       await expect.poll(() => zhDock().locator('li').first().innerText(), { timeout: 10_000 }).toMatch(/Orchard notes\s+.+ · 约 [\d,]+ tokens/)

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { readStoredSurface, readStoredTitle } from '../../src/host/official/session-surface.ts'
+import { readStoredSurface, readStoredTitle } from '../../src/host/official/session-query.ts'
 import { A, B, createHostHarness, type HostHarness, id, post, TARGET, unknownId } from './harness.ts'
 
 const roots: string[] = []

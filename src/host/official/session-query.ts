@@ -1,15 +1,30 @@
 /**
- * The one reach into the official `sessionQuery` instance: its
- * `searchSessions` method replaced by an own property of the instance, and
- * the property deleted again, which brings the class's method back. rc.8
- * lets a service have one provider, and its web profile mounts the official
- * one with search off; the host's `session.search` calls this method on that
- * instance. `tests/host/host-search.spec.ts` runs the replacement on the
- * official class and fails when the method stops being looked up on the
- * instance.
+ * The reach into the official session query service, in two parts.
+ *
+ * Its `searchSessions` method is replaced by an own property of the
+ * instance, and the property deleted again, which brings the class's method
+ * back. rc.8 lets a service have one provider, and its web profile mounts the
+ * official one with search off; the host's `session.search` calls this
+ * method on that instance. `tests/host/sidebar-search.spec.ts` runs the
+ * replacement on the official class and fails when the method stops being
+ * looked up on the instance.
+ *
+ * Its `readSurface` and `readTitleSnapshot` are composed again for a stored
+ * session, from public parts. rc.8's versions list every persisted session
+ * to check that the id exists before they read the log, so each read costs a
+ * listing of the whole store. The plugin checks the id against its own
+ * session index instead, and reads the one log of that id through the
+ * persistence service's `inspect`, folded by the session package's
+ * canonical surface fold (or the title package's title fold): the surface
+ * and the title the query service gives, each a detached copy.
+ * `tests/host/per-id-cost.spec.ts` compares both reads with the query
+ * service's own on stored sessions and fails when they differ.
  * @module @wishp3/dsh-sessions/host/official/session-query
  */
-import type { SessionQueryEngine } from '@deepseek-ai/dsh-session-query'
+import { foldSurface, isSurfaceEvent, type SessionId, snapshotSessionEvent, type SurfaceEvent } from '@deepseek-ai/dsh-session'
+import type SessionPersistence from '@deepseek-ai/dsh-session-persistence'
+import type { SessionQueryEngine, SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
+import { foldSessionTitle } from '@deepseek-ai/dsh-session-title'
 
 /** The method replaced. */
 export type SearchSessions = SessionQueryEngine['searchSessions']
@@ -29,4 +44,35 @@ export function replaceSearchSessions(engine: SessionQueryEngine, replace: (offi
     if (own === undefined) Reflect.deleteProperty(target, 'searchSessions')
     else Object.defineProperty(target, 'searchSessions', own)
   }
+}
+
+/**
+ * Reads a stored session's surface from its log alone.
+ * @param persistence - the host's persistence service.
+ * @param id - a session the caller knows to be stored.
+ * @param signal - cancellation of the read.
+ * @returns the surface, as the query service's `readSurface` returns it.
+ * @throws the persistence service's error when the log cannot be read, or a `TypeError` when its surface does not fold.
+ */
+export async function readStoredSurface(persistence: SessionPersistence, id: SessionId, signal?: AbortSignal): Promise<SessionSurfaceSnapshot> {
+  const { meta, events } = await persistence.inspect(id, signal)
+  if (meta.id !== id) throw new TypeError(`the log read for "${id}" belongs to "${meta.id}"`)
+  const surface: SurfaceEvent[] = []
+  for (const seq of foldSurface(events).nodes) {
+    const event = events[seq]
+    if (event === undefined || event.seq !== seq || !isSurfaceEvent(event)) throw new TypeError(`invalid session surface: node ${seq} is not a surface event`)
+    surface.push(snapshotSessionEvent(event))
+  }
+  return { session: structuredClone(meta), capturedThroughSeq: events.at(-1)?.seq ?? null, events: surface }
+}
+
+/**
+ * Reads a stored session's latest title from its log alone.
+ * @param persistence - the host's persistence service.
+ * @param id - a session the caller knows to be stored.
+ * @param signal - cancellation of the read.
+ * @returns the title, as the query service's `readTitleSnapshot` folds it; `undefined` when the log names none.
+ */
+export async function readStoredTitle(persistence: SessionPersistence, id: SessionId, signal?: AbortSignal): Promise<string | undefined> {
+  return foldSessionTitle((await persistence.inspect(id, signal)).events)?.title
 }

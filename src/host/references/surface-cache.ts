@@ -8,7 +8,7 @@
  * every time.
  *
  * A stored session the session index holds is read from its one log (see
- * `official/session-surface.ts`), never through a listing of the whole
+ * `official/session-query.ts`), never through a listing of the whole
  * store; once the index has listed, an id it does not hold is not found
  * without any read.
  * @module @wishp3/dsh-sessions/host/references/surface-cache
@@ -17,7 +17,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-persistence'
 import { SessionQueryError, type SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
-import { readStoredSurface, readStoredTitle } from '../official/session-surface.ts'
+import { readStoredSurface, readStoredTitle } from '../official/session-query.ts'
 import { SessionLogLocator } from '../search/log-locator.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 
