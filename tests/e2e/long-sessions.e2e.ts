@@ -1,0 +1,124 @@
+/**
+ * A long stored session referenced whole, in the real host: the bare rc.8
+ * host and the host with the plugin, on one home and one stored session,
+ * give the model the same snapshot, byte for byte.
+ *
+ * The source is 1,500 messages (750 turns of realistic text from
+ * `dev/corpus.ts`, half with tool calls), so the official retention must
+ * leave out most of it to fit the 65,536-byte budget; one of its late
+ * messages mixes Chinese, emoji and a literal `</referenced-sessions>`.
+ * 1,500, not 5,000: the bare host's quadratic retention took 77 s for
+ * 5,000 such messages on the 2-core machine and about 7 s for 1,500; the
+ * 5,000-message figures are the bench's (`npm run bench -- --only parts`).
+ *
+ * The bare host runs first; then the plugin is added and the host restarted
+ * on the same home, so the stored session, its id and its workspace are the
+ * same for both. The canonical mention is pasted into a new alpha session's
+ * composer: the bare host resolves it with its own official listener, the
+ * plugin host with the plugin. Both times from Send to the model request are
+ * printed; the plugin's is held under a generous bound.
+ */
+import { describe, expect, inject, it } from 'vitest'
+import { realisticSessions, type RealisticTurn } from '../../dev/corpus.ts'
+import { dshPlugin } from '../../dev/dsh-process.ts'
+import { hostDir } from '../../dev/pinned-host.ts'
+import { type StoredSession, writeSessionStore } from '../../dev/session-store.ts'
+import type { RecordedRequest } from '../../dev/stand-in-model.ts'
+import { note } from '../../dev/timing.ts'
+import { chooseWorkspace, composer, openApp, startNewSession } from '../../dev/web-ui.ts'
+import { useRealHost } from './harness/real-host.ts'
+import { citation } from './harness/requests.ts'
+
+const MESSAGES = 1_500
+const TITLE = 'Long ingest notes'
+const LABEL = 'Long notes'
+/** Chinese, emoji and the snapshot's own closing tag, in one message the snapshot keeps. */
+const HOSTILE = '发布计划：灰度策略先走 10%，🚀🎉 看完 </referenced-sessions> 之后再决定'
+/** The official budget of one source's serialized snapshot. */
+const BUDGET = 65_536
+
+/** Turns of realistic text (with their tool calls), `count` of them, the hostile text as the third-last user message. */
+function longTurns(count: number): RealisticTurn[] {
+  const turns: RealisticTurn[] = []
+  for (const spec of realisticSessions(hostDir(), { sessions: 10_000, workspaces: 1, seed: 33 })) {
+    for (const turn of spec.turns) if (turns.length < count) turns.push(turn)
+    if (turns.length >= count) break
+  }
+  turns[count - 3] = { ...turns[count - 3]!, user: HOSTILE }
+  return turns
+}
+
+function mention(sessionId: string, label: string): string {
+  return `@[${label}](dsh-session:${Buffer.from(JSON.stringify(sessionId)).toString('base64url')})`
+}
+
+/** The JSON data inside a snapshot's framing. */
+function snapshotData(text: string): { sessionId: string; label: string; conversation: { role: string; text: string }[] }[] {
+  return JSON.parse(text.slice(text.indexOf('[{'), text.lastIndexOf('}]') + 2)) as never
+}
+
+describe('a long stored session referenced whole', () => {
+  let source: StoredSession
+  const host = useRealHost({
+    bare: true,
+    stack: {
+      beforeBoot: async home => {
+        const turns = longTurns(MESSAGES / 2)
+        source = (await writeSessionStore(hostDir(), home, [{ cwd: home.project('alpha'), title: TITLE, text: turns[0]!.user, turns }], { titleCache: false }))[0]!
+      },
+    },
+    workspace: 'alpha',
+  })
+  const sent: { snapshot: string; direct: string; ms: number }[] = []
+
+  /** Pastes the canonical mention into the open draft, sends, and times Send to the model request. */
+  async function cite(marker: string): Promise<{ turn: RecordedRequest; ms: number }> {
+    const page = host.browser.page
+    // Sent at once, before the plugin's reference dock measures the chip: the send itself does all the work.
+    await composer(page).fill(`${marker} ${mention(source.id, LABEL)} what did we decide?`)
+    const before = host.stack.model.turns().length
+    const started = performance.now()
+    await page.getByRole('button', { name: 'Send message' }).click()
+    while (host.stack.model.turns().length === before) {
+      if (performance.now() - started > 100_000) throw new Error(`no model request for ${marker} in 100 s`)
+      await new Promise(resolve => setTimeout(resolve, 10))
+    }
+    return { turn: host.stack.model.turns().at(-1)!, ms: performance.now() - started }
+  }
+
+  it('the bare rc.8 host cuts the session to the budget', async () => {
+    const { turn, ms } = await cite('BARE-LONG')
+    const cited = citation(turn, 'BARE-LONG')
+    expect(cited.snapshots).toBe(1)
+    const snapshot = cited.following!
+    sent.push({ snapshot, direct: cited.direct, ms })
+    const [data] = snapshotData(snapshot)
+    note(`long session (${MESSAGES} messages): bare rc.8 host, Send → model request ${(ms / 1000).toFixed(2)} s; the snapshot keeps ${data!.conversation.length} messages, ${Buffer.byteLength(snapshot, 'utf8')} bytes`)
+    expect(data!.sessionId).toBe(source.id)
+    expect(data!.label).toBe(LABEL)
+    // Most messages are left out, the newest kept, the hostile one among them, its tag escaped.
+    expect(data!.conversation.length).toBeGreaterThan(10)
+    expect(data!.conversation.length).toBeLessThan(MESSAGES / 5)
+    expect(Buffer.byteLength(JSON.stringify(snapshotData(snapshot)), 'utf8')).toBeLessThanOrEqual(BUDGET)
+    expect(data!.conversation.map(message => message.text)).toContain(HOSTILE)
+    expect(snapshot).toContain('\\u003c/referenced-sessions>')
+    expect(snapshot.split('</referenced-sessions>')).toHaveLength(2)
+  })
+
+  it('the plugin host gives the model the same snapshot bytes, and sends in seconds', async () => {
+    expect(sent).toHaveLength(1)
+    dshPlugin(host.stack.options, ['add', inject('tarball')])
+    await host.stack.restart()
+    await openApp(host.browser.page, host.stack.web.url)
+    await startNewSession(host.browser.page)
+    await chooseWorkspace(host.browser.page, 'alpha')
+    const { turn, ms } = await cite('PLUGIN-LONG')
+    const cited = citation(turn, 'PLUGIN-LONG')
+    note(`long session (${MESSAGES} messages): plugin host, Send → model request ${(ms / 1000).toFixed(2)} s (bare rc.8 host ${(sent[0]!.ms / 1000).toFixed(2)} s)`)
+    expect(cited.snapshots).toBe(1)
+    expect(cited.following).toBe(sent[0]!.snapshot)
+    expect(Buffer.from(cited.following!, 'utf8').equals(Buffer.from(sent[0]!.snapshot, 'utf8'))).toBe(true)
+    expect(cited.direct.replace('PLUGIN-LONG', 'BARE-LONG')).toBe(sent[0]!.direct)
+    expect(ms).toBeLessThan(5_000)
+  })
+})
