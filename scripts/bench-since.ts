@@ -4,17 +4,20 @@
  * with 32 stored ids not read before (cold), and the host processor time of
  * what a page with 20 sent references asks when it opens (one `since` of 20
  * cold sources). Targets: 32 ids ≤ 100 ms; the page's 20 references ≤ 200 ms
- * of host CPU. Before the per-id routes read only ids the index holds, from
+ * of host CPU. Past 2,000 sessions the store is 2,000 sessions the host's
+ * writer wrote plus copies of them under new ids. Before the per-id routes read only ids the index holds, from
  * their one log, the same `since` with 32 made-up ids took 20–23 s at 2,000
  * sessions (issue 31's measurement).
  */
-import { dirname } from 'node:path'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { zstdCompressSync, zstdDecompressSync } from 'node:zlib'
 import { type DshOptions, dshPlugin, startWeb } from '../dev/dsh-process.ts'
 import { createHome } from '../dev/home.ts'
 import { hostDir } from '../dev/pinned-host.ts'
 import { percentile } from '../dev/percentile.ts'
 import { groupUsage } from '../dev/process-usage.ts'
-import { spreadSessions, writeSessionStore } from '../dev/session-store.ts'
+import { type StoredSession, spreadSessions, writeSessionStore } from '../dev/session-store.ts'
 import { startModel } from '../dev/stand-in-model.ts'
 
 /** Figures at one store size. */
@@ -28,6 +31,31 @@ export interface SinceFigures {
 }
 
 const spread = (samples: number[]) => ({ p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) })
+
+/** Sessions written with the host's own writer; a larger store is made of copies of them (the host's writer takes about 25 minutes for 20,000 on this machine). */
+const WRITTEN = 2000
+
+/**
+ * Adds copies of stored sessions until the store holds `size`: each copy is a
+ * stored session's log under a new id (the id rewritten inside the log), in
+ * the same workspace folder, as the host's writer would have put it.
+ */
+function copySessions(dshHome: string, stored: readonly StoredSession[], size: number): StoredSession[] {
+  const root = join(dshHome, 'sessions')
+  const folderOf = new Map<string, string>()
+  for (const project of readdirSync(root)) for (const id of readdirSync(join(root, project))) folderOf.set(id, project)
+  const logs = new Map(stored.map(session => [session.id, zstdDecompressSync(readFileSync(join(root, folderOf.get(session.id)!, session.id, 'session.jsonl.zstd'))).toString('utf8')]))
+  const copies: StoredSession[] = []
+  for (let n = stored.length; n < size; n += 1) {
+    const template = stored[n % stored.length]!
+    const id = `session-${crypto.randomUUID()}`
+    const dir = join(root, folderOf.get(template.id)!, id)
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'session.jsonl.zstd'), zstdCompressSync(Buffer.from(logs.get(template.id)!.replaceAll(template.id, id))))
+    copies.push({ ...template, id })
+  }
+  return [...stored, ...copies]
+}
 
 async function post(url: string, body: unknown): Promise<{ ms: number; json: { sources: { newMessages: number }[] } }> {
   const started = performance.now()
@@ -55,7 +83,8 @@ export async function measureSince(hostBin: string, tarball: string, sizes: read
     try {
       const options: DshOptions = { home, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
       const started = performance.now()
-      const store = await writeSessionStore(hostDir(), home, spreadSessions(home, size, 20), { titleCache: true })
+      const written = await writeSessionStore(hostDir(), home, spreadSessions(home, Math.min(size, WRITTEN), 20), { titleCache: true })
+      const store = size > written.length ? copySessions(home.dshHome, written, size) : written
       const storeMs = performance.now() - started
       dshPlugin(options, ['add', tarball])
       const web = await startWeb(options, { cwd: dirname(store[0]!.cwd) })
