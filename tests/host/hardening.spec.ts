@@ -262,3 +262,24 @@ describe('settings write authority', () => {
     expect(h.persisted()).toHaveLength(1)
   })
 })
+
+describe('the first preflight after boot', () => {
+  it('answers a live draft whose text names no session while the first listing of the store is still under way, and waits for it only for a text that may name one', async () => {
+    let release!: () => void
+    const { h, url } = await setup({}, harness => {
+      harness.faults.holdListings = new Promise(resolve => { release = resolve })
+    })
+    let titled: unknown
+    // An `@Title` needs the titles in scope, which only the listing gives: this one starts the listing and waits for it.
+    const pending = post(url, 'preflight', { sessionId: TARGET, text: 'compare @Alpha notes please' }).then(async res => { titled = await res.json() })
+    await waitFor(async () => (h.faults.calls.get('listSessions') ?? 0) > 0, 2_000)
+    const plain = await post(url, 'preflight', { sessionId: TARGET, text: 'just a question about retries' })
+    expect(plain.status).toBe(200)
+    expect(await plain.json()).toMatchObject({ ok: true })
+    expect(titled).toBeUndefined()
+    h.faults.holdListings = undefined
+    release()
+    await pending
+    expect(titled).toMatchObject({ ok: true })
+  })
+})

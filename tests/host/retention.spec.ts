@@ -92,6 +92,14 @@ const assistant = (value: string): EventSpec => ({ kind: 'assistant', blocks: [t
 // ---------------------------------------------------------------------------
 // The official service and the plugin's path, over the same sources
 
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child)
+    Object.freeze(value)
+  }
+  return value
+}
+
 interface Environment {
   /** The official service, reading what it is given for each source (the whole surface, or a part's narrowed one). */
   readonly official: SessionReferenceResolver
@@ -109,7 +117,16 @@ async function environment(maxReferenceBytes: number, officialSurfaces: Readonly
   ctx.provide('sessionQuery', { readSurface: (sessionId: string) => read(officialSurfaces, sessionId) })
   const fiber = ctx.plugin(SessionReferenceResolver, { maxReferenceBytes })
   await fiber
-  const cache = { readSurface: (sessionId: string) => read(stored, sessionId), revisionOf: () => Promise.resolve(undefined) } as unknown as SurfaceCache
+  // The plugin's side gets one deeply frozen surface per source, every time, as its read cache shares one with every reader: anything that changed it would throw.
+  const frozen = new WeakMap<SessionSurfaceSnapshot, SessionSurfaceSnapshot>()
+  const shared = (sessionId: string) => {
+    const surface = stored.get(sessionId)
+    if (surface === undefined) return Promise.reject(new Error(`session "${sessionId}" not found`))
+    let kept = frozen.get(surface)
+    if (kept === undefined) frozen.set(surface, kept = deepFreeze(structuredClone(surface)))
+    return Promise.resolve(kept)
+  }
+  const cache = { readSurface: shared, revisionOf: () => Promise.resolve(undefined) } as unknown as SurfaceCache
   const index = { refresh: () => Promise.resolve() } as unknown as SessionIndex
   const preparer = new SnapshotPreparer(ctx, cache, index)
   afterTest(() => ctx.fiber.dispose())

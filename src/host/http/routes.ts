@@ -163,11 +163,16 @@ function optionalNumber(body: Record<string, unknown>, key: string): number | un
   return value
 }
 
-/** The citing session as the host knows it, its workspace included; a session the host does not know is refused. */
+/**
+ * The citing session as the host knows it, its workspace included; a session the host does not know is refused.
+ * A live session (a draft the page has open) is answered from memory at once; only another one waits for the session index.
+ */
 async function citing(ctx: Context, deps: RouteDependencies, body: Record<string, unknown>): Promise<ReferenceTarget> {
   const id = requiredString(body, 'sessionId')
+  const live = ctx.sessions.get(SessionId(id))?.header
+  if (live !== undefined) return { id, cwd: live.cwd }
   await deps.index.ready()
-  const known = ctx.sessions.get(SessionId(id))?.header ?? await deps.index.lookup(id)
+  const known = await deps.index.lookup(id)
   if (known === undefined) throw new DshSessionsError(`session "${id}" not found`, 'not-found')
   return { id, cwd: known.cwd }
 }

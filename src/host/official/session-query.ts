@@ -16,12 +16,15 @@
  * session index instead, and reads the one log of that id through the
  * persistence service's `inspect`, folded by the session package's
  * canonical surface fold (or the title package's title fold): the surface
- * and the title the query service gives, each a detached copy.
+ * and the title the query service gives. The surface's events are the
+ * log's own, borrowed: the persistence service hands out an immutable log
+ * (its messages frozen) and keeps it for its next read, so the surface is
+ * not copied; whoever reads it must not change it.
  * `tests/host/per-id-cost.spec.ts` compares both reads with the query
  * service's own on stored sessions and fails when they differ.
  * @module @wishp3/dsh-sessions/host/official/session-query
  */
-import { foldSurface, isSurfaceEvent, type SessionId, snapshotSessionEvent, type SurfaceEvent } from '@deepseek-ai/dsh-session'
+import { foldSurface, isSurfaceEvent, type SessionId, type SurfaceEvent } from '@deepseek-ai/dsh-session'
 import type SessionPersistence from '@deepseek-ai/dsh-session-persistence'
 import type { SessionQueryEngine, SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
 import { foldSessionTitle } from '@deepseek-ai/dsh-session-title'
@@ -51,7 +54,7 @@ export function replaceSearchSessions(engine: SessionQueryEngine, replace: (offi
  * @param persistence - the host's persistence service.
  * @param id - a session the caller knows to be stored.
  * @param signal - cancellation of the read.
- * @returns the surface, as the query service's `readSurface` returns it.
+ * @returns the surface, equal to what the query service's `readSurface` returns, its events borrowed from the log (read-only).
  * @throws the persistence service's error when the log cannot be read, or a `TypeError` when its surface does not fold.
  */
 export async function readStoredSurface(persistence: SessionPersistence, id: SessionId, signal?: AbortSignal): Promise<SessionSurfaceSnapshot> {
@@ -61,7 +64,7 @@ export async function readStoredSurface(persistence: SessionPersistence, id: Ses
   for (const seq of foldSurface(events).nodes) {
     const event = events[seq]
     if (event === undefined || event.seq !== seq || !isSurfaceEvent(event)) throw new TypeError(`invalid session surface: node ${seq} is not a surface event`)
-    surface.push(snapshotSessionEvent(event))
+    surface.push(event)
   }
   return { session: structuredClone(meta), capturedThroughSeq: events.at(-1)?.seq ?? null, events: surface }
 }

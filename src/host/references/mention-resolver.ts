@@ -49,6 +49,9 @@ interface Found {
   readonly reference: CitedSource
 }
 
+/** What every form of naming a session holds: an `@` (mentions, message references, titles) or `session` (bare ids and `dsh-session:` URIs, in any case). */
+const MAY_NAME_A_SESSION = /@|session/i
+
 /**
  * Resolves the session mentions of a text against the session index, under
  * the current scope: this plugin's own resolver, which decides what a
@@ -70,7 +73,8 @@ export class ScopedMentionResolver {
    * @returns readable text, references and failures.
    */
   async resolveText(target: ReferenceTarget, text: string, config: Config): Promise<ResolvedText> {
-    await this.index.ready()
+    // A text that can name no session in any form resolves without waiting for the index's first listing.
+    if (MAY_NAME_A_SESSION.test(text)) await this.index.ready()
     const found: Found[] = []
     const failures: ReferenceFailure[] = []
     const edits: SpanEdit[] = []

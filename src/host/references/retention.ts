@@ -152,6 +152,19 @@ export function snapshotBytes(header: number, sizes: readonly number[]): number 
   return sizes.length === 0 ? total : total + sizes.length - 1
 }
 
+/** The messages of each surface read and their sizes, measured once per surface object (a surface is read-only). */
+const measures = new WeakMap<SessionSurfaceSnapshot, { readonly messages: readonly SnapshotMessage[]; readonly sizes: readonly number[] }>()
+
+function measured(surface: SessionSurfaceSnapshot): { readonly messages: readonly SnapshotMessage[]; readonly sizes: readonly number[] } {
+  let measure = measures.get(surface)
+  if (measure === undefined) {
+    const messages = snapshotMessages(surface)
+    measure = { messages, sizes: messages.map(messageBytes) }
+    measures.set(surface, measure)
+  }
+  return measure
+}
+
 /**
  * A surface without the messages its snapshot leaves out to fit a byte
  * budget: the oldest first, one after another while the snapshot is over
@@ -162,8 +175,7 @@ export function snapshotBytes(header: number, sizes: readonly number[]): number 
  * @returns the surface to prepare, and what it leaves out.
  */
 export function trimSurface(surface: SessionSurfaceSnapshot, label: string, maxBytes: number): TrimmedSurface {
-  const messages = snapshotMessages(surface)
-  const sizes = messages.map(messageBytes)
+  const { messages, sizes } = measured(surface)
   let size = snapshotBytes(headerBytes(surface, label), sizes)
   const left = new Set<number>()
   let bytes = 0

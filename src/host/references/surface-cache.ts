@@ -3,9 +3,10 @@
  * session, kept for a short while and served again only while its log is
  * unchanged (same size and modification time of the backend's artifact), so
  * the preflight of a send, the cost shown on its chips and the pre-step that
- * follows read each source log once. A live session is read from memory,
- * never cached; a session whose artifact the backend cannot locate is read
- * every time.
+ * follows read each source log once. A surface served is not copied: its
+ * readers (the official snapshot service, the retention, the message
+ * listings) only read it. A live session is read from memory, never cached;
+ * a session whose artifact the backend cannot locate is read every time.
  *
  * A stored session the session index holds is read from its one log (see
  * `official/session-query.ts`), never through a listing of the whole
@@ -58,20 +59,20 @@ export class SurfaceCache {
   /**
    * The current model surface of a session.
    * @param id - the session.
-   * @returns a detached snapshot.
+   * @returns the surface, shared with every reader of the same revision: read-only.
    */
   async readSurface(id: SessionId): Promise<SessionSurfaceSnapshot> {
     if (this.ctx.sessions.get(id) !== undefined) return this.ctx.sessionQuery.readSurface(id)
     const revision = await this.revisionOf(id)
     const cached = this.entries.get(id)
     if (cached !== undefined && revision !== undefined && cached.revision === revision && cached.expires > Date.now()) {
-      return structuredClone(cached.snapshot)
+      return cached.snapshot
     }
     this.entries.delete(id)
     this.reads.set(id, (this.reads.get(id) ?? 0) + 1)
     const snapshot = await this.readStored(id)
     if (revision !== undefined) {
-      this.entries.set(id, { revision, snapshot: structuredClone(snapshot), expires: Date.now() + this.ttlMs })
+      this.entries.set(id, { revision, snapshot, expires: Date.now() + this.ttlMs })
       if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!)
     }
     return snapshot
