@@ -105,7 +105,7 @@ export interface HostHarness {
   ctx: Context
   /** Loads the plugin (with a web server on an OS-chosen port and in-memory settings); returns the base URL. */
   mount(config?: Partial<Config>): Promise<{ url: string; dispose(): Promise<void> }>
-  /** Makes a session's stored log unreadable, as a deletion on disk does. */
+  /** Makes a session's stored log unreadable, as a deletion on disk does; a live session stops being live. */
   breakLog(id: string): void
   /** Storage faults and read counts of the query engine. */
   faults: StorageFaults
@@ -139,6 +139,7 @@ export async function createHostHarness(options: { maxReferenceBytes?: number; p
   faults.calls.clear()
   MemorySettings.persisted = []
   const ctx = new Context()
+  const detachers = new Map<string, () => void>()
   await ctx.plugin(SessionStore)
   if (options.persistenceRoot !== undefined) await ctx.plugin(JsonlPersistence as never, { root: options.persistenceRoot } as never)
   await ctx.plugin(TestSessionQueryEngine as never, {} as never)
@@ -154,14 +155,19 @@ export async function createHostHarness(options: { maxReferenceBytes?: number; p
     },
     breakLog(id) {
       unreadable.add(id)
+      // A live session is read from memory: it leaves the live set, as a session deleted on disk is no longer open.
+      detachers.get(id)?.()
+      detachers.delete(id)
     },
     faults,
     persisted: () => MemorySettings.persisted,
     session(id, options = {}) {
       const sessionId = SessionId(id)
-      const session = ctx.sessions.create(sessionId, {
+      const session = ctx.sessions.prepare(sessionId, {
         meta: { ...(options.cwd === undefined ? {} : { cwd: options.cwd }), createdAt: options.createdAt ?? clock++ },
       })
+      detachers.set(id, ctx.sessions.enter(session))
+      ctx.sessions.announce(session)
       for (const text of options.messages ?? []) {
         session.append('user/message', createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } }), { surfaceOp: 'append' })
       }

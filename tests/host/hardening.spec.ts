@@ -123,13 +123,15 @@ describe('index faults', () => {
     expect(index.get(id(2))).toBeUndefined()
   })
 
-  it('keeps every source of a message whose prepare hit a transient read error', async () => {
-    const { h, url } = await setup()
-    h.breakLog(id(2))
-    h.faults.readErrors.set(id(2), [new Error('EIO: injected')])
-    const res = await post(url, 'preflight', { sessionId: TARGET, text: id(2) })
+  it('keeps every source of a message whose prepare hit a read error', async () => {
+    // A stored session whose log cannot be read (a live one is read from memory).
+    const { h, url } = await setup({}, harness => { harness.faults.cold.set(id(4), { cwd: A, createdAt: 5, title: 'Cold notes' }) })
+    expect(await candidateIds(url)).toContain(id(4))
+    h.breakLog(id(4))
+    h.faults.readErrors.set(id(4), [new Error('EIO: injected')])
+    const res = await post(url, 'preflight', { sessionId: TARGET, text: id(4) })
     expect(await res.json()).toMatchObject({ ok: false, code: 'not-found' })
-    expect(await candidateIds(url)).toEqual([id(2)])
+    expect(await candidateIds(url)).toEqual(expect.arrayContaining([id(2), id(4)]))
   })
 
   it('keeps a session that went live during a listing, after the listing ends', async () => {

@@ -118,6 +118,8 @@ describe('preflight route', () => {
 
   it('reports a source deleted after the pick', async () => {
     const { h, url } = await setup()
+    // The pick: the `@` menu lists the source.
+    expect(await ids(url, {})).toContain(id(2))
     h.breakLog(id(2))
     const res = await (await post(url, 'preflight', { sessionId: TARGET, text: id(2) })).json()
     expect(res).toMatchObject({ ok: false, code: 'not-found' })
