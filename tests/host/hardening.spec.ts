@@ -266,6 +266,24 @@ describe('settings write authority', () => {
 })
 
 describe('the first preflight after boot', () => {
+  it('lists candidates and a source\'s messages right after boot, a live draft asking, from the first listing', async () => {
+    let release!: () => void
+    const { h, url } = await setup({}, harness => {
+      harness.faults.cold.set(id(4), { cwd: A, createdAt: 5, title: 'Cold notes' })
+      harness.faults.holdListings = new Promise(resolve => { release = resolve })
+    })
+    const messages = post(url, 'messages', { sessionId: TARGET, source: id(2) })
+    const candidates = candidateIds(url)
+    await waitFor(async () => (h.faults.calls.get('listSessions') ?? 0) > 0, 2_000)
+    await new Promise(resolve => setTimeout(resolve, 100))
+    h.faults.holdListings = undefined
+    release()
+    const listed = await messages
+    expect(listed.status).toBe(200)
+    expect(await listed.json()).toMatchObject({ sessionId: id(2), total: 1 })
+    expect(await candidates).toEqual(expect.arrayContaining([id(2), id(4)]))
+  })
+
   it('answers a live draft whose text names no session while the first listing of the store is still under way, and waits for it only for a text that may name one', async () => {
     let release!: () => void
     const { h, url } = await setup({}, harness => {
