@@ -35,8 +35,8 @@ export const PICTURE_LIMIT = 150 * 1024
 
 /** Every picture the command makes, each in English and Chinese (`<name>-en.png`, `<name>-zh.png`). */
 export const PICTURES = [
-  'content-search', 'reference-dock', 'part-reference', 'quote-button', 'quote-bar',
-  'row-menu', 'copy-reference', 'sidebar-search', 'agent-tools', 'updated-since',
+  'at-menu', 'content-search', 'reference-dock', 'part-reference', 'quote-button', 'quote-bar', 'row-menu', 'copy-reference',
+  'header-copy', 'sidebar-search', 'settings-card', 'agent-tools', 'updated-since', 'not-attached', 'preflight-failure',
 ] as const
 type Picture = (typeof PICTURES)[number]
 type Lang = 'en' | 'zh'
@@ -79,6 +79,19 @@ const UI = {
     toolQuery: 'quetzal',
     citing: (mention: string) => `What did you answer in ${mention} about watering?`,
     later: 'One more question for the orchard: do the vines need netting?',
+    atMenu: 'Compare @',
+    header: 'Copy reference',
+    headerDone: 'Reference copied',
+    settings: /^Settings$/,
+    plugins: /^Plugins$/,
+    pluginTab: /Plugin configuration/,
+    expand: /Expand: Session references/,
+    notAttached: 'Sent without these references',
+    outOfScope: (mention: string) => `Compare our plan with ${mention}`,
+    deleted: 'was deleted or cannot be read',
+    deletedTitle: 'Old chat',
+    deletedQuery: '@Old',
+    deletedLead: 'What was the codename in ',
   },
   zh: {
     session: '会话',
@@ -104,6 +117,19 @@ const UI = {
     toolQuery: '灰度策略',
     citing: (mention: string) => `你在 ${mention} 里说的浇水安排是什么？`,
     later: '果园还有一个问题：藤架需要防鸟网吗？',
+    atMenu: '对比 @',
+    header: '复制引用',
+    headerDone: '已复制引用',
+    settings: /^设置$/,
+    plugins: /^插件$/,
+    pluginTab: /插件配置/,
+    expand: /展开: 会话引用/,
+    notAttached: '消息已发送，但以下引用未附带',
+    outOfScope: (mention: string) => `把我们的计划和 ${mention} 对比一下`,
+    deleted: '该会话已被删除或无法读取',
+    deletedTitle: '发布评审',
+    deletedQuery: '@发布评',
+    deletedLead: '灰度从多少开始，见 ',
   },
 } as const
 
@@ -208,6 +234,13 @@ try {
   const id = (title: string): string => stored.find((session: StoredSession) => session.title === title)!.id
   web = await startWeb(options, { cwd: alpha })
   const url = web.url
+  const sessionDir = (sessionId: string): string => {
+    const root = join(home.dshHome, 'sessions')
+    for (const project of readdirSync(root)) {
+      if (readdirSync(join(root, project)).includes(sessionId)) return join(root, project, sessionId)
+    }
+    throw new Error(`no directory for ${sessionId}`)
+  }
   await until('the content index', async () => ((await (await fetch(`${url}/dsh-sessions/content-index`)).json()) as { ready: boolean }).ready, 120_000)
   mkdirSync(out, { recursive: true })
 
@@ -236,6 +269,15 @@ try {
     const ui = UI[lang]
     const draft = (await currentSessionInPage(page))!
     const input = composer(page)
+
+    // The @ menu: the files group as dsh has it, then the sessions of this workspace.
+    if (wanted('at-menu')) {
+      await input.fill(ui.atMenu)
+      await page.getByRole('listbox').getByRole('option', { name: new RegExp(`${ui.session} · `) }).first().waitFor({ timeout: 15_000 })
+      await page.waitForTimeout(400)
+      await shoot(page, 'at-menu', lang, [page.getByRole('listbox'), card(page)])
+      await input.fill('')
+    }
 
     // The @ menu: a session found by what was said in it, with its excerpt.
     if (wanted('content-search')) {
@@ -325,6 +367,36 @@ try {
       await box.fill('')
       await box.press('Escape')
     }
+
+    // Both copy actions on the session header, with the toast below the button.
+    if (wanted('header-copy')) {
+      await openSessionInPage(page, id(ui.row))
+      const header = page.locator('[data-dsh-sessions-header-copy]')
+      await header.waitFor({ timeout: 15_000 })
+      await header.getByRole('button', { name: ui.header }).click()
+      const toast = page.locator('[data-dsh-sessions-toast]')
+      await page.getByRole('status').filter({ hasText: ui.headerDone }).waitFor()
+      await page.mouse.move(0, 0)
+      await shoot(page, 'header-copy', lang, [header, toast], 24)
+      await toast.waitFor({ state: 'detached', timeout: 10_000 })
+    }
+
+    // The settings card, expanded, then back to the app.
+    if (wanted('settings-card')) {
+      await page.locator('aside, nav, body').getByRole('button', { name: ui.settings }).last().click()
+      await page.getByRole('button', { name: ui.plugins }).click()
+      await page.getByRole('tab', { name: ui.pluginTab }).click()
+      const expand = page.getByRole('button', { name: ui.expand })
+      await expand.waitFor({ timeout: 15_000 })
+      await expand.click()
+      const settingsCard = page.locator('[data-dsh-sessions-card]').first()
+      await settingsCard.waitFor()
+      await page.waitForTimeout(300)
+      await settingsCard.scrollIntoViewIfNeeded()
+      await page.mouse.move(0, 0)
+      await shoot(page, 'settings-card', lang, [settingsCard])
+      await openApp(page, url)
+    }
   }
 
   // Sessions the later pictures show, made from the English page (its workspace picker is driven by English names).
@@ -387,6 +459,36 @@ try {
       await marker.hover()
       await page.waitForTimeout(300)
       await shoot(page, 'updated-since', lang, [(await bubble.count()) > 0 ? bubble : reference, marker], 24)
+    }
+    // A mention of another workspace's session, written as text: sent, and the dock says it was not attached.
+    if (wanted('not-attached')) {
+      await openApp(page, url)
+      const { mention } = await post<{ mention: string }>(url, '/dsh-sessions/mention', { sessionId: id('Budget review') })
+      const before = turns()
+      await composer(page).fill(UI[lang].outOfScope(mention))
+      await page.getByRole('button', { name: UI[lang].send }).click()
+      await until('the model request', async () => turns() > before)
+      const notice = dock(page).getByRole('alert').filter({ hasText: UI[lang].notAttached })
+      await notice.waitFor({ timeout: 15_000 })
+      await page.mouse.move(0, 0)
+      await shoot(page, 'not-attached', lang, [notice, card(page)])
+    }
+    // A chip whose source was deleted after it was picked: the send is blocked and the draft stays.
+    if (wanted('preflight-failure')) {
+      await openApp(page, url)
+      const input = composer(page)
+      await input.fill(UI[lang].deletedLead)
+      await input.press('End')
+      await input.pressSequentially(UI[lang].deletedQuery)
+      await page.getByRole('listbox').getByRole('option', { name: new RegExp(`${UI[lang].session} · ${UI[lang].deletedTitle}`) }).first().click()
+      await until('the chip measured', async () => /tokens/.test(await dock(page).innerText()))
+      rmSync(sessionDir(id(UI[lang].deletedTitle)), { recursive: true, force: true })
+      await page.getByRole('button', { name: UI[lang].send }).click()
+      const alert = page.getByRole('alert').filter({ hasText: UI[lang].deleted }).first()
+      await alert.waitFor({ timeout: 15_000 })
+      await page.mouse.move(0, 0)
+      await shoot(page, 'preflight-failure', lang, [alert, card(page)])
+      await input.fill('')
     }
   }
 
