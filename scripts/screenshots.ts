@@ -16,7 +16,7 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Locator, Page } from 'playwright-core'
-import { currentSessionInPage, installApplyProbe, openSessionInPage } from '../dev/apply-probe.ts'
+import { installApplyProbe, openSessionInPage } from '../dev/apply-probe.ts'
 import { type Browser, launchBrowser } from '../dev/browser.ts'
 import { dshPlugin, startWeb, type WebProcess } from '../dev/dsh-process.ts'
 import { createHome } from '../dev/home.ts'
@@ -206,9 +206,9 @@ async function post<T>(url: string, path: string, body: object): Promise<T> {
   return (await res.json()) as T
 }
 
-/** The reference "Copy message reference" copies for the `number`th message of `source`, asked from `draft` as the dock asks. */
-async function messageReference(url: string, draft: string, source: string, number: number): Promise<string> {
-  const { messages } = await post<{ messages: { seq: number; number: number }[] }>(url, '/dsh-sessions/messages', { sessionId: draft, source })
+/** The reference "Copy message reference" copies for the `number`th message of `source`, its seq asked as the dock asks from a session of the same workspace. */
+async function messageReference(url: string, citing: string, source: string, number: number): Promise<string> {
+  const { messages } = await post<{ messages: { seq: number; number: number }[] }>(url, '/dsh-sessions/messages', { sessionId: citing, source })
   const message = messages.find(entry => entry.number === number)
   if (message === undefined) throw new Error(`${source} has no message #${number}`)
   return (await post<{ mention: string }>(url, '/dsh-sessions/message-reference', { sessionId: source, seq: message.seq })).mention
@@ -267,7 +267,6 @@ try {
   for (const lang of ['en', 'zh'] as const) {
     const page = pages[lang]
     const ui = UI[lang]
-    const draft = (await currentSessionInPage(page))!
     const input = composer(page)
 
     // The @ menu: the files group as dsh has it, then the sessions of this workspace.
@@ -303,7 +302,7 @@ try {
     }
 
     // A pasted message reference becomes a part-reference chip, measured in the dock.
-    mentions[lang] = await messageReference(url, draft, id('Kiwi plans'), 4)
+    mentions[lang] = await messageReference(url, id('Q3 OKR'), id('Kiwi plans'), 4)
     if (wanted('part-reference')) {
       await input.fill(`${ui.partLead}${mentions[lang]}`)
       await until('the part-reference chip', async () => (await page.locator('[data-composer-card] [data-decoration="chip"]').count()) === 1)
@@ -422,8 +421,10 @@ try {
       const before = turns()
       toolSessions[lang] = await sendIn(en, `CALL_TOOL search_sessions ${JSON.stringify({ query: UI[lang].toolQuery })}`, 'en')
       await until('the search call answered', async () => turns() >= before + 2)
+      await en.waitForTimeout(2_000)
       await sendIn(en, `CALL_TOOL read_session ${JSON.stringify({ sessionId: id('Kiwi plans'), fromMessage: 3, maxChars: 2000 })}`, 'en')
       await until('the read call answered', async () => turns() >= before + 4)
+      await en.waitForTimeout(2_000)
     }
   }
   if (wanted('updated-since')) {
