@@ -145,9 +145,10 @@ function wanted(name: Picture): boolean {
  * @param name - the picture.
  * @param lang - its language.
  * @param regions - the elements it must show.
- * @param margin - CSS pixels around them.
+ * @param margin - CSS pixels around them, on every side or per side.
  */
-async function shoot(page: Page, name: Picture, lang: Lang, regions: readonly Locator[], margin = 16): Promise<void> {
+async function shoot(page: Page, name: Picture, lang: Lang, regions: readonly Locator[], margin: number | Partial<Record<'top' | 'right' | 'bottom' | 'left', number>> = 16): Promise<void> {
+  const around = typeof margin === 'number' ? { top: margin, right: margin, bottom: margin, left: margin } : { top: 16, right: 16, bottom: 16, left: 16, ...margin }
   const boxes = []
   for (const region of regions) {
     const box = await region.boundingBox()
@@ -155,10 +156,10 @@ async function shoot(page: Page, name: Picture, lang: Lang, regions: readonly Lo
   }
   if (boxes.length === 0) throw new Error(`${name}-${lang}: nothing to photograph`)
   const viewport = page.viewportSize()!
-  const left = Math.max(0, Math.floor(Math.min(...boxes.map(box => box.x)) - margin))
-  const top = Math.max(0, Math.floor(Math.min(...boxes.map(box => box.y)) - margin))
-  const right = Math.min(viewport.width, Math.ceil(Math.max(...boxes.map(box => box.x + box.width)) + margin))
-  const bottom = Math.min(viewport.height, Math.ceil(Math.max(...boxes.map(box => box.y + box.height)) + margin))
+  const left = Math.max(0, Math.floor(Math.min(...boxes.map(box => box.x)) - around.left))
+  const top = Math.max(0, Math.floor(Math.min(...boxes.map(box => box.y)) - around.top))
+  const right = Math.min(viewport.width, Math.ceil(Math.max(...boxes.map(box => box.x + box.width)) + around.right))
+  const bottom = Math.min(viewport.height, Math.ceil(Math.max(...boxes.map(box => box.y + box.height)) + around.bottom))
   const file = join(out, `${name}-${lang}.png`)
   await page.screenshot({ path: file, clip: { x: left, y: top, width: right - left, height: bottom - top }, animations: 'disabled', caret: 'hide' })
   const bytes = statSync(file).size
@@ -297,7 +298,7 @@ try {
       await dock(page).getByRole('combobox', { name: ui.narrow }).waitFor({ timeout: 15_000 })
       await until('the chip measured', async () => /tokens/.test(await dock(page).innerText()))
       await page.mouse.move(0, 0)
-      await shoot(page, 'reference-dock', lang, [dock(page), card(page)])
+      await shoot(page, 'reference-dock', lang, [dock(page), card(page)], 8)
       await input.fill('')
     }
 
@@ -308,7 +309,7 @@ try {
       await until('the part-reference chip', async () => (await page.locator('[data-composer-card] [data-decoration="chip"]').count()) === 1)
       await until('the part measured', async () => /tokens/.test(await dock(page).innerText()))
       await page.mouse.move(0, 0)
-      await shoot(page, 'part-reference', lang, [dock(page), card(page)])
+      await shoot(page, 'part-reference', lang, [dock(page), card(page)], 8)
       await input.fill('')
     }
 
@@ -331,7 +332,7 @@ try {
       await composer(page).press('Control+End')
       await composer(page).pressSequentially(ui.quoteQuestion)
       await page.mouse.move(0, 0)
-      if (wanted('quote-bar')) await shoot(page, 'quote-bar', lang, [bar, card(page)])
+      if (wanted('quote-bar')) await shoot(page, 'quote-bar', lang, [bar, card(page)], 8)
       await composer(page).fill('')
       await until('the quote bar gone', async () => (await bar.count()) === 0)
     }
@@ -349,7 +350,7 @@ try {
       const toast = page.locator('[data-dsh-sessions-toast]')
       await page.getByRole('status').filter({ hasText: ui.copied }).waitFor()
       await page.mouse.move(0, 0)
-      if (wanted('copy-reference')) await shoot(page, 'copy-reference', lang, [row, toast])
+      if (wanted('copy-reference')) await shoot(page, 'copy-reference', lang, [row, toast], { top: 60, bottom: 60 })
       await toast.waitFor({ state: 'detached', timeout: 10_000 })
     }
 
@@ -376,7 +377,7 @@ try {
       const toast = page.locator('[data-dsh-sessions-toast]')
       await page.getByRole('status').filter({ hasText: ui.headerDone }).waitFor()
       await page.mouse.move(0, 0)
-      await shoot(page, 'header-copy', lang, [header, toast], 24)
+      await shoot(page, 'header-copy', lang, [header, toast], { left: 280, top: 12, bottom: 12, right: 24 })
       await toast.waitFor({ state: 'detached', timeout: 10_000 })
     }
 
@@ -393,7 +394,7 @@ try {
       await page.waitForTimeout(300)
       await settingsCard.scrollIntoViewIfNeeded()
       await page.mouse.move(0, 0)
-      await shoot(page, 'settings-card', lang, [settingsCard])
+      await shoot(page, 'settings-card', lang, [settingsCard], 2)
       await openApp(page, url)
     }
   }
@@ -416,6 +417,8 @@ try {
   const toolSessions: Partial<Record<Lang, string>> = {}
   const citing: Partial<Record<Lang, string>> = {}
   if (wanted('agent-tools')) {
+    // The person's message names the session only for the stand-in to pass it on: read as a bare id, it would also attach a snapshot.
+    await post(url, '/dsh-sessions/settings', { allowBareSessionIds: false })
     for (const lang of ['en', 'zh'] as const) {
       await newAlphaSession()
       const before = turns()
@@ -426,6 +429,7 @@ try {
       await until('the read call answered', async () => turns() >= before + 4)
       await en.waitForTimeout(2_000)
     }
+    await post(url, '/dsh-sessions/settings', { allowBareSessionIds: true })
   }
   if (wanted('updated-since')) {
     for (const lang of ['en', 'zh'] as const) {
@@ -445,9 +449,9 @@ try {
       await openSessionInPage(page, toolSessions[lang]!)
       const rows = page.locator('[data-dsh-sessions-tool]')
       await until('both tool rows', async () => (await rows.count()) === 2, 20_000)
-      await rows.last().scrollIntoViewIfNeeded()
+      await rows.first().evaluate(row => row.scrollIntoView({ block: 'start' }))
       await page.waitForTimeout(500)
-      await shoot(page, 'agent-tools', lang, [rows.first(), rows.last()], 24)
+      await shoot(page, 'agent-tools', lang, [rows.first(), rows.last()], 12)
     }
     // A sent part reference whose source gained messages since: "updated since".
     if (wanted('updated-since')) {
@@ -459,11 +463,11 @@ try {
       await marker.scrollIntoViewIfNeeded()
       await marker.hover()
       await page.waitForTimeout(300)
-      await shoot(page, 'updated-since', lang, [(await bubble.count()) > 0 ? bubble : reference, marker], 24)
+      await shoot(page, 'updated-since', lang, [(await bubble.count()) > 0 ? bubble : reference, marker], 12)
     }
     // A mention of another workspace's session, written as text: sent, and the dock says it was not attached.
     if (wanted('not-attached')) {
-      await openApp(page, url)
+      const page = await open(lang)
       const { mention } = await post<{ mention: string }>(url, '/dsh-sessions/mention', { sessionId: id('Budget review') })
       const before = turns()
       await composer(page).fill(UI[lang].outOfScope(mention))
@@ -472,11 +476,11 @@ try {
       const notice = dock(page).getByRole('alert').filter({ hasText: UI[lang].notAttached })
       await notice.waitFor({ timeout: 15_000 })
       await page.mouse.move(0, 0)
-      await shoot(page, 'not-attached', lang, [notice, card(page)])
+      await shoot(page, 'not-attached', lang, [notice, card(page)], 8)
     }
     // A chip whose source was deleted after it was picked: the send is blocked and the draft stays.
     if (wanted('preflight-failure')) {
-      await openApp(page, url)
+      const page = await open(lang)
       const input = composer(page)
       await input.fill(UI[lang].deletedLead)
       await input.press('End')
@@ -485,10 +489,16 @@ try {
       await until('the chip measured', async () => /tokens/.test(await dock(page).innerText()))
       rmSync(sessionDir(id(UI[lang].deletedTitle)), { recursive: true, force: true })
       await page.getByRole('button', { name: UI[lang].send }).click()
-      const alert = page.getByRole('alert').filter({ hasText: UI[lang].deleted }).first()
-      await alert.waitFor({ timeout: 15_000 })
+      const alerts = page.getByRole('alert').filter({ hasText: UI[lang].deleted })
+      await alerts.first().waitFor({ timeout: 15_000 })
+      // The reason nearest the composer.
+      let alert = alerts.first()
+      for (let n = 0, lowest = -1; n < await alerts.count(); n += 1) {
+        const y = (await alerts.nth(n).boundingBox())?.y ?? -1
+        if (y > lowest) [alert, lowest] = [alerts.nth(n), y]
+      }
       await page.mouse.move(0, 0)
-      await shoot(page, 'preflight-failure', lang, [alert, card(page)])
+      await shoot(page, 'preflight-failure', lang, [alert, card(page)], 8)
       await input.fill('')
     }
   }
