@@ -377,7 +377,7 @@ try {
       const toast = page.locator('[data-dsh-sessions-toast]')
       await page.getByRole('status').filter({ hasText: ui.headerDone }).waitFor()
       await page.mouse.move(0, 0)
-      await shoot(page, 'header-copy', lang, [header, toast], { left: 280, top: 12, bottom: 12, right: 24 })
+      await shoot(page, 'header-copy', lang, [header, toast], { left: 150, top: 12, bottom: 12, right: 24 })
       await toast.waitFor({ state: 'detached', timeout: 10_000 })
     }
 
