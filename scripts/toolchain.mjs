@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Entry point of every npm script. Runs on any Node >= 18 with builtins only:
 // it provisions Node 22 from the npm registry when the running Node is older,
-// installs the dev dependencies, provisions Debian's Chromium and zstd when a
-// step needs them, then runs the step under Node 22.
+// installs the dev dependencies, provisions Debian's Chromium and zstd (and,
+// for the screenshots, a CJK font) when a step needs them, then runs the step
+// under Node 22.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
@@ -36,6 +37,8 @@ const steps = {
   ],
   start: () => [run('tsdown', []), run('node', ['scripts/start.ts', ...process.argv.slice(3)])],
   bench: () => [run('tsdown', []), run('node', ['scripts/bench.ts', ...process.argv.slice(3)])],
+  // Packs the build like `test:e2e`, boots the pinned host and photographs it; the Chinese pictures need a CJK font.
+  screenshots: () => [ensureBrowser(), ensureCjkFont(), run('tsdown', []), run('node', ['scripts/screenshots.ts', ...process.argv.slice(3)])],
 }
 
 function log(message) {
@@ -120,6 +123,27 @@ function ensureBrowser() {
     })
     if (code !== 0) fail('apt-get install failed')
     log(`apt packages ready in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    return 0
+  }
+}
+
+/** The font the Chinese screenshots render with when the system has no CJK font: WenQuanYi Micro Hei, a 1.6 MB package. */
+const CJK_FONT_PACKAGE = 'fonts-wqy-microhei'
+
+/** Chromium draws Chinese with whatever fontconfig offers for `:lang=zh`; without one it draws boxes. */
+function ensureCjkFont() {
+  return () => {
+    const listed = spawnSync('fc-list', [':lang=zh', 'family'], { encoding: 'utf8' })
+    if (listed.status === 0 && listed.stdout.trim() !== '') return 0
+    if (process.getuid?.() !== 0) fail(`no CJK font for the Chinese screenshots: install one with apt-get install ${CJK_FONT_PACKAGE}`)
+    const started = Date.now()
+    log(`installing ${CJK_FONT_PACKAGE} through apt (no CJK font found by fc-list :lang=zh)`)
+    if (sh('apt-get', ['update', '-q']) !== 0) fail('apt-get update failed')
+    const code = sh('apt-get', ['install', '-y', '-q', '--no-install-recommends', CJK_FONT_PACKAGE], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    })
+    if (code !== 0) fail('apt-get install failed')
+    log(`${CJK_FONT_PACKAGE} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`)
     return 0
   }
 }
