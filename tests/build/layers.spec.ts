@@ -1,5 +1,5 @@
 /** The layers say what they are: each half imports only its own folder, the shared wire types and the config; the pure folders import nothing of ours but the pure shared folder; the product never imports dev or test code; each half type-checks against its own platform. */
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
@@ -16,6 +16,43 @@ function localImports(file: string): string[] {
   const text = readFileSync(join(root, file), 'utf8')
   return [...text.matchAll(/^(?:import|export)\s[^'"]*['"](\.{1,2}\/[^'"]+)['"]/gm)]
     .map(match => relative(root, resolve(root, file, '..', match[1]!)))
+}
+
+/**
+ * The source file an import names: the path itself when it is a file, else
+ * its TypeScript twin (`.js` written for `.ts`, a bare path), else its folder's
+ * `index.ts(x)`; `undefined` when none exists (a stylesheet is a file and resolves to itself).
+ */
+function resolveImport(target: string): string | undefined {
+  const isFile = (path: string) => existsSync(join(root, path)) && statSync(join(root, path)).isFile()
+  const bare = target.replace(/\.(?:[cm]?js|jsx)$/, '')
+  const candidates = [target, `${bare}.ts`, `${bare}.tsx`, join(target, 'index.ts'), join(target, 'index.tsx')]
+  return candidates.find(isFile)
+}
+
+/** The first import cycle among the files, as the files around it, or `undefined`. */
+function firstCycle(files: readonly string[]): string[] | undefined {
+  const edges = new Map(files.map(file => [file, localImports(file).map(resolveImport).filter((target): target is string => target !== undefined)]))
+  const state = new Map<string, 'open' | 'done'>()
+  const path: string[] = []
+  const visit = (file: string): string[] | undefined => {
+    if (state.get(file) === 'done') return undefined
+    if (state.get(file) === 'open') return [...path.slice(path.indexOf(file)), file]
+    state.set(file, 'open')
+    path.push(file)
+    for (const target of edges.get(file) ?? []) {
+      const cycle = visit(target)
+      if (cycle !== undefined) return cycle
+    }
+    path.pop()
+    state.set(file, 'done')
+    return undefined
+  }
+  for (const file of files) {
+    const cycle = visit(file)
+    if (cycle !== undefined) return cycle
+  }
+  return undefined
 }
 
 const HALVES: Record<string, readonly string[]> = {
@@ -62,6 +99,12 @@ describe('source layers', () => {
         expect(mine === -1 ? false : theirs <= mine, `${file} imports ${target}`).toBe(true)
       }
     }
+  })
+
+  it('import without cycles, type-only imports included', () => {
+    const files = sources('src')
+    expect(files.every(file => localImports(file).every(target => resolveImport(target) !== undefined)), 'every relative import resolves to a file').toBe(true)
+    expect(firstCycle(files)?.join(' -> ')).toBeUndefined()
   })
 
   it('never reach dev or test code from the product', () => {

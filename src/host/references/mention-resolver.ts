@@ -32,7 +32,7 @@ import {
   applySpanEdits, boundLabelScans, defuseSessionUris, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions, type Span, type SpanEdit, titleKey,
 } from './mentions.ts'
 import { isInScope, rankedInScope, type ReferenceTarget } from '../sessions/scope.ts'
-import { codeOf, type ReferenceFailure, refusal } from './send-check.ts'
+import { codeOf, type ReferenceFailure, refusal } from './reference-failure.ts'
 import { type IndexedSession, type LookupBudget, type SessionIndex, STORAGE_READS_PER_TEXT } from '../sessions/session-index.ts'
 
 /** Result of resolving one text. */

@@ -22,7 +22,8 @@ import { freezeMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
 import type { SessionsSettings } from '../settings.ts'
 import type { ReferenceTarget } from '../sessions/scope.ts'
 import type { OutcomeLog } from './outcome-log.ts'
-import { outcomeReference, type SendCheck } from './send-check.ts'
+import { outcomeReference } from './reference-failure.ts'
+import type { SendCheck } from './send-check.ts'
 
 /** What the listener uses. */
 export interface PreStepDependencies {
