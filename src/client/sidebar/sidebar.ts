@@ -12,6 +12,7 @@ import { untitledIds, withTitles } from '../core/titles.ts'
 import type { SessionsLookup } from '../locales.ts'
 import type { Sidebar } from '../../workspace-browser/contract.ts'
 import { openAtMessage } from '../navigation/open-at-message.ts'
+import { firstSearchResultRow, treeRows } from '../official/markup.ts'
 import { SidebarSearch } from './search.ts'
 import { TitleStore } from './titles.ts'
 
@@ -42,7 +43,7 @@ export function createSidebar(sessions: ClientContext['sessions'], api: Pick<Ses
     resultsKeyDown(event) {
       if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return
       const tree = event.currentTarget as HTMLElement
-      const rows = [...tree.querySelectorAll<HTMLElement>('[role="treeitem"]')]
+      const rows = treeRows(tree)
       const at = rows.indexOf(document.activeElement as HTMLElement)
       const next = rows[Math.max(0, Math.min(rows.length - 1, at + (event.key === 'ArrowDown' ? 1 : -1)))]
       if (next === undefined) return
@@ -51,7 +52,7 @@ export function createSidebar(sessions: ClientContext['sessions'], api: Pick<Ses
     },
     searchBoxKeyDown(event) {
       if (event.key !== 'ArrowDown') return false
-      const first = document.querySelector<HTMLElement>('[data-dsh-sessions-results] [role="treeitem"]')
+      const first = firstSearchResultRow()
       if (first === null) return false
       event.preventDefault()
       first.focus()

@@ -31,7 +31,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Context } from '@deepseek-ai/cordis'
-import type { Session, SessionEvent, SessionHeader } from '@deepseek-ai/dsh-session'
+import { type Session, type SessionEvent, SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-projection-cache'
 import { SessionQueryError, type SessionRecord } from '@deepseek-ai/dsh-session-query'
 import { type IndexedSession, SessionCatalog } from './catalog.ts'
@@ -257,7 +257,7 @@ export class SessionIndex {
    */
   async refresh(id: string): Promise<IndexedSession | undefined> {
     try {
-      const observation = await this.ctx.sessionQuery.readTitleSnapshot(id as SessionHeader['id'], this.controller.signal)
+      const observation = await this.ctx.sessionQuery.readTitleSnapshot(SessionId(id), this.controller.signal)
       return this.catalog.stored(observation.session, observation.title?.title)
     } catch (error) {
       if (isGone(error)) {
@@ -356,7 +356,7 @@ export class SessionIndex {
     }
     for (const id of this.catalog.ids()) {
       if (seen.has(id) || this.announcedDuringListing.has(id)) continue
-      if (this.ctx.sessions.get(id as SessionHeader['id']) === undefined) this.remove(id)
+      if (this.ctx.sessions.get(SessionId(id)) === undefined) this.remove(id)
     }
     this.announcedDuringListing.clear()
     this.listed = true
