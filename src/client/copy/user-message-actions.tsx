@@ -11,7 +11,7 @@
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import { createRoot, type Root } from 'react-dom/client'
-import type { ReadNode } from '../core/sent-reference.ts'
+import type { ReadNode } from '../core/snapshot-sources.ts'
 import type { SessionsLookup } from '../locales.ts'
 import { type ChatView, followChatRows } from '../official/chat-rows.ts'
 import { chatRows, markedWithin, messageActionBar } from '../official/markup.ts'

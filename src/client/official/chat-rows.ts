@@ -7,7 +7,7 @@
  * @module @wishp3/dsh-sessions/client/official/chat-rows
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
-import type { ReadNode } from '../core/sent-reference.ts'
+import type { ReadNode } from '../core/snapshot-sources.ts'
 
 /** Milliseconds the page is let settle before a follower is called again. */
 const SETTLE_MS = 120

@@ -4,7 +4,7 @@
  * carries the session id; the id, the snapshot's
  * capture and, for a part reference, the cited messages' seqs are in the
  * data of the context node that follows the message (see
- * `core/sent-reference.ts`). This follows the current session's chat rows
+ * `core/snapshot-sources.ts`). This follows the current session's chat rows
  * and makes each such label a link: clicking it (or Enter when focused)
  * opens the source, at the first cited message of a part reference with the
  * cited messages marked. A reference whose source has gained messages since
@@ -16,7 +16,7 @@
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import { SessionId } from '@deepseek-ai/dsh-session/types'
 import type { SentReference, SinceResponse, SourceSince } from '../../shared/wire.ts'
-import { sentSources, sourceOfChip } from '../core/sent-reference.ts'
+import { sentSources, sourceOfChip } from '../core/snapshot-sources.ts'
 import type { SessionsLookup } from '../locales.ts'
 import { openAtMessage } from '../navigation/open-at-message.ts'
 import { type ChatView, followChatRows } from '../official/chat-rows.ts'

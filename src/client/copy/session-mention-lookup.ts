@@ -7,7 +7,7 @@
  *
  * A lookup starts when a menu opens or a button is approached, so that the
  * click usually finds the mention ready and copies it inside the click.
- * @module @wishp3/dsh-sessions/client/copy/reference
+ * @module @wishp3/dsh-sessions/client/copy/session-mention-lookup
  */
 import type { SessionsApi } from '../api.ts'
 import { Lookups } from './lookups.ts'

@@ -4,7 +4,7 @@
  * makes it from the message's id or log seq. A lookup starts when the action is
  * approached (pointer or focus), so that the click usually finds the
  * reference ready and copies it inside the click.
- * @module @wishp3/dsh-sessions/client/copy/message-reference
+ * @module @wishp3/dsh-sessions/client/copy/message-reference-lookup
  */
 import type { MessageHandle } from '../../shared/wire.ts'
 import type { SessionsApi } from '../api.ts'

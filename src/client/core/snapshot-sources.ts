@@ -5,7 +5,7 @@
  * reference names its session, its label, the log event its snapshot was
  * captured through, and, for a part reference, the seqs of the messages it
  * holds. Node data is open JSON, read defensively.
- * @module @wishp3/dsh-sessions/client/core/sent-reference
+ * @module @wishp3/dsh-sessions/client/core/snapshot-sources
  */
 
 /** One session a sent message referenced. */
