@@ -187,6 +187,16 @@ describe('comments', () => {
   })
 })
 
+describe('comments that point to tests', () => {
+  it('name test files that exist', () => {
+    for (const file of [...sources('src'), ...sources('scripts'), ...sources('dev')]) {
+      for (const [path] of readFileSync(join(root, file), 'utf8').matchAll(/\btests\/[\w./-]+\.tsx?\b/g)) {
+        expect(existsSync(join(root, path)), `${file} points to ${path}`).toBe(true)
+      }
+    }
+  })
+})
+
 describe('specs', () => {
   it('each say in their first comment what they cover', () => {
     const specs = sources('tests').filter(file => /\.(spec|e2e)\.tsx?$/.test(file))
