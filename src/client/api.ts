@@ -28,9 +28,7 @@ export class RouteError extends Error {
 export interface SessionsApi {
   /**
    * Candidates for a session's `@` query.
-   * @param sessionId - the citing session.
    * @param query - the text typed after `@`.
-   * @param signal - cancellation.
    */
   candidates(sessionId: string, query: string, signal: AbortSignal): Promise<RouteResponse<'candidates'>>
   /** Checks a whole text once; `chips` names the sessions cited by chips. */
@@ -70,7 +68,6 @@ async function post<K extends Route>(fetcher: typeof fetch, route: K, body: Rout
 /**
  * Binds the routes to a fetch implementation.
  * @param fetcher - the page's `fetch`.
- * @returns the calls.
  */
 export function createSessionsApi(fetcher: typeof fetch): SessionsApi {
   return {

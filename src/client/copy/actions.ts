@@ -43,7 +43,6 @@ export interface CopyActionsDeps {
 /**
  * Builds the actions.
  * @param deps - mention lookup, toast outlet, locale and clipboard.
- * @returns the actions.
  */
 export function createCopyActions(deps: CopyActionsDeps): CopyActions {
   const copy = deps.copy ?? (text => copyText(text))

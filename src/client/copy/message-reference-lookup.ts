@@ -26,11 +26,7 @@ export interface MessageReferenceLookup {
   load(sessionId: string, message: MessageHandle): Promise<string | undefined>
 }
 
-/**
- * Builds the lookup.
- * @param api - the routes.
- * @returns the lookup.
- */
+/** Builds the lookup. */
 export function createMessageReferenceLookup(api: Pick<SessionsApi, 'messageReference'>): MessageReferenceLookup {
   const lookups = new Lookups(KEPT)
   const keyOf = (sessionId: string, message: MessageHandle) => `${sessionId}\n${'seq' in message ? `seq ${message.seq}` : `id ${message.messageId}`}`

@@ -51,7 +51,6 @@ export const copyFeature = {
 
 /**
  * Registers the header buttons and mounts the workspace browser with the row-menu items, on the feature's fiber.
- * @param ctx - the feature's context.
  * @param config - the routes and the locale lookup.
  */
 function registerCopyActions(ctx: ClientContext, { api, t }: CopyConfig): void {

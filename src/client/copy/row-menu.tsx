@@ -21,10 +21,7 @@ export const COPY_REFERENCE = 'dsh-sessions.copy-reference'
 
 /**
  * Builds the module.
- * @param t - the plugin's locale lookup.
- * @param actions - the copy actions.
  * @param rowOf - the row element of a session, the toast's anchor.
- * @returns the row menu.
  */
 export function createRowMenu(
   t: (key: SessionsKey) => string,

@@ -33,11 +33,7 @@ export interface ReferenceLookup {
   load(sessionId: string): Promise<string | undefined>
 }
 
-/**
- * Builds the lookup.
- * @param deps - the routes.
- * @returns the lookup.
- */
+/** Builds the lookup. */
 export function createReferenceLookup(deps: ReferenceLookupDeps): ReferenceLookup {
   const lookups = new Lookups(KEPT)
   // A session the host does not hold has no mention: the route refuses it, and the lookup finds none.

@@ -40,7 +40,6 @@ function userSeqs(nodes: Iterable<ReadNode>): Map<string, number> {
 /**
  * Adds the button to the user messages of the session on screen until disposed.
  * @param deps - the sessions service, the copy actions and the locale.
- * @returns the disposer.
  */
 export function decorateUserMessages(deps: UserMessageActionsDeps): () => void {
   const roots = new Map<HTMLElement, Root>()

@@ -81,7 +81,6 @@ export function sentSources(nodes: Iterable<ReadNode>): Map<string, SentSource[]
 /**
  * Which source a sent reference's label in the bubble names: the bubble shows
  * each source's label after `@`, so the label is the chip's text.
- * @param sources - the message's sources.
  * @param chipText - the text of the bubble's reference label.
  * @returns the source, or `undefined`.
  */

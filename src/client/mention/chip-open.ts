@@ -30,7 +30,6 @@ function hit(element: Element, x: number, y: number): boolean {
 /**
  * Listens for clicks on chips until disposed.
  * @param deps - the sessions service and the draft's chips.
- * @returns the disposer.
  */
 export function openChipsOnClick(deps: ChipOpenDeps): () => void {
   const onClick = (event: MouseEvent) => {

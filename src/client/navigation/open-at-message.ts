@@ -39,8 +39,6 @@ function inView(element: HTMLElement): boolean {
 
 /**
  * Opens a session at a message.
- * @param sessions - the browser's sessions service.
- * @param sessionId - the session.
  * @param seq - the message's log sequence number.
  * @param alsoMark - more messages to mark when their rows are loaded (the rest of a part reference).
  * @returns when the row has been shown, or the search given up.

@@ -47,9 +47,7 @@ function watchPage(callback: () => void): () => void {
 
 /**
  * Calls `follow` with the current session's chat nodes until disposed.
- * @param sessions - the browser's sessions service.
  * @param follow - what to do with the rows; may call the follower's `schedule` again.
- * @returns the follower.
  */
 export function followChatRows(sessions: ClientContext['sessions'], follow: (view: ChatView) => void): ChatRowsFollower {
   let timer: ReturnType<typeof setTimeout> | undefined

@@ -37,120 +37,68 @@ const SEARCH_RESULTS = '[data-dsh-sessions-results]'
 
 const rowSelector = (key: string) => `[${CHAT_ROW}="${CSS.escape(key)}"]`
 
-/**
- * The elements of one chat row; the page may hold hidden views of the same session with the same keys.
- * @param key - the chat node's key.
- * @returns every element drawn for it.
- */
+/** The elements of one chat row; the page may hold hidden views of the same session with the same keys. */
 export function chatRows(key: string): HTMLElement[] {
   return [...document.querySelectorAll<HTMLElement>(rowSelector(key))]
 }
 
-/**
- * The element of a chat row on screen.
- * @param key - the chat node's key.
- * @returns the one with a box, or `undefined`.
- */
+/** The element of a chat row on screen. */
 export function shownChatRow(key: string): HTMLElement | undefined {
   return chatRows(key).find(element => element.getClientRects().length > 0)
 }
 
-/**
- * The sent session references shown in a row, whose text is each one's label.
- * @param row - a chat row.
- * @returns the chips, in order.
- */
+/** The sent session references shown in a row, whose text is each one's label. */
 export function sentSessionChips(row: HTMLElement): HTMLElement[] {
   return [...row.querySelectorAll<HTMLElement>(SENT_SESSION_CHIP)]
 }
 
-/**
- * A chat row's action bar, once the host has drawn its buttons in it.
- * @param row - a chat row.
- * @returns the bar, or `undefined` while it has no button.
- */
+/** A chat row's action bar, once the host has drawn its buttons in it. */
 export function messageActionBar(row: HTMLElement): HTMLElement | undefined {
   const bar = row.querySelector<HTMLElement>(TIME_HOVER_ROOT)?.lastElementChild
   return bar instanceof HTMLElement && bar.querySelector('button') !== null ? bar : undefined
 }
 
-/**
- * The composer card an element is in.
- * @param element - an element of the page.
- * @returns the card, or `null`.
- */
+/** The composer card an element is in. */
 export function composerCardOf(element: Element): Element | null {
   return element.closest(COMPOSER_CARD)
 }
 
-/**
- * The chips drawn under a composer's text area, each with the id of the draft occurrence it shows.
- * @param card - a composer card.
- * @returns the chips and their occurrence ids.
- */
+/** The chips drawn under a composer's text area, each with the id of the draft occurrence it shows. */
 export function composerChips(card: Element): { readonly element: Element; readonly occurrence: string | null }[] {
   return [...card.querySelectorAll(COMPOSER_CHIP)].map(element => ({ element, occurrence: element.getAttribute(CHIP_OCCURRENCE) }))
 }
 
-/**
- * The composer's text area.
- * @returns the first composer's, or `null`.
- */
+/** The composer's text area. */
 export function composerTextArea(): HTMLTextAreaElement | null {
   return document.querySelector<HTMLTextAreaElement>(`${COMPOSER_CARD} textarea`)
 }
 
-/**
- * Whether an element is in the conversation and outside the composer's seat.
- * @param element - an element of the page.
- * @returns whether it shows conversation text.
- */
+/** Whether an element is in the conversation and outside the composer's seat. */
 export function inConversation(element: Element): boolean {
   return element.closest(CONVERSATION) != null && element.closest(COMPOSER_SEAT) == null
 }
 
-/**
- * The rows of a tree of the workspace browser.
- * @param tree - the tree element.
- * @returns its rows, in order.
- */
+/** The rows of a tree of the workspace browser. */
 export function treeRows(tree: HTMLElement): HTMLElement[] {
   return [...tree.querySelectorAll<HTMLElement>(TREE_ITEM)]
 }
 
-/**
- * The first row of the sidebar's search results.
- * @returns the row, or `null` while there is none.
- */
+/** The first row of the sidebar's search results. */
 export function firstSearchResultRow(): HTMLElement | null {
   return document.querySelector<HTMLElement>(`${SEARCH_RESULTS} ${TREE_ITEM}`)
 }
 
-/**
- * The workspace browser's row of a session.
- * @param sessionId - the session.
- * @returns the row, or `null`.
- */
+/** The workspace browser's row of a session. */
 export function sessionRow(sessionId: string): HTMLElement | null {
   return document.querySelector<HTMLElement>(`[${SESSION_ROW}="${CSS.escape(sessionId)}"]`)
 }
 
-/**
- * The nearest element carrying one of the plugin's marks, from an element up.
- * @param element - where to start.
- * @param attribute - the mark's attribute name.
- * @returns the element, or `null`.
- */
+/** The nearest element carrying one of the plugin's marks, from an element up. */
 export function closestMarked(element: Element, attribute: string): HTMLElement | null {
   return element.closest<HTMLElement>(`[${attribute}]`)
 }
 
-/**
- * The first element inside one that carries one of the plugin's marks.
- * @param element - where to look.
- * @param attribute - the mark's attribute name.
- * @returns the element, or `null`.
- */
+/** The first element inside one that carries one of the plugin's marks. */
 export function markedWithin(element: Element, attribute: string): HTMLElement | null {
   return element.querySelector<HTMLElement>(`[${attribute}]`)
 }

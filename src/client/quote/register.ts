@@ -27,7 +27,6 @@ export const quotesFeature = {
 
 /**
  * Registers the quote feature on its fiber.
- * @param ctx - the feature's context.
  * @param config - the plugin's locale lookup, with `{n}` parameters.
  */
 function registerQuotes(ctx: ClientContext, { t }: { readonly t: SessionsLookup }): void {

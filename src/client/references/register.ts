@@ -54,11 +54,7 @@ export const referenceDockFeature = {
   apply: registerReferenceDock,
 }
 
-/**
- * Registers the dock on the feature's fiber.
- * @param ctx - the feature's context.
- * @param config - the plugin's routes.
- */
+/** Registers the dock on the feature's fiber. */
 function registerReferenceDock(ctx: ClientContext, { api, t }: { readonly api: SessionsApi; readonly t: SessionsLookup }): void {
   const seen = new Map<string, number>()
   const wholeMentions = createReferenceLookup({ api })

@@ -48,7 +48,6 @@ interface Known {
 /**
  * Decorates the sent references of the session on screen until disposed.
  * @param deps - the sessions service, the since route and the locale.
- * @returns the disposer.
  */
 export function decorateSentReferences(deps: SentReferencesDeps): () => void {
   const known = new Map<string, Known>()

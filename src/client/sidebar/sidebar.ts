@@ -16,13 +16,7 @@ import { firstSearchResultRow, treeRows } from '../official/markup.ts'
 import { SidebarSearch } from './search.ts'
 import { TitleStore } from './titles.ts'
 
-/**
- * Builds the module.
- * @param sessions - the browser's sessions service.
- * @param api - the plugin's routes.
- * @param t - the plugin's locale lookup.
- * @returns the sidebar module.
- */
+/** Builds the module. */
 export function createSidebar(sessions: ClientContext['sessions'], api: Pick<SessionsApi, 'search' | 'titles'>, t: SessionsLookup): Sidebar {
   const titles = new TitleStore(api)
   const search = new SidebarSearch(api, t, titles)

@@ -60,8 +60,6 @@ const NONE = -1
 /**
  * Finds the spans the official pattern matches, in its order and with its
  * leftmost-first choice, in time linear in the text.
- * @param text - message text.
- * @returns the matched spans.
  */
 export function findCanonicalSpans(text: string): CanonicalSpan[] {
   const found: CanonicalSpan[] = []
@@ -128,7 +126,6 @@ function officialReading(text: string): { reference: SessionReferenceInput | und
 /**
  * Finds canonical mentions and bare canonical URIs, each read by the official
  * parser: the session it names and its label, or why the parser refuses it.
- * @param text - message text.
  * @returns the mentions in text order.
  */
 export function scanCanonicalMentions(text: string): CanonicalMention[] {

@@ -67,9 +67,6 @@ export class ScopedMentionResolver {
 
   /**
    * Resolves the mentions of one text.
-   * @param target - the citing session.
-   * @param text - the message text.
-   * @param config - the effective configuration.
    * @returns readable text, references and failures.
    */
   async resolveText(target: ReferenceTarget, text: string, config: Config): Promise<ResolvedText> {

@@ -37,7 +37,6 @@ const LOGGED_FAILURES = 8
 
 /**
  * Registers the listener on the row's fiber.
- * @param ctx - the row's context.
  * @param deps - the send check, the live settings and the outcome log.
  */
 export function registerPreStep(ctx: Context, deps: PreStepDependencies): void {

@@ -16,7 +16,6 @@ const WORD_JOINER = '\u2060'
 /**
  * Makes every `dsh-session:` in a text inert for URI parsers without a
  * visible change: a word joiner goes between the scheme name and its colon.
- * @param text - readable text.
  * @returns the same text with no parseable session URI.
  */
 export function defuseSessionUris(text: string): string {
@@ -35,7 +34,6 @@ const MAX_LABEL_SCAN = 262_144
  * between every `@` and `[`: no visible change, and no `@[` left to rescan.
  * Only for a text that holds no canonical mention (every one was already
  * rewritten), so nothing it names changes.
- * @param text - readable text.
  * @returns the text, with `@[` split where it would be costly to scan.
  */
 export function boundLabelScans(text: string): string {

@@ -56,9 +56,7 @@ const SENTENCES: Readonly<Record<SendCheckCode, (about: About) => string>> = {
 
 /**
  * A failure of a source this plugin refuses, with the code's sentence.
- * @param code - why.
  * @param about - the session, its name and what the sentence names.
- * @returns the failure.
  */
 export function refusal(code: SendCheckCode, about: About): ReferenceFailure {
   return {
@@ -71,9 +69,7 @@ export function refusal(code: SendCheckCode, about: About): ReferenceFailure {
 
 /**
  * The code of a thrown value.
- * @param error - what was thrown.
  * @param fallback - the code when it is not an official session-reference error.
- * @returns the code.
  */
 export function codeOf(error: unknown, fallback: SendCheckCode): SendCheckCode {
   return error instanceof SessionReferenceError ? FROM_OFFICIAL[error.code] : fallback
@@ -81,10 +77,8 @@ export function codeOf(error: unknown, fallback: SendCheckCode): SendCheckCode {
 
 /**
  * The failure of a source whose preparation threw; the official service's own words are kept, they name the cause.
- * @param error - what was thrown.
  * @param reference - the source, when one is concerned.
  * @param fallback - the code when it is not an official session-reference error.
- * @returns the failure.
  */
 export function failureOf(error: unknown, reference: SessionReferenceInput | undefined, fallback: SendCheckCode = 'not-found'): ReferenceFailure {
   return {
@@ -104,11 +98,7 @@ export function pastTheLimit(references: readonly SessionReferenceInput[], limit
   return references.slice(limit).map(reference => refusal('too-many', { sessionId: reference.sessionId, label: reference.label ?? reference.sessionId, limit }))
 }
 
-/**
- * A failure as the browser reads it in the session's outcomes.
- * @param failure - the failure.
- * @returns its outcome reference.
- */
+/** A failure as the browser reads it in the session's outcomes. */
 export function outcomeReference(failure: ReferenceFailure): OutcomeReference {
   return {
     ...(failure.sessionId === undefined ? {} : { sessionId: failure.sessionId }),

@@ -54,12 +54,8 @@ export class SendCheck {
 
   /**
    * Checks a whole draft once. Without `chips`, every reference counts as a chip.
-   * @param target - the citing session.
-   * @param text - the draft.
    * @param chips - the session ids the draft holds as chips.
-   * @param config - the effective configuration.
    * @param signal - ends the check when the caller leaves.
-   * @returns the preflight answer.
    */
   async preflight(target: ReferenceTarget, text: string, chips: readonly string[] | undefined, config: Config, signal: AbortSignal): Promise<PreflightResponse> {
     const { resolver, preparer } = this.deps
@@ -106,9 +102,7 @@ export class SendCheck {
    * Resolves one sent message's text blocks and attaches every source that
    * can be attached; when a reference fails and `failureMode` is `reject`,
    * nothing is attached.
-   * @param target - the citing session.
    * @param content - the message's content as sent.
-   * @param config - the effective configuration.
    * @param signal - cancellation of the step; a cancelled attachment throws.
    * @returns the readable content, the prepared snapshot and the failures.
    */

@@ -26,7 +26,6 @@ const MAX_SESSION_ID = 256
 
 /**
  * Whether a string is a whole session id of a form the rc.8 host mints.
- * @param value - the string.
  * @returns true for a session id.
  */
 export function isSessionId(value: string): boolean {
@@ -37,7 +36,6 @@ export function isSessionId(value: string): boolean {
  * Finds bare session ids outside the given spans. A run of `[A-Za-z0-9_-]`
  * counts only as a whole, so an id never matches with an id character on
  * either side.
- * @param text - message text.
  * @param masked - spans already claimed (canonical mentions, titles).
  * @returns the ids in text order.
  */

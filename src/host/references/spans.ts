@@ -17,9 +17,7 @@ export interface SpanEdit extends Span {
 
 /**
  * Applies non-overlapping edits.
- * @param text - the original text.
  * @param edits - spans of `text` and their replacements, in any order.
- * @returns the edited text.
  */
 export function applySpanEdits(text: string, edits: readonly SpanEdit[]): string {
   let out = ''

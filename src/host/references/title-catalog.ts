@@ -8,7 +8,6 @@
  * The form two titles, or a title and typed text, are compared in: NFC, lower
  * case. Two titles with the same key are the same title.
  * @param title - a title or typed text.
- * @returns its comparison key.
  */
 export function titleKey(title: string): string {
   return title.normalize('NFC').toLowerCase()

@@ -71,7 +71,6 @@ function followsTitle(text: string, end: number): boolean {
  * the text, whitespace, punctuation or a CJK character. Titles and text are
  * compared in NFC and case-insensitively (see `titleKey`); offsets are
  * the text's own.
- * @param text - message text.
  * @param titles - catalog titles; empty ones are ignored.
  * @param masked - spans already claimed (canonical mentions).
  * @returns the matches in text order.

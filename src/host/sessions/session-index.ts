@@ -179,7 +179,6 @@ export class SessionIndex {
   /**
    * Whether a session's title is still unknown: no event named it and the
    * title cache lacked it.
-   * @param id - a session id.
    * @returns true for an indexed session without a title.
    */
   needsTitle(id: string): boolean {
@@ -188,7 +187,6 @@ export class SessionIndex {
 
   /**
    * Sets the title a session's log holds, unless an event of this process named it.
-   * @param id - a session id.
    * @param title - the latest title in its log.
    */
   repairTitle(id: string, title: string): void {
@@ -214,7 +212,6 @@ export class SessionIndex {
 
   /**
    * The indexed session with this id.
-   * @param id - a session id.
    * @returns the entry, or `undefined`.
    */
   get(id: string): IndexedSession | undefined {
@@ -226,7 +223,6 @@ export class SessionIndex {
    * lacks is unknown at once, and an early reconciliation is scheduled for
    * sessions other processes created since. Before that, the id is read from
    * storage while the budget lasts, and a miss is remembered briefly.
-   * @param id - a session id.
    * @param budget - the storage reads the calling text may still spend; omit for one unbudgeted read.
    * @returns the entry, or `undefined` when the index does not know the session.
    */
@@ -252,7 +248,6 @@ export class SessionIndex {
   /**
    * Reads one session from storage: indexes it when it exists, drops it when
    * the host says it does not. Any other read error leaves the index as it was.
-   * @param id - a session id.
    * @returns the fresh entry; the indexed one after a read error; `undefined` for a session that is gone.
    */
   async refresh(id: string): Promise<IndexedSession | undefined> {

@@ -18,8 +18,6 @@ import type { SessionIndex } from '../sessions/session-index.ts'
 
 /**
  * The calling session as a reference target.
- * @param ctx - the row's context.
- * @param index - the session index.
  * @param agent - the agent the call runs for.
  * @returns the target; `undefined` without an agent.
  */
@@ -35,10 +33,6 @@ export function callingTarget(ctx: Context, index: SessionIndex, agent: Agent | 
 
 /**
  * The session a tool argument names, when the caller may see it.
- * @param index - the session index.
- * @param target - the calling session.
- * @param scope - the configured scope.
- * @param id - the argument as given.
  * @returns the session; `undefined` for every id the caller may not see, for whatever reason.
  */
 export async function visibleSession(index: SessionIndex, target: ReferenceTarget, scope: ReferenceScope, id: string): Promise<IndexedSession | undefined> {
