@@ -46,7 +46,6 @@ export const inject = ['sessionReferenceResolver', 'sessionQuery', 'sessions', '
 
 /**
  * Host plugin body. Cordis validates the row `config` against {@link Config} before it runs.
- * @param ctx - the row's context.
  * @param config - the validated row configuration, the base of the settings section.
  */
 export function apply(ctx: Context, config: Config): void {

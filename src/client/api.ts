@@ -1,56 +1,73 @@
 /**
  * Typed calls from the browser to the host's `/dsh-sessions` routes
- * (same origin, so the host's trust fence admits them).
+ * (same origin, so the host's trust fence admits them), each typed by the
+ * route's declaration in `shared/wire.ts`.
  * @module @wishp3/dsh-sessions/client/api
  */
-import type {
-  CandidatesResponse, ErrorResponse, MentionResponse, MessageHandle, MessageReferenceResponse, OutcomesResponse, PreflightResponse, SentReference, SidebarSearchResponse, SinceResponse,
-  SourceMessagesResponse, TitlesResponse,
-} from '../shared/wire.ts'
+import type { DshSessionsErrorCode, ErrorResponse, MessageHandle, Route, RouteRequest, RouteResponse, SentReference } from '../shared/wire.ts'
+
+/**
+ * A route's refusal: its message is the one the host sent (or `HTTP <status>`
+ * when the body names none), with the host's error code when it sent one.
+ */
+export class RouteError extends Error {
+  /** The host's error code; `undefined` when the body carried none. */
+  readonly code: DshSessionsErrorCode | undefined
+  /** The HTTP status. */
+  readonly status: number
+
+  constructor(message: string, status: number, code: DshSessionsErrorCode | undefined, options?: ErrorOptions) {
+    super(message, options)
+    this.name = 'RouteError'
+    this.status = status
+    this.code = code
+  }
+}
 
 /** The routes, as the browser half uses them. */
 export interface SessionsApi {
   /**
    * Candidates for a session's `@` query.
-   * @param sessionId - the citing session.
    * @param query - the text typed after `@`.
-   * @param signal - cancellation.
    */
-  candidates(sessionId: string, query: string, signal: AbortSignal): Promise<CandidatesResponse>
+  candidates(sessionId: string, query: string, signal: AbortSignal): Promise<RouteResponse<'candidates'>>
   /** Checks a whole text once; `chips` names the sessions cited by chips. */
-  preflight(sessionId: string, text: string, chips: readonly string[], signal: AbortSignal): Promise<PreflightResponse>
+  preflight(sessionId: string, text: string, chips: readonly string[], signal: AbortSignal): Promise<RouteResponse<'preflight'>>
   /** Outcomes newer than `after`, waiting up to `waitMs` for one. */
-  outcomes(sessionId: string, after: number, waitMs: number, signal: AbortSignal): Promise<OutcomesResponse>
+  outcomes(sessionId: string, after: number, waitMs: number, signal: AbortSignal): Promise<RouteResponse<'outcomes'>>
   /** The sidebar's search over every session. */
-  search(query: string, signal: AbortSignal): Promise<SidebarSearchResponse>
+  search(query: string, signal: AbortSignal): Promise<RouteResponse<'search'>>
   /** The titles the plugin knows of these sessions. */
-  titles(ids: readonly string[], signal: AbortSignal): Promise<TitlesResponse>
+  titles(ids: readonly string[], signal: AbortSignal): Promise<RouteResponse<'titles'>>
   /** The canonical mention of a whole session. */
-  mention(sessionId: string, signal: AbortSignal): Promise<MentionResponse>
+  mention(sessionId: string, signal: AbortSignal): Promise<RouteResponse<'mention'>>
   /** The reference to one message of a session, by the message's id or log seq. */
-  messageReference(sessionId: string, message: MessageHandle, signal: AbortSignal): Promise<MessageReferenceResponse>
+  messageReference(sessionId: string, message: MessageHandle, signal: AbortSignal): Promise<RouteResponse<'message-reference'>>
   /** The latest messages of a chip's source, for narrowing the chip in `sessionId`'s draft (the scope's sources only). */
-  messages(sessionId: string, source: string, signal: AbortSignal): Promise<SourceMessagesResponse>
+  messages(sessionId: string, source: string, signal: AbortSignal): Promise<RouteResponse<'messages'>>
   /** What the sources of sent references gained since their snapshots. */
-  since(sources: readonly SentReference[], signal: AbortSignal): Promise<SinceResponse>
+  since(sources: readonly SentReference[], signal: AbortSignal): Promise<RouteResponse<'since'>>
 }
 
-async function post<T>(fetcher: typeof fetch, path: string, body: unknown, signal: AbortSignal): Promise<T> {
-  const res = await fetcher(`/dsh-sessions/${path}`, {
+/** Calls a route; a refusal throws a {@link RouteError}. */
+async function post<K extends Route>(fetcher: typeof fetch, route: K, body: RouteRequest<K>, signal: AbortSignal): Promise<RouteResponse<K>> {
+  const res = await fetcher(`/dsh-sessions/${route}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
     signal,
   })
-  const json = await res.json() as T | ErrorResponse
-  if (!res.ok) throw new Error((json as ErrorResponse).error?.message ?? `HTTP ${res.status}`)
-  return json as T
+  const json = await res.json() as RouteResponse<K> | ErrorResponse
+  if (!res.ok) {
+    const refusal = (json as Partial<ErrorResponse> | null)?.error
+    throw new RouteError(refusal?.message ?? `HTTP ${res.status}`, res.status, refusal?.code, { cause: json })
+  }
+  return json as RouteResponse<K>
 }
 
 /**
  * Binds the routes to a fetch implementation.
  * @param fetcher - the page's `fetch`.
- * @returns the calls.
  */
 export function createSessionsApi(fetcher: typeof fetch): SessionsApi {
   return {

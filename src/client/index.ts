@@ -27,7 +27,6 @@ export const inject = ['locale']
 /**
  * Registers the dictionaries and starts the features; each is an effect or a
  * child fiber, so disposing the row removes it.
- * @param ctx - the browser row's context.
  */
 export function apply(ctx: ClientContext): void {
   ctx.effect(() => ctx.locale.register(NS, { zh, en }), 'dsh-sessions: dictionaries')

@@ -13,11 +13,7 @@ export class DshSessionsError extends Error {
   override readonly name = 'DshSessionsError'
   readonly code: DshSessionsErrorCode
 
-  /**
-   * @param message - what went wrong, naming the offending key or value.
-   * @param code - the stable code.
-   * @param options - the error this one wraps.
-   */
+  /** @param message - what went wrong, naming the offending key or value. */
   constructor(message: string, code: DshSessionsErrorCode, options?: ErrorOptions) {
     super(message, options)
     this.code = code
@@ -26,7 +22,6 @@ export class DshSessionsError extends Error {
 
 /**
  * The message of a thrown value.
- * @param error - what was thrown.
  * @returns its message, or its text when it is not an `Error`.
  */
 export function messageOf(error: unknown): string {

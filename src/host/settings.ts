@@ -22,7 +22,6 @@ export interface SessionsSettings {
   current(): Config
   /**
    * Validates a partial configuration and writes it through the settings service.
-   * @param patch - keys to set.
    * @returns the effective configuration after the write.
    * @throws {DshSessionsError} naming the offending key: `invalid-settings` for an invalid patch, `settings-refused` when the settings service refuses the write, `unavailable` when none is mounted.
    */
@@ -37,9 +36,7 @@ export interface SessionsSettings {
 
 /**
  * Registers the section on the row's fiber.
- * @param ctx - the row's context.
  * @param config - the validated row configuration (the base layer).
- * @returns the live settings.
  */
 export function installSessionsSettings(ctx: Context, config: Config): SessionsSettings {
   let source = (): Config => config

@@ -62,7 +62,6 @@ const NONE = -1
  * For every offset, where a label starting there would end (its `]`), or
  * -1: a backslash takes the next character with it unless that is a line
  * terminator or the text's end, where the label fails.
- * @param text - the text.
  * @returns the label end of every offset.
  */
 export function labelEnds(text: string): Int32Array {
@@ -103,7 +102,6 @@ function decodeId(payload: string): string | undefined {
  * A selection in its canonical form: ascending, overlapping and touching
  * ranges merged.
  * @param ranges - inclusive ranges in any order.
- * @returns the canonical selection.
  */
 export function normalizeSelection(ranges: Iterable<readonly [number, number]>): MessageSelection {
   const sorted = [...ranges].map(([a, b]): [number, number] => [Math.min(a, b), Math.max(a, b)]).sort((x, y) => x[0] - y[0])
@@ -118,8 +116,6 @@ export function normalizeSelection(ranges: Iterable<readonly [number, number]>):
 
 /**
  * Whether a selection holds a sequence number.
- * @param selection - the selection.
- * @param seq - the number.
  * @returns true when some range holds it.
  */
 export function selects(selection: MessageSelection, seq: number): boolean {
@@ -152,11 +148,7 @@ function parseSelection(text: string): MessageSelection | undefined {
   return ranges
 }
 
-/**
- * Escapes a label so the official mention grammar reads it back unchanged.
- * @param label - the label.
- * @returns the escaped label.
- */
+/** Escapes a label so the official mention grammar reads it back unchanged. */
 export function escapeLabel(label: string): string {
   return label.replace(/[\\[\]]/g, char => `\\${char}`).replace(/[\n\r\u2028\u2029]/g, ' ')
 }
@@ -167,7 +159,6 @@ function unescapeLabel(raw: string): string {
 
 /**
  * The URI of a message reference.
- * @param reference - the session and its messages.
  * @returns the `dsh-messages:` URI.
  * @throws RangeError when the selection is empty or has too many ranges.
  */
@@ -181,7 +172,6 @@ export function messageReferenceUri(reference: Pick<MessageReference, 'sessionId
 /**
  * The mention of a message reference, `@[label](dsh-messages:…)`.
  * @param reference - the session, its messages and the label.
- * @returns the mention.
  */
 export function formatMessageReference(reference: MessageReference): string {
   return `@[${escapeLabel(reference.label ?? reference.sessionId)}](${messageReferenceUri(reference)})`
@@ -205,7 +195,6 @@ export function parseMessageReferenceUri(uri: string): Omit<MessageReference, 'l
 /**
  * Finds message references in a text: labelled mentions and bare URIs, in
  * text order and never overlapping, in time linear in the text.
- * @param text - message text.
  * @returns the mentions, malformed ones included (with no reference).
  */
 export function scanMessageReferences(text: string): MessageMention[] {
@@ -259,11 +248,7 @@ export function scanMessageReferences(text: string): MessageMention[] {
   return found
 }
 
-/**
- * How message numbers read in a label: `#3`, `#3, #5`, `#3–#7` for a run.
- * @param numbers - ascending message numbers.
- * @returns the text.
- */
+/** How message numbers read in a label: `#3`, `#3, #5`, `#3–#7` for a run. */
 export function formatNumbers(numbers: readonly number[]): string {
   const runs: string[] = []
   for (let at = 0; at < numbers.length;) {

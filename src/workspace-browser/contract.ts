@@ -42,7 +42,6 @@ export interface SearchPage {
 export interface Sidebar {
   /**
    * Answers the Search sessions box in place of the host's search.
-   * @param query - the trimmed query.
    * @param signal - aborted when the query is superseded.
    * @param hostSearch - the host's own search, for when the plugin's cannot answer.
    */

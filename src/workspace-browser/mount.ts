@@ -16,7 +16,6 @@ declare const require: (id: string) => unknown
 
 /**
  * Runs the patched factory and applies it.
- * @param ctx - the plugin's browser context.
  * @param modules - the added row-menu behaviour, and the sidebar's search and titles.
  */
 export function mountWorkspaceBrowser(ctx: ClientContext, { rowMenu, sidebar }: { readonly rowMenu: RowMenu; readonly sidebar: Sidebar }): void {

@@ -112,7 +112,6 @@ export class WorkspacePatchError extends Error {
 /**
  * Applies the patch.
  * @param source - the published `lib/client.js` text.
- * @returns the patched factory module.
  * @throws {WorkspacePatchError} naming the first anchor that is missing or repeated.
  */
 export function patchWorkspaceBundle(source: string): string {

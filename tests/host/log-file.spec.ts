@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { zstdCompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { readLogFile, readMessageSeqs } from '../../src/host/search/log-file.ts'
+import { readLogFile, readMessageSeqs } from '../../src/host/official/log-file.ts'
 import { temporaryFolder } from './cleanup.ts'
 
 const line = (text: string) => `${JSON.stringify({ type: 'user/message', data: { content: [{ type: 'text', text }], source: { kind: 'user' } } })}\n`

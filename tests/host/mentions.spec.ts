@@ -5,9 +5,12 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import {
-  applySpanEdits, boundLabelScans, defuseSessionUris, findCanonicalSpans, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions, type Span, titleKey,
-} from '../../src/host/references/mentions.ts'
+import { findCanonicalSpans, scanCanonicalMentions } from '../../src/host/references/canonical-mentions.ts'
+import { boundLabelScans, defuseSessionUris } from '../../src/host/references/readable-text.ts'
+import { scanBareSessionIds } from '../../src/host/references/session-ids.ts'
+import { applySpanEdits, type Span } from '../../src/host/references/spans.ts'
+import { titleKey } from '../../src/host/references/title-catalog.ts'
+import { scanTitleMentions } from '../../src/host/references/title-mentions.ts'
 import { PATHOLOGICAL } from './harness.ts'
 
 /**

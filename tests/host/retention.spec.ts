@@ -23,7 +23,7 @@ import { narrowSurface, shownMessages } from '../../src/host/references/part-sur
 import {
   headerBytes, messageBytes, snapshotBytes, snapshotMessages, stringifyTagSafe, trimSurface, withLeftOut,
 } from '../../src/host/references/retention.ts'
-import { failureOf, type ReferenceFailure } from '../../src/host/references/send-check.ts'
+import { failureOf, type ReferenceFailure } from '../../src/host/references/reference-failure.ts'
 import { SnapshotPreparer } from '../../src/host/references/snapshot-preparer.ts'
 import type { SurfaceCache } from '../../src/host/references/surface-cache.ts'
 import type { SessionIndex } from '../../src/host/sessions/session-index.ts'

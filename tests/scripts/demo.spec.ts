@@ -1,6 +1,6 @@
 /** What npm start seeds and how its stand-in model answers. */
 import { describe, expect, it } from 'vitest'
-import { scanTitleMentions } from '../../src/host/references/mentions.ts'
+import { scanTitleMentions } from '../../src/host/references/title-mentions.ts'
 import { demoReply, referencedLabels } from '../../scripts/demo/reply.ts'
 import { demoSessions } from '../../scripts/demo/sessions.ts'
 import type { Home } from '../../dev/home.ts'

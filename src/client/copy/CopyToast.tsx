@@ -29,7 +29,6 @@ function measure(anchor: HTMLElement | null, side: ToastSide): ToastPlacement {
 /**
  * Renders the toast.
  * @param props - text, outcome, anchor and preferred side.
- * @returns the positioned toast.
  */
 export function CopyToast(props: CopyToastProps) {
   const { anchor, side } = props

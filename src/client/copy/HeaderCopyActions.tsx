@@ -12,7 +12,6 @@ import css from './HeaderCopyActions.module.css'
 /**
  * Renders the two buttons.
  * @param props - the session, copy and the actions.
- * @returns the button group.
  */
 export function HeaderCopyActions(props: HeaderCopyActionsProps) {
   const { t, sessionId } = props

@@ -12,7 +12,6 @@ import css from './HeaderCopyActions.module.css'
 /**
  * Renders the button.
  * @param props - the message, the copy face and the locale seat.
- * @returns the button.
  */
 export function MessageReferenceAction(props: MessageReferenceActionProps) {
   const { t, messageId } = props

@@ -11,8 +11,8 @@ import type { MessageHandle } from '../../shared/wire.ts'
 import type { SessionsKey } from '../locales.ts'
 import { copyText } from './clipboard.ts'
 import type { ToastSide } from '../core/placement.ts'
-import type { MessageReferenceLookup } from './message-reference.ts'
-import type { ReferenceLookup } from './reference.ts'
+import type { MessageReferenceLookup } from './message-reference-lookup.ts'
+import type { ReferenceLookup } from './session-mention-lookup.ts'
 import type { ShowToast } from './toast.tsx'
 
 /** The actions. */
@@ -43,7 +43,6 @@ export interface CopyActionsDeps {
 /**
  * Builds the actions.
  * @param deps - mention lookup, toast outlet, locale and clipboard.
- * @returns the actions.
  */
 export function createCopyActions(deps: CopyActionsDeps): CopyActions {
   const copy = deps.copy ?? (text => copyText(text))

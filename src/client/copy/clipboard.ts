@@ -34,7 +34,6 @@ function execCopy(doc: Document, text: string): boolean {
 
 /**
  * Copies `text`. Call it synchronously from the click handler.
- * @param text - what to copy.
  * @param paths - the document and async clipboard to use.
  * @returns whether a clipboard path accepted the text.
  */

@@ -24,7 +24,6 @@ export class Lookups {
    * Starts a fresh lookup of a key; it replaces the one kept.
    * @param key - what is looked up.
    * @param run - the lookup; `undefined` when there is no answer.
-   * @returns the lookup's promise.
    */
   start(key: string, run: () => Promise<string | undefined>): Promise<string | undefined> {
     const promise = run().catch(() => undefined)
@@ -51,7 +50,6 @@ export class Lookups {
    * The latest lookup of a key while it runs or after it found an answer; a new one otherwise.
    * @param key - what is looked up.
    * @param run - the lookup, when a new one is needed.
-   * @returns the answer.
    */
   load(key: string, run: () => Promise<string | undefined>): Promise<string | undefined> {
     const latest = this.kept.get(key)

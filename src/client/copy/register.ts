@@ -21,10 +21,10 @@ import type { HeaderCopyActionsInjected, MessageReferenceActionInjected } from '
 import { NS, type SessionsLookup } from '../locales.ts'
 import { createCopyActions } from './actions.ts'
 import { HeaderCopyActions } from './HeaderCopyActions.tsx'
-import { createMessageReferenceLookup } from './message-reference.ts'
+import { createMessageReferenceLookup } from './message-reference-lookup.ts'
 import { MessageReferenceAction } from './MessageReferenceAction.tsx'
 import { decorateUserMessages } from './user-message-actions.tsx'
-import { createReferenceLookup } from './reference.ts'
+import { createReferenceLookup } from './session-mention-lookup.ts'
 import { createSidebar } from '../sidebar/sidebar.ts'
 import { createRowMenu } from './row-menu.tsx'
 import { createToastOutlet } from './toast.tsx'
@@ -51,7 +51,6 @@ export const copyFeature = {
 
 /**
  * Registers the header buttons and mounts the workspace browser with the row-menu items, on the feature's fiber.
- * @param ctx - the feature's context.
  * @param config - the routes and the locale lookup.
  */
 function registerCopyActions(ctx: ClientContext, { api, t }: CopyConfig): void {

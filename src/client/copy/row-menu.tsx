@@ -10,6 +10,7 @@
 import { IconCopyOutline16, IconLinkOutline16 } from '@deepseek-ai/dsh-client-ui-primitives'
 import type { RowMenu } from '../../workspace-browser/contract.ts'
 import type { SessionsKey } from '../locales.ts'
+import { sessionRow } from '../official/markup.ts'
 import type { CopyActions } from './actions.ts'
 
 /** Menu id of "Copy session ID". */
@@ -20,15 +21,12 @@ export const COPY_REFERENCE = 'dsh-sessions.copy-reference'
 
 /**
  * Builds the module.
- * @param t - the plugin's locale lookup.
- * @param actions - the copy actions.
  * @param rowOf - the row element of a session, the toast's anchor.
- * @returns the row menu.
  */
 export function createRowMenu(
   t: (key: SessionsKey) => string,
   actions: CopyActions,
-  rowOf: (sessionId: string) => HTMLElement | null = sessionId => document.querySelector<HTMLElement>(`[data-dsh-session-row="${CSS.escape(sessionId)}"]`),
+  rowOf: (sessionId: string) => HTMLElement | null = sessionRow,
 ): RowMenu {
   return {
     items: () => [

@@ -17,7 +17,6 @@ export type ShowToast = (toast: { text: string; ok: boolean; anchor: HTMLElement
 
 /**
  * Builds the toast outlet of a document.
- * @param doc - the page's document.
  * @returns the function that shows a toast, and one that removes the live region.
  */
 export function createToastOutlet(doc: Document = document): { show: ShowToast; dispose(): void } {

@@ -4,15 +4,17 @@
  * not export the bubble's parts, so this follows the current session's chat
  * rows: each row of a user message (a chat node of kind `user`, whose data
  * carries the message's log seq) gets the same button as a reply, rendered
- * in a React root of its own at the end of the row's action bar (the last
- * child of the row's `data-time-hover-root` element, next to the host's copy
- * button). A root whose row is gone is unmounted on the next pass.
+ * in a React root of its own at the end of the row's action bar, next to
+ * the host's copy button. A root whose row is gone is unmounted on the next
+ * pass.
  * @module @wishp3/dsh-sessions/client/copy/user-message-actions
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import { createRoot, type Root } from 'react-dom/client'
-import type { ReadNode } from '../core/sent-reference.ts'
+import type { ReadNode } from '../core/snapshot-sources.ts'
 import type { SessionsLookup } from '../locales.ts'
+import { type ChatView, followChatRows } from '../official/chat-rows.ts'
+import { chatRows, markedWithin, messageActionBar } from '../official/markup.ts'
 import type { CopyActions } from './actions.ts'
 import { MessageReferenceAction } from './MessageReferenceAction.tsx'
 
@@ -24,9 +26,6 @@ export interface UserMessageActionsDeps {
 }
 
 const MOUNT_ATTR = 'data-dsh-sessions-user-action'
-
-/** Milliseconds the page is let settle before rows are decorated again. */
-const SETTLE_MS = 120
 
 function userSeqs(nodes: Iterable<ReadNode>): Map<string, number> {
   const found = new Map<string, number>()
@@ -41,32 +40,21 @@ function userSeqs(nodes: Iterable<ReadNode>): Map<string, number> {
 /**
  * Adds the button to the user messages of the session on screen until disposed.
  * @param deps - the sessions service, the copy actions and the locale.
- * @returns the disposer.
  */
 export function decorateUserMessages(deps: UserMessageActionsDeps): () => void {
   const roots = new Map<HTMLElement, Root>()
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const schedule = () => {
-    if (timer !== undefined) return
-    timer = setTimeout(() => {
-      timer = undefined
-      decorate()
-    }, SETTLE_MS)
-  }
-  function decorate(): void {
+  function decorate({ sessionId, nodes }: ChatView): void {
     for (const [container, root] of roots) {
       if (container.isConnected) continue
       root.unmount()
       roots.delete(container)
     }
-    const sessionId = deps.sessions.list.getSnapshot().current
-    const snapshot = sessionId === undefined ? undefined : deps.sessions.binding(sessionId)?.session.getSnapshot()
-    if (sessionId === undefined || snapshot === undefined) return
-    for (const [key, seq] of userSeqs(snapshot.chat.nodes.values() as Iterable<ReadNode>)) {
-      for (const row of document.querySelectorAll<HTMLElement>(`[data-chat-anchor-key="${CSS.escape(key)}"]`)) {
-        const bar = row.querySelector<HTMLElement>('[data-time-hover-root]')?.lastElementChild
-        if (!(bar instanceof HTMLElement) || bar.querySelector('button') === null) continue
-        const mounted = bar.querySelector<HTMLElement>(`[${MOUNT_ATTR}]`)
+    if (sessionId === undefined || nodes === undefined) return
+    for (const [key, seq] of userSeqs(nodes)) {
+      for (const row of chatRows(key)) {
+        const bar = messageActionBar(row)
+        if (bar === undefined) continue
+        const mounted = markedWithin(bar, MOUNT_ATTR)
         if (mounted !== null && mounted.getAttribute(MOUNT_ATTR) === `${sessionId} ${seq}`) continue
         mounted?.remove()
         const container = document.createElement('span')
@@ -86,14 +74,9 @@ export function decorateUserMessages(deps: UserMessageActionsDeps): () => void {
       }
     }
   }
-  const observer = new MutationObserver(schedule)
-  observer.observe(document.body, { childList: true, subtree: true })
-  const offList = deps.sessions.list.subscribe(schedule)
-  schedule()
+  const rows = followChatRows(deps.sessions, decorate)
   return () => {
-    observer.disconnect()
-    offList()
-    clearTimeout(timer)
+    rows.dispose()
     for (const root of roots.values()) root.unmount()
     roots.clear()
   }

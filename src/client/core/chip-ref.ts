@@ -26,11 +26,7 @@ export interface FileChipRef {
 /** Any chip ref of this source. */
 export type ChipRef = SessionChipRef | FileChipRef
 
-/**
- * Encodes a chip ref.
- * @param ref - the ref.
- * @returns its opaque string form.
- */
+/** Encodes a chip ref. */
 export function encodeChipRef(ref: ChipRef): string {
   return JSON.stringify(ref)
 }

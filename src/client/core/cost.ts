@@ -7,8 +7,6 @@
 /**
  * A byte count as people write it: bytes (the word, with its plural) under
  * 1 KB, then kilobytes with one decimal.
- * @param bytes - the size.
- * @param locale - the UI locale id.
  * @returns e.g. "812 bytes" / "12.4 kB"; "812字节" in Chinese.
  */
 export function formatSize(bytes: number, locale: string): string {
@@ -18,8 +16,6 @@ export function formatSize(bytes: number, locale: string): string {
 
 /**
  * A token estimate with grouping.
- * @param tokens - the estimate.
- * @param locale - the UI locale id.
  * @returns e.g. "3,104".
  */
 export function formatTokens(tokens: number, locale: string): string {

@@ -15,9 +15,7 @@ export const REASON_LABEL_MAX = 80
  * The text cut to at most `max` characters, ending in `…` when cut. Whole
  * code points and whole grapheme clusters only: an emoji or a combined
  * character is never split.
- * @param text - the full text.
  * @param max - the most characters shown, the ellipsis included.
- * @returns the text as shown.
  */
 export function clampLabel(text: string, max: number): string {
   if (Array.from(text).length <= max) return text

@@ -19,7 +19,6 @@ export interface NarrowedChip {
  * the user to the end (all of them when there are fewer turns).
  * @param messages - the session's messages, oldest first.
  * @param turns - how many turns, at least 1.
- * @returns those messages.
  */
 export function lastTurns(messages: readonly SourceMessage[], turns: number): SourceMessage[] {
   let seen = 0
@@ -33,8 +32,6 @@ export function lastTurns(messages: readonly SourceMessage[], turns: number): So
 
 /**
  * The chip of some messages of a session.
- * @param sessionId - the session.
- * @param title - its title.
  * @param chosen - the messages, at least one.
  * @returns the chip's label and mention.
  */

@@ -18,8 +18,6 @@ export interface WrittenReference {
 
 /**
  * The labelled, well-formed message references of a draft outside its chips.
- * @param draft - the draft text.
- * @param chips - the spans chips occupy.
  * @returns the references in draft order.
  */
 export function writtenReferences(draft: string, chips: readonly { readonly offset: number; readonly length: number }[]): WrittenReference[] {

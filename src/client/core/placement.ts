@@ -35,9 +35,6 @@ export const TOAST_MIN_WIDTH = 160
 /**
  * Places a toast.
  * @param anchor - the anchor's box, or `undefined` when it is gone.
- * @param side - the preferred side.
- * @param viewport - the window's size.
- * @returns the placement.
  */
 export function placeToast(anchor: Box | undefined, side: ToastSide, viewport: { width: number; height: number }): ToastPlacement {
   if (anchor === undefined) return { top: TOAST_GAP * 2, left: viewport.width / 2, side: 'below' }

@@ -15,9 +15,6 @@ export const QUOTE_SOURCE = 'dsh-sessions-quote'
  * The quote a selection becomes: line endings as `\n`, trimmed, and cut
  * after `limit` code points (never inside a surrogate pair) with `marker`
  * appended.
- * @param selection - the selected text.
- * @param marker - the localized truncation marker.
- * @param limit - the code-point limit.
  * @returns the quote text; empty when the selection is blank.
  */
 export function quoteText(selection: string, marker: string, limit: number = QUOTE_LIMIT): string {
@@ -34,7 +31,6 @@ export function quoteText(selection: string, marker: string, limit: number = QUO
 /**
  * The Markdown quote the model reads: `> ` before every line, `>` alone for
  * an empty line.
- * @param text - quote text.
  * @returns the quote lines, without a final line break.
  */
 export function toMarkdownQuote(text: string): string {
@@ -46,8 +42,6 @@ export function toMarkdownQuote(text: string): string {
  * ending in a line break. The chip sits on a line of its own in the draft,
  * so the line break the draft keeps after the chip makes the empty line that
  * ends the block.
- * @param text - quote text.
- * @returns the quote block.
  */
 export function quoteBlock(text: string): string {
   return `${toMarkdownQuote(text)}\n`
@@ -55,7 +49,6 @@ export function quoteBlock(text: string): string {
 
 /**
  * The first line of a quote, for a one-line preview.
- * @param text - quote text.
  * @returns its first non-empty line.
  */
 export function firstLine(text: string): string {
@@ -68,11 +61,7 @@ export interface QuoteRef {
   readonly n: number
 }
 
-/**
- * Encodes a quote chip's ref.
- * @param quote - text and number.
- * @returns the opaque ref.
- */
+/** Encodes a quote chip's ref. */
 export function encodeQuoteRef(quote: QuoteRef): string {
   return JSON.stringify({ kind: 'quote', n: quote.n, text: quote.text })
 }

@@ -51,7 +51,6 @@ const str = (value: unknown): string | undefined => (typeof value === 'string' ?
 
 /**
  * The model of a row.
- * @param toolName - the tool's wire name.
  * @param call - the call's arguments and outcome.
  * @returns the model; `undefined` for another tool.
  */

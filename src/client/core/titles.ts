@@ -23,7 +23,6 @@ export interface SummaryList {
 
 /**
  * Sessions whose rows show a fallback instead of a title.
- * @param list - the sessions list.
  * @returns their ids, in list order.
  */
 export function untitledIds(list: SummaryList): string[] {
@@ -37,7 +36,6 @@ export function untitledIds(list: SummaryList): string[] {
 
 /**
  * The list with known titles in the rows that fall back.
- * @param list - the sessions list.
  * @param titles - titles the plugin knows, by session id.
  * @returns the same list when no row changes, else a copy with those rows' `displayTitle` replaced.
  */

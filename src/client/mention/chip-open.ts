@@ -2,9 +2,8 @@
  * A click on one of this source's session chips in the composer opens the
  * chip's source; a chip of part of a session opens it at the first cited
  * message, with the cited messages marked. rc.8 draws chips in a layer under
- * the text area that takes no pointer events (`data-decoration="chip"`,
- * `data-occurrence`), so the click is the text area's, matched against the
- * chips' boxes. The draft stays in the session's composer. The same source
+ * the text area that takes no pointer events, so the click is the text
+ * area's, matched against the chips' boxes. The draft stays in the session's composer. The same source
  * opens from the chip's row in the reference dock, by keyboard too.
  * @module @wishp3/dsh-sessions/client/mention/chip-open
  */
@@ -13,6 +12,7 @@ import { SessionId } from '@deepseek-ai/dsh-session/types'
 import { scanMessageReferences } from '../../shared/message-reference.ts'
 import { decodeChipRef } from '../core/chip-ref.ts'
 import { openAtMessage } from '../navigation/open-at-message.ts'
+import { composerCardOf, composerChips } from '../official/markup.ts'
 
 /** What a chip's click reads. */
 export interface ChipOpenDeps {
@@ -30,16 +30,15 @@ function hit(element: Element, x: number, y: number): boolean {
 /**
  * Listens for clicks on chips until disposed.
  * @param deps - the sessions service and the draft's chips.
- * @returns the disposer.
  */
 export function openChipsOnClick(deps: ChipOpenDeps): () => void {
   const onClick = (event: MouseEvent) => {
     if (event.button !== 0 || !(event.target instanceof HTMLTextAreaElement)) return
-    const card = event.target.closest('[data-composer-card]')
+    const card = composerCardOf(event.target)
     const current = deps.sessions.list.getSnapshot().current
     if (card === null || current === undefined) return
-    const chip = [...card.querySelectorAll('[data-decoration="chip"][data-occurrence]')].find(element => hit(element, event.clientX, event.clientY))
-    const occurrence = chip === undefined ? undefined : deps.occurrences(current).find(candidate => String(candidate.occurrenceId) === chip.getAttribute('data-occurrence'))
+    const chip = composerChips(card).find(drawn => hit(drawn.element, event.clientX, event.clientY))
+    const occurrence = chip === undefined ? undefined : deps.occurrences(current).find(candidate => String(candidate.occurrenceId) === chip.occurrence)
     const ref = occurrence?.source === deps.source ? decodeChipRef(occurrence.ref) : undefined
     if (ref?.kind !== 'session') return
     const [part] = scanMessageReferences(ref.mention)

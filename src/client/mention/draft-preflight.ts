@@ -37,9 +37,7 @@ export interface DraftPreflightDeps {
 /**
  * The text the input machine will send for a draft: each chip's model form
  * over its display range, trimmed.
- * @param snapshot - the draft.
  * @param forms - the model form of each chip, in chip order.
- * @returns the sent text.
  */
 export function sentText(snapshot: DraftSnapshot, forms: readonly string[]): string {
   let out = ''

@@ -35,7 +35,6 @@ export const mentionsFeature = {
 
 /**
  * Registers the source on the feature's fiber.
- * @param ctx - the feature's context.
  * @param config - the routes and the locale lookup.
  */
 function registerMentions(ctx: ClientContext, { api, t }: MentionsConfig): void {
@@ -86,8 +85,6 @@ function registerMentions(ctx: ClientContext, { api, t }: MentionsConfig): void 
 /**
  * Follows the current session's draft and turns the message references
  * written in it (pasted, usually) into chips of this source.
- * @param ctx - the feature's context.
- * @returns the disposer.
  */
 function watchWrittenReferences(ctx: ClientContext): () => void {
   const scope = (sessionId: string) => ctx.sessions.scope(SessionId(sessionId))

@@ -34,8 +34,6 @@ const MAX_EDITS = 16
 
 /**
  * Turns the written references of a session's draft into chips.
- * @param port - the session's input machine.
- * @param sessionId - the session.
  * @param chipOf - the chip of one written reference.
  * @returns how many became chips.
  */

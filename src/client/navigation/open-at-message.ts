@@ -5,7 +5,7 @@
  * opens) the row is scrolled to the middle of the view and marked briefly.
  * rc.8 has no way to open a session at a message, so this follows the
  * session's chat rows (each carries the log sequence number it starts at)
- * and the row elements (`data-chat-anchor-key`). For a few seconds after,
+ * and the row elements. For a few seconds after,
  * the row is brought back if the view moves it away, until the user
  * scrolls, types or clicks. Gives up quietly after
  * {@link GIVE_UP_MS}, or when the user opens another session: the session
@@ -15,6 +15,7 @@
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import { SessionId } from '@deepseek-ai/dsh-session/types'
 import { rowOfSeq } from '../core/anchor.ts'
+import { shownChatRow } from '../official/markup.ts'
 import styles from './MessageMark.module.css'
 
 /** Longest the whole search for the row may take. */
@@ -31,11 +32,6 @@ const MARK_MS = 2_400
 
 const tick = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 
-/** The row on screen: the page may hold other, hidden views of the same session with the same keys. */
-function shownRow(selector: string): HTMLElement | undefined {
-  return [...document.querySelectorAll<HTMLElement>(selector)].find(element => element.getClientRects().length > 0)
-}
-
 function inView(element: HTMLElement): boolean {
   const box = element.getBoundingClientRect()
   return box.bottom > 0 && box.top < window.innerHeight && box.height > 0
@@ -43,8 +39,6 @@ function inView(element: HTMLElement): boolean {
 
 /**
  * Opens a session at a message.
- * @param sessions - the browser's sessions service.
- * @param sessionId - the session.
  * @param seq - the message's log sequence number.
  * @param alsoMark - more messages to mark when their rows are loaded (the rest of a part reference).
  * @returns when the row has been shown, or the search given up.
@@ -87,7 +81,7 @@ export async function openAtMessage(sessions: ClientContext['sessions'], session
         await session.loadOlder().catch(() => tick(250))
         continue
       }
-      const element = shownRow(`[data-chat-anchor-key="${CSS.escape(found.key)}"]`)
+      const element = shownChatRow(found.key)
       if (element === undefined) {
         await tick(50)
         continue
@@ -101,7 +95,7 @@ export async function openAtMessage(sessions: ClientContext['sessions'], session
           if (row.kind === 'row') keys.add(row.key)
         }
         for (const key of keys) {
-          const row = key === found.key ? element : shownRow(`[data-chat-anchor-key="${CSS.escape(key)}"]`)
+          const row = key === found.key ? element : shownChatRow(key)
           row?.classList.add(styles.mark!)
           setTimeout(() => row?.classList.remove(styles.mark!), MARK_MS)
         }

@@ -48,7 +48,6 @@ const ATTEMPTS = 5
 
 /**
  * The quote chips of a draft, in draft order.
- * @param state - the draft's chips.
  * @returns its `dsh-sessions-quote` chips.
  */
 export function quoteOccurrences<C extends { readonly source: string }>(state: { readonly occurrences: readonly C[] }): C[] {
@@ -70,8 +69,6 @@ function retried(port: ComposerPort, sessionId: string, step: (state: DraftState
 
 /**
  * Appends a quote chip at the end of the draft, on a line of its own.
- * @param port - the session's input machine.
- * @param sessionId - the session.
  * @param text - the quote text (already trimmed and truncated).
  * @param label - the chip label for a number (`Quote N`).
  * @returns the draft length after the insertion, or `undefined` when the draft does not accept it.
@@ -118,9 +115,6 @@ function exactRemoval(draft: string, start: number, end: number): boolean {
 /**
  * Removes one quote chip, with the line break or space after it when that
  * keeps every other chip intact.
- * @param port - the session's input machine.
- * @param sessionId - the session.
- * @param occurrenceId - the chip to remove.
  * @returns true when removed.
  */
 export function removeQuote(port: ComposerPort, sessionId: string, occurrenceId: number): boolean {

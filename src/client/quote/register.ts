@@ -12,6 +12,7 @@ import { SessionId } from '@deepseek-ai/dsh-session/types'
 import type { QuoteBarInjected, SelectionButtonInjected } from '../contract.ts'
 import { quoteText } from '../core/quote.ts'
 import { NS, type SessionsLookup } from '../locales.ts'
+import { composerTextArea } from '../official/markup.ts'
 import { appendQuote, type ComposerPort, removeQuote } from './composer.ts'
 import { QuoteBar } from './QuoteBar.tsx'
 import { SelectionButton } from './SelectionButton.tsx'
@@ -26,7 +27,6 @@ export const quotesFeature = {
 
 /**
  * Registers the quote feature on its fiber.
- * @param ctx - the feature's context.
  * @param config - the plugin's locale lookup, with `{n}` parameters.
  */
 function registerQuotes(ctx: ClientContext, { t }: { readonly t: SessionsLookup }): void {
@@ -89,7 +89,7 @@ function composerPort(ctx: ClientContext): ComposerPort {
 /** Focuses the composer with the caret at `offset`, after the input machine's render. */
 function focusComposer(offset: number): void {
   requestAnimationFrame(() => {
-    const textarea = document.querySelector<HTMLTextAreaElement>('[data-composer-card] textarea')
+    const textarea = composerTextArea()
     textarea?.focus()
     textarea?.setSelectionRange(offset, offset)
   })

@@ -1,9 +1,10 @@
 /**
  * Which text selection can be quoted: a non-empty selection whose both
- * ends lie in the conversation (`[data-conversation-scroll]`) and outside the
- * composer (`[data-composer-seat]`, which also holds the quote bar).
+ * ends lie in the conversation and outside the composer's seat (which also
+ * holds the quote bar).
  * @module @wishp3/dsh-sessions/client/quote/selection
  */
+import { inConversation } from '../official/markup.ts'
 
 /** A quotable selection and where it is on screen. */
 export interface QuotableSelection {
@@ -17,9 +18,9 @@ function elementOf(node: Node | null): Element | null {
   return node.nodeType === Node.ELEMENT_NODE ? node as Element : node.parentElement
 }
 
-function inConversation(node: Node | null): boolean {
+function quotable(node: Node | null): boolean {
   const element = elementOf(node)
-  return element?.closest('[data-conversation-scroll]') != null && element.closest('[data-composer-seat]') == null
+  return element !== null && inConversation(element)
 }
 
 /**
@@ -31,7 +32,7 @@ export function quotableSelection(selection: Selection | null): QuotableSelectio
   if (selection === null || selection.isCollapsed || selection.rangeCount === 0) return undefined
   const text = selection.toString()
   if (text.trim() === '') return undefined
-  if (!inConversation(selection.anchorNode) || !inConversation(selection.focusNode)) return undefined
+  if (!quotable(selection.anchorNode) || !quotable(selection.focusNode)) return undefined
   const box = selection.getRangeAt(0).getBoundingClientRect()
   return { text, rect: { top: box.top, left: box.left, width: box.width, height: box.height } }
 }

@@ -11,7 +11,6 @@ import { decodeQuoteRef, QUOTE_SOURCE, quoteBlock } from '../core/quote.ts'
  * The model and clipboard form of a quote chip: its Markdown quote block,
  * every line ending in a line break. Sending, copying and the saved draft
  * all use this one form, so a reloaded draft sends what the chips sent.
- * @param ref - the chip's ref.
  * @returns the text sent and copied; empty for a ref that is not a quote's.
  */
 export function quoteChipText(ref: string): string {
@@ -19,10 +18,7 @@ export function quoteChipText(ref: string): string {
   return quote === undefined ? '' : quoteBlock(quote.text)
 }
 
-/**
- * Builds the source.
- * @returns the source to register.
- */
+/** Builds the source. */
 export function createQuoteSource(): InputTriggerSource {
   return {
     trigger: '@',

@@ -9,7 +9,7 @@
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
 import { SessionId } from '@deepseek-ai/dsh-session/types'
-import { createReferenceLookup } from '../copy/reference.ts'
+import { createReferenceLookup } from '../copy/session-mention-lookup.ts'
 import { encodeChipRef } from '../core/chip-ref.ts'
 import { CHIP_LABEL_MAX, clampLabel } from '../core/label.ts'
 import type { Outcome } from '../../shared/wire.ts'
@@ -54,11 +54,7 @@ export const referenceDockFeature = {
   apply: registerReferenceDock,
 }
 
-/**
- * Registers the dock on the feature's fiber.
- * @param ctx - the feature's context.
- * @param config - the plugin's routes.
- */
+/** Registers the dock on the feature's fiber. */
 function registerReferenceDock(ctx: ClientContext, { api, t }: { readonly api: SessionsApi; readonly t: SessionsLookup }): void {
   const seen = new Map<string, number>()
   const wholeMentions = createReferenceLookup({ api })

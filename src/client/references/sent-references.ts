@@ -1,10 +1,10 @@
 /**
  * Sent references that lead back to their source. rc.8 shows a sent session
- * reference as a label in the user's bubble (`data-ref-chip="session"`) that
- * is neither a link nor carries the session id; the id, the snapshot's
+ * reference as a label in the user's bubble that is neither a link nor
+ * carries the session id; the id, the snapshot's
  * capture and, for a part reference, the cited messages' seqs are in the
  * data of the context node that follows the message (see
- * `core/sent-reference.ts`). This follows the current session's chat rows
+ * `core/snapshot-sources.ts`). This follows the current session's chat rows
  * and makes each such label a link: clicking it (or Enter when focused)
  * opens the source, at the first cited message of a part reference with the
  * cited messages marked. A reference whose source has gained messages since
@@ -16,9 +16,11 @@
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import { SessionId } from '@deepseek-ai/dsh-session/types'
 import type { SentReference, SinceResponse, SourceSince } from '../../shared/wire.ts'
-import { type ReadNode, sentSources, sourceOfChip } from '../core/sent-reference.ts'
+import { sentSources, sourceOfChip } from '../core/snapshot-sources.ts'
 import type { SessionsLookup } from '../locales.ts'
 import { openAtMessage } from '../navigation/open-at-message.ts'
+import { type ChatView, followChatRows } from '../official/chat-rows.ts'
+import { chatRows, closestMarked, sentSessionChips } from '../official/markup.ts'
 import styles from './SentReference.module.css'
 
 /** What the decoration reads. */
@@ -28,9 +30,6 @@ export interface SentReferencesDeps {
   readonly t: SessionsLookup
   locale(): string
 }
-
-/** Milliseconds the page is let settle before rows are decorated again. */
-const SETTLE_MS = 120
 
 /** Milliseconds a source's answer is trusted before it is asked again. */
 const SINCE_TTL_MS = 15_000
@@ -49,20 +48,11 @@ interface Known {
 /**
  * Decorates the sent references of the session on screen until disposed.
  * @param deps - the sessions service, the since route and the locale.
- * @returns the disposer.
  */
 export function decorateSentReferences(deps: SentReferencesDeps): () => void {
   const known = new Map<string, Known>()
   const asking = new Set<string>()
   const abort = new AbortController()
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const schedule = () => {
-    if (timer !== undefined) return
-    timer = setTimeout(() => {
-      timer = undefined
-      decorate()
-    }, SETTLE_MS)
-  }
   const keyOf = (sessionId: string, captured: number | null) => `${sessionId}\n${captured ?? ''}`
 
   function ask(sources: SentReference[]): void {
@@ -75,23 +65,21 @@ export function decorateSentReferences(deps: SentReferencesDeps): () => void {
         for (const source of batch) known.set(keyOf(source.sessionId, source.capturedThroughSeq), { at: Date.now(), answer: undefined })
       }).finally(() => {
         for (const source of batch) asking.delete(keyOf(source.sessionId, source.capturedThroughSeq))
-        if (!abort.signal.aborted) schedule()
+        if (!abort.signal.aborted) rows.schedule()
       })
     }
   }
 
   let shown: string | undefined
-  function decorate(): void {
-    const current = deps.sessions.list.getSnapshot().current
+  function decorate({ sessionId: current, nodes }: ChatView): void {
     // Coming back to a session is when its sources are most likely to have moved on: ask afresh.
     if (current !== shown) known.clear()
     shown = current
-    const snapshot = current === undefined ? undefined : deps.sessions.binding(current)?.session.getSnapshot()
-    if (snapshot === undefined) return
+    if (nodes === undefined) return
     const toAsk: SentReference[] = []
-    for (const [key, sources] of sentSources(snapshot.chat.nodes.values() as Iterable<ReadNode>)) {
-      for (const row of document.querySelectorAll<HTMLElement>(`[data-chat-anchor-key="${CSS.escape(key)}"]`)) {
-        for (const chip of row.querySelectorAll<HTMLElement>('[data-ref-chip="session"]')) {
+    for (const [key, sources] of sentSources(nodes)) {
+      for (const row of chatRows(key)) {
+        for (const chip of sentSessionChips(row)) {
           const source = sourceOfChip(sources, chip.textContent ?? '')
           if (source === undefined) continue
           if (chip.getAttribute(SOURCE_ATTR) !== source.sessionId) {
@@ -136,7 +124,7 @@ export function decorateSentReferences(deps: SentReferencesDeps): () => void {
     if (first === undefined || !Number.isSafeInteger(first)) deps.sessions.open(SessionId(sessionId))
     else void openAtMessage(deps.sessions, sessionId, first, rest)
   }
-  const target = (event: Event) => (event.target instanceof Element ? event.target.closest<HTMLElement>(`[${SOURCE_ATTR}]`) : null)
+  const target = (event: Event) => (event.target instanceof Element ? closestMarked(event.target, SOURCE_ATTR) : null)
   const onClick = (event: MouseEvent) => {
     const element = target(event)
     if (element === null) return
@@ -153,17 +141,12 @@ export function decorateSentReferences(deps: SentReferencesDeps): () => void {
   }
   document.addEventListener('click', onClick, true)
   document.addEventListener('keydown', onKey, true)
-  const observer = new MutationObserver(schedule)
-  observer.observe(document.body, { childList: true, subtree: true })
-  const offList = deps.sessions.list.subscribe(schedule)
-  const refresh = setInterval(schedule, SINCE_TTL_MS)
-  schedule()
+  const rows = followChatRows(deps.sessions, decorate)
+  const refresh = setInterval(rows.schedule, SINCE_TTL_MS)
   return () => {
     abort.abort()
-    observer.disconnect()
-    offList()
+    rows.dispose()
     clearInterval(refresh)
-    clearTimeout(timer)
     document.removeEventListener('click', onClick, true)
     document.removeEventListener('keydown', onKey, true)
   }

@@ -16,10 +16,7 @@ export const settingsCardFeature = {
   apply: registerSettingsCard,
 }
 
-/**
- * Registers the card on the feature's fiber, keyed by the settings namespace.
- * @param ctx - the feature's context.
- */
+/** Registers the card on the feature's fiber, keyed by the settings namespace. */
 function registerSettingsCard(ctx: ClientContext): void {
   const card = bindSettingsSection(ctx.settingsScope.bind({ namespace: NS }))
   ctx.effect(() => ctx.slots.inject('settings.plugin.item', () => ctx.slots.register({

@@ -24,7 +24,6 @@ function resolved(value: unknown): Config | undefined {
  * The keys the user layer (the `dsh-sessions` section of `settings.yaml`)
  * sets: a key present there is an override, whatever its value.
  * @param user - the settings scope's raw user layer.
- * @returns the keys it sets.
  */
 function userKeys(user: unknown): ReadonlySet<string> {
   return typeof user === 'object' && user !== null ? new Set(Object.keys(user)) : new Set()

@@ -24,11 +24,7 @@ export class SidebarSearch {
   private readonly t: SessionsLookup
   private readonly titles: Pick<TitleStore, 'learn'>
 
-  /**
-   * @param api - the plugin's search route.
-   * @param t - the plugin's locale lookup.
-   * @param titles - the rows' title store, which learns the titles each answer names.
-   */
+  /** @param titles - the rows' title store, which learns the titles each answer names. */
   constructor(api: Pick<SessionsApi, 'search'>, t: SessionsLookup, titles: Pick<TitleStore, 'learn'>) {
     this.api = api
     this.t = t
@@ -37,9 +33,7 @@ export class SidebarSearch {
 
   /**
    * Answers one query.
-   * @param query - the trimmed query.
    * @param signal - aborted when the user types on.
-   * @param hostSearch - the host's own search.
    * @returns the rows: title matches, then matches of what was said with their excerpts.
    */
   async search(query: string, signal: AbortSignal, hostSearch: (query: string, signal: AbortSignal) => Promise<SearchPage>): Promise<SearchPage> {
@@ -69,7 +63,6 @@ export class SidebarSearch {
 
   /**
    * The note shown while the index is still being built.
-   * @param query - the query on screen.
    * @returns the note for that query's answer, if it came while the index was incomplete.
    */
   indexingNote(query: string): string | undefined {

@@ -12,16 +12,11 @@ import { untitledIds, withTitles } from '../core/titles.ts'
 import type { SessionsLookup } from '../locales.ts'
 import type { Sidebar } from '../../workspace-browser/contract.ts'
 import { openAtMessage } from '../navigation/open-at-message.ts'
+import { firstSearchResultRow, treeRows } from '../official/markup.ts'
 import { SidebarSearch } from './search.ts'
 import { TitleStore } from './titles.ts'
 
-/**
- * Builds the module.
- * @param sessions - the browser's sessions service.
- * @param api - the plugin's routes.
- * @param t - the plugin's locale lookup.
- * @returns the sidebar module.
- */
+/** Builds the module. */
 export function createSidebar(sessions: ClientContext['sessions'], api: Pick<SessionsApi, 'search' | 'titles'>, t: SessionsLookup): Sidebar {
   const titles = new TitleStore(api)
   const search = new SidebarSearch(api, t, titles)
@@ -42,7 +37,7 @@ export function createSidebar(sessions: ClientContext['sessions'], api: Pick<Ses
     resultsKeyDown(event) {
       if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return
       const tree = event.currentTarget as HTMLElement
-      const rows = [...tree.querySelectorAll<HTMLElement>('[role="treeitem"]')]
+      const rows = treeRows(tree)
       const at = rows.indexOf(document.activeElement as HTMLElement)
       const next = rows[Math.max(0, Math.min(rows.length - 1, at + (event.key === 'ArrowDown' ? 1 : -1)))]
       if (next === undefined) return
@@ -51,7 +46,7 @@ export function createSidebar(sessions: ClientContext['sessions'], api: Pick<Ses
     },
     searchBoxKeyDown(event) {
       if (event.key !== 'ArrowDown') return false
-      const first = document.querySelector<HTMLElement>('[data-dsh-sessions-results] [role="treeitem"]')
+      const first = firstSearchResultRow()
       if (first === null) return false
       event.preventDefault()
       first.focus()

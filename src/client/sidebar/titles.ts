@@ -44,7 +44,6 @@ export class TitleStore {
   /**
    * Hears of arriving titles.
    * @param listener - called after titles arrive.
-   * @returns the unsubscribe call.
    */
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener)

@@ -4,24 +4,9 @@
  * `{ error: { code, message } }` with the status its code maps to here (and
  * only here), and a failing handler never takes the server down.
  *
- * - `POST /dsh-sessions/candidates` `{ sessionId, query?, limit? }` → `{ candidates }`
- * - `POST /dsh-sessions/preflight` `{ sessionId, text, chips? }` → the whole draft checked once:
- *   `{ ok: true, text, references, sources }` or `{ ok: false, code, message, sessionId?, label?, sources }`
- * - `POST /dsh-sessions/outcomes` `{ sessionId, after?, waitMs? }` → `{ outcomes, last }`: what the
- *   pre-step could not attach, waiting up to `waitMs` (at most 25 s) for news
- * - `POST /dsh-sessions/search` `{ query, limit? }` → `{ results, hasMore, indexing? }`: the sidebar's
- *   search over every session the host lists (see `search/sidebar-search.ts`); a query of any text is
- *   answered, never refused, and only its first 256 characters are read
- * - `POST /dsh-sessions/titles` `{ ids }` → `{ titles, pending }`: the titles the plugin knows of at
- *   most 1,000 sessions, for the sidebar's rows the host shows under their workspace's name
- * - `POST /dsh-sessions/message-reference` `{ sessionId, messageId }` or `{ sessionId, seq }` → `{ mention, label, sessionId, seq, number }`:
- *   the reference to one message of a session (see `shared/message-reference.ts`); 404 when it is not there
- * - `POST /dsh-sessions/mention` `{ sessionId }` → `{ sessionId, label, mention }`: the canonical mention of a
- *   session the index holds, as the `@` menu inserts it; 404 for any other
- * - `POST /dsh-sessions/messages` `{ sessionId, source }` → `{ sessionId, title, messages, total }`: the
- *   latest 200 messages of `source`, for narrowing a chip of `sessionId`'s draft; 404 for a source out of scope
- * - `POST /dsh-sessions/since` `{ sources: [{ sessionId, capturedThroughSeq }] }` → `{ sources }`: what each
- *   of at most 32 sent references' sources gained since its snapshot
+ * - `POST /dsh-sessions/<route>` for each route of `RouteCalls` (see
+ *   `shared/wire.ts`): its body is parsed into the route's request, and the
+ *   route answers the route's response
  * - `GET /dsh-sessions/content-index` → where the content index stands (no session text)
  * - `GET /dsh-sessions/settings` → the effective settings
  * - `POST /dsh-sessions/settings` `{ …partial settings }` → the effective settings after the write
@@ -45,7 +30,7 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { listCandidates, mentionOf } from '../references/candidates.ts'
 import type { ContentSearch } from '../search/content-search.ts'
 import { MAX_SIDEBAR_RESULTS, searchSidebar } from '../search/sidebar-search.ts'
-import type { MentionResponse, SentReference, SidebarSearchResponse, TitlesResponse } from '../../shared/wire.ts'
+import type { Route, RouteRequest, RouteResponse, SentReference } from '../../shared/wire.ts'
 import { DshSessionsError, type DshSessionsErrorCode } from '../errors.ts'
 import type { OutcomeLog } from '../references/outcome-log.ts'
 import { isInScope, type ReferenceTarget } from '../sessions/scope.ts'
@@ -122,6 +107,11 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text)
 }
 
+/** Answers a route with its declared response. */
+function answer<K extends Route>(res: ServerResponse, _route: K, body: RouteResponse<K>): void {
+  send(res, 200, body)
+}
+
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   const type = req.headers['content-type'] ?? ''
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new DshSessionsError('the body must be application/json', 'unsupported-media-type')
@@ -177,51 +167,101 @@ async function citing(ctx: Context, deps: RouteDependencies, body: Record<string
   return { id, cwd: known.cwd }
 }
 
+/**
+ * Each route's body parser: the body read as the route's declared request,
+ * or a `bad-request` refusal naming the first field that is not. A scoped
+ * route's `sessionId` is checked last, as `citing` reads it.
+ */
+const parse: { readonly [K in Route]: (body: Record<string, unknown>) => RouteRequest<K> } = {
+  candidates(body) {
+    const query = optionalString(body, 'query') ?? ''
+    const limit = optionalNumber(body, 'limit')
+    if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw new DshSessionsError('"limit" must be a whole number ≥ 1', 'bad-request')
+    return { query, ...(limit === undefined ? {} : { limit }), sessionId: requiredString(body, 'sessionId') }
+  },
+  preflight(body) {
+    const text = requiredString(body, 'text')
+    const value = body.chips
+    if (value !== undefined && (!Array.isArray(value) || value.length > MAX_CHIPS || !value.every(item => typeof item === 'string'))) {
+      throw new DshSessionsError(`"chips" must be a list of at most ${MAX_CHIPS} session ids`, 'bad-request')
+    }
+    return { text, ...(value === undefined ? {} : { chips: value as string[] }), sessionId: requiredString(body, 'sessionId') }
+  },
+  outcomes(body) {
+    const sessionId = requiredString(body, 'sessionId')
+    const after = optionalNumber(body, 'after') ?? 0
+    const waitMs = optionalNumber(body, 'waitMs') ?? 0
+    if (!Number.isSafeInteger(after) || after < 0) throw new DshSessionsError('"after" must be a whole number ≥ 0', 'bad-request')
+    if (!Number.isFinite(waitMs) || waitMs < 0) throw new DshSessionsError('"waitMs" must be a number ≥ 0', 'bad-request')
+    return { sessionId, after, waitMs }
+  },
+  search(body) {
+    const query = body.query
+    if (typeof query !== 'string') throw new DshSessionsError('"query" must be a string', 'bad-request')
+    const limit = optionalNumber(body, 'limit') ?? DEFAULT_SIDEBAR_RESULTS
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SIDEBAR_RESULTS) throw new DshSessionsError(`"limit" must be a whole number from 1 to ${MAX_SIDEBAR_RESULTS}`, 'bad-request')
+    return { query, limit }
+  },
+  titles(body) {
+    const ids = body.ids
+    if (!Array.isArray(ids) || ids.length > MAX_TITLE_IDS || !ids.every(id => typeof id === 'string')) {
+      throw new DshSessionsError(`"ids" must be a list of at most ${MAX_TITLE_IDS} session ids`, 'bad-request')
+    }
+    return { ids: ids as string[] }
+  },
+  'message-reference'(body) {
+    const sessionId = requiredString(body, 'sessionId')
+    const seq = optionalNumber(body, 'seq')
+    if (seq !== undefined && (!Number.isSafeInteger(seq) || seq < 0)) throw new DshSessionsError('"seq" must be a whole number ≥ 0', 'bad-request')
+    return seq !== undefined ? { sessionId, seq } : { sessionId, messageId: requiredString(body, 'messageId') }
+  },
+  mention: body => ({ sessionId: requiredString(body, 'sessionId') }),
+  messages(body) {
+    const source = requiredString(body, 'source')
+    return { source, sessionId: requiredString(body, 'sessionId') }
+  },
+  since(body) {
+    const value = body.sources
+    const valid = Array.isArray(value) && value.length <= MAX_SINCE && value.every(item => {
+      if (typeof item !== 'object' || item === null) return false
+      const { sessionId, capturedThroughSeq } = item as Record<string, unknown>
+      return typeof sessionId === 'string' && sessionId !== ''
+        && (capturedThroughSeq === null || (typeof capturedThroughSeq === 'number' && Number.isSafeInteger(capturedThroughSeq) && capturedThroughSeq >= 0))
+    })
+    if (!valid) throw new DshSessionsError(`"sources" must be a list of at most ${MAX_SINCE} { sessionId, capturedThroughSeq }`, 'bad-request')
+    return { sources: (value as SentReference[]).map(({ sessionId, capturedThroughSeq }) => ({ sessionId, capturedThroughSeq })) }
+  },
+}
+
 async function candidates(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readJson(req)
-  const query = optionalString(body, 'query') ?? ''
-  const limit = optionalNumber(body, 'limit')
-  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw new DshSessionsError('"limit" must be a whole number ≥ 1', 'bad-request')
+  const { query = '', limit } = parse.candidates(body)
   const who = await citing(ctx, deps, body)
   await deps.index.ready()
   const config = deps.settings.current()
   const found = await listCandidates(deps.index, who, query, config, limit, deps.content)
   const indexing = deps.content.progress(session => isInScope(config.scope, who, session))
-  send(res, 200, { candidates: found, ...(indexing === undefined ? {} : { indexing }) })
-}
-
-function chipIds(body: Record<string, unknown>): readonly string[] | undefined {
-  const value = body.chips
-  if (value === undefined) return undefined
-  if (!Array.isArray(value) || value.length > MAX_CHIPS || !value.every(item => typeof item === 'string')) {
-    throw new DshSessionsError(`"chips" must be a list of at most ${MAX_CHIPS} session ids`, 'bad-request')
-  }
-  return value as string[]
+  answer(res, 'candidates', { candidates: found, ...(indexing === undefined ? {} : { indexing }) })
 }
 
 /** Checks a whole draft once (see `references/send-check.ts`). */
 async function preflight(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readJson(req)
-  const text = requiredString(body, 'text')
-  const chips = chipIds(body)
+  const { text, chips } = parse.preflight(body)
   const who = await citing(ctx, deps, body)
   const abort = new AbortController()
   res.once('close', () => abort.abort())
-  send(res, 200, await deps.check.preflight(who, text, chips, deps.settings.current(), abort.signal))
+  answer(res, 'preflight', await deps.check.preflight(who, text, chips, deps.settings.current(), abort.signal))
 }
 
 async function sidebarSearch(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await readJson(req)
-  const query = body.query
-  if (typeof query !== 'string') throw new DshSessionsError('"query" must be a string', 'bad-request')
-  const limit = optionalNumber(body, 'limit') ?? DEFAULT_SIDEBAR_RESULTS
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SIDEBAR_RESULTS) throw new DshSessionsError(`"limit" must be a whole number from 1 to ${MAX_SIDEBAR_RESULTS}`, 'bad-request')
+  const { query, limit = DEFAULT_SIDEBAR_RESULTS } = parse.search(await readJson(req))
   const abort = new AbortController()
   res.once('close', () => abort.abort())
   await deps.index.ready()
   const found = await searchSidebar(deps.index, deps.content, query, limit, abort.signal)
   if (abort.signal.aborted && res.destroyed) return
-  const answer: SidebarSearchResponse = {
+  answer(res, 'search', {
     results: found.matches.map(({ session, snippet }) => ({
       sessionId: session.id,
       ...(session.title === undefined ? {} : { title: session.title }),
@@ -229,87 +269,59 @@ async function sidebarSearch(deps: RouteDependencies, req: IncomingMessage, res:
     })),
     hasMore: found.hasMore,
     ...(found.indexing === undefined ? {} : { indexing: found.indexing }),
-  }
-  send(res, 200, answer)
+  })
 }
 
 async function titles(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await readJson(req)
-  const ids = body.ids
-  if (!Array.isArray(ids) || ids.length > MAX_TITLE_IDS || !ids.every(id => typeof id === 'string')) {
-    throw new DshSessionsError(`"ids" must be a list of at most ${MAX_TITLE_IDS} session ids`, 'bad-request')
-  }
+  const { ids } = parse.titles(await readJson(req))
   await deps.index.ready()
   const known: Record<string, string> = {}
-  for (const id of ids as string[]) {
+  for (const id of ids) {
     const title = deps.index.get(id)?.title
     if (title !== undefined) known[id] = title
   }
-  const answer: TitlesResponse = { titles: known, pending: deps.content.progress() !== undefined }
-  send(res, 200, answer)
+  answer(res, 'titles', { titles: known, pending: deps.content.progress() !== undefined })
 }
 
 async function outcomes(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await readJson(req)
-  const sessionId = requiredString(body, 'sessionId')
-  const after = optionalNumber(body, 'after') ?? 0
-  const waitMs = optionalNumber(body, 'waitMs') ?? 0
-  if (!Number.isSafeInteger(after) || after < 0) throw new DshSessionsError('"after" must be a whole number ≥ 0', 'bad-request')
-  if (!Number.isFinite(waitMs) || waitMs < 0) throw new DshSessionsError('"waitMs" must be a number ≥ 0', 'bad-request')
+  const { sessionId, after = 0, waitMs = 0 } = parse.outcomes(await readJson(req))
   const abort = new AbortController()
   res.once('close', () => abort.abort())
   const found = await deps.outcomes.read(sessionId, after, Math.min(waitMs, MAX_OUTCOME_WAIT_MS), abort.signal)
   if (abort.signal.aborted && res.destroyed) return
-  send(res, 200, { outcomes: found, last: Math.max(after, deps.outcomes.latest()) })
+  answer(res, 'outcomes', { outcomes: found, last: Math.max(after, deps.outcomes.latest()) })
 }
 
 async function messageReference(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await readJson(req)
-  const sessionId = requiredString(body, 'sessionId')
-  const seq = optionalNumber(body, 'seq')
-  if (seq !== undefined && (!Number.isSafeInteger(seq) || seq < 0)) throw new DshSessionsError('"seq" must be a whole number ≥ 0', 'bad-request')
-  const message = seq !== undefined ? { seq } : { messageId: requiredString(body, 'messageId') }
+  const { sessionId, ...message } = parse['message-reference'](await readJson(req))
   await deps.index.ready()
-  send(res, 200, await deps.messages.reference(sessionId, message))
+  answer(res, 'message-reference', await deps.messages.reference(sessionId, message))
 }
 
 /** The canonical mention of a session the index holds; reads nothing for one it does not. */
 async function mention(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const sessionId = requiredString(await readJson(req), 'sessionId')
+  const { sessionId } = parse.mention(await readJson(req))
   await deps.index.ready()
   const known = deps.index.get(sessionId)
   if (known === undefined) throw new DshSessionsError(`session "${sessionId}" not found`, 'not-found')
-  const answer: MentionResponse = { sessionId, label: known.label, mention: mentionOf(known) }
-  send(res, 200, answer)
+  answer(res, 'mention', { sessionId, label: known.label, mention: mentionOf(known) })
 }
 
 /** A source's messages, for a draft's chip: only a source the current scope admits for that draft; any other looks missing. */
 async function messages(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readJson(req)
-  const source = requiredString(body, 'source')
+  const { source } = parse.messages(body)
   const who = await citing(ctx, deps, body)
   await deps.index.ready()
   const known = deps.index.get(source)
   if (known === undefined || !isInScope(deps.settings.current().scope, who, known)) throw new DshSessionsError(`session "${source}" not found`, 'not-found')
-  send(res, 200, await deps.messages.list(source))
-}
-
-function sentReferences(body: Record<string, unknown>): SentReference[] {
-  const value = body.sources
-  const valid = Array.isArray(value) && value.length <= MAX_SINCE && value.every(item => {
-    if (typeof item !== 'object' || item === null) return false
-    const { sessionId, capturedThroughSeq } = item as Record<string, unknown>
-    return typeof sessionId === 'string' && sessionId !== ''
-      && (capturedThroughSeq === null || (typeof capturedThroughSeq === 'number' && Number.isSafeInteger(capturedThroughSeq) && capturedThroughSeq >= 0))
-  })
-  if (!valid) throw new DshSessionsError(`"sources" must be a list of at most ${MAX_SINCE} { sessionId, capturedThroughSeq }`, 'bad-request')
-  return (value as SentReference[]).map(({ sessionId, capturedThroughSeq }) => ({ sessionId, capturedThroughSeq }))
+  answer(res, 'messages', await deps.messages.list(source))
 }
 
 async function since(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const sent = sentReferences(await readJson(req))
+  const { sources } = parse.since(await readJson(req))
   await deps.index.ready()
-  send(res, 200, { sources: await deps.messages.since(sent) })
+  answer(res, 'since', { sources: await deps.messages.since(sources) })
 }
 
 async function settings(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -49,7 +49,6 @@ function isTrustedHost(host: URL, trustedHosts: readonly string[]): boolean {
 
 /**
  * Whether a request passes the fence.
- * @param headers - the request headers.
  * @param trustedHosts - authorities admitted besides loopback (`--trusted-host`); pass none to admit loopback only.
  * @returns true when the request may be served.
  */
@@ -71,9 +70,6 @@ export function isTrustedRequest(headers: IncomingHttpHeaders, trustedHosts: rea
 /**
  * Whether a request passes the fence of a route's authority, the way the host
  * pins its privileged methods: `loopback` ignores the trusted hosts.
- * @param headers - the request headers.
- * @param authorityKind - the route's authority.
- * @param trustedHosts - the deployment's trusted hosts.
  * @returns true when the request may be served.
  */
 export function isAdmitted(headers: IncomingHttpHeaders, authorityKind: RouteAuthority, trustedHosts: readonly string[]): boolean {

@@ -37,7 +37,6 @@ function isState(search: object): search is MiniSearchState {
 /**
  * A MiniSearch index as the JSON text of its `toJSON()` object, in pieces.
  * The index must not change while the pieces are taken.
- * @param search - the index.
  * @yields consecutive pieces of one JSON object; a piece at most every {@link TERMS_PER_PART} terms.
  * @throws TypeError when MiniSearch no longer keeps the fields read here.
  */

@@ -36,7 +36,6 @@ export interface ReferenceLimits {
 
 /**
  * The limits an official service instance runs with.
- * @param service - the instance.
  * @returns its limits; the official defaults for any it does not tell.
  */
 export function referenceLimits(service: SessionReferenceResolver): ReferenceLimits {
@@ -50,12 +49,8 @@ export function referenceLimits(service: SessionReferenceResolver): ReferenceLim
 
 /**
  * The official `prepare` for a citing session known by id.
- * @param service - the instance.
  * @param citingId - the session the message is sent in; references to it are rejected.
- * @param content - the readable message content.
  * @param references - the sources in mention order.
- * @param signal - cancellation.
- * @returns the official prepared message.
  */
 export function prepareFor(
   service: SessionReferenceResolver,
@@ -72,8 +67,6 @@ export function prepareFor(
  * Shared work as one caller sees it: the caller's cancellation ends its
  * wait with the official cancellation error, never the work other callers
  * share; otherwise the work's own outcome.
- * @param work - the shared work.
- * @param signal - the caller's cancellation.
  * @returns the work's result, or a rejection when the caller cancels first
  *   (a rejection that is not an `Error` becomes one, as the official one does).
  */

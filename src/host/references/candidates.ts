@@ -19,7 +19,6 @@ import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 
 /**
  * The canonical mention of a session, labelled as the `@` menu labels it.
- * @param session - an indexed session.
  * @returns `@[label](dsh-session:…)`, made by the official formatter.
  */
 export function mentionOf(session: IndexedSession): string {
@@ -39,11 +38,8 @@ function candidate(session: IndexedSession, snippet?: Snippet): Candidate {
 
 /**
  * Candidates for one `@` query.
- * @param index - the session index.
- * @param target - the citing session.
  * @param query - the text typed after `@` (or inside `@"…"`).
  * @param config - the effective configuration; `candidateLimit` caps the result.
- * @param limit - an optional smaller cap.
  * @param content - the content search; without it only titles, ids and cwds match.
  * @returns at most the cap, best first.
  */

@@ -28,11 +28,14 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import type { Config } from '../../config.ts'
 import { scanMessageReferences } from '../../shared/message-reference.ts'
 import { type CitedSource, mergeSources } from './cited-source.ts'
-import {
-  applySpanEdits, boundLabelScans, defuseSessionUris, scanBareSessionIds, scanCanonicalMentions, scanTitleMentions, type Span, type SpanEdit, titleKey,
-} from './mentions.ts'
+import { scanCanonicalMentions } from './canonical-mentions.ts'
+import { boundLabelScans, defuseSessionUris } from './readable-text.ts'
+import { scanBareSessionIds } from './session-ids.ts'
+import { applySpanEdits, type Span, type SpanEdit } from './spans.ts'
+import { titleKey } from './title-catalog.ts'
+import { scanTitleMentions } from './title-mentions.ts'
 import { isInScope, rankedInScope, type ReferenceTarget } from '../sessions/scope.ts'
-import { codeOf, type ReferenceFailure, refusal } from './send-check.ts'
+import { codeOf, type ReferenceFailure, refusal } from './reference-failure.ts'
 import { type IndexedSession, type LookupBudget, type SessionIndex, STORAGE_READS_PER_TEXT } from '../sessions/session-index.ts'
 
 /** Result of resolving one text. */
@@ -67,9 +70,6 @@ export class ScopedMentionResolver {
 
   /**
    * Resolves the mentions of one text.
-   * @param target - the citing session.
-   * @param text - the message text.
-   * @param config - the effective configuration.
    * @returns readable text, references and failures.
    */
   async resolveText(target: ReferenceTarget, text: string, config: Config): Promise<ResolvedText> {

@@ -3,7 +3,7 @@
  * message and reply with text, for asking what a source gained since a
  * snapshot. A live session answers from its events in memory; a stored one
  * from its one log file, read with the plugin's own log reader (see
- * `search/log-file.ts`: one file, its message lines only, no listing and no
+ * `official/log-file.ts`: one file, its message lines only, no listing and no
  * recovery of the session), and kept while the log's revision (its size and
  * modification time) is unchanged, so asking again costs one `stat`.
  * @module @wishp3/dsh-sessions/host/references/message-seqs
@@ -11,7 +11,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { messageText } from '../search/conversation.ts'
-import { readMessageSeqs } from '../search/log-file.ts'
+import { readMessageSeqs } from '../official/log-file.ts'
 import type { LogHeader, SessionLogLocator } from '../search/log-locator.ts'
 
 /** Sessions whose message seqs are kept; the least recently asked is dropped first. */

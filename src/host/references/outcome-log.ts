@@ -33,7 +33,6 @@ export class OutcomeLog {
   /**
    * Records an outcome and wakes the readers of its session.
    * @param sessionId - the session the message was sent in.
-   * @param input - what happened.
    */
   record(sessionId: string, input: OutcomeInput): void {
     const now = Date.now()
@@ -45,10 +44,7 @@ export class OutcomeLog {
 
   /**
    * The outcomes of a session newer than `after`, waiting up to `waitMs` for one when there is none yet.
-   * @param sessionId - the session.
    * @param after - the id of the newest outcome the reader has; 0 for all kept.
-   * @param waitMs - the longest wait.
-   * @param signal - ends the wait early.
    * @returns the newer outcomes, oldest first, possibly none.
    */
   async read(sessionId: string, after: number, waitMs: number, signal: AbortSignal): Promise<Outcome[]> {

@@ -29,7 +29,6 @@ function textOf(content: readonly { type: string; text?: string }[]): string {
 
 /**
  * Whether a surface event is a message a snapshot shows.
- * @param event - the event.
  * @returns true for a user's own message or a reply with text.
  */
 export function isShownMessage(event: SurfaceEvent): boolean {
@@ -50,7 +49,6 @@ export function shownMessages(surface: SessionSurfaceSnapshot): { readonly seq: 
 
 /**
  * Narrows a surface to the cited messages.
- * @param surface - the source's current surface.
  * @param selection - the cited log sequence numbers.
  * @returns the surface with only those messages, and their numbers among the shown messages.
  * @throws MissingMessageError when a cited number, or every number of a cited range, names no shown message.

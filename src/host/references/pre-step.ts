@@ -22,7 +22,8 @@ import { freezeMessage, type UserMessage } from '@deepseek-ai/dsh-llm'
 import type { SessionsSettings } from '../settings.ts'
 import type { ReferenceTarget } from '../sessions/scope.ts'
 import type { OutcomeLog } from './outcome-log.ts'
-import { outcomeReference, type SendCheck } from './send-check.ts'
+import { outcomeReference } from './reference-failure.ts'
+import type { SendCheck } from './send-check.ts'
 
 /** What the listener uses. */
 export interface PreStepDependencies {
@@ -36,7 +37,6 @@ const LOGGED_FAILURES = 8
 
 /**
  * Registers the listener on the row's fiber.
- * @param ctx - the row's context.
  * @param deps - the send check, the live settings and the outcome log.
  */
 export function registerPreStep(ctx: Context, deps: PreStepDependencies): void {

@@ -89,7 +89,6 @@ function messageOf(event: SurfaceEvent, index: number): SnapshotMessage | undefi
 
 /**
  * The messages a snapshot of a surface shows, in order.
- * @param surface - the source's surface.
  * @returns one message per showing event.
  */
 export function snapshotMessages(surface: SessionSurfaceSnapshot): SnapshotMessage[] {
@@ -105,7 +104,6 @@ export function snapshotMessages(surface: SessionSurfaceSnapshot): SnapshotMessa
  * JSON with every `<` escaped, as the snapshot is serialized so its data
  * never spells a tag (`tests/host/retention.spec.ts` checks it against the
  * official snapshot text).
- * @param value - a JSON value.
  * @returns its JSON text without a literal `<`.
  * @throws TypeError when the value has no JSON text.
  */
@@ -117,8 +115,6 @@ export function stringifyTagSafe(value: unknown): string {
 
 /**
  * The serialized UTF-8 size of a snapshot of a surface with no messages.
- * @param surface - the source's surface.
- * @param label - the label the snapshot carries.
  * @returns its size in bytes.
  */
 export function headerBytes(surface: SessionSurfaceSnapshot, label: string): number {
@@ -133,7 +129,6 @@ export function headerBytes(surface: SessionSurfaceSnapshot, label: string): num
 
 /**
  * The serialized UTF-8 size of one message in a snapshot.
- * @param message - the message.
  * @returns its size in bytes.
  */
 export function messageBytes(message: Pick<SnapshotMessage, 'role' | 'text'>): number {
@@ -169,7 +164,6 @@ function measured(surface: SessionSurfaceSnapshot): { readonly messages: readonl
  * A surface without the messages its snapshot leaves out to fit a byte
  * budget: the oldest first, one after another while the snapshot is over
  * the budget, never a compaction checkpoint and never the newest message.
- * @param surface - the source's surface.
  * @param label - the label the snapshot carries (it counts in the budget).
  * @param maxBytes - the budget of one source's serialized snapshot.
  * @returns the surface to prepare, and what it leaves out.

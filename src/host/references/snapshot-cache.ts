@@ -30,7 +30,6 @@ export class SnapshotCache {
    * What identifies a preparation.
    * @param citingId - the session the message is sent in.
    * @param sources - the sources in text order, each with its revision.
-   * @returns the key.
    */
   static key(citingId: string, sources: readonly KeyedSource[]): string {
     return JSON.stringify([citingId, sources.map(({ reference, revision }) => [reference.sessionId, reference.label ?? null, reference.selection ?? null, revision])])

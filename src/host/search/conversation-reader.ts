@@ -7,7 +7,7 @@
  */
 import type { RoledConversation } from './conversation.ts'
 import { type ConversationPage, pageOf } from './conversation-page.ts'
-import { readLogFile } from './log-file.ts'
+import { readLogFile } from '../official/log-file.ts'
 
 /** Most characters of one session's conversation the tool can read. */
 export const MAX_READ_TEXT = 16 * 1024 * 1024

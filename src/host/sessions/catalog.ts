@@ -36,7 +36,6 @@ export interface SessionHeaderFields {
  * One catalog entry.
  * @param header - the session's id, cwd and creation time.
  * @param title - its latest title, if known.
- * @returns the entry.
  */
 export function catalogEntry(header: SessionHeaderFields | IndexedSession, title: string | undefined): IndexedSession {
   const label = title ?? header.id
@@ -71,7 +70,6 @@ export class SessionCatalog {
 
   /**
    * The session with this id.
-   * @param id - a session id.
    * @returns the entry, or `undefined`.
    */
   get(id: string): IndexedSession | undefined {
@@ -91,7 +89,6 @@ export class SessionCatalog {
 
   /**
    * Whether a session's title is still unknown: no event named it and no other source had it.
-   * @param id - a session id.
    * @returns true for a held session without a title.
    */
   needsTitle(id: string): boolean {
@@ -99,11 +96,7 @@ export class SessionCatalog {
     return known !== undefined && known.title === undefined && !this.eventTitled.has(id)
   }
 
-  /**
-   * A session's title as an event of this process names it.
-   * @param header - the session.
-   * @param title - the title.
-   */
+  /** A session's title as an event of this process names it. */
   titled(header: SessionHeaderFields, title: string): void {
     this.eventTitled.add(header.id)
     this.put(catalogEntry(header, title))
@@ -111,7 +104,6 @@ export class SessionCatalog {
 
   /**
    * A live session as its events describe it.
-   * @param header - the session.
    * @param title - the latest title in its events, if any; without one the held title stays.
    */
   live(header: SessionHeaderFields, title: string | undefined): void {
@@ -121,9 +113,7 @@ export class SessionCatalog {
 
   /**
    * A session as storage describes it (a listing or a read); a title an event named stays.
-   * @param header - the session.
    * @param title - the title storage gives, if any; without one the held title stays.
-   * @returns the entry now held.
    */
   stored(header: SessionHeaderFields, title: string | undefined): IndexedSession {
     const held = this.sessions.get(header.id)
@@ -134,7 +124,6 @@ export class SessionCatalog {
 
   /**
    * Sets the title a session's log holds, unless an event of this process named it.
-   * @param id - a session id.
    * @param title - the latest title in its log.
    */
   repairTitle(id: string, title: string): void {
@@ -145,7 +134,6 @@ export class SessionCatalog {
 
   /**
    * Whether an event of this process named the session's title.
-   * @param id - a session id.
    * @returns true when storage must not override its title.
    */
   isEventTitled(id: string): boolean {
@@ -154,7 +142,6 @@ export class SessionCatalog {
 
   /**
    * Forgets a session.
-   * @param id - a session id.
    * @returns whether it was held.
    */
   remove(id: string): boolean {

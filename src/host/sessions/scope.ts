@@ -18,8 +18,6 @@ export interface ReferenceTarget {
 
 /**
  * Whether a source session is inside the scope of a target.
- * @param scope - the configured scope.
- * @param target - the citing session.
  * @param source - the cited session's id and cwd.
  * @returns true when the target may reference the source.
  */
@@ -34,8 +32,6 @@ export function isInScope(scope: ReferenceScope, target: ReferenceTarget, source
  * restated here; `tests/host/routes.spec.ts` compares the candidates route
  * with the official call for every query and fails when the official order
  * changes.
- * @param cwd - the candidate's cwd.
- * @param targetCwd - the target's cwd.
  * @returns 0, 1 or 2.
  */
 export function rankGroup(cwd: string | undefined, targetCwd: string | undefined): 0 | 1 | 2 {
@@ -46,8 +42,6 @@ export function rankGroup(cwd: string | undefined, targetCwd: string | undefined
 /**
  * The in-scope sessions a target may reference, in ranking order.
  * @param sessions - every indexed session, newest first.
- * @param target - the citing session.
- * @param scope - the configured scope.
  * @returns every in-scope session, best first.
  */
 export function rankedInScope(sessions: readonly IndexedSession[], target: ReferenceTarget, scope: ReferenceScope): IndexedSession[] {

@@ -31,7 +31,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Context } from '@deepseek-ai/cordis'
-import type { Session, SessionEvent, SessionHeader } from '@deepseek-ai/dsh-session'
+import { type Session, type SessionEvent, SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-projection-cache'
 import { SessionQueryError, type SessionRecord } from '@deepseek-ai/dsh-session-query'
 import { type IndexedSession, SessionCatalog } from './catalog.ts'
@@ -179,7 +179,6 @@ export class SessionIndex {
   /**
    * Whether a session's title is still unknown: no event named it and the
    * title cache lacked it.
-   * @param id - a session id.
    * @returns true for an indexed session without a title.
    */
   needsTitle(id: string): boolean {
@@ -188,7 +187,6 @@ export class SessionIndex {
 
   /**
    * Sets the title a session's log holds, unless an event of this process named it.
-   * @param id - a session id.
    * @param title - the latest title in its log.
    */
   repairTitle(id: string, title: string): void {
@@ -214,7 +212,6 @@ export class SessionIndex {
 
   /**
    * The indexed session with this id.
-   * @param id - a session id.
    * @returns the entry, or `undefined`.
    */
   get(id: string): IndexedSession | undefined {
@@ -226,7 +223,6 @@ export class SessionIndex {
    * lacks is unknown at once, and an early reconciliation is scheduled for
    * sessions other processes created since. Before that, the id is read from
    * storage while the budget lasts, and a miss is remembered briefly.
-   * @param id - a session id.
    * @param budget - the storage reads the calling text may still spend; omit for one unbudgeted read.
    * @returns the entry, or `undefined` when the index does not know the session.
    */
@@ -252,12 +248,11 @@ export class SessionIndex {
   /**
    * Reads one session from storage: indexes it when it exists, drops it when
    * the host says it does not. Any other read error leaves the index as it was.
-   * @param id - a session id.
    * @returns the fresh entry; the indexed one after a read error; `undefined` for a session that is gone.
    */
   async refresh(id: string): Promise<IndexedSession | undefined> {
     try {
-      const observation = await this.ctx.sessionQuery.readTitleSnapshot(id as SessionHeader['id'], this.controller.signal)
+      const observation = await this.ctx.sessionQuery.readTitleSnapshot(SessionId(id), this.controller.signal)
       return this.catalog.stored(observation.session, observation.title?.title)
     } catch (error) {
       if (isGone(error)) {
@@ -356,7 +351,7 @@ export class SessionIndex {
     }
     for (const id of this.catalog.ids()) {
       if (seen.has(id) || this.announcedDuringListing.has(id)) continue
-      if (this.ctx.sessions.get(id as SessionHeader['id']) === undefined) this.remove(id)
+      if (this.ctx.sessions.get(SessionId(id)) === undefined) this.remove(id)
     }
     this.announcedDuringListing.clear()
     this.listed = true

@@ -11,15 +11,13 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type { ReferenceScope } from '../../config.ts'
-import { isSessionId } from '../references/mentions.ts'
+import { isSessionId } from '../references/session-ids.ts'
 import type { IndexedSession } from '../sessions/catalog.ts'
 import { isInScope, type ReferenceTarget } from '../sessions/scope.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 
 /**
  * The calling session as a reference target.
- * @param ctx - the row's context.
- * @param index - the session index.
  * @param agent - the agent the call runs for.
  * @returns the target; `undefined` without an agent.
  */
@@ -35,10 +33,6 @@ export function callingTarget(ctx: Context, index: SessionIndex, agent: Agent | 
 
 /**
  * The session a tool argument names, when the caller may see it.
- * @param index - the session index.
- * @param target - the calling session.
- * @param scope - the configured scope.
- * @param id - the argument as given.
  * @returns the session; `undefined` for every id the caller may not see, for whatever reason.
  */
 export async function visibleSession(index: SessionIndex, target: ReferenceTarget, scope: ReferenceScope, id: string): Promise<IndexedSession | undefined> {

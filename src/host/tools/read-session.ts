@@ -29,9 +29,7 @@ const NOT_FOUND = { found: false as const, note: 'No session with this id can be
 
 /**
  * The tool's definition.
- * @param ctx - the row's context.
  * @param deps - the indexes, the settings and the snapshot framing.
- * @returns the definition to register.
  */
 export function readSessionTool(ctx: Context, deps: SessionToolDependencies): ToolDefinition {
   return defineTool({

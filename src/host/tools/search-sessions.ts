@@ -38,9 +38,7 @@ export interface SessionToolDependencies {
 
 /**
  * The tool's definition.
- * @param ctx - the row's context.
  * @param deps - the indexes, the settings and the snapshot framing.
- * @returns the definition to register.
  */
 export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies): ToolDefinition {
   return defineTool({

@@ -29,7 +29,6 @@ export interface SessionToolsDependencies {
 
 /**
  * Registers the tools on the row's fiber.
- * @param ctx - the row's context.
  * @param deps - the indexes and the live settings.
  */
 export function registerSessionTools(ctx: Context, deps: SessionToolsDependencies): void {

@@ -30,7 +30,6 @@ export class Framing {
 
   /**
    * The framing read by {@link Framing.load}.
-   * @returns it.
    * @throws Error when it has not been read yet.
    */
   current(): SnapshotFraming {
@@ -41,9 +40,7 @@ export class Framing {
 
 /**
  * Tool content holding session text.
- * @param framing - the official snapshot framing.
  * @param value - the JSON value to frame.
- * @returns one text block.
  */
 export function framedContent(framing: SnapshotFraming, value: unknown): ContentBlock[] {
   return [{ type: 'text', text: `${framing.before}${JSON.stringify(value).replaceAll('<', '\\u003c')}${framing.after}` }]

@@ -5,11 +5,11 @@
  * titles are parsed. A torn last frame, a malformed line or an unterminated
  * last line is skipped. Needs nothing of the host, so it also runs in the
  * search worker.
- * @module @wishp3/dsh-sessions/host/search/log-file
+ * @module @wishp3/dsh-sessions/host/official/log-file
  */
 import { readFile } from 'node:fs/promises'
 import { zstdDecompressSync } from 'node:zlib'
-import { ConversationBuilder, MAX_SESSION_TEXT, messageText, type RoledConversation } from './conversation.ts'
+import { ConversationBuilder, MAX_SESSION_TEXT, messageText, type RoledConversation } from '../search/conversation.ts'
 
 /** Log lines worth parsing: messages and titles. */
 const WANTED = /"type":"(?:user\/message|assistant\/message|session\/title)"/

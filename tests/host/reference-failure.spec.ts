@@ -1,7 +1,7 @@
-/** The send check's tables: every official code has its meaning, every code its sentence, and failures keep the official words. */
+/** The reference failure tables: every official code has its meaning, every code its sentence, and failures keep the official words. */
 import { SessionReferenceError, type SessionReferenceErrorCode } from '@deepseek-ai/dsh-session-reference'
 import { describe, expect, it } from 'vitest'
-import { codeOf, failureOf, outcomeReference, pastTheLimit, refusal } from '../../src/host/references/send-check.ts'
+import { codeOf, failureOf, outcomeReference, pastTheLimit, refusal } from '../../src/host/references/reference-failure.ts'
 import type { SendCheckCode } from '../../src/shared/wire.ts'
 
 const OFFICIAL: Record<SessionReferenceErrorCode, SendCheckCode> = {
@@ -14,7 +14,7 @@ const OFFICIAL: Record<SessionReferenceErrorCode, SendCheckCode> = {
   SESSION_REFERENCE_CANCELLED: 'cancelled',
 }
 
-describe('the send check', () => {
+describe('the reference failure', () => {
   it.each(Object.entries(OFFICIAL))('reads the official %s as %s, keeping the official words', (official, code) => {
     const error = new SessionReferenceError('the official words', official as SessionReferenceErrorCode)
     expect(codeOf(error, 'unavailable')).toBe(code)

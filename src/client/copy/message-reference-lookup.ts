@@ -4,7 +4,7 @@
  * makes it from the message's id or log seq. A lookup starts when the action is
  * approached (pointer or focus), so that the click usually finds the
  * reference ready and copies it inside the click.
- * @module @wishp3/dsh-sessions/client/copy/message-reference
+ * @module @wishp3/dsh-sessions/client/copy/message-reference-lookup
  */
 import type { MessageHandle } from '../../shared/wire.ts'
 import type { SessionsApi } from '../api.ts'
@@ -26,11 +26,7 @@ export interface MessageReferenceLookup {
   load(sessionId: string, message: MessageHandle): Promise<string | undefined>
 }
 
-/**
- * Builds the lookup.
- * @param api - the routes.
- * @returns the lookup.
- */
+/** Builds the lookup. */
 export function createMessageReferenceLookup(api: Pick<SessionsApi, 'messageReference'>): MessageReferenceLookup {
   const lookups = new Lookups(KEPT)
   const keyOf = (sessionId: string, message: MessageHandle) => `${sessionId}\n${'seq' in message ? `seq ${message.seq}` : `id ${message.messageId}`}`

@@ -1,6 +1,6 @@
 /** Message references back to their source: sent references read off the chat nodes, written references found in a draft and turned into chips. */
 import { describe, expect, it } from 'vitest'
-import { sentSources, sourceOfChip } from '../../../src/client/core/sent-reference.ts'
+import { sentSources, sourceOfChip } from '../../../src/client/core/snapshot-sources.ts'
 import { writtenReferences } from '../../../src/client/core/pasted-reference.ts'
 import { lastTurns } from '../../../src/client/core/narrowing.ts'
 import { chipWrittenReferences } from '../../../src/client/mention/written-chips.ts'

@@ -5,7 +5,7 @@
  * reference names its session, its label, the log event its snapshot was
  * captured through, and, for a part reference, the seqs of the messages it
  * holds. Node data is open JSON, read defensively.
- * @module @wishp3/dsh-sessions/client/core/sent-reference
+ * @module @wishp3/dsh-sessions/client/core/snapshot-sources
  */
 
 /** One session a sent message referenced. */
@@ -81,7 +81,6 @@ export function sentSources(nodes: Iterable<ReadNode>): Map<string, SentSource[]
 /**
  * Which source a sent reference's label in the bubble names: the bubble shows
  * each source's label after `@`, so the label is the chip's text.
- * @param sources - the message's sources.
  * @param chipText - the text of the bubble's reference label.
  * @returns the source, or `undefined`.
  */

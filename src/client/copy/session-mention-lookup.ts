@@ -7,7 +7,7 @@
  *
  * A lookup starts when a menu opens or a button is approached, so that the
  * click usually finds the mention ready and copies it inside the click.
- * @module @wishp3/dsh-sessions/client/copy/reference
+ * @module @wishp3/dsh-sessions/client/copy/session-mention-lookup
  */
 import type { SessionsApi } from '../api.ts'
 import { Lookups } from './lookups.ts'
@@ -33,11 +33,7 @@ export interface ReferenceLookup {
   load(sessionId: string): Promise<string | undefined>
 }
 
-/**
- * Builds the lookup.
- * @param deps - the routes.
- * @returns the lookup.
- */
+/** Builds the lookup. */
 export function createReferenceLookup(deps: ReferenceLookupDeps): ReferenceLookup {
   const lookups = new Lookups(KEPT)
   // A session the host does not hold has no mention: the route refuses it, and the lookup finds none.
