@@ -101,7 +101,14 @@ function git(args: readonly string[]): string {
   }
 }
 
-const { settings, only, json, out } = parseSettings()
+const { settings, only, json, out } = (() => {
+  try {
+    return parseSettings()
+  } catch (error) {
+    process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}\n`)
+    process.exit(2)
+  }
+})()
 const started = new Date()
 // Progress the modes print goes to stderr: stdout holds the report alone.
 console.log = (...args: unknown[]) => console.error(...args)
