@@ -20,7 +20,7 @@ export interface Percentiles {
  */
 export function percentiles(samples: readonly number[]): Percentiles {
   if (samples.length === 0) return { p50: 0, p95: 0, runs: 0, max: 0 }
-  return { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95), runs: samples.length, max: Math.max(...samples) }
+  return { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95), runs: samples.length, max: samples.reduce((most, value) => Math.max(most, value), -Infinity) }
 }
 
 /**

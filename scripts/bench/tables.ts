@@ -48,7 +48,8 @@ export function writeTables(markdown: string, reports: readonly RenderedReport[]
     if (report !== undefined) {
       const blocks = open.tables ? report.blocks.filter(block => block.kind === 'table') : report.blocks
       const lines = [...(source === undefined ? [] : [`<!-- ${source} -->`, '']), ...renderBlocks(blocks, true)]
-      out += `${markdown.slice(at, open.end)}\n${lines.join('\n')}\n`
+      // Empty lines around the content: a table ends before the closing marker.
+      out += `${markdown.slice(at, open.end)}\n${lines.join('\n')}\n\n`
       at = match.index
       used.add(mode)
     }

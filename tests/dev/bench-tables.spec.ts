@@ -48,7 +48,7 @@ describe('bench tables written into Markdown', () => {
     const end = before.indexOf('<!-- /bench:since -->')
     expect(after.slice(0, start)).toBe(before.slice(0, start))
     expect(after.endsWith(before.slice(end))).toBe(true)
-    expect(after.slice(start, after.length - (before.length - end))).toBe(`\n<!-- from the run -->\n\n${renderBlocks(since.blocks, true).join('\n')}\n`)
+    expect(after.slice(start, after.length - (before.length - end))).toBe(`\n<!-- from the run -->\n\n${renderBlocks(since.blocks, true).join('\n')}\n\n`)
     expect(after).not.toContain('old figures')
   })
 
@@ -59,7 +59,7 @@ describe('bench tables written into Markdown', () => {
 
   it('writes the tables alone between `:tables` markers', () => {
     const after = writeTables('a\n<!-- bench:since:tables -->\n<!-- /bench:since:tables -->\nb\n', [since])
-    expect(after).toBe(`a\n<!-- bench:since:tables -->\n${renderTable(since.blocks[0]!.kind === 'table' ? since.blocks[0]!.table : { columns: [], rows: [] }, true).join('\n')}\n<!-- /bench:since:tables -->\nb\n`)
+    expect(after).toBe(`a\n<!-- bench:since:tables -->\n${renderTable(since.blocks[0]!.kind === 'table' ? since.blocks[0]!.table : { columns: [], rows: [] }, true).join('\n')}\n\n<!-- /bench:since:tables -->\nb\n`)
   })
 
   it('leaves the pairs of other modes alone', () => {

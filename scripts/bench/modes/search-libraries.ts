@@ -445,12 +445,12 @@ async function measure(libraryName: string, tokeniserName: string, docs: readonl
 }
 
 /** Sub-millisecond figures keep three decimals, larger ones fewer. */
-function ms(value: number): string {
+function msFine(value: number): string {
   return duration(value, value >= 100 ? 0 : value >= 10 ? 1 : value >= 1 ? 2 : 3)
 }
 
-function pair({ p50, p95 }: Latency): string {
-  return `${ms(p50)} / ${ms(p95)}`
+function pairFine({ p50, p95 }: Latency): string {
+  return `${msFine(p50)} / ${msFine(p95)}`
 }
 
 /** What the search-libraries mode measures. */
@@ -503,15 +503,15 @@ export async function measureSearchLibraries(sessions: number, runs: number): Pr
     table({
       title: `index of ${sessions} sessions: build and load; memory added after build (heap / RSS) and by a loaded copy (heap) in MiB; re-indexing one session (remove + add) p50 / p95, ${RUNS} runs built, ${LOADED_REINDEX_RUNS} loaded`,
       columns: ['library', 'CJK tokens', 'build', 'heap / RSS', 'serialized', 'save', 'load', 'loaded heap', 're-index (built)', 're-index (loaded)'],
-      rows: figures.map(f => [f.library, f.tokeniser, ms(f.buildMs), `${f.heapMB.toFixed(1)} / ${f.rssMB.toFixed(1)}`, `${(f.savedBytes / 2 ** 20).toFixed(1)} MiB`, ms(f.saveMs), ms(f.loadMs), f.loadedHeapMB.toFixed(1),
-        `${pair(f.reindex)}${f.reindexSettleMs === null ? '' : ` (then ${ms(f.reindexSettleMs)} vacuum)`}`, pair(f.reindexLoaded)]),
+      rows: figures.map(f => [f.library, f.tokeniser, msFine(f.buildMs), `${f.heapMB.toFixed(1)} / ${f.rssMB.toFixed(1)}`, `${(f.savedBytes / 2 ** 20).toFixed(1)} MiB`, msFine(f.saveMs), msFine(f.loadMs), f.loadedHeapMB.toFixed(1),
+        `${pairFine(f.reindex)}${f.reindexSettleMs === null ? '' : ` (then ${msFine(f.reindexSettleMs)} vacuum)`}`, pairFine(f.reindexLoaded)]),
     }),
   ]
   const kinds = figures[0]!.kinds.map(kind => kind.kind)
   blocks.push(table({
     title: `query latency p50 / p95 (${RUNS} runs per kind over its ${PER_KIND} queries)`,
     columns: ['library', 'CJK tokens', ...kinds],
-    rows: figures.map(f => [f.library, f.tokeniser, ...f.kinds.map(kind => pair(kind.latency))]),
+    rows: figures.map(f => [f.library, f.tokeniser, ...f.kinds.map(kind => pairFine(kind.latency))]),
   }))
   blocks.push(table({
     title: 'answers equal to the true set (AND, last term a prefix, Chinese as substrings), and recall / precision over the kind where not all are',
