@@ -36,7 +36,8 @@ const steps = {
     run('vitest', ['run', '--config', 'vitest.e2e.config.ts']),
   ],
   start: () => [run('tsdown', []), run('node', ['scripts/start.ts', ...process.argv.slice(3)])],
-  bench: () => [run('tsdown', []), run('node', ['scripts/bench.ts', ...process.argv.slice(3)])],
+  // The build's own output goes to stderr: the bench's stdout holds its report alone (`--json` pipes it into a file).
+  bench: () => [run('tsdown', [], { stdio: ['inherit', 2, 'inherit'] }), run('node', ['scripts/bench/main.ts', ...process.argv.slice(3)])],
   // Packs the build like `test:e2e`, boots the pinned host and photographs it; the Chinese pictures need a CJK font.
   screenshots: () => [ensureBrowser(), ensureCjkFont(), run('tsdown', []), run('node', ['scripts/screenshots.ts', ...process.argv.slice(3)])],
 }
@@ -182,10 +183,10 @@ function printSlowest(file) {
   for (const { file: name, ms } of slowest) log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${name}`)
 }
 
-function run(command, args) {
+function run(command, args, options = {}) {
   return () => {
     const started = Date.now()
-    const code = sh(command, args)
+    const code = sh(command, args, options)
     log(`${[command, ...args].join(' ')} exited ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
     return code
   }

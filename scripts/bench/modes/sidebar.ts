@@ -27,36 +27,30 @@
 import { cpSync, statSync } from 'node:fs'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { launchBrowser } from '../dev/browser.ts'
-import { benchQueries, queryOracle, realisticCorpus, sessionText, type ConversationSpec } from '../dev/corpus.ts'
-import { type DshOptions, dshPlugin, startWeb, type WebProcess } from '../dev/dsh-process.ts'
-import { createHome, type Home } from '../dev/home.ts'
-import { percentile } from '../dev/percentile.ts'
-import { hostDir } from '../dev/pinned-host.ts'
-import { groupUsage } from '../dev/process-usage.ts'
-import { corpusSessions, writeSessionStore } from '../dev/session-store.ts'
-import { startModel } from '../dev/stand-in-model.ts'
-import { openApp } from '../dev/web-ui.ts'
-
-/** p50 and p95, in milliseconds. */
-export interface Spread {
-  readonly p50: number
-  readonly p95: number
-}
+import { launchBrowser } from '../../../dev/browser.ts'
+import { benchQueries, queryOracle, realisticCorpus, sessionText, type ConversationSpec } from '../../../dev/corpus.ts'
+import type { WebProcess } from '../../../dev/dsh-process.ts'
+import { hostDir } from '../../../dev/pinned-host.ts'
+import { groupUsage } from '../../../dev/process-usage.ts'
+import { corpusSessions, writeSessionStore } from '../../../dev/session-store.ts'
+import { type StoredSession } from '../../../dev/session-store.ts'
+import { openApp } from '../../../dev/web-ui.ts'
+import { ms, pair, type Percentiles, percentiles, table } from '../figures.ts'
+import type { BenchContext, BenchMode } from '../mode.ts'
 
 /** One query's figures on one side. */
 export interface SideQuery {
   readonly found: number
   readonly recall: number
-  readonly latency: Spread
+  readonly latency: Percentiles
 }
 
 /** What {@link measureSidebar} reports. */
 export interface SidebarFigures {
   readonly sessions: number
   readonly queries: readonly { readonly kind: string; readonly query: string; readonly expected: number; readonly official: SideQuery; readonly plugin: SideQuery }[]
-  readonly official: { readonly recall: number; readonly latency: Spread; readonly firstAnswerMs: number; readonly rssMb: number; readonly diskBytes: number }
-  readonly plugin: { readonly recall: number; readonly latency: Spread; readonly hostSearch: Spread; readonly firstAnswerMs: number; readonly rssMb: number; readonly diskBytes: number; readonly keystroke: Spread; readonly firstKeystrokeMs: number }
+  readonly official: { readonly recall: number; readonly latency: Percentiles; readonly firstAnswerMs: number; readonly rssMb: number; readonly diskBytes: number }
+  readonly plugin: { readonly recall: number; readonly latency: Percentiles; readonly hostSearch: Percentiles; readonly firstAnswerMs: number; readonly rssMb: number; readonly diskBytes: number; readonly keystroke: Percentiles; readonly firstKeystrokeMs: number }
 }
 
 /** The official browser's page size of content results (`searchResultLimit`) and this plugin's route default. */
@@ -73,7 +67,6 @@ const OVERLAY = `# Enables the official content search, as upstream's web-app pa
 `
 
 const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
-const spread = (samples: readonly number[]): Spread => ({ p50: percentile([...samples], 0.5), p95: percentile([...samples], 0.95) })
 
 async function post(url: string, body: unknown): Promise<{ ms: number; status: number; json: any }> {
   const started = performance.now()
@@ -178,12 +171,11 @@ async function keystrokes(web: WebProcess, queries: readonly { query: string; ti
 
 /**
  * Runs the comparison.
- * @param hostBin - the pinned host's bin folder.
- * @param tarball - the packed plugin.
+ * @param context - the bench's set-up.
  * @param options - store size, and query repetitions on the plugin's route and on each host's `session.search` (the official one takes seconds a query at 2,000 realistic sessions).
  * @returns the figures.
  */
-export async function measureSidebar(hostBin: string, tarball: string, options: { sessions: number; workspaces: number; runs: number; officialRuns: number }): Promise<SidebarFigures> {
+export async function measureSidebar(context: BenchContext, options: { sessions: number; workspaces: number; runs: number; officialRuns: number }): Promise<SidebarFigures> {
   const corpus = realisticCorpus(hostDir(), { sessions: options.sessions, workspaces: options.workspaces })
   const oracle = queryOracle(corpus)
   const fixed = benchQueries(corpus, { perKind: 2 }).map(({ kind, query }) => ({ kind, query }))
@@ -191,15 +183,34 @@ export async function measureSidebar(hostBin: string, tarball: string, options: 
   if (japanese !== undefined) fixed.push({ kind: 'ja 3 chars', query: japanese })
   const titleWord = corpus.slice(Math.floor(corpus.length / 2)).flatMap(spec => spec.title.split(/\s+/)).find(word => /^[A-Za-z]{5,}$/.test(word))
   if (titleWord !== undefined) fixed.push({ kind: 'title word', query: titleWord })
-  const model = await startModel()
-  const homes: Home[] = []
+  let stored: StoredSession[] = []
+  let cwd = ''
+  // Two homes on one model: the bare host with the official provider through a patch layer, and the plugin's host on a copy of the same logs.
+  const bareStack = await context.stack({
+    boot: false,
+    bootLimitMs: 600_000,
+    beforeBoot: async bareHome => {
+      const writing = performance.now()
+      stored = await writeSessionStore(hostDir(), bareHome, corpusSessions(bareHome, corpus), { titleCache: false })
+      console.log(`store: ${stored.length} sessions written in ${((performance.now() - writing) / 1000).toFixed(0)} s`)
+      writeFileSync(join(bareHome.home, 'search-overlay.yml'), OVERLAY)
+      cwd = join(bareHome.home, 'ws-00')
+    },
+    patch: bareHome => join(bareHome.home, 'search-overlay.yml'),
+    cwd: () => cwd,
+  })
+  const bareHome = bareStack.home
+  let pluginStack: Awaited<ReturnType<BenchContext['stack']>> | undefined
   try {
-    const bareHome = createHome()
-    const pluginHome = createHome()
-    homes.push(bareHome, pluginHome)
-    const writing = performance.now()
-    const stored = await writeSessionStore(hostDir(), bareHome, corpusSessions(bareHome, corpus), { titleCache: false })
-    console.log(`store: ${stored.length} sessions written in ${((performance.now() - writing) / 1000).toFixed(0)} s`)
+    pluginStack = await context.stack({
+      model: bareStack.model,
+      tarball: context.tarball(),
+      boot: false,
+      bootLimitMs: 600_000,
+      beforeBoot: async pluginHome => { cpSync(join(bareHome.dshHome, 'sessions'), join(pluginHome.dshHome, 'sessions'), { recursive: true }) },
+      cwd: () => cwd,
+    })
+    const pluginHome = pluginStack.home
     const idOf = stored.map(session => session.id)
     const titleOf = new Map(stored.map(session => [session.id, session.title]))
     const expectedOf = (query: string): Set<string> => {
@@ -208,13 +219,6 @@ export async function measureSidebar(hostBin: string, tarball: string, options: 
       for (const [id, title] of titleOf) if (title.toLowerCase().includes(folded)) ids.add(id)
       return ids
     }
-    cpSync(join(bareHome.dshHome, 'sessions'), join(pluginHome.dshHome, 'sessions'), { recursive: true })
-    const overlay = join(bareHome.home, 'search-overlay.yml')
-    writeFileSync(overlay, OVERLAY)
-    const bare: DshOptions = { home: bareHome, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
-    const plugin: DshOptions = { home: pluginHome, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
-    dshPlugin(plugin, ['add', tarball])
-    const cwd = join(bareHome.home, 'ws-00')
     const probe = fixed.find(query => query.kind === 'rare word')?.query ?? fixed[0]!.query
 
     // The official side.
@@ -222,7 +226,7 @@ export async function measureSidebar(hostBin: string, tarball: string, options: 
     let officialFirst = 0
     let officialRss = 0
     {
-      const web = await startWeb(bare, { cwd, patch: overlay, bootLimitMs: 600_000 })
+      const web = await bareStack.start()
       try {
         officialFirst = web.bootMs + await untilAnswer('the official provider', async () => {
           const { value } = await rpc(web, 'session.search', { query: probe })
@@ -242,7 +246,7 @@ export async function measureSidebar(hostBin: string, tarball: string, options: 
         }
         officialRss = groupUsage(web.pid).rssBytes / 1024 / 1024
       } finally {
-        await web.stop()
+        await bareStack.halt()
       }
     }
 
@@ -253,7 +257,7 @@ export async function measureSidebar(hostBin: string, tarball: string, options: 
     let pluginRss = 0
     let keystroke: { first: number; settled: number[] } = { first: 0, settled: [] }
     {
-      const web = await startWeb(plugin, { cwd, bootLimitMs: 600_000 })
+      const web = await pluginStack.start()
       try {
         pluginFirst = web.bootMs + await untilAnswer('the plugin', async () => {
           const { json } = await post(`${web.url}/dsh-sessions/search`, { query: probe })
@@ -276,14 +280,14 @@ export async function measureSidebar(hostBin: string, tarball: string, options: 
         const typed = fixed.filter(({ query }) => (pluginRuns.get(query)?.ids.length ?? 0) > 0).slice(0, 8)
         keystroke = await keystrokes(web, typed.map(({ query }) => ({ query, title: titleOf.get(pluginRuns.get(query)!.ids[0]!)! })))
       } finally {
-        await web.stop()
+        await pluginStack.halt()
       }
     }
     const folder = join(pluginHome.dshHome, 'dsh-sessions')
     const pluginDisk = ['content-index.sqlite', 'content-index.sqlite-wal'].reduce((sum, name) => sum + fileSize(join(folder, name)), 0)
     const queries = fixed.map(({ kind, query }) => {
       const expected = expectedOf(query)
-      const side = (runs: { ids: string[]; ms: number[] }, holds: number): SideQuery => ({ found: runs.ids.length, recall: recallOf(runs.ids, expected, holds), latency: spread(runs.ms) })
+      const side = (runs: { ids: string[]; ms: number[] }, holds: number): SideQuery => ({ found: runs.ids.length, recall: recallOf(runs.ids, expected, holds), latency: percentiles(runs.ms) })
       const official = officialRuns.get(query)!
       return { kind, query, expected: expected.size, official: side(official, Math.max(CAP, official.ids.length)), plugin: side(pluginRuns.get(query)!, CAP) }
     })
@@ -293,51 +297,69 @@ export async function measureSidebar(hostBin: string, tarball: string, options: 
       queries,
       official: {
         recall: mean(queries.map(query => query.official.recall)),
-        latency: spread([...officialRuns.values()].flatMap(run => run.ms)),
+        latency: percentiles([...officialRuns.values()].flatMap(run => run.ms)),
         firstAnswerMs: officialFirst,
         rssMb: officialRss,
         diskBytes: 0,
       },
       plugin: {
         recall: mean(queries.map(query => query.plugin.recall)),
-        latency: spread([...pluginRuns.values()].flatMap(run => run.ms)),
-        hostSearch: spread(hostSearch),
+        latency: percentiles([...pluginRuns.values()].flatMap(run => run.ms)),
+        hostSearch: percentiles(hostSearch),
         firstAnswerMs: pluginFirst,
         rssMb: pluginRss,
         diskBytes: pluginDisk,
-        keystroke: spread(keystroke.settled),
+        keystroke: percentiles(keystroke.settled),
         firstKeystrokeMs: keystroke.first,
       },
     }
   } finally {
-    await model.stop()
-    for (const home of homes) home.remove()
+    await pluginStack?.stop()
+    await bareStack.stop()
   }
 }
 
 /**
- * The report, as Markdown.
+ * The report: the side-by-side table and the per-query table.
  * @param figures - what {@link measureSidebar} measured.
- * @returns its lines.
+ * @returns its blocks.
  */
-export function sidebarReport(figures: SidebarFigures): string[] {
-  const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(1)} s` : `${value.toFixed(1)} ms`)
+export function sidebarBlocks(figures: SidebarFigures) {
   const pct = (value: number) => `${Math.round(value * 100)} %`
   return [
-    `Sidebar search at ${figures.sessions.toLocaleString('en')} realistic sessions, one store, side by side:`,
-    '',
-    '| | Official provider (`openAt: first-search`) | This plugin |',
-    '| --- | --- | --- |',
-    `| Recall over the fixed queries | ${pct(figures.official.recall)} | ${pct(figures.plugin.recall)} |`,
-    `| Query p50 / p95 | ${ms(figures.official.latency.p50)} / ${ms(figures.official.latency.p95)} (host \`session.search\`) | ${ms(figures.plugin.latency.p50)} / ${ms(figures.plugin.latency.p95)} (plugin route); host \`session.search\` from the same index ${ms(figures.plugin.hostSearch.p50)} / ${ms(figures.plugin.hostSearch.p95)} |`,
-    `| Boot to first content answer | ${ms(figures.official.firstAnswerMs)} | ${ms(figures.plugin.firstAnswerMs)} |`,
-    `| Host RSS after the queries | ${Math.round(figures.official.rssMb)} MB | ${Math.round(figures.plugin.rssMb)} MB |`,
-    `| Index on disk | none (in memory, \`path: ':memory:'\`) | ${(figures.plugin.diskBytes / 1024 / 1024).toFixed(1)} MB |`,
-    `| Keystroke to rendered results on a settled page, p50 / p95 (250 ms debounce included) | — | ${ms(figures.plugin.keystroke.p50)} / ${ms(figures.plugin.keystroke.p95)} |`,
-    `| The same, the first query typed as the page opens (the page's own listing of every session included) | — | ${ms(figures.plugin.firstKeystrokeMs)} |`,
-    '',
-    '| Query | Kind | True matches | Official: found, recall | Plugin: found, recall |',
-    '| --- | --- | --- | --- | --- |',
-    ...figures.queries.map(query => `| \`${query.query}\` | ${query.kind} | ${query.expected} | ${query.official.found}, ${pct(query.official.recall)} | ${query.plugin.found}, ${pct(query.plugin.recall)} |`),
+    table({
+      title: `Sidebar search at ${figures.sessions.toLocaleString('en')} realistic sessions, one store, side by side:`,
+      columns: ['', 'Official provider (`openAt: first-search`)', 'This plugin'],
+      rows: [
+        ['Recall over the fixed queries', pct(figures.official.recall), pct(figures.plugin.recall)],
+        ['Query p50 / p95', `${pair(figures.official.latency)} (host \`session.search\`)`, `${pair(figures.plugin.latency)} (plugin route); host \`session.search\` from the same index ${pair(figures.plugin.hostSearch)}`],
+        ['Boot to first content answer', ms(figures.official.firstAnswerMs), ms(figures.plugin.firstAnswerMs)],
+        ['Host RSS after the queries', `${Math.round(figures.official.rssMb)} MB`, `${Math.round(figures.plugin.rssMb)} MB`],
+        ['Index on disk', 'none (in memory, `path: \':memory:\'`)', `${(figures.plugin.diskBytes / 1024 / 1024).toFixed(1)} MB`],
+        ['Keystroke to rendered results on a settled page, p50 / p95 (250 ms debounce included)', '—', pair(figures.plugin.keystroke)],
+        ['The same, the first query typed as the page opens (the page\'s own listing of every session included)', '—', ms(figures.plugin.firstKeystrokeMs)],
+      ],
+    }),
+    table({
+      columns: ['Query', 'Kind', 'True matches', 'Official: found, recall', 'Plugin: found, recall'],
+      rows: figures.queries.map(query => [`\`${query.query}\``, query.kind, String(query.expected), `${query.official.found}, ${pct(query.official.recall)}`, `${query.plugin.found}, ${pct(query.plugin.recall)}`]),
+    }),
   ]
+}
+
+/** `--only sidebar`: the sidebar's search against the official provider enabled through a patch layer, on one store. */
+export const sidebar: BenchMode = {
+  name: 'sidebar',
+  summary: 'the sidebar search against the official provider (patch layer) on one realistic store',
+  async run(context) {
+    const options = { sessions: context.sessions(), workspaces: context.settings.workspaces, runs: 20, officialRuns: 3 }
+    const figures = await measureSidebar(context, options)
+    return {
+      mode: 'sidebar',
+      settings: { ...options, keystrokeRounds: KEYSTROKE_ROUNDS },
+      figures,
+      units: { recall: 'share (0–1)', found: 'count', expected: 'count', firstAnswerMs: 'ms', rssMb: 'MiB', diskBytes: 'bytes', firstKeystrokeMs: 'ms' },
+      blocks: sidebarBlocks(figures),
+    }
+  },
 }

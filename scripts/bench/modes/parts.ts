@@ -26,31 +26,28 @@
  *   message reference pasted into a composer until its chip shows, and a
  *   click on the sent reference until the cited message is in view.
  */
-import { readdirSync, rmSync, statSync, utimesSync } from 'node:fs'
+import { readdirSync, statSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { launchBrowser } from '../dev/browser.ts'
-import { realisticSessions, type RealisticTurn } from '../dev/corpus.ts'
-import { type DshOptions, dshPlugin, startWeb, type WebProcess } from '../dev/dsh-process.ts'
-import { createHome, type Home } from '../dev/home.ts'
-import { createHostHarness } from '../dev/in-process-host.ts'
-import { percentile } from '../dev/percentile.ts'
-import { hostDir } from '../dev/pinned-host.ts'
-import { writeSessionStore } from '../dev/session-store.ts'
-import { type StandInModel, startModel, textOf } from '../dev/stand-in-model.ts'
-import { chooseWorkspace, composer, openApp, startNewSession } from '../dev/web-ui.ts'
-import { Config } from '../src/config.ts'
-import { ScopedMentionResolver } from '../src/host/references/mention-resolver.ts'
-import { SendCheck } from '../src/host/references/send-check.ts'
-import { SnapshotPreparer } from '../src/host/references/snapshot-preparer.ts'
-import { SurfaceCache } from '../src/host/references/surface-cache.ts'
-import { SessionIndex } from '../src/host/sessions/session-index.ts'
-import { formatMessageReference } from '../src/shared/message-reference.ts'
-import { currentSessionInPage, installApplyProbe, openSessionInPage } from '../dev/apply-probe.ts'
-
-interface Percentiles { p50: number; p95: number; runs: number }
-
-const percentiles = (samples: number[]): Percentiles => ({ p50: percentile(samples, 0.5), p95: percentile(samples, 0.95), runs: samples.length })
+import { launchBrowser } from '../../../dev/browser.ts'
+import { realisticSessions, type RealisticTurn } from '../../../dev/corpus.ts'
+import { dshPlugin, type WebProcess } from '../../../dev/dsh-process.ts'
+import type { Home } from '../../../dev/home.ts'
+import { createHostHarness } from '../../../dev/in-process-host.ts'
+import { hostDir } from '../../../dev/pinned-host.ts'
+import { writeSessionStore } from '../../../dev/session-store.ts'
+import { type StandInModel, textOf } from '../../../dev/stand-in-model.ts'
+import { chooseWorkspace, composer, openApp, startNewSession } from '../../../dev/web-ui.ts'
+import { Config } from '../../../src/config.ts'
+import { ScopedMentionResolver } from '../../../src/host/references/mention-resolver.ts'
+import { SendCheck } from '../../../src/host/references/send-check.ts'
+import { SnapshotPreparer } from '../../../src/host/references/snapshot-preparer.ts'
+import { SurfaceCache } from '../../../src/host/references/surface-cache.ts'
+import { SessionIndex } from '../../../src/host/sessions/session-index.ts'
+import { formatMessageReference } from '../../../src/shared/message-reference.ts'
+import { currentSessionInPage, installApplyProbe, openSessionInPage } from '../../../dev/apply-probe.ts'
+import { ms, note, pair, type Percentiles, percentiles } from '../figures.ts'
+import type { BenchContext, BenchMode } from '../mode.ts'
 
 /** Runs of the official path: each costs tens of seconds on 5,000 messages. */
 const OFFICIAL_RUNS = 3
@@ -191,7 +188,7 @@ async function liveInProcess(messages: number, runs: number): Promise<LiveFigure
     samples.whole.push(wholeMs)
     samples.part.push(partMs)
   }
-  console.log(`live, plugin pre-step: whole p50 ${ms(percentile(samples.whole, 0.5))}, part p50 ${ms(percentile(samples.part, 0.5))}`)
+  console.log(`live, plugin pre-step: whole p50 ${ms(percentiles(samples.whole).p50)}, part p50 ${ms(percentiles(samples.part).p50)}`)
   let identical = true
   for (let n = 0; n < OFFICIAL_RUNS; n += 1) {
     const target = nextTarget()
@@ -340,7 +337,7 @@ async function pluginFigures(web: WebProcess, model: StandInModel, home: Home, s
       if (unread) makeUnread(source.log)
       samples.push(await step(n))
     }
-    console.log(`${label}: ${name} p50 ${ms(percentile(samples, 0.5))} / p95 ${ms(percentile(samples, 0.95))}`)
+    console.log(`${label}: ${name} ${pair(percentiles(samples))}`)
     return percentiles(samples)
   }
   // Each preflight and each prompt from a new session of its own, so no prepared snapshot is reused.
@@ -385,24 +382,28 @@ async function pluginFigures(web: WebProcess, model: StandInModel, home: Home, s
   }
 }
 
-async function longInRealHost(hostBin: string, tarball: string, runs: number): Promise<LongFigures> {
-  const model = await startModel()
-  const home = createHome()
-  const options: DshOptions = { home, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
+async function longInRealHost(context: BenchContext, runs: number): Promise<LongFigures> {
+  let stored: StoredSource | undefined
+  let huge: StoredSource | undefined
+  // The bare host first: its own official listener resolves the canonical mention.
+  const stack = await context.stack({
+    beforeBoot: async home => {
+      const cwd = home.project('alpha')
+      const started = performance.now()
+      const specs = [
+        { title: 'Long ingest notes', word: 'Long', turns: longTurns(2_500, 33) },
+        { title: 'Huge ingest notes', word: 'Huge', turns: longTurns(25_000, 34) },
+      ]
+      const written = await writeSessionStore(hostDir(), home, specs.map(spec => ({ cwd, title: spec.title, text: spec.turns[0]!.user, turns: spec.turns })), { titleCache: false })
+      ;[stored, huge] = written.map((session, n): StoredSource => ({ id: session.id, title: specs[n]!.title, word: specs[n]!.word, messages: specs[n]!.turns.length * 2, log: logFileOf(home, session.id) }))
+      specs.length = 0
+      console.log(`stored sessions of ${stored!.messages} and ${huge!.messages} messages written in ${ms(performance.now() - started)} (logs ${(statSync(stored!.log).size / 1e6).toFixed(1)} MB and ${(statSync(huge!.log).size / 1e6).toFixed(1)} MB compressed)`)
+    },
+  })
+  const { home, model, options } = stack
   try {
     const cwd = home.project('alpha')
-    let started = performance.now()
-    const specs = [
-      { title: 'Long ingest notes', word: 'Long', turns: longTurns(2_500, 33) },
-      { title: 'Huge ingest notes', word: 'Huge', turns: longTurns(25_000, 34) },
-    ]
-    const written = await writeSessionStore(hostDir(), home, specs.map(spec => ({ cwd, title: spec.title, text: spec.turns[0]!.user, turns: spec.turns })), { titleCache: false })
-    const [stored, huge] = written.map((session, n): StoredSource => ({ id: session.id, title: specs[n]!.title, word: specs[n]!.word, messages: specs[n]!.turns.length * 2, log: logFileOf(home, session.id) }))
-    specs.length = 0
-    console.log(`stored sessions of ${stored!.messages} and ${huge!.messages} messages written in ${ms(performance.now() - started)} (logs ${(statSync(stored!.log).size / 1e6).toFixed(1)} MB and ${(statSync(huge!.log).size / 1e6).toFixed(1)} MB compressed)`)
-
-    // The bare host: its own official listener resolves the canonical mention.
-    let web = await startWeb(options, { cwd })
+    let web = stack.web
     const bare: number[] = []
     const bareSnapshots: string[] = []
     for (let n = 0; n < OFFICIAL_RUNS; n += 1) {
@@ -412,11 +413,11 @@ async function longInRealHost(hostBin: string, tarball: string, runs: number): P
       bareSnapshots.push(sent.snapshot)
       console.log(`${stored!.messages} messages, bare rc.8 host run ${n + 1}/${OFFICIAL_RUNS}: prompt → model request ${ms(sent.ms)} (${utf8(sent.snapshot)} bytes)`)
     }
-    await web.stop()
+    await stack.halt()
 
-    dshPlugin(options, ['add', tarball])
-    started = performance.now()
-    web = await startWeb(options, { cwd })
+    dshPlugin(options, ['add', context.tarball()])
+    const started = performance.now()
+    web = await stack.start()
     const browser = await launchBrowser()
     try {
       await openApp(browser.page, web.url)
@@ -438,23 +439,23 @@ async function longInRealHost(hostBin: string, tarball: string, runs: number): P
       return { stored: storedRest, bare: percentiles(bare), identical, baseline: percentiles(baseline), huge: hugeRest, indexedMs }
     } finally {
       await browser.close()
-      await web.stop()
     }
   } finally {
-    await model.stop()
-    home.remove()
+    await stack.stop()
   }
 }
 
-export async function inBrowser(hostBin: string, tarball: string, messages: number, runs: number): Promise<Pick<PartFigures, 'browserMessages' | 'pasteToChip' | 'openAtMessage' | 'openedNumber' | 'deepNumber' | 'deepMs' | 'discontinuous'>> {
-  const model = await startModel()
-  const home = createHome()
+export async function inBrowser(context: BenchContext, messages: number, runs: number): Promise<Pick<PartFigures, 'browserMessages' | 'pasteToChip' | 'openAtMessage' | 'openedNumber' | 'deepNumber' | 'deepMs' | 'discontinuous'>> {
+  let stored: { id: string } | undefined
+  const stack = await context.stack({
+    tarball: context.tarball(),
+    beforeBoot: async home => {
+      const turns = Array.from({ length: messages / 2 }, (_, n) => ({ user: question(n), reply: answer(n) }))
+      ;[stored] = await writeSessionStore(hostDir(), home, [{ cwd: home.project('alpha'), title: 'Ingest worker notes', text: turns[0]!.user, turns }], { titleCache: false })
+    },
+  })
+  const { home, model, web } = stack
   try {
-    const turns = Array.from({ length: messages / 2 }, (_, n) => ({ user: question(n), reply: answer(n) }))
-    const [stored] = await writeSessionStore(hostDir(), home, [{ cwd: home.project('alpha'), title: 'Ingest worker notes', text: turns[0]!.user, turns }], { titleCache: false })
-    const options: DshOptions = { home, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
-    dshPlugin(options, ['add', tarball])
-    const web = await startWeb(options, { cwd: home.project('alpha') })
     const browser = await launchBrowser()
     await installApplyProbe(browser.context, '@wishp3/dsh-sessions', 'dsh-sessions')
     try {
@@ -551,43 +552,34 @@ export async function inBrowser(hostBin: string, tarball: string, messages: numb
       return { browserMessages: messages, pasteToChip: percentiles(paste), openAtMessage: percentiles(open), openedNumber: target.number, deepNumber: deep.number, ...(deepMs === undefined ? {} : { deepMs }), discontinuous }
     } finally {
       await browser.close()
-      await web.stop()
     }
   } finally {
-    await model.stop()
-    rmSync(home.home, { recursive: true, force: true })
+    await stack.stop()
   }
 }
 
 /**
  * Runs every part: long sessions in the real host, a live one in process, part references in Chromium.
- * @param hostBin - the pinned host's bin folder.
- * @param tarball - the packed plugin.
+ * @param context - the bench's set-up.
  * @param runs - samples per measure (the real-host series take at most 20, the 50,000-message ones 10, the official path 3).
  * @returns the figures.
  */
-export async function measureParts(hostBin: string, tarball: string, runs: number): Promise<PartFigures> {
-  const long = await longInRealHost(hostBin, tarball, Math.min(runs, 20))
+export async function measureParts(context: BenchContext, runs: number): Promise<PartFigures> {
+  const long = await longInRealHost(context, Math.min(runs, 20))
   const live = await liveInProcess(5_000, runs)
-  const outer = await inBrowser(hostBin, tarball, 500, Math.max(3, Math.min(runs, 10)))
+  const outer = await inBrowser(context, 500, Math.max(3, Math.min(runs, 10)))
   return { live, long, ...outer }
 }
 
-function ms(value: number): string {
-  return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`
-}
-
-const spread = (figures: Percentiles) => `${ms(figures.p50)} / ${ms(figures.p95)}`
-
 function pluginLines(figures: PluginLongFigures, target: string, chipTarget: string): string[] {
   return [
-    `    plugin host, prompt → model request, log never read:          ${spread(figures.preStepRead)} (${figures.preStepRead.runs} runs)${target}`,
-    `    plugin host, prompt → model request after the draft's preflight: ${spread(figures.preStepAfterPreflight)}`,
-    `    preflight route, log never read:                               ${spread(figures.preflightRead)}${target}`,
-    `    preflight route, log read already:                             ${spread(figures.preflightCached)}`,
+    `    plugin host, prompt → model request, log never read:          ${pair(figures.preStepRead)} (${figures.preStepRead.runs} runs)${target}`,
+    `    plugin host, prompt → model request after the draft's preflight: ${pair(figures.preStepAfterPreflight)}`,
+    `    preflight route, log never read:                               ${pair(figures.preflightRead)}${target}`,
+    `    preflight route, log read already:                             ${pair(figures.preflightCached)}`,
     `    first preflight after the host's boot and index build:        ${ms(figures.preflightFirst)}`,
-    `    chip picked → the dock shows its size and tokens, log never read: ${spread(figures.chipRead)}${chipTarget}`,
-    `    chip picked → the dock shows its size and tokens, log read already: ${spread(figures.chipCached)}${chipTarget}`,
+    `    chip picked → the dock shows its size and tokens, log never read: ${pair(figures.chipRead)}${chipTarget}`,
+    `    chip picked → the dock shows its size and tokens, log read already: ${pair(figures.chipCached)}${chipTarget}`,
   ]
 }
 
@@ -596,7 +588,7 @@ function pluginLines(figures: PluginLongFigures, target: string, chipTarget: str
  * @param figures - the figures.
  * @returns its lines.
  */
-export function partsReport(figures: PartFigures): string[] {
+function partsLines(figures: PartFigures): string[] {
   const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`
   const { long, live } = figures
@@ -604,22 +596,42 @@ export function partsReport(figures: PartFigures): string[] {
   return [
     'Long sessions through the real host (dsh 0.1.0-rc.8, one home, the bare host first, then the plugin added), a whole-session reference, p50 / p95:',
     `  stored session of ${long.stored.messages.toLocaleString('en')} messages (realistic turns with tool calls; log ${mb(long.stored.logBytes)} compressed):`,
-    `    bare rc.8 host, prompt → model request (its official listener): ${spread(long.bare)} (${long.bare.runs} runs)`,
+    `    bare rc.8 host, prompt → model request (its official listener): ${pair(long.bare)} (${long.bare.runs} runs)`,
     ...pluginLines(long.stored, '', '   (target ≤ 300 ms)'),
-    `    plugin host, a prompt without any reference → model request:  ${spread(long.baseline)}`,
+    `    plugin host, a prompt without any reference → model request:  ${pair(long.baseline)}`,
     `    what the model gets: ${kb(long.stored.snapshotBytes)}${long.stored.tokens === undefined ? '' : ` ≈${long.stored.tokens.toLocaleString('en')} tokens`}; identical to the bare host's in every run: ${yes(long.identical)}`,
     `  stored session of ${long.huge.messages.toLocaleString('en')} messages (log ${mb(long.huge.logBytes)} compressed), the plugin only (the official retention is quadratic: hours):`,
     ...pluginLines(long.huge, '   (target ≤ 2 s)', '   (target ≤ 300 ms)'),
     `    what the model gets: ${kb(long.huge.snapshotBytes)}${long.huge.tokens === undefined ? '' : ` ≈${long.huge.tokens.toLocaleString('en')} tokens`}; the same bytes in every run and every preflight: ${yes(long.huge.consistent)}`,
     `  the plugin host's content index covered both ${ms(long.indexedMs)} after its boot began; every measure above came after it`,
     `Live session of ${live.messages.toLocaleString('en')} messages (the same realistic text, without tool calls), in process on the official rc.8 services, each run citing from a session of its own (p50 / p95):`,
-    `  official prepare() of the whole session:  ${spread(live.official)} (${live.official.runs} runs)`,
-    `  plugin, whole-session reference:          ${spread(live.whole)} (${live.whole.runs} runs)`,
-    `  plugin, reference to one reply:           ${spread(live.part)}   (target: p95 no more than the whole-session one)`,
+    `  official prepare() of the whole session:  ${pair(live.official)} (${live.official.runs} runs)`,
+    `  plugin, whole-session reference:          ${pair(live.whole)} (${live.whole.runs} runs)`,
+    `  plugin, reference to one reply:           ${pair(live.part)}   (target: p95 no more than the whole-session one)`,
     `  what the model gets: whole ${kb(live.wholeBytes)}${live.wholeTokens === undefined ? '' : ` ≈${live.wholeTokens} tokens`} (cut to the budget), one reply ${kb(live.partBytes)}${live.partTokens === undefined ? '' : ` ≈${live.partTokens} tokens`}; whole identical to the official prepare()'s in every run: ${yes(live.identical)}`,
     `Real host and Chromium, one source of ${figures.browserMessages} messages:`,
-    `  paste a message reference → chip drawn (input event to the frame that draws it): ${spread(figures.pasteToChip)}   (target ≤ 50 ms)`,
-    `  click the sent reference → message #${figures.openedNumber} in view: ${spread(figures.openAtMessage)}   (target ≤ 1 s)`,
+    `  paste a message reference → chip drawn (input event to the frame that draws it): ${pair(figures.pasteToChip)}   (target ≤ 50 ms)`,
+    `  click the sent reference → message #${figures.openedNumber} in view: ${pair(figures.openAtMessage)}   (target ≤ 1 s)`,
     `  click the sent reference → message #${figures.deepNumber} (four pages of history back) in view: ${figures.deepMs === undefined ? 'not reached in 30 s' : ms(figures.deepMs)}${figures.discontinuous ? '; rc.8 reported "history page discontinuous" and stopped loading older history' : ''}`,
   ]
+}
+
+/** `--only parts`: long sessions and part references, in the real host, in process and in Chromium. */
+export const parts: BenchMode = {
+  name: 'parts',
+  summary: 'long sessions (5,000 and 50,000 messages) and part references, bare host beside the plugin',
+  async run(context) {
+    const runs = Math.min(context.settings.runs, 30)
+    const figures = await measureParts(context, runs)
+    return {
+      mode: 'parts',
+      settings: { runs, realHostRuns: Math.min(runs, 20), hugeRuns: Math.min(runs, 10), officialRuns: OFFICIAL_RUNS, browserRuns: Math.max(3, Math.min(runs, 10)) },
+      figures,
+      units: {
+        messages: 'count', logBytes: 'bytes', snapshotBytes: 'bytes', wholeBytes: 'bytes', partBytes: 'bytes', tokens: 'tokens', wholeTokens: 'tokens', partTokens: 'tokens',
+        preflightFirst: 'ms', indexedMs: 'ms', deepMs: 'ms', openedNumber: 'message number', deepNumber: 'message number', browserMessages: 'count',
+      },
+      blocks: partsLines(figures).map(note),
+    }
+  },
 }

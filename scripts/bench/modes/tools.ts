@@ -15,28 +15,29 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import TokenMeter from '@deepseek-ai/dsh-token-meter'
 import type { ToolDefinition, ToolRunContext } from '@deepseek-ai/dsh-tools'
-import { benchQueries, type ConversationSpec, conversationCorpus } from '../dev/corpus.ts'
-import { createHostHarness, type HostHarness } from '../dev/in-process-host.ts'
-import { percentile } from '../dev/percentile.ts'
-import { hostDir } from '../dev/pinned-host.ts'
-import { Config } from '../src/config.ts'
-import { ContentSearch } from '../src/host/search/content-search.ts'
-import { SessionLogLocator } from '../src/host/search/log-locator.ts'
-import { SessionIndex } from '../src/host/sessions/session-index.ts'
-import { readSessionTool } from '../src/host/tools/read-session.ts'
-import { searchSessionsTool } from '../src/host/tools/search-sessions.ts'
-import { Framing } from '../src/host/tools/tool-output.ts'
+import { benchQueries, type ConversationSpec, conversationCorpus } from '../../../dev/corpus.ts'
+import { createHostHarness, type HostHarness } from '../../../dev/in-process-host.ts'
+import { hostDir } from '../../../dev/pinned-host.ts'
+import { Config } from '../../../src/config.ts'
+import { ContentSearch } from '../../../src/host/search/content-search.ts'
+import { SessionLogLocator } from '../../../src/host/search/log-locator.ts'
+import { SessionIndex } from '../../../src/host/sessions/session-index.ts'
+import { readSessionTool } from '../../../src/host/tools/read-session.ts'
+import { searchSessionsTool } from '../../../src/host/tools/search-sessions.ts'
+import { Framing } from '../../../src/host/tools/tool-output.ts'
+import { ms, note, type Percentiles, percentiles } from '../figures.ts'
+import type { BenchMode } from '../mode.ts'
 
 /** What the tools bench reports. */
 export interface ToolFigures {
   readonly sessions: number
-  readonly search: { readonly p50: number; readonly p95: number; readonly queries: number }
+  readonly search: Percentiles & { readonly queries: number }
   /** The official `listCandidates` on the same queries (titles, ids and cwds only). */
-  readonly officialCandidates: { readonly p50: number; readonly p95: number }
+  readonly officialCandidates: Percentiles
   /** The official whole-session snapshot of the long session. */
-  readonly officialSnapshot: { readonly p50: number; readonly p95: number }
-  readonly readLive: { readonly p50: number; readonly p95: number }
-  readonly readCold: { readonly p50: number; readonly p95: number; readonly first: number }
+  readonly officialSnapshot: Percentiles
+  readonly readLive: Percentiles
+  readonly readCold: Percentiles & { readonly first: number }
   readonly schemaTokens: number
   readonly typicalResultTokens: { readonly search: number; readonly read: number }
 }
@@ -62,7 +63,7 @@ function writeLong(h: HostHarness, corpus: readonly ConversationSpec[]): void {
   }
 }
 
-async function tools(h: HostHarness): Promise<{ search: ToolDefinition; read: ToolDefinition; content: ContentSearch }> {
+async function toolsOf(h: HostHarness): Promise<{ search: ToolDefinition; read: ToolDefinition; content: ContentSearch }> {
   const index = new SessionIndex(h.ctx)
   await index.ready()
   const content = new ContentSearch(h.ctx, index, new SessionLogLocator(h.ctx), { liveDelayMs: 0 })
@@ -104,7 +105,7 @@ export async function measureSessionTools(sessions: number, workspaces: number, 
     for (const turn of spec.turns) h.turn(id, turn.user, turn.reply)
   })
   writeLong(h, corpus)
-  const { search, read, content } = await tools(h)
+  const { search, read, content } = await toolsOf(h)
   const who = caller(h, CALLER_ID)
   const queries = benchQueries(corpus, { perKind: 3 }).map(query => query.query)
   for (const query of queries) await search.execute({ query }, who)
@@ -144,14 +145,14 @@ export async function measureSessionTools(sessions: number, workspaces: number, 
     await writer.dispose()
     const reader = await createHostHarness({ persistenceRoot: root })
     reader.session(CALLER_ID, { cwd: '/w/ws-00' })
-    const cold = await tools(reader)
+    const cold = await toolsOf(reader)
     const coldCaller = caller(reader, CALLER_ID)
     const first = (await timed(1, async () => found(await cold.read.execute({ sessionId: LONG_ID, fromMessage: 1 }, coldCaller))))[0]!
     const samples = await timed(runs, async () => {
       from = (from * 7919) % LONG_MESSAGES || 1
       return found(await cold.read.execute({ sessionId: LONG_ID, fromMessage: from }, coldCaller))
     })
-    readCold = { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95), first }
+    readCold = { ...percentiles(samples), first }
     await reader.dispose()
   } finally {
     rmSync(root, { recursive: true, force: true })
@@ -159,10 +160,10 @@ export async function measureSessionTools(sessions: number, workspaces: number, 
   await h.dispose()
   return {
     sessions,
-    search: { p50: percentile(searchSamples, 0.5), p95: percentile(searchSamples, 0.95), queries: queries.length },
-    officialCandidates: { p50: percentile(officialSearch, 0.5), p95: percentile(officialSearch, 0.95) },
-    officialSnapshot: { p50: percentile(officialSnapshot, 0.5), p95: percentile(officialSnapshot, 0.95) },
-    readLive: { p50: percentile(readLive, 0.5), p95: percentile(readLive, 0.95) },
+    search: { ...percentiles(searchSamples), queries: queries.length },
+    officialCandidates: percentiles(officialSearch),
+    officialSnapshot: percentiles(officialSnapshot),
+    readLive: percentiles(readLive),
     readCold,
     schemaTokens,
     typicalResultTokens: { search: tokensOf(typicalSearch), read: tokensOf(typicalRead) },
@@ -174,8 +175,7 @@ export async function measureSessionTools(sessions: number, workspaces: number, 
  * @param figures - what {@link measureSessionTools} measured.
  * @returns report lines.
  */
-export function toolsReport(figures: ToolFigures): string[] {
-  const ms = (value: number) => `${value.toFixed(1)} ms`
+function toolsLines(figures: ToolFigures): string[] {
   return [
     `session tools, in process on the official store and query engine (${figures.sessions} generated conversations and one of ${LONG_MESSAGES} messages):`,
     `- search_sessions, ${figures.search.queries} queries of every kind: p50 ${ms(figures.search.p50)}, p95 ${ms(figures.search.p95)} (target p95 ≤ 30 ms); the official listCandidates on the same queries (titles, ids and cwds only): p50 ${ms(figures.officialCandidates.p50)}, p95 ${ms(figures.officialCandidates.p95)}`,
@@ -183,4 +183,23 @@ export function toolsReport(figures: ToolFigures): string[] {
     `- both schemas add ${figures.schemaTokens} tokens to every request's tool list (the host's estimate; target ≤ 400)`,
     `- a typical result: search_sessions ${figures.typicalResultTokens.search} tokens, read_session page ${figures.typicalResultTokens.read} tokens`,
   ]
+}
+
+/** `--only tools`: the session tools' own cost, in process on the official store and query engine. */
+export const tools: BenchMode = {
+  name: 'tools',
+  summary: 'the session tools (search_sessions, read_session) in process, and the tokens their schemas add',
+  async run(context) {
+    const sessions = context.sessions()
+    const { workspaces } = context.settings
+    const runs = 20
+    const figures = await measureSessionTools(sessions, workspaces, runs)
+    return {
+      mode: 'tools',
+      settings: { sessions, workspaces, runs, longMessages: LONG_MESSAGES },
+      figures,
+      units: { search: 'ms', officialCandidates: 'ms', officialSnapshot: 'ms', readLive: 'ms', readCold: 'ms', first: 'ms', schemaTokens: 'tokens', typicalResultTokens: 'tokens' },
+      blocks: toolsLines(figures).map(note),
+    }
+  },
 }

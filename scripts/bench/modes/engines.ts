@@ -17,12 +17,13 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type BenchQuery, benchQueries, realisticCorpus, realisticSessions, sessionText } from '../dev/corpus.ts'
-import { percentile } from '../dev/percentile.ts'
-import { hostDir } from '../dev/pinned-host.ts'
-import { IndexKeeper, sqliteFileOf } from '../src/host/search/index-keeper.ts'
-import { queryTerms } from '../src/host/search/text.ts'
-import type { IndexEngine } from '../src/host/search/worker-protocol.ts'
+import { type BenchQuery, benchQueries, realisticCorpus, realisticSessions, sessionText } from '../../../dev/corpus.ts'
+import { hostDir } from '../../../dev/pinned-host.ts'
+import { IndexKeeper, sqliteFileOf } from '../../../src/host/search/index-keeper.ts'
+import { queryTerms } from '../../../src/host/search/text.ts'
+import type { IndexEngine } from '../../../src/host/search/worker-protocol.ts'
+import { ms, pair, type Percentiles, percentiles, table } from '../figures.ts'
+import type { BenchMode } from '../mode.ts'
 
 /** What one engine's child reports. */
 export interface EngineFigures {
@@ -35,8 +36,8 @@ export interface EngineFigures {
   readonly fileBytes: number
   readonly reopenMs: number
   readonly reopenedMb: number
-  readonly queries: readonly { readonly kind: string; readonly query: string; readonly expected: number; readonly found: number; readonly exact: boolean; readonly p50: number; readonly p95: number }[]
-  readonly all: { readonly p50: number; readonly p95: number }
+  readonly queries: readonly ({ readonly kind: string; readonly query: string; readonly expected: number; readonly found: number; readonly exact: boolean } & Percentiles)[]
+  readonly all: Percentiles
   /** Bytes written to disk for 100 new messages (the memory engine: its next save). */
   readonly appendBytes: number
   readonly appendMs: number
@@ -128,7 +129,7 @@ async function child(input: ChildInput): Promise<EngineFigures> {
       samples.push(performance.now() - at)
     }
     all.push(...samples)
-    queries.push({ kind: query.kind, query: query.query, expected: expected.size, found: found.size, exact, p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) })
+    queries.push({ kind: query.kind, query: query.query, expected: expected.size, found: found.size, exact, ...percentiles(samples) })
   }
 
   // 100 new messages, one each to 100 sessions spread over the corpus, as live sessions add them.
@@ -157,7 +158,7 @@ async function child(input: ChildInput): Promise<EngineFigures> {
     reopenMs,
     reopenedMb,
     queries,
-    all: { p50: percentile(all, 0.5), p95: percentile(all, 0.95) },
+    all: percentiles(all),
     appendBytes: before === undefined || after === undefined ? (input.engine === 'memory' ? statSync(file).size : 0) : after - before,
     appendMs,
   }
@@ -198,36 +199,56 @@ export async function measureEngines(options: { sessions: number; workspaces: nu
 }
 
 /**
- * The figures as printed lines.
+ * The figures as tables.
  * @param figures - what {@link measureEngines} gave.
- * @returns markdown lines.
+ * @returns the engines side by side, and the queries.
  */
-export function enginesReport(figures: Awaited<ReturnType<typeof measureEngines>>): string[] {
-  const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`)
+export function enginesBlocks(figures: Awaited<ReturnType<typeof measureEngines>>) {
   const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`
   const engines = figures.engines
   const name = (engine: EngineFigures) => (engine.engine === 'memory' ? 'memory (MiniSearch, one JSON file)' : 'SQLite FTS5 on disk')
-  const row = (label: string, value: (engine: EngineFigures) => string) => `| ${label} | ${engines.map(value).join(' | ')} |`
+  const row = (label: string, value: (engine: EngineFigures) => string) => [label, ...engines.map(value)]
   return [
-    `content index engines at ${figures.sessions} realistic sessions, ${figures.messages} messages, ${mb(figures.textBytes)} of searchable text`,
-    `| figure | ${engines.map(name).join(' | ')} |`,
-    `| --- | ${engines.map(() => '---').join(' | ')} |`,
-    row('build (index every session)', e => ms(e.buildMs)),
-    row('save after the build', e => ms(e.saveMs)),
-    row('resident memory over the baseline: peak / settled', e => `${(e.peakMb - e.baselineMb).toFixed(0)} MB / ${(e.settledMb - e.baselineMb).toFixed(0)} MB`),
-    row('file on disk', e => mb(e.fileBytes)),
-    row('reopen (restart): time / memory over the baseline', e => `${ms(e.reopenMs)} / ${(e.reopenedMb - e.baselineMb).toFixed(0)} MB`),
-    row('queries, all kinds: p50 / p95', e => `${ms(e.all.p50)} / ${ms(e.all.p95)}`),
-    row('answers exact', e => `${e.queries.filter(query => query.exact).length} of ${e.queries.length}`),
-    row('100 new messages: bytes written / time', e => `${mb(e.appendBytes)} / ${ms(e.appendMs)}`),
-    '',
-    `| kind | query | sessions that match | ${engines.map(engine => `${engine.engine}: answered, exact, p50 / p95`).join(' | ')} |`,
-    `| --- | --- | --- | ${engines.map(() => '---').join(' | ')} |`,
-    ...engines[0]!.queries.map((query, n) => `| ${query.kind} | ${query.query} | ${query.expected} | ${engines.map(engine => {
-      const one = engine.queries[n]!
-      return `${one.found}, ${one.exact ? 'yes' : 'NO'}, ${ms(one.p50)} / ${ms(one.p95)}`
-    }).join(' | ')} |`),
+    table({
+      title: `content index engines at ${figures.sessions} realistic sessions, ${figures.messages} messages, ${mb(figures.textBytes)} of searchable text`,
+      columns: ['figure', ...engines.map(name)],
+      rows: [
+        row('build (index every session)', e => ms(e.buildMs)),
+        row('save after the build', e => ms(e.saveMs)),
+        row('resident memory over the baseline: peak / settled', e => `${(e.peakMb - e.baselineMb).toFixed(0)} MB / ${(e.settledMb - e.baselineMb).toFixed(0)} MB`),
+        row('file on disk', e => mb(e.fileBytes)),
+        row('reopen (restart): time / memory over the baseline', e => `${ms(e.reopenMs)} / ${(e.reopenedMb - e.baselineMb).toFixed(0)} MB`),
+        row('queries, all kinds: p50 / p95', e => pair(e.all)),
+        row('answers exact', e => `${e.queries.filter(query => query.exact).length} of ${e.queries.length}`),
+        row('100 new messages: bytes written / time', e => `${mb(e.appendBytes)} / ${ms(e.appendMs)}`),
+      ],
+    }),
+    table({
+      columns: ['kind', 'query', 'sessions that match', ...engines.map(engine => `${engine.engine}: answered, exact, p50 / p95`)],
+      rows: engines[0]!.queries.map((query, n) => [query.kind, query.query, String(query.expected), ...engines.map(engine => {
+        const one = engine.queries[n]!
+        return `${one.found}, ${one.exact ? 'yes' : 'NO'}, ${pair(one)}`
+      })]),
+    }),
   ]
+}
+
+/** `--only engines`: both content index engines in processes of their own, on the realistic corpus. */
+export const engines: BenchMode = {
+  name: 'engines',
+  summary: 'the content index engines (memory, SQLite) side by side, each in a process of its own',
+  async run(context) {
+    const { engines: chosen, querySessions } = context.settings
+    const options = { sessions: context.sessions(), workspaces: context.settings.workspaces, runs: 30 }
+    const figures = await measureEngines({ ...options, ...(chosen === undefined ? {} : { engines: chosen }), ...(querySessions === undefined ? {} : { querySessions }) })
+    return {
+      mode: 'engines',
+      settings: { ...options, engines: figures.engines.map(engine => engine.engine), ...(querySessions === undefined ? {} : { querySessions }) },
+      figures,
+      units: { textBytes: 'bytes', buildMs: 'ms', saveMs: 'ms', baselineMb: 'MiB', peakMb: 'MiB', settledMb: 'MiB', fileBytes: 'bytes', reopenMs: 'ms', reopenedMb: 'MiB', appendBytes: 'bytes', appendMs: 'ms', expected: 'count', found: 'count' },
+      blocks: enginesBlocks(figures),
+    }
+  },
 }
 
 const childAt = process.argv.indexOf('--child')

@@ -13,19 +13,14 @@ import { join } from 'node:path'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
-import { Config } from '../src/config.ts'
-import { ScopedMentionResolver } from '../src/host/references/mention-resolver.ts'
-import { SessionIndex } from '../src/host/sessions/session-index.ts'
-import { SnapshotPreparer } from '../src/host/references/snapshot-preparer.ts'
-import { SurfaceCache } from '../src/host/references/surface-cache.ts'
-import { percentile } from '../dev/percentile.ts'
-import { createHostHarness } from '../dev/in-process-host.ts'
-
-interface Percentiles { p50: number; p95: number }
-
-function percentiles(samples: number[]): Percentiles {
-  return { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) }
-}
+import { Config } from '../../../src/config.ts'
+import { ScopedMentionResolver } from '../../../src/host/references/mention-resolver.ts'
+import { SessionIndex } from '../../../src/host/sessions/session-index.ts'
+import { SnapshotPreparer } from '../../../src/host/references/snapshot-preparer.ts'
+import { SurfaceCache } from '../../../src/host/references/surface-cache.ts'
+import { createHostHarness } from '../../../dev/in-process-host.ts'
+import { ms, note, type Percentiles, percentiles } from '../figures.ts'
+import type { BenchMode } from '../mode.ts'
 
 /** Figures of the read-once bench. */
 export interface ReadOnceFigures {
@@ -104,4 +99,25 @@ export async function measureReadOnce(sessions: number, runs: number): Promise<R
   } finally {
     rmSync(root, { recursive: true, force: true })
   }
+}
+
+/** `npm run bench`'s read-once part: a send with 3 chips of large sources, cached and not, and the pre-step citing them, in process. */
+export const readOnce: BenchMode = {
+  name: 'read-once',
+  summary: 'read-once snapshots: a send with 3 chips of 2 MB sources with and without the cache, in process on JSONL storage',
+  async run(context) {
+    const sessions = context.sessions()
+    const runs = 30
+    const figures = await measureReadOnce(sessions, runs)
+    return {
+      mode: 'read-once',
+      settings: { sessions, runs, sendRuns: Math.min(runs, 10) },
+      figures,
+      units: { sourceBytes: 'bytes', uncached: 'ms', cached: 'ms', stepPlain: 'ms', stepCited: 'ms', preflight: 'ms' },
+      blocks: [
+        note(`pre-step at ${sessions} cold sessions, host JSONL storage (target: cited adds ≤ 5 ms at p95): no references p50 ${ms(figures.stepPlain.p50)} / p95 ${ms(figures.stepPlain.p95)}; 3 cached sources p50 ${ms(figures.stepCited.p50)} / p95 ${ms(figures.stepCited.p95)}; added p95 ${ms(figures.stepCited.p95 - figures.stepPlain.p95)}`),
+        note(`host work from Send to the model request, 3 chips of ${(figures.sourceBytes / 1e6).toFixed(1)} MB sources (preflight measuring each, then the pre-step): every read from storage p50 ${ms(figures.uncached.p50)} / p95 ${ms(figures.uncached.p95)}; read once p50 ${ms(figures.cached.p50)} / p95 ${ms(figures.cached.p95)}`),
+      ],
+    }
+  },
 }

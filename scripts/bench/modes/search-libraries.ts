@@ -10,7 +10,7 @@
  * returns the true match set. The product does not depend on any of these
  * libraries.
  *
- *   node scripts/bench-search-libraries.ts [--sessions 2000 --runs 200 --seed 1]
+ *   npm run bench -- --only search-libraries [--sessions 2000 --runs 200]
  */
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -22,21 +22,15 @@ import { create, insert, load as loadOrama, remove, search as searchOrama } from
 import { persist } from '@orama/plugin-data-persistence'
 import { Index } from 'flexsearch'
 import MiniSearch from 'minisearch'
-import { type BenchQuery, benchQueries, conversationCorpus, letterRuns, normalizeText, sentencePools, sessionText } from '../dev/corpus.ts'
-import { repoRoot } from '../dev/paths.ts'
-import { percentile } from '../dev/percentile.ts'
-import { ensureHost, hostDir } from '../dev/pinned-host.ts'
+import { type BenchQuery, benchQueries, conversationCorpus, letterRuns, normalizeText, sentencePools, sessionText } from '../../../dev/corpus.ts'
+import { repoRoot } from '../../../dev/paths.ts'
+import { hostDir } from '../../../dev/pinned-host.ts'
+import { ms as duration, note, type Percentiles, percentiles, table } from '../figures.ts'
+import type { BenchMode } from '../mode.ts'
 
-const { values } = parseArgs({
-  options: {
-    sessions: { type: 'string', default: '2000' },
-    runs: { type: 'string', default: '200' },
-    seed: { type: 'string', default: '1' },
-    child: { type: 'string' },
-    input: { type: 'string' },
-  },
-})
-const RUNS = Number(values.runs)
+/** Samples per query kind and per re-indexing of a built index: the child's `--runs`, the parent's `--runs` or 200. */
+let RUNS = 200
+const SEED = 1
 /** Queries of each kind; a kind's runs cycle through them. */
 const PER_KIND = 5
 /** Re-indexing samples on a loaded index (FlexSearch's are slow there). */
@@ -299,7 +293,7 @@ interface Figures {
   readonly unstable: readonly string[]
 }
 
-interface Latency { readonly p50: number; readonly p95: number }
+type Latency = Percentiles
 
 interface KindFigures {
   readonly kind: string
@@ -313,7 +307,7 @@ interface KindFigures {
 }
 
 function latency(samples: readonly number[]): Latency {
-  return { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) }
+  return percentiles(samples)
 }
 
 function memory(): { heap: number; rss: number } {
@@ -422,7 +416,7 @@ async function measureLoaded(library: Library, tokeniser: Tokeniser, docs: reado
   const unstable = changed(engine, queries, answers, 'loaded')
   const reindex = await measureReindex(engine, docs, LOADED_REINDEX_RUNS, 1)
   unstable.push(...changed(engine, queries, answers, 'loaded, re-indexed'))
-  return { loadMs: percentile(samples, 0.5), loadedHeapMB: after.heap - before.heap, reindex, unstable }
+  return { loadMs: percentiles(samples).p50, loadedHeapMB: after.heap - before.heap, reindex, unstable }
 }
 
 /** Measures one (library × tokeniser) over the corpus written by the parent. */
@@ -450,24 +444,32 @@ async function measure(libraryName: string, tokeniserName: string, docs: readonl
   }
 }
 
-function ms(value: number): string {
-  return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value >= 1 ? value.toFixed(2) : value.toFixed(3)
+/** Sub-millisecond figures keep three decimals, larger ones fewer. */
+function msFine(value: number): string {
+  return duration(value, value >= 100 ? 0 : value >= 10 ? 1 : value >= 1 ? 2 : 3)
 }
 
-function pair({ p50, p95 }: Latency): string {
-  return `${ms(p50)} / ${ms(p95)}`
+function pairFine({ p50, p95 }: Latency): string {
+  return `${msFine(p50)} / ${msFine(p95)}`
 }
 
-async function main(): Promise<void> {
-  if (values.child !== undefined) {
-    const [libraryName, tokeniserName] = values.child.split(':') as [string, string]
-    const { docs, queries } = JSON.parse(readFileSync(values.input!, 'utf8')) as { docs: string[]; queries: BenchQuery[] }
-    process.stdout.write(`${JSON.stringify(await measure(libraryName, tokeniserName, docs, queries))}\n`)
-    return
-  }
-  await ensureHost()
-  const sessions = Number(values.sessions)
-  const seed = Number(values.seed)
+/** What the search-libraries mode measures. */
+export interface SearchLibraryFigures {
+  readonly sessions: number
+  readonly seed: number
+  readonly textBytes: number
+  readonly libraries: readonly Figures[]
+}
+
+/**
+ * Measures every (library × tokeniser), each in a child process of its own.
+ * @param sessions - generated conversations.
+ * @param runs - samples per query kind and per re-indexing.
+ * @returns the figures and the report's blocks.
+ */
+export async function measureSearchLibraries(sessions: number, runs: number): Promise<{ figures: SearchLibraryFigures; blocks: ReturnType<typeof note>[] }> {
+  RUNS = runs
+  const seed = SEED
   const corpus = conversationCorpus(hostDir(), { sessions, workspaces: 20, seed })
   const queries = benchQueries(corpus, { seed, perKind: PER_KIND })
   const docs = corpus.map(sessionText)
@@ -492,33 +494,31 @@ async function main(): Promise<void> {
 
   const bytes = docs.reduce((sum, doc) => sum + Buffer.byteLength(doc), 0)
   const english = corpus.filter(spec => spec.language === 'en').length
-  console.log(`corpus: ${sessions} sessions (seed ${seed}; ${english} English, ${sessions - english} Chinese, ${corpus.filter(spec => spec.mixed).length} mixed), `
-    + `${corpus.reduce((sum, spec) => sum + spec.turns.length, 0)} turns, ${(bytes / 2 ** 20).toFixed(1)} MiB of text; sentence pools: ${pools.en} English, ${pools.zh} Chinese`)
-  console.log(`queries (${PER_KIND} per kind; true match counts): ${[...new Set(queries.map(query => query.kind))].map(kind =>
-    `${kind}: ${queries.filter(query => query.kind === kind).map(query => `${JSON.stringify(query.query)} ${query.expected.length}`).join(', ')}`).join('; ')}`)
-  console.log(`versions: ${LIBRARIES.map(library => `${library.name} ${library.version}`).join(', ')}, @orama/plugin-data-persistence ${version('@orama/plugin-data-persistence')}; Node ${process.version}`)
-  console.log('')
-  console.log(`index of ${sessions} sessions: build and load in ms; memory added after build (heap / RSS) and by a loaded copy (heap) in MiB; re-indexing one session (remove + add) p50 / p95 in ms, ${RUNS} runs built, ${LOADED_REINDEX_RUNS} loaded`)
-  console.log('| library | CJK tokens | build | heap / RSS | serialized | save | load | loaded heap | re-index (built) | re-index (loaded) |')
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |')
-  for (const f of figures) {
-    const settle = f.reindexSettleMs === null ? '' : ` (then ${ms(f.reindexSettleMs)} vacuum)`
-    console.log(`| ${f.library} | ${f.tokeniser} | ${ms(f.buildMs)} | ${f.heapMB.toFixed(1)} / ${f.rssMB.toFixed(1)} | ${(f.savedBytes / 2 ** 20).toFixed(1)} MiB | ${ms(f.saveMs)} | ${ms(f.loadMs)} | ${f.loadedHeapMB.toFixed(1)} | ${pair(f.reindex)}${settle} | ${pair(f.reindexLoaded)} |`)
-  }
+  const blocks = [
+    note(`corpus: ${sessions} sessions (seed ${seed}; ${english} English, ${sessions - english} Chinese, ${corpus.filter(spec => spec.mixed).length} mixed), `
+      + `${corpus.reduce((sum, spec) => sum + spec.turns.length, 0)} turns, ${(bytes / 2 ** 20).toFixed(1)} MiB of text; sentence pools: ${pools.en} English, ${pools.zh} Chinese`),
+    note(`queries (${PER_KIND} per kind; true match counts): ${[...new Set(queries.map(query => query.kind))].map(kind =>
+      `${kind}: ${queries.filter(query => query.kind === kind).map(query => `${JSON.stringify(query.query)} ${query.expected.length}`).join(', ')}`).join('; ')}`),
+    note(`versions: ${LIBRARIES.map(library => `${library.name} ${library.version}`).join(', ')}, @orama/plugin-data-persistence ${version('@orama/plugin-data-persistence')}; Node ${process.version}`),
+    table({
+      title: `index of ${sessions} sessions: build and load; memory added after build (heap / RSS) and by a loaded copy (heap) in MiB; re-indexing one session (remove + add) p50 / p95, ${RUNS} runs built, ${LOADED_REINDEX_RUNS} loaded`,
+      columns: ['library', 'CJK tokens', 'build', 'heap / RSS', 'serialized', 'save', 'load', 'loaded heap', 're-index (built)', 're-index (loaded)'],
+      rows: figures.map(f => [f.library, f.tokeniser, msFine(f.buildMs), `${f.heapMB.toFixed(1)} / ${f.rssMB.toFixed(1)}`, `${(f.savedBytes / 2 ** 20).toFixed(1)} MiB`, msFine(f.saveMs), msFine(f.loadMs), f.loadedHeapMB.toFixed(1),
+        `${pairFine(f.reindex)}${f.reindexSettleMs === null ? '' : ` (then ${msFine(f.reindexSettleMs)} vacuum)`}`, pairFine(f.reindexLoaded)]),
+    }),
+  ]
   const kinds = figures[0]!.kinds.map(kind => kind.kind)
-  const header = (title: string) => {
-    console.log('')
-    console.log(title)
-    console.log(`| library | CJK tokens | ${kinds.join(' | ')} |`)
-    console.log(`| --- | --- | ${kinds.map(() => '---').join(' | ')} |`)
-  }
-  header(`query latency p50 / p95 in ms (${RUNS} runs per kind over its ${PER_KIND} queries)`)
-  for (const f of figures) console.log(`| ${f.library} | ${f.tokeniser} | ${f.kinds.map(kind => pair(kind.latency)).join(' | ')} |`)
-  header('answers equal to the true set (AND, last term a prefix, Chinese as substrings), and recall / precision over the kind where not all are')
-  for (const f of figures) {
-    console.log(`| ${f.library} | ${f.tokeniser} | ${f.kinds.map(kind => (kind.exact === kind.total ? `${kind.exact}/${kind.total}`
-      : `${kind.exact}/${kind.total}, R ${kind.recall.toFixed(2)} P ${kind.precision.toFixed(2)}`)).join(' | ')} |`)
-  }
+  blocks.push(table({
+    title: `query latency p50 / p95 (${RUNS} runs per kind over its ${PER_KIND} queries)`,
+    columns: ['library', 'CJK tokens', ...kinds],
+    rows: figures.map(f => [f.library, f.tokeniser, ...f.kinds.map(kind => pairFine(kind.latency))]),
+  }))
+  blocks.push(table({
+    title: 'answers equal to the true set (AND, last term a prefix, Chinese as substrings), and recall / precision over the kind where not all are',
+    columns: ['library', 'CJK tokens', ...kinds],
+    rows: figures.map(f => [f.library, f.tokeniser, ...f.kinds.map(kind => (kind.exact === kind.total ? `${kind.exact}/${kind.total}`
+      : `${kind.exact}/${kind.total}, R ${kind.recall.toFixed(2)} P ${kind.precision.toFixed(2)}`))]),
+  }))
   // The same mismatch from several libraries comes from the tokeniser: list it once, naming them.
   const notes = new Map<string, string[]>()
   for (const f of figures) {
@@ -526,13 +526,39 @@ async function main(): Promise<void> {
       ...f.kinds.flatMap(kind => kind.mismatches.map(mismatch => `${f.tokeniser}, ${kind.kind} ${mismatch}`)),
       ...f.unstable.map(query => `${f.tokeniser}: results changed for ${query}`),
     ]
-    for (const note of own) notes.set(note, [...(notes.get(note) ?? []), f.library])
+    for (const text of own) notes.set(text, [...(notes.get(text) ?? []), f.library])
   }
   if (notes.size > 0) {
-    console.log('')
-    console.log('mismatches:')
-    for (const [note, libraries] of notes) console.log(`- ${libraries.length === LIBRARIES.length ? 'all' : libraries.join(', ')} × ${note}`)
+    blocks.push(note('mismatches:'))
+    for (const [text, libraries] of notes) blocks.push(note(`- ${libraries.length === LIBRARIES.length ? 'all' : libraries.join(', ')} × ${text}`))
   }
+  return { figures: { sessions, seed, textBytes: bytes, libraries: figures }, blocks }
 }
 
-await main()
+/** `--only search-libraries`: the candidate search libraries compared, each (library × tokeniser) in a process of its own. */
+export const searchLibraries: BenchMode = {
+  name: 'search-libraries',
+  summary: 'MiniSearch, FlexSearch and Orama compared as in-memory body indexes (dev only)',
+  async run(context) {
+    const sessions = context.sessions()
+    // This comparison's own defaults: 200 runs unless `--runs` is given.
+    const runs = context.settings.given.includes('runs') ? context.settings.runs : 200
+    const { figures, blocks } = await measureSearchLibraries(sessions, runs)
+    return {
+      mode: 'search-libraries',
+      settings: { sessions, runs, seed: SEED, perKind: PER_KIND, loadedReindexRuns: LOADED_REINDEX_RUNS, loads: LOADS },
+      figures,
+      units: { textBytes: 'bytes', buildMs: 'ms', heapMB: 'MiB', rssMB: 'MiB', savedBytes: 'bytes', saveMs: 'ms', loadMs: 'ms', loadedHeapMB: 'MiB', reindexSettleMs: 'ms', exact: 'count', total: 'count', recall: 'share (0–1)', precision: 'share (0–1)' },
+      blocks,
+    }
+  },
+}
+
+// A child measures one (library × tokeniser) and prints its figures as one JSON line.
+if (process.argv.includes('--child')) {
+  const { values } = parseArgs({ options: { child: { type: 'string' }, input: { type: 'string' }, runs: { type: 'string' } } })
+  RUNS = Number(values.runs ?? RUNS)
+  const [libraryName, tokeniserName] = values.child!.split(':') as [string, string]
+  const { docs, queries } = JSON.parse(readFileSync(values.input!, 'utf8')) as { docs: string[]; queries: BenchQuery[] }
+  process.stdout.write(`${JSON.stringify(await measure(libraryName, tokeniserName, docs, queries))}\n`)
+}

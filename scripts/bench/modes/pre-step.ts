@@ -3,19 +3,14 @@
  * resolution and attachment, against the official `prepare()` alone, on the
  * official rc.8 services with an in-memory session store.
  */
-import { Config } from '../src/config.ts'
-import { ScopedMentionResolver } from '../src/host/references/mention-resolver.ts'
-import { SessionIndex } from '../src/host/sessions/session-index.ts'
-import { SnapshotPreparer } from '../src/host/references/snapshot-preparer.ts'
-import { SurfaceCache } from '../src/host/references/surface-cache.ts'
-import { percentile } from '../dev/percentile.ts'
-import { createHostHarness } from '../dev/in-process-host.ts'
-
-interface Percentiles { p50: number; p95: number }
-
-function percentiles(samples: number[]): Percentiles {
-  return { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) }
-}
+import { Config } from '../../../src/config.ts'
+import { ScopedMentionResolver } from '../../../src/host/references/mention-resolver.ts'
+import { SessionIndex } from '../../../src/host/sessions/session-index.ts'
+import { SnapshotPreparer } from '../../../src/host/references/snapshot-preparer.ts'
+import { SurfaceCache } from '../../../src/host/references/surface-cache.ts'
+import { createHostHarness } from '../../../dev/in-process-host.ts'
+import { ms, note, type Percentiles, percentiles } from '../figures.ts'
+import type { BenchMode } from '../mode.ts'
 
 /**
  * Measures both paths, interleaved.
@@ -52,4 +47,22 @@ export async function measurePreStep(sessions: number, workspaces: number, runs:
     if (run >= 10) resolved.push(performance.now() - started)
   }
   return { prepare: percentiles(prepareOnly), resolved: percentiles(resolved) }
+}
+
+/** `npm run bench`'s pre-step part: one `@Title` mention resolved and attached, against `prepare()` alone, in process. */
+export const preStep: BenchMode = {
+  name: 'pre-step',
+  summary: 'the pre-step cost of one `@Title` mention against the official `prepare()` alone, in process',
+  async run(context) {
+    const sessions = context.sessions()
+    const { workspaces, runs } = context.settings
+    const figures = await measurePreStep(sessions, workspaces, runs)
+    return {
+      mode: 'pre-step',
+      settings: { sessions, workspaces, runs, warmUp: 10 },
+      figures,
+      units: { prepare: 'ms', resolved: 'ms' },
+      blocks: [note(`pre-step with one @Title mention: prepare() alone p50 ${ms(figures.prepare.p50)} / p95 ${ms(figures.prepare.p95)}; resolution + prepare() p50 ${ms(figures.resolved.p50)} / p95 ${ms(figures.resolved.p95)}; added p95 ${ms(figures.resolved.p95 - figures.prepare.p95)}`)],
+    }
+  },
 }

@@ -4,13 +4,17 @@
  * waterfall on the official rc.8 services, and through the official parser
  * alone.
  */
+import { dirname } from 'node:path'
 import { parseSessionReferenceText } from '@deepseek-ai/dsh-session-reference'
-import { hostileTexts } from '../dev/hostile-texts.ts'
-import { percentile } from '../dev/percentile.ts'
-import { createHostHarness } from '../dev/in-process-host.ts'
+import { hostileTexts } from '../../../dev/hostile-texts.ts'
+import { createHostHarness } from '../../../dev/in-process-host.ts'
+import { hostDir } from '../../../dev/pinned-host.ts'
+import { spreadSessions, type StoredSession, writeSessionStore } from '../../../dev/session-store.ts'
+import { pair, type Percentiles, percentiles, table } from '../figures.ts'
+import type { BenchMode } from '../mode.ts'
 
 /** p50 and p95 of one text kind. */
-export interface HostileFigures { readonly kind: string; readonly p50: number; readonly p95: number }
+export interface HostileFigures extends Percentiles { readonly kind: string }
 
 /**
  * The preflight route of a running host, per text kind.
@@ -30,7 +34,7 @@ export async function measureHostileRoute(url: string, sessionId: string, runs: 
       if (res.status !== 200) throw new Error(`preflight answered ${res.status}`)
       if (run >= 3) samples.push(performance.now() - started)
     }
-    figures.push({ kind, p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) })
+    figures.push({ kind, ...percentiles(samples) })
   }
   return figures
 }
@@ -59,7 +63,7 @@ export async function measureHostilePreStep(sessions: number, workspaces: number
       if (decision.kind !== 'enter') throw new Error('the step was rejected')
       if (run >= 3) samples.push(performance.now() - started)
     }
-    figures.push({ kind, p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) })
+    figures.push({ kind, ...percentiles(samples) })
   }
   return figures
 }
@@ -82,6 +86,50 @@ export function measureOfficialParser(runs: number): HostileFigures[] {
       }
       samples.push(performance.now() - started)
     }
-    return { kind, p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) }
+    return { kind, ...percentiles(samples) }
   })
+}
+
+/** What the hostile mode measures: each text through the route, the pre-step and the official parser. */
+export interface HostileReportFigures {
+  readonly sessions: number
+  readonly route: readonly HostileFigures[]
+  readonly step: readonly HostileFigures[]
+  readonly parser: readonly HostileFigures[]
+}
+
+/** Bounded work per text: the route in a real host, the pre-step in process, and the official parser alone on the same text. */
+export const hostile: BenchMode = {
+  name: 'hostile',
+  summary: '64 KiB hostile texts through the preflight route (real host), the pre-step and the official parser',
+  async run(context) {
+    const sessions = context.sessions()
+    const { workspaces } = context.settings
+    let store: StoredSession[] = []
+    const target = () => store.find(session => session.cwd.endsWith('ws-00'))!
+    const stack = await context.stack({
+      tarball: context.tarball(),
+      beforeBoot: async home => { store = await writeSessionStore(hostDir(), home, spreadSessions(home, sessions, workspaces), { titleCache: true }) },
+      cwd: () => dirname(target().cwd),
+    })
+    let route: HostileFigures[]
+    try {
+      route = await measureHostileRoute(stack.web.url, target().id, 30)
+    } finally {
+      await stack.stop()
+    }
+    const step = await measureHostilePreStep(sessions, workspaces, 30)
+    const parser = measureOfficialParser(5)
+    return {
+      mode: 'hostile',
+      settings: { sessions, workspaces, runs: 30, warmUp: 3, parserRuns: 5 },
+      figures: { sessions, route, step, parser } satisfies HostileReportFigures,
+      units: { route: 'ms', step: 'ms', parser: 'ms' },
+      blocks: [table({
+        title: `64 KiB texts naming unknown sessions (target p95 ≤ 100 ms): preflight route in the real host / pre-step at ${sessions} sessions (the official step included) / the official parser alone, p50 / p95`,
+        columns: ['text', 'preflight route', 'pre-step', 'official parser alone'],
+        rows: route.map((figures, n) => [figures.kind, pair(figures), pair(step[n]!), pair(parser[n]!)]),
+      })],
+    }
+  },
 }
