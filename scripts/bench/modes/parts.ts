@@ -46,7 +46,7 @@ import { SurfaceCache } from '../../../src/host/references/surface-cache.ts'
 import { SessionIndex } from '../../../src/host/sessions/session-index.ts'
 import { formatMessageReference } from '../../../src/shared/message-reference.ts'
 import { currentSessionInPage, installApplyProbe, openSessionInPage } from '../../../dev/apply-probe.ts'
-import { ms, note, pair, type Percentiles, percentiles } from '../figures.ts'
+import { type Block, ms, pair, type Percentiles, percentiles } from '../figures.ts'
 import type { BenchContext, BenchMode } from '../mode.ts'
 
 /** Runs of the official path: each costs tens of seconds on 5,000 messages. */
@@ -571,48 +571,66 @@ export async function measureParts(context: BenchContext, runs: number): Promise
   return { live, long, ...outer }
 }
 
-function pluginLines(figures: PluginLongFigures, target: string, chipTarget: string): string[] {
-  return [
-    `    plugin host, prompt → model request, log never read:          ${pair(figures.preStepRead)} (${figures.preStepRead.runs} runs)${target}`,
-    `    plugin host, prompt → model request after the draft's preflight: ${pair(figures.preStepAfterPreflight)}`,
-    `    preflight route, log never read:                               ${pair(figures.preflightRead)}${target}`,
-    `    preflight route, log read already:                             ${pair(figures.preflightCached)}`,
-    `    first preflight after the host's boot and index build:        ${ms(figures.preflightFirst)}`,
-    `    chip picked → the dock shows its size and tokens, log never read: ${pair(figures.chipRead)}${chipTarget}`,
-    `    chip picked → the dock shows its size and tokens, log read already: ${pair(figures.chipCached)}${chipTarget}`,
-  ]
-}
-
 /**
- * The report.
+ * The report as tables: the long sessions through the real host, the live
+ * session in process, the browser's part references.
  * @param figures - the figures.
- * @returns its lines.
+ * @returns its blocks.
  */
-function partsLines(figures: PartFigures): string[] {
+export function partsBlocks(figures: PartFigures): Block[] {
   const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`
-  const { long, live } = figures
   const yes = (value: boolean) => (value ? 'yes' : 'NO')
+  const { long, live } = figures
+  const { stored, huge } = long
+  const count = (n: number) => n.toLocaleString('en')
+  const model = (source: PluginLongFigures) => `${kb(source.snapshotBytes)}${source.tokens === undefined ? '' : ` ≈${count(source.tokens)} tokens`}`
+  const runs = (p: Percentiles) => `${pair(p)} (${p.runs} runs)`
   return [
-    'Long sessions through the real host (dsh 0.1.0-rc.8, one home, the bare host first, then the plugin added), a whole-session reference, p50 / p95:',
-    `  stored session of ${long.stored.messages.toLocaleString('en')} messages (realistic turns with tool calls; log ${mb(long.stored.logBytes)} compressed):`,
-    `    bare rc.8 host, prompt → model request (its official listener): ${pair(long.bare)} (${long.bare.runs} runs)`,
-    ...pluginLines(long.stored, '', '   (target ≤ 300 ms)'),
-    `    plugin host, a prompt without any reference → model request:  ${pair(long.baseline)}`,
-    `    what the model gets: ${kb(long.stored.snapshotBytes)}${long.stored.tokens === undefined ? '' : ` ≈${long.stored.tokens.toLocaleString('en')} tokens`}; identical to the bare host's in every run: ${yes(long.identical)}`,
-    `  stored session of ${long.huge.messages.toLocaleString('en')} messages (log ${mb(long.huge.logBytes)} compressed), the plugin only (the official retention is quadratic: hours):`,
-    ...pluginLines(long.huge, '   (target ≤ 2 s)', '   (target ≤ 300 ms)'),
-    `    what the model gets: ${kb(long.huge.snapshotBytes)}${long.huge.tokens === undefined ? '' : ` ≈${long.huge.tokens.toLocaleString('en')} tokens`}; the same bytes in every run and every preflight: ${yes(long.huge.consistent)}`,
-    `  the plugin host's content index covered both ${ms(long.indexedMs)} after its boot began; every measure above came after it`,
-    `Live session of ${live.messages.toLocaleString('en')} messages (the same realistic text, without tool calls), in process on the official rc.8 services, each run citing from a session of its own (p50 / p95):`,
-    `  official prepare() of the whole session:  ${pair(live.official)} (${live.official.runs} runs)`,
-    `  plugin, whole-session reference:          ${pair(live.whole)} (${live.whole.runs} runs)`,
-    `  plugin, reference to one reply:           ${pair(live.part)}   (target: p95 no more than the whole-session one)`,
-    `  what the model gets: whole ${kb(live.wholeBytes)}${live.wholeTokens === undefined ? '' : ` ≈${live.wholeTokens} tokens`} (cut to the budget), one reply ${kb(live.partBytes)}${live.partTokens === undefined ? '' : ` ≈${live.partTokens} tokens`}; whole identical to the official prepare()'s in every run: ${yes(live.identical)}`,
-    `Real host and Chromium, one source of ${figures.browserMessages} messages:`,
-    `  paste a message reference → chip drawn (input event to the frame that draws it): ${pair(figures.pasteToChip)}   (target ≤ 50 ms)`,
-    `  click the sent reference → message #${figures.openedNumber} in view: ${pair(figures.openAtMessage)}   (target ≤ 1 s)`,
-    `  click the sent reference → message #${figures.deepNumber} (four pages of history back) in view: ${figures.deepMs === undefined ? 'not reached in 30 s' : ms(figures.deepMs)}${figures.discontinuous ? '; rc.8 reported "history page discontinuous" and stopped loading older history' : ''}`,
+    {
+      kind: 'table',
+      table: {
+        title: `Long sessions through the real host (dsh 0.1.0-rc.8, one home, the bare host first, then the plugin added), a whole-session reference of a stored session, p50 / p95; logs ${mb(stored.logBytes)} and ${mb(huge.logBytes)} compressed; the plugin's content index covered both ${ms(long.indexedMs)} after its boot`,
+        columns: ['What', `${count(stored.messages)} messages`, `${count(huge.messages)} messages`, 'Target'],
+        rows: [
+          ['bare rc.8 host, prompt → model request (its official listener)', runs(long.bare), 'not run (quadratic: hours)', '—'],
+          ['plugin host, prompt → model request, log never read', runs(stored.preStepRead), runs(huge.preStepRead), '≤ 200 ms; 50,000 messages ≤ 2 s'],
+          ['plugin host, prompt → model request after the draft\'s preflight', pair(stored.preStepAfterPreflight), pair(huge.preStepAfterPreflight), '≤ 200 ms'],
+          ['preflight route, log never read', pair(stored.preflightRead), pair(huge.preflightRead), '≤ 200 ms; 50,000 messages ≤ 2 s'],
+          ['preflight route, log read already', pair(stored.preflightCached), pair(huge.preflightCached), '≤ 200 ms'],
+          ['first preflight after the host\'s boot and index build', ms(stored.preflightFirst), ms(huge.preflightFirst), '—'],
+          ['chip picked → the dock shows its size and tokens, log never read', pair(stored.chipRead), pair(huge.chipRead), '≤ 300 ms'],
+          ['chip picked → the dock shows its size and tokens, log read already', pair(stored.chipCached), pair(huge.chipCached), '≤ 300 ms'],
+          ['plugin host, a prompt without any reference → model request', pair(long.baseline), '—', '—'],
+          ['what the model gets', `${model(stored)}; identical to the bare host's in every run: ${yes(long.identical)}`, `${model(huge)}; the same bytes in every run and preflight: ${yes(huge.consistent)}`, 'identical'],
+        ],
+      },
+    },
+    {
+      kind: 'table',
+      table: {
+        title: `A live session of ${count(live.messages)} messages (the same realistic text, without tool calls), in process on the official rc.8 services, each run citing from a session of its own, p50 / p95`,
+        columns: ['What', 'Measured', 'Target'],
+        rows: [
+          ['official prepare() of the whole session', runs(live.official), '—'],
+          ['plugin, whole-session reference', runs(live.whole), '≤ 200 ms'],
+          ['plugin, reference to one reply', runs(live.part), 'p95 no more than the whole-session one'],
+          ['what the model gets', `whole ${kb(live.wholeBytes)}${live.wholeTokens === undefined ? '' : ` ≈${count(live.wholeTokens)} tokens`} (cut to the budget), one reply ${kb(live.partBytes)}${live.partTokens === undefined ? '' : ` ≈${count(live.partTokens)} tokens`}; whole identical to the official prepare()'s in every run: ${yes(live.identical)}`, 'identical'],
+        ],
+      },
+    },
+    {
+      kind: 'table',
+      table: {
+        title: `Part references in the real host and Chromium, one source of ${count(figures.browserMessages)} messages, p50 / p95`,
+        columns: ['What', 'Measured', 'Target'],
+        rows: [
+          ['paste a message reference → chip drawn (input event to the frame that draws it)', pair(figures.pasteToChip), '≤ 50 ms'],
+          [`click the sent reference → message #${figures.openedNumber} in view`, pair(figures.openAtMessage), '≤ 1 s'],
+          [`click the sent reference → message #${figures.deepNumber} (four pages of history back) in view, once`, `${figures.deepMs === undefined ? 'not reached in 30 s' : ms(figures.deepMs)}${figures.discontinuous ? '; rc.8 reported "history page discontinuous"' : ''}`, '—'],
+        ],
+      },
+    },
   ]
 }
 
@@ -631,7 +649,7 @@ export const parts: BenchMode = {
         messages: 'count', logBytes: 'bytes', snapshotBytes: 'bytes', wholeBytes: 'bytes', partBytes: 'bytes', tokens: 'tokens', wholeTokens: 'tokens', partTokens: 'tokens',
         preflightFirst: 'ms', indexedMs: 'ms', deepMs: 'ms', openedNumber: 'message number', deepNumber: 'message number', browserMessages: 'count',
       },
-      blocks: partsLines(figures).map(note),
+      blocks: partsBlocks(figures),
     }
   },
 }
