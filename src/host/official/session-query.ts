@@ -9,9 +9,8 @@
  * replacement on the official class and fails when the method stops being
  * looked up on the instance.
  *
- * Its `readSurface` and `readTitleSnapshot` are composed again from public
- * parts: for a live session from the session's own frozen events, for a
- * stored session as follows. rc.8's versions list every persisted session
+ * Its `readSurface` and `readTitleSnapshot` are composed again for a stored
+ * session, from public parts. rc.8's versions list every persisted session
  * to check that the id exists before they read the log, so each read costs a
  * listing of the whole store. The plugin checks the id against its own
  * session index instead, and reads the one log of that id through the
@@ -25,7 +24,7 @@
  * service's own on stored sessions and fails when they differ.
  * @module @wishp3/dsh-sessions/host/official/session-query
  */
-import { foldSurface, isSurfaceEvent, type Session, type SessionId, type SurfaceEvent } from '@deepseek-ai/dsh-session'
+import { foldSurface, isSurfaceEvent, type SessionId, type SurfaceEvent } from '@deepseek-ai/dsh-session'
 import type SessionPersistence from '@deepseek-ai/dsh-session-persistence'
 import type { SessionQueryEngine, SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
 import { foldSessionTitle } from '@deepseek-ai/dsh-session-title'
@@ -68,26 +67,6 @@ export async function readStoredSurface(persistence: SessionPersistence, id: Ses
     surface.push(event)
   }
   return { session: structuredClone(meta), capturedThroughSeq: events.at(-1)?.seq ?? null, events: surface }
-}
-
-/**
- * A live session's surface, read from the session itself: its header and
- * the events its surface names, borrowed. The session's events are frozen
- * when it accepts them and its header is frozen, so nothing is copied; the
- * query service's `readSurface` gives the same surface, each event copied.
- * @param session - a live session.
- * @returns its current surface (read-only).
- * @throws a `TypeError` when a surface node names no surface event.
- */
-export function readLiveSurface(session: Session): SessionSurfaceSnapshot {
-  const events = session.events
-  const surface: SurfaceEvent[] = []
-  for (const seq of session.surface.nodes) {
-    const event = events[seq]
-    if (event === undefined || event.seq !== seq || !isSurfaceEvent(event)) throw new TypeError(`invalid session surface: node ${seq} is not a surface event`)
-    surface.push(event)
-  }
-  return { session: session.header, capturedThroughSeq: events.at(-1)?.seq ?? null, events: surface }
 }
 
 /**

@@ -5,7 +5,7 @@
  * the preflight of a send, the cost shown on its chips and the pre-step that
  * follows read each source log once. A surface served is not copied: its
  * readers (the official snapshot service, the retention, the message
- * listings) only read it. A live session is read from its own frozen events, never cached;
+ * listings) only read it. A live session is read through the query service (which copies it), never cached;
  * a session whose artifact the backend cannot locate is read every time.
  *
  * A stored session the session index holds is read from its one log (see
@@ -18,7 +18,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-persistence'
 import { SessionQueryError, type SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
-import { readLiveSurface, readStoredSurface, readStoredTitle } from '../official/session-query.ts'
+import { readStoredSurface, readStoredTitle } from '../official/session-query.ts'
 import { SessionLogLocator } from '../search/log-locator.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 
@@ -62,8 +62,7 @@ export class SurfaceCache {
    * @returns the surface, shared with every reader of the same revision: read-only.
    */
   async readSurface(id: SessionId): Promise<SessionSurfaceSnapshot> {
-    const live = this.ctx.sessions.get(id)
-    if (live !== undefined) return readLiveSurface(live)
+    if (this.ctx.sessions.get(id) !== undefined) return this.ctx.sessionQuery.readSurface(id)
     const revision = await this.revisionOf(id)
     const cached = this.entries.get(id)
     if (cached !== undefined && revision !== undefined && cached.revision === revision && cached.expires > Date.now()) {
