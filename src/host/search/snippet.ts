@@ -10,8 +10,11 @@ import { fold, isUnspaced, type QueryTerm, WORD_CHARACTER } from './text.ts'
 /** Characters (code points) an excerpt holds at most, not counting the ellipses. */
 export const SNIPPET_LENGTH = 80
 
-/** Characters kept before the first match, so the match shows near the start of a narrow row. */
-const LEAD = 20
+/** Most characters kept before the first match, so the match shows near the start of a narrow row (within the first 20, the ellipsis included). */
+export const LEAD = 16
+
+/** Most words (a Chinese or Japanese character counts as one) kept before the first match. */
+export const LEAD_WORDS = 3
 
 /** Longest stretch of one message searched for a match. */
 const MAX_SCANNED = 64 * 1024
@@ -81,6 +84,33 @@ function merged(ranges: [number, number][]): [number, number][] {
   return out
 }
 
+/** Whether a character may start a word: a Chinese or Japanese character always does, a letter or digit after anything else. */
+function startsWord(char: (k: number) => string, k: number): boolean {
+  const here = char(k)
+  if (isUnspaced(here)) return true
+  if (!WORD_CHARACTER.test(here)) return false
+  return k === 0 || !WORD_CHARACTER.test(char(k - 1)) || isUnspaced(char(k - 1))
+}
+
+/**
+ * Where an excerpt starts: at the start of a word at most {@link LEAD_WORDS}
+ * words and {@link LEAD} characters before the first match (never inside a
+ * word), or at the match itself.
+ * @param char - the text's character (code point) at an index.
+ * @param first - the index of the match's first character.
+ * @returns the index of the excerpt's first character.
+ */
+function leadStart(char: (k: number) => string, first: number): number {
+  let start = first
+  let words = 0
+  for (let k = first - 1; k >= 0 && first - k <= LEAD && words < LEAD_WORDS; k -= 1) {
+    if (!startsWord(char, k)) continue
+    words += 1
+    start = k
+  }
+  return start
+}
+
 /**
  * The excerpt around the first match, in message order, of any query term.
  * @param messages - the session's message texts, oldest first.
@@ -91,10 +121,10 @@ export function snippetOf(messages: readonly string[], terms: readonly QueryTerm
   for (const [index, message] of messages.entries()) {
     const source = message.length > MAX_SCANNED ? message.slice(0, MAX_SCANNED) : message
     // Folding the whole message is cheap; folding it character by character, to map matches back, is not.
-    const quick = fold(source)
-    if (!terms.some(term => quick.includes(term.term))) continue
     // ASCII text folds to its lower case, one unit for one: its offsets need no map.
     const ascii = ASCII.test(source)
+    const quick = ascii ? source.toLowerCase() : fold(source)
+    if (!terms.some(term => quick.includes(term.term))) continue
     const folded = ascii ? { text: quick, origin: undefined } : foldWithOrigin(source)
     const ranges = merged(terms.flatMap(term => matches(folded.text, term)))
     if (ranges.length === 0) continue
@@ -114,7 +144,7 @@ export function snippetOf(messages: readonly string[], terms: readonly QueryTerm
     }
     const count = chars === undefined ? source.length : chars.length
     const firstChar = offsets.findIndex(at => at >= marks[0]![0])
-    const startChar = Math.max(0, firstChar - LEAD)
+    const startChar = leadStart(chars === undefined ? (k: number) => source[k]! : (k: number) => chars[k]!, firstChar)
     const endChar = Math.min(count, startChar + SNIPPET_LENGTH)
     const from = offsets[startChar]!
     const to = offsets[endChar]!
