@@ -184,10 +184,10 @@ async function idleApi(web: WebProcess, calls: number): Promise<number[]> {
   return samples
 }
 
-/** Bytes of the content index on disk: its SQLite file and write-ahead log, or the memory engine's JSON file. */
+/** Bytes of the content index on disk: its SQLite file and write-ahead log. */
 function indexSize(folder: string): number {
   let total = 0
-  for (const name of ['content-index.sqlite', 'content-index.sqlite-wal', 'content-index.json']) {
+  for (const name of ['content-index.sqlite', 'content-index.sqlite-wal']) {
     try {
       total += statSync(join(folder, name)).size
     } catch {

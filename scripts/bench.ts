@@ -9,7 +9,7 @@
  * references against whole-session ones (see `bench-parts.ts`).
  * Prints p50/p95 and ratios.
  *
- *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100 --only content|engines|hostile|tools|sidebar|parts --corpus realistic|small]
+ *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100 --only content|layouts|hostile|tools|sidebar|parts --corpus realistic|small]
  */
 import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -29,7 +29,7 @@ import { measurePreStep } from './bench-pre-step.ts'
 import { measureReadOnce } from './bench-read-once.ts'
 import { measureSessionTools, toolsReport } from './bench-tools.ts'
 import { measureTti } from './bench-tti.ts'
-import { enginesReport, measureEngines } from './bench-engines.ts'
+import { layoutsReport, measureLayouts } from './bench-layouts.ts'
 
 const { values } = parseArgs({
   options: {
@@ -39,7 +39,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '100' },
     only: { type: 'string' },
     corpus: { type: 'string', default: 'realistic' },
-    engines: { type: 'string' },
+    layouts: { type: 'string' },
     'query-sessions': { type: 'string' },
   },
 })
@@ -80,16 +80,16 @@ if (values.only === 'tools') {
   for (const line of toolsReport(figures)) console.log(line)
   process.exit(0)
 }
-if (values.only === 'engines') {
-  const figures = await measureEngines({
+if (values.only === 'layouts') {
+  const figures = await measureLayouts({
     sessions: SESSIONS,
     workspaces: WORKSPACES,
     runs: 30,
-    ...(values.engines === undefined ? {} : { engines: values.engines.split(',') as ('memory' | 'sqlite')[] }),
+    ...(values.layouts === undefined ? {} : { layouts: values.layouts.split(',').map(Number) }),
     ...(values['query-sessions'] === undefined ? {} : { querySessions: Number(values['query-sessions']) }),
   })
   console.log('')
-  for (const line of enginesReport(figures)) console.log(line)
+  for (const line of layoutsReport(figures)) console.log(line)
   process.exit(0)
 }
 if (values.only === 'sidebar') {

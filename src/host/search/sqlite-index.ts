@@ -3,29 +3,37 @@
  * data, opened through `node:sqlite` by the search worker alone, so what it
  * holds lives on disk and the process keeps only SQLite's page cache.
  *
- * Layout. `sessions` names each indexed session (id, log revision, title,
+ * Layout (chosen by measurement, see the README's "The content index on
+ * disk"). `sessions` names each indexed session (id, log revision, title,
  * message count, and a digest chained over its message texts). A session's
  * messages are indexed in segments: a run of consecutive messages written at
  * once. A session's first indexing writes one segment, and a live session's
  * new messages are written as a new segment of their own, so a new message
  * costs a write proportional to it. `terms` is a contentless FTS5 table with
- * one row per segment, whose text is the segment's terms (see `text.ts`)
- * separated by spaces, split by the `ascii` tokenizer: the terms are made
- * here, so the tokenizer only has to keep them whole (Chinese and Japanese
- * pairs included). `locations` holds, per session and term, the first
- * message that has the term, to find which message an excerpt comes from in
- * one lookup; `texts` holds each message's text, compressed, for its
- * excerpt. Row ids are the
- * session's number times 2^20 plus the message's index (a segment's: its
- * first message's), so a hit names its session without a lookup; `segments`
- * lists each session's segment rows. A session whose segments grow past
- * {@link MAX_SEGMENTS}, or whose earlier messages changed, is written again
- * as one segment.
+ * one row per segment and `detail=none`: it records which segments hold a
+ * term, not where or how often, and has no prefix index. Its text is the
+ * segment's distinct terms (see `text.ts`) separated by spaces, split by the
+ * `ascii` tokenizer: the terms are made here, so the tokenizer only has to
+ * keep them whole (Chinese and Japanese pairs included). `segments` lists
+ * each segment with its number of distinct terms. `texts` holds the message
+ * texts and their origins in compressed pieces of about
+ * {@link PIECE_CHARS} characters of consecutive messages, and `places`, a
+ * second FTS5 table like `terms`, names the pieces that hold each term, so
+ * an excerpt unpacks only the pieces it needs. Row ids are the session's
+ * number times 2^20 plus the index of the first message (of the segment, or
+ * the piece), so a hit names its session without a lookup. A session whose
+ * segments grow past {@link MAX_SEGMENTS}, or whose earlier messages
+ * changed, is written again as one segment.
  *
- * Queries ask FTS5 for the segments holding every term, best BM25 first.
- * Sessions of more than one segment can hold the terms only across their
- * segments; those few are checked term by term after the others. Each
- * session returned gets the excerpt of its first message holding a term.
+ * Queries ask FTS5 for the segments holding every term (a Chinese or
+ * Japanese run as its pairs), in row order, and rank them a batch of at most
+ * {@link RANKED_ROWS} at a time (see {@link scoreOf}), so a query that
+ * matches most sessions ranks a bounded set. For the sessions taken, one
+ * walk of `places` per term group names their pieces: a run must stand whole
+ * in one message (the index alone cannot tell, having no positions), and the
+ * excerpt is made from the first message that matches. Sessions of more
+ * than one segment can hold the terms only across their segments; those few
+ * are checked term by term after the others.
  *
  * Every change is one transaction in write-ahead-log mode, so a process
  * stopped at any moment leaves the file as it was at its last completed
@@ -33,29 +41,47 @@
  * the other up to {@link BUSY_MS}). The file records its layout version and
  * the fingerprint of the term pipeline; a file of another layout or
  * pipeline, or one that is not a usable SQLite file, is removed and built
- * again.
+ * again. A file found damaged after it was opened makes the operation throw
+ * {@link IndexDamagedError}; the caller sets it aside (see `index-keeper.ts`).
  * @module @wishp3/dsh-sessions/host/search/sqlite-index
  */
 import { createHash } from 'node:crypto'
-import { mkdirSync, rmSync, statSync } from 'node:fs'
+import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
-import type { ContentEntry, ContentHit } from './content-index.ts'
-import { termsFingerprint } from './index-file.ts'
-import { originAt, type MessageRole } from './conversation.ts'
+import type { Snippet } from '../../shared/wire.ts'
+import type { ConversationText, MessageOrigin, MessageRole } from './conversation.ts'
 import { snippetOf } from './snippet.ts'
-import { indexTerms, type QueryTerm } from './text.ts'
-import type { EntrySummary } from './worker-protocol.ts'
+import { foldedForMatch, indexTerms, type QueryTerm, termsFingerprint } from './text.ts'
+import { DAMAGED_MESSAGE, type EntrySummary } from './worker-protocol.ts'
+
+/** What the index holds of one session. */
+export interface ContentEntry extends ConversationText {
+  /** Revision of the log the text was read from (`live:<seq>` for text taken from a live session); `undefined` when unknown. */
+  readonly revision: string | undefined
+}
+
+/** One session found by its text. */
+export interface ContentHit {
+  readonly id: string
+  readonly score: number
+  readonly snippet: Snippet
+  /** The log event of the message the excerpt is from, where the index knows it. */
+  readonly origin?: MessageOrigin
+}
 
 /** The file's format name, kept in its `meta` table. */
 export const SQLITE_FORMAT = 'dsh-sessions-content-index-sqlite'
 
 /** Version of the file's layout; a file of another version is built again. */
-export const SQLITE_VERSION = 4
+export const SQLITE_VERSION = 5
 
 /** A session written as more segments than this is written again as one. */
 export const MAX_SEGMENTS = 16
+
+/** Bytes of a page of a new file. */
+const PAGE_SIZE = 16_384
 
 /** Milliseconds a change waits for another process's write to finish. */
 const BUSY_MS = 5_000
@@ -66,8 +92,35 @@ const ROW_SPAN = 2 ** 20
 /** Most messages one session's text may hold (the row-id scheme's bound). */
 const MAX_MESSAGES = ROW_SPAN - 1
 
-/** Matching segment rows read per query at most; a query whose best rows are all outside what may be found stops there. */
-const MAX_ROWS_READ = 50_000
+/** Characters of message text stored in one compressed piece at most (a longer message is a piece of its own): an excerpt unpacks the pieces of its session only up to its first match. */
+export const PIECE_CHARS = 4 * 1024
+
+/** Pieces holding a term unpacked at most for one excerpt (a match past the part of a long message that excerpts scan is not shown). */
+const EXCERPT_TRIES = 8
+
+/** Matching segment rows ranked together: a query ranks the first this many (in row order), takes what it needs, and only then reads more. */
+export const RANKED_ROWS = 1_000
+
+/**
+ * How the file is laid out: what FTS5 records of each term (`none`: the
+ * segments that hold it; `column`, `full`: more), its prefix indexes, and the
+ * deflate level of the stored text. The index uses {@link LAYOUT}; the others
+ * exist to be measured against it (`npm run bench -- --only layouts`).
+ */
+export interface SqliteLayout {
+  readonly detail: 'none' | 'column' | 'full'
+  readonly prefix: readonly number[]
+  readonly level: number
+  /** Characters of message text per stored piece (see {@link PIECE_CHARS}). */
+  readonly pieceChars: number
+  /** Whether a second FTS5 table names the pieces that hold each term, so an excerpt unpacks only those; without it, a session's pieces are unpacked in order up to its first match. */
+  readonly places: boolean
+}
+
+/** The layout the index uses. */
+export const LAYOUT: SqliteLayout = { detail: 'none', prefix: [], level: 6, pieceChars: PIECE_CHARS, places: true }
+
+const layoutName = (layout: SqliteLayout): string => `detail=${layout.detail};prefix=${layout.prefix.join(',')};level=${layout.level};piece=${layout.pieceChars};places=${layout.places}`
 
 /** The `node:sqlite` module, where this Node.js has it with FTS5. */
 export type SqliteModule = typeof import('node:sqlite')
@@ -85,7 +138,7 @@ export async function loadSqlite(): Promise<{ ok: true; sqlite: SqliteModule } |
   }
   try {
     const probe = new sqlite.DatabaseSync(':memory:')
-    probe.exec("CREATE VIRTUAL TABLE probe USING fts5(body, content='', contentless_delete=1, tokenize='ascii')")
+    probe.exec("CREATE VIRTUAL TABLE probe USING fts5(body, content='', contentless_delete=1, tokenize='ascii', detail=none)")
     probe.close()
   } catch (error) {
     return { ok: false, reason: `SQLite has no usable FTS5: ${error instanceof Error ? error.message : String(error)}` }
@@ -93,7 +146,7 @@ export async function loadSqlite(): Promise<{ ok: true; sqlite: SqliteModule } |
   return { ok: true, sqlite }
 }
 
-const SCHEMA = `
+const schemaOf = (layout: SqliteLayout): string => `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS sessions(
   no INTEGER PRIMARY KEY,
@@ -105,18 +158,20 @@ CREATE TABLE IF NOT EXISTS sessions(
   segments INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sessions_split ON sessions(no) WHERE segments > 1;
-CREATE TABLE IF NOT EXISTS segments(row INTEGER PRIMARY KEY);
-CREATE TABLE IF NOT EXISTS texts(row INTEGER PRIMARY KEY, text BLOB NOT NULL, seq INTEGER, time INTEGER, role TEXT);
-CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5(body, content='', contentless_delete=1, tokenize='ascii', prefix='2 3');
-CREATE TABLE IF NOT EXISTS locations(session INTEGER NOT NULL, term TEXT NOT NULL, message INTEGER NOT NULL, PRIMARY KEY(session, term)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS segments(row INTEGER PRIMARY KEY, size INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS texts(row INTEGER PRIMARY KEY, body BLOB NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5(body, content='', contentless_delete=1, tokenize='ascii', detail=${layout.detail}${layout.prefix.length > 0 ? `, prefix='${layout.prefix.join(' ')}'` : ''});
+${layout.places ? "CREATE VIRTUAL TABLE IF NOT EXISTS places USING fts5(body, content='', contentless_delete=1, tokenize='ascii', detail=none);" : ''}
 `
 
 /** Options of {@link SqliteIndex.open}. */
 export interface SqliteIndexOptions {
   /** Called before each statement that writes, and before each commit (tests stop the process here). */
   readonly beforeWrite?: () => void
-  /** Matching rows one query reads at most (default {@link MAX_ROWS_READ}). */
-  readonly maxRowsRead?: number
+  /** Matching rows ranked together (default {@link RANKED_ROWS}). */
+  readonly rankedRows?: number
+  /** The layout (default {@link LAYOUT}; others only to measure them). */
+  readonly layout?: SqliteLayout
 }
 
 /** SQLite's primary result codes for a file that is not a database, or is damaged. */
@@ -126,6 +181,14 @@ const DAMAGED = new Set([11, 26])
 function isDamaged(error: unknown): boolean {
   const code = (error as { errcode?: unknown } | null)?.errcode
   return typeof code === 'number' && DAMAGED.has(code & 0xff)
+}
+
+/** The index file turned out damaged after it was opened (SQLite said so, or a stored text did not unpack). */
+export class IndexDamagedError extends Error {
+  constructor(cause: unknown) {
+    super(`${DAMAGED_MESSAGE}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    this.name = 'IndexDamagedError'
+  }
 }
 
 /** What opening gave: the index, and whether it was built anew (and why). */
@@ -145,11 +208,38 @@ function digestOf(messages: readonly string[], upTo: number): { prefix: string; 
   return { prefix, whole: hash.digest('hex') }
 }
 
-const packed = (message: string): Uint8Array => deflateRawSync(Buffer.from(message), { level: 1 })
-const unpacked = (blob: Uint8Array): string => inflateRawSync(blob).toString('utf8')
+/** A piece of stored text: consecutive messages and, per message, `[seq, time, role]` or `null`. */
+type StoredPiece = [messages: string[], origins: ([number, number, MessageRole] | null)[]]
 
-/** Most messages of one session tried for its excerpt (from the first that holds a term, in case its text only matches past the excerpt's scan). */
-const EXCERPT_TRIES = 8
+class UnpackError extends Error {}
+
+function unpack(blob: Uint8Array): StoredPiece {
+  let value: unknown
+  try {
+    value = JSON.parse(inflateRawSync(blob).toString('utf8'))
+  } catch (error) {
+    throw new UnpackError(`a stored piece of text does not unpack: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  if (!Array.isArray(value) || !Array.isArray(value[0]) || !Array.isArray(value[1])) throw new UnpackError('a stored piece of text is not one')
+  return value as StoredPiece
+}
+
+/**
+ * A matching segment's score: BM25 where every term of the query occurs,
+ * once. FTS5 keeps no term counts with `detail=none` (its `bm25()` gives 0),
+ * and every answer holds the same terms, so BM25's order is that of the
+ * segment's length in distinct terms, shortest first.
+ * @param size - the segment's distinct terms.
+ * @returns a score, higher for a better match.
+ */
+function scoreOf(size: number): number {
+  return 1 / (1 + size)
+}
+
+/** A hit's excerpt of the message at `index` (from 0), with its origin where known. */
+function excerptAt(snippet: Snippet, index: number, origin: StoredPiece[1][number] | undefined): Pick<ContentHit, 'snippet' | 'origin'> {
+  return { snippet: { ...snippet, message: index + 1 }, ...(origin === null || origin === undefined || origin[0] < 0 ? {} : { origin: { seq: origin[0], time: origin[1], role: origin[2] } }) }
+}
 
 const quoted = ({ term, prefix }: QueryTerm): string => `"${term}"${prefix ? '*' : ''}`
 
@@ -164,17 +254,21 @@ function groupsOf(terms: readonly QueryTerm[]): QueryTerm[][] {
   return groups
 }
 
-/**
- * An FTS5 query needing every term: each quoted (terms hold only letters,
- * marks and digits), a prefix one starred, and a run's pairs as one phrase,
- * so a Chinese or Japanese run is found where it stands whole.
- */
-function matchOf(terms: readonly QueryTerm[]): string {
-  return groupsOf(terms).map(group => (group.length === 1 ? quoted(group[0]!) : `"${group.map(({ term }) => term).join(' ')}"`)).join(' ')
+/** A Chinese or Japanese run of several pairs that a query holds: the text it stands for, and its pairs. */
+interface Run {
+  readonly text: string
+  readonly terms: readonly QueryTerm[]
 }
 
-/** The highest code point: a prefix followed by it sorts after every term that starts with the prefix. */
-const LAST = '\u{10ffff}'
+/** The query's runs of several pairs. */
+function runsOf(terms: readonly QueryTerm[]): Run[] {
+  return groupsOf(terms).filter(group => group.length > 1).map(group => ({ text: group.map(({ term }, n) => (n === 0 ? term : [...term].slice(1).join(''))).join(''), terms: group }))
+}
+
+/** An FTS5 query needing every term: each quoted (terms hold only letters, marks and digits), a prefix one starred. */
+function matchOf(terms: readonly QueryTerm[]): string {
+  return terms.map(quoted).join(' ')
+}
 
 interface Statements {
   readonly session: StatementSync
@@ -182,15 +276,15 @@ interface Statements {
   readonly segmentsOf: StatementSync
   readonly putSegment: StatementSync
   readonly putTerms: StatementSync
-  readonly putLocations: StatementSync
-  readonly putText: StatementSync
-  readonly dropSegment: StatementSync
   readonly dropTerms: StatementSync
-  readonly dropLocations: StatementSync
+  readonly dropSegments: StatementSync
+  readonly putText: StatementSync
+  readonly putPlace: StatementSync
+  readonly piecesOf: StatementSync
+  readonly dropPlace: StatementSync
   readonly dropTexts: StatementSync
-  readonly locatedTerm: StatementSync
-  readonly locatedPrefix: StatementSync
-  readonly texts: StatementSync
+  readonly text: StatementSync
+  readonly places: StatementSync
   readonly dropSession: StatementSync
   readonly idOf: StatementSync
   readonly split: StatementSync
@@ -204,31 +298,36 @@ export class SqliteIndex {
   private readonly idsByNo = new Map<number, string>()
   private readonly search_ = new Map<string, StatementSync>()
   private readonly beforeWrite: () => void
-  private readonly maxRowsRead: number
+  private readonly rankedRows: number
+  private readonly level: number
+  private readonly pieceChars: number
+  private readonly places: boolean
   readonly path: string
 
   private constructor(db: DatabaseSync, path: string, options: SqliteIndexOptions) {
     this.db = db
     this.path = path
     this.beforeWrite = options.beforeWrite ?? (() => undefined)
-    this.maxRowsRead = options.maxRowsRead ?? MAX_ROWS_READ
+    this.rankedRows = options.rankedRows ?? RANKED_ROWS
+    this.level = (options.layout ?? LAYOUT).level
+    this.pieceChars = (options.layout ?? LAYOUT).pieceChars
+    this.places = (options.layout ?? LAYOUT).places
     const s = (sql: string) => db.prepare(sql)
     this.statements = {
       session: s('SELECT no, messages, digest, segments FROM sessions WHERE id = ?'),
       upsert: s('INSERT INTO sessions(id, revision, title, messages, digest, segments) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET revision = excluded.revision, title = excluded.title, messages = excluded.messages, digest = excluded.digest, segments = excluded.segments RETURNING no'),
       segmentsOf: s('SELECT row FROM segments WHERE row >= ? AND row < ? ORDER BY row'),
-      putSegment: s('INSERT OR REPLACE INTO segments(row) VALUES (?)'),
+      putSegment: s('INSERT OR REPLACE INTO segments(row, size) VALUES (?, ?)'),
       putTerms: s('INSERT INTO terms(rowid, body) VALUES (?, ?)'),
-      // The pairs come first-occurrence, distinct; a term the session already has keeps its earlier message.
-      putLocations: s("INSERT OR IGNORE INTO locations(session, term, message) SELECT ?, value ->> 0, value ->> 1 FROM json_each(?)"),
-      putText: s('INSERT OR REPLACE INTO texts(row, text, seq, time, role) VALUES (?, ?, ?, ?, ?)'),
-      dropSegment: s('DELETE FROM segments WHERE row = ?'),
       dropTerms: s('DELETE FROM terms WHERE rowid = ?'),
-      dropLocations: s('DELETE FROM locations WHERE session = ?'),
+      dropSegments: s('DELETE FROM segments WHERE row >= ? AND row < ?'),
+      putText: s('INSERT OR REPLACE INTO texts(row, body) VALUES (?, ?)'),
       dropTexts: s('DELETE FROM texts WHERE row >= ? AND row < ?'),
-      locatedTerm: s('SELECT message FROM locations WHERE session = ? AND term = ?'),
-      locatedPrefix: s('SELECT min(message) AS message FROM locations WHERE session = ? AND term >= ? AND term < ?'),
-      texts: s('SELECT row, text, seq, time, role FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?'),
+      putPlace: this.places ? s('INSERT INTO places(rowid, body) VALUES (?, ?)') : s('SELECT ?, ?'),
+      piecesOf: s('SELECT row FROM texts WHERE row >= ? AND row < ?'),
+      dropPlace: this.places ? s('DELETE FROM places WHERE rowid = ?') : s('SELECT ?'),
+      text: s('SELECT body FROM texts WHERE row = ?'),
+      places: this.places ? s('SELECT rowid AS row FROM places WHERE places MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid') : s('SELECT row FROM texts WHERE ? IS NOT NULL AND row >= ? AND row < ? ORDER BY row'),
       dropSession: s('DELETE FROM sessions WHERE no = ?'),
       idOf: s('SELECT id FROM sessions WHERE no = ?'),
       split: s('SELECT no FROM sessions WHERE segments > 1'),
@@ -245,6 +344,7 @@ export class SqliteIndex {
    */
   static open(sqlite: SqliteModule, path: string, options: SqliteIndexOptions = {}): SqliteOpened {
     mkdirSync(dirname(path), { recursive: true })
+    const layout = options.layout ?? LAYOUT
     let db: DatabaseSync
     try {
       db = SqliteIndex.connect(sqlite, path)
@@ -262,14 +362,15 @@ export class SqliteIndex {
         const meta = tables.includes('meta') ? Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map(row => [row.key, row.value])) : {}
         if (tables.length === 0) rebuilt = 'missing'
         else if (meta.format !== SQLITE_FORMAT) rebuilt = 'corrupt'
-        else if (meta.version !== String(SQLITE_VERSION) || meta.terms !== termsFingerprint()) rebuilt = 'outdated'
+        else if (meta.version !== String(SQLITE_VERSION) || meta.terms !== termsFingerprint() || meta.layout !== layoutName(layout)) rebuilt = 'outdated'
         if (rebuilt === 'corrupt' || rebuilt === 'outdated') for (const name of tables) db.exec(`DROP TABLE IF EXISTS "${name.replaceAll('"', '""')}"`)
         if (rebuilt !== undefined) {
-          db.exec(SCHEMA)
+          db.exec(schemaOf(layout))
           const write = db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)')
           write.run('format', SQLITE_FORMAT)
           write.run('version', String(SQLITE_VERSION))
           write.run('terms', termsFingerprint())
+          write.run('layout', layoutName(layout))
         }
         db.exec('COMMIT')
       } catch (error) {
@@ -293,9 +394,31 @@ export class SqliteIndex {
     for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) rmSync(file, { force: true })
   }
 
+  /**
+   * Moves a damaged index file and its write-ahead log aside, to
+   * `<file>.damaged` (replacing one an earlier damage left), for a look later.
+   * @param path - the file.
+   * @returns where it went.
+   */
+  static setAside(path: string): string {
+    const aside = `${path}.damaged`
+    SqliteIndex.remove(aside)
+    for (const end of ['', '-wal']) {
+      try {
+        renameSync(`${path}${end}`, `${aside}${end}`)
+      } catch {
+        rmSync(`${path}${end}`, { force: true })
+      }
+    }
+    for (const end of ['-shm', '-journal']) rmSync(`${path}${end}`, { force: true })
+    return aside
+  }
+
   private static connect(sqlite: SqliteModule, path: string): DatabaseSync {
     const db = new sqlite.DatabaseSync(path, { timeout: BUSY_MS })
     try {
+      // The page size counts only when the file is created: larger pages hold the compressed pieces of text with less room left over.
+      db.exec(`PRAGMA page_size = ${PAGE_SIZE}`)
       db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -8000; PRAGMA temp_store = MEMORY')
     } catch (error) {
       db.close()
@@ -304,9 +427,19 @@ export class SqliteIndex {
     return db
   }
 
+  /** Runs `body`, turning a sign of a damaged file into {@link IndexDamagedError}. */
+  private guarded<T>(body: () => T): T {
+    try {
+      return body()
+    } catch (error) {
+      if (isDamaged(error) || error instanceof UnpackError) throw new IndexDamagedError(error)
+      throw error
+    }
+  }
+
   /** Whether a build of this file completed: every session the host listed was indexed once. */
   get complete(): boolean {
-    return (this.db.prepare("SELECT value FROM meta WHERE key = 'complete'").get() as { value: string } | undefined)?.value === '1'
+    return this.guarded(() => (this.db.prepare("SELECT value FROM meta WHERE key = 'complete'").get() as { value: string } | undefined)?.value === '1')
   }
 
   /**
@@ -316,8 +449,10 @@ export class SqliteIndex {
    * @returns the bytes the index takes on disk.
    */
   checkpoint(complete: boolean): number {
-    if (complete && !this.complete) this.db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('complete', '1')").run()
-    this.db.exec('PRAGMA wal_checkpoint(PASSIVE)')
+    this.guarded(() => {
+      if (complete && !this.complete) this.db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('complete', '1')").run()
+      this.db.exec('PRAGMA wal_checkpoint(PASSIVE)')
+    })
     return this.bytes()
   }
 
@@ -345,7 +480,7 @@ export class SqliteIndex {
 
   /** Every session the file holds, with its revision and title. */
   summaries(): [string, EntrySummary][] {
-    const rows = this.db.prepare('SELECT no, id, revision, title FROM sessions').all() as { no: number; id: string; revision: string | null; title: string | null }[]
+    const rows = this.guarded(() => this.db.prepare('SELECT no, id, revision, title FROM sessions').all() as { no: number; id: string; revision: string | null; title: string | null }[])
     return rows.map(row => {
       this.idsByNo.set(row.no, row.id)
       return [row.id, { revision: row.revision ?? undefined, title: row.title ?? undefined }]
@@ -364,7 +499,7 @@ export class SqliteIndex {
       const known = this.statements.session.get(id) as { no: number; messages: number; digest: string; segments: number } | undefined
       const digest = digestOf(messages, known?.messages ?? 0)
       const appends = known !== undefined && known.messages <= messages.length && digest.prefix === known.digest && known.segments < MAX_SEGMENTS
-      if (known !== undefined && !appends) this.dropSessionText(known.no, known.messages)
+      if (known !== undefined && !appends) this.dropSessionText(known.no)
       const from = appends ? known.messages : 0
       const added = from < messages.length ? 1 : 0
       const segments = (appends ? known.segments : 0) + added
@@ -373,22 +508,42 @@ export class SqliteIndex {
       this.idsByNo.set(row.no, id)
       if (added === 0) return
       const rowid = row.no * ROW_SPAN + from
-      const segment: string[] = []
-      const first = new Map<string, number>()
-      for (let n = from; n < messages.length; n += 1) {
-        const terms = indexTerms(messages[n]!)
-        segment.push(terms.join(' '))
-        for (const term of terms) if (!first.has(term)) first.set(term, n)
+      const terms = new Set<string>()
+      let piece: StoredPiece = [[], []]
+      let pieceTerms = new Set<string>()
+      let pieceAt = from
+      let chars = 0
+      const putPiece = (): void => {
+        if (piece[0].length === 0) return
         this.beforeWrite()
-        const origin = originAt(entry, n)
-        this.statements.putText.run(row.no * ROW_SPAN + n, packed(messages[n]!), origin?.seq ?? null, origin?.time ?? null, origin?.role ?? null)
+        this.statements.putText.run(row.no * ROW_SPAN + pieceAt, deflateRawSync(JSON.stringify(piece), { level: this.level }))
+        if (!this.places) return
+        this.beforeWrite()
+        this.statements.putPlace.run(row.no * ROW_SPAN + pieceAt, [...pieceTerms].join(' '))
       }
+      for (let n = from; n < messages.length; n += 1) {
+        const message = messages[n]!
+        if (chars > 0 && chars + message.length > this.pieceChars) {
+          putPiece()
+          piece = [[], []]
+          pieceTerms = new Set()
+          pieceAt = n
+          chars = 0
+        }
+        for (const term of indexTerms(message)) {
+          terms.add(term)
+          if (this.places) pieceTerms.add(term)
+        }
+        const origin = entry.origins?.[n]
+        piece[0].push(message)
+        piece[1].push(origin === undefined ? null : [origin.seq, origin.time, origin.role])
+        chars += message.length
+      }
+      putPiece()
       this.beforeWrite()
-      this.statements.putLocations.run(row.no, JSON.stringify([...first]))
+      this.statements.putSegment.run(rowid, terms.size)
       this.beforeWrite()
-      this.statements.putSegment.run(rowid)
-      this.beforeWrite()
-      this.statements.putTerms.run(rowid, segment.join(' '))
+      this.statements.putTerms.run(rowid, [...terms].join(' '))
     })
   }
 
@@ -400,10 +555,10 @@ export class SqliteIndex {
   delete(id: string): boolean {
     let held = false
     this.transaction(() => {
-      const known = this.statements.session.get(id) as { no: number; messages: number } | undefined
+      const known = this.statements.session.get(id) as { no: number } | undefined
       if (known === undefined) return
       held = true
-      this.dropSessionText(known.no, known.messages)
+      this.dropSessionText(known.no)
       this.beforeWrite()
       this.statements.dropSession.run(known.no)
       this.idsByNo.delete(known.no)
@@ -411,35 +566,39 @@ export class SqliteIndex {
     return held
   }
 
-  private dropSessionText(no: number, messages: number): void {
+  private dropSessionText(no: number): void {
     const rows = this.statements.segmentsOf.all(no * ROW_SPAN, (no + 1) * ROW_SPAN) as { row: number }[]
     for (const { row } of rows) {
       this.beforeWrite()
       this.statements.dropTerms.run(row)
-      this.beforeWrite()
-      this.statements.dropSegment.run(row)
     }
     this.beforeWrite()
-    this.statements.dropLocations.run(no)
+    this.statements.dropSegments.run(no * ROW_SPAN, (no + 1) * ROW_SPAN)
+    if (this.places) for (const { row } of this.statements.piecesOf.all(no * ROW_SPAN, (no + 1) * ROW_SPAN) as { row: number }[]) {
+      this.beforeWrite()
+      this.statements.dropPlace.run(row)
+    }
     this.beforeWrite()
-    this.statements.dropTexts.run(no * ROW_SPAN, no * ROW_SPAN + Math.max(messages, 1))
+    this.statements.dropTexts.run(no * ROW_SPAN, (no + 1) * ROW_SPAN)
   }
 
   private transaction(body: () => void): void {
-    this.beforeWrite()
-    this.db.exec('BEGIN IMMEDIATE')
-    try {
-      body()
+    this.guarded(() => {
       this.beforeWrite()
-      this.db.exec('COMMIT')
-    } catch (error) {
+      this.db.exec('BEGIN IMMEDIATE')
       try {
-        this.db.exec('ROLLBACK')
-      } catch {
-        // the transaction is already gone
+        body()
+        this.beforeWrite()
+        this.db.exec('COMMIT')
+      } catch (error) {
+        try {
+          this.db.exec('ROLLBACK')
+        } catch {
+          // the transaction is already gone
+        }
+        throw error
       }
-      throw error
-    }
+    })
   }
 
   /** Sessions the file holds. */
@@ -467,86 +626,188 @@ export class SqliteIndex {
 
   /**
    * Sessions whose text has every term, best match first; ties go to the
-   * order `tieBreak` gives. Excerpts are made only for the sessions returned.
+   * order `tieBreak` gives. Matching rows are ranked a bounded batch at a
+   * time (see {@link RANKED_ROWS}); excerpts are made only for the sessions
+   * returned.
    * @param terms - the query's terms (see `queryTerms`).
    * @param admit - whether a session may be found at all.
    * @param limit - most sessions returned.
    * @param tieBreak - orders sessions of equal score.
    * @param admitted - when given, the only sessions whose rows are read at all: rows of other sessions are
-   *   left out inside SQLite, so they never use up the rows a query may read.
+   *   left out inside SQLite, so they never take the place of admitted ones.
    * @returns the hits.
    */
   search(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: readonly string[]): ContentHit[] {
     if (terms.length === 0 || limit <= 0) return []
+    return this.guarded(() => this.find(terms, admit, limit, tieBreak, admitted))
+  }
+
+  private find(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: readonly string[]): ContentHit[] {
     const match = matchOf(terms)
-    const found = new Map<string, number>()
-    let read = 0
-    let last: number | undefined
-    const rows = (admitted === undefined || admitted.length >= this.size()
-      ? this.statement('SELECT rowid AS row, bm25(terms) AS rank FROM terms WHERE terms MATCH ? ORDER BY rank').iterate(match)
-      : this.statement(`SELECT rowid AS row, bm25(terms) AS rank FROM terms WHERE terms MATCH ? AND (rowid / ${ROW_SPAN}) IN (SELECT no FROM sessions WHERE id IN (SELECT value FROM json_each(?))) ORDER BY rank`)
-        .iterate(match, JSON.stringify(admitted!))) as Iterator<{ row: number; rank: number }>
-    for (let next = rows.next(); !next.done; next = rows.next()) {
-      const { row, rank } = next.value
-      read += 1
-      if (found.size >= limit && rank !== last) break
-      if (read > this.maxRowsRead) break
-      const id = this.idOf(Math.floor(row / ROW_SPAN))
-      if (id === undefined || found.has(id) || !admit(id)) continue
-      found.set(id, -rank)
-      last = rank
-    }
-    rows.return?.()
-    if (found.size < limit) for (const id of this.acrossSegments(terms, match, admit, found)) found.set(id, 0)
-    const ordered = [...found].sort((a, b) => b[1] - a[1] || tieBreak(a[0], b[0]))
+    const runs = runsOf(terms)
+    const seen = new Set<number>()
     const hits: ContentHit[] = []
-    for (const [id, score] of ordered) {
-      if (hits.length >= limit) break
-      const excerpt = this.snippet(id, terms)
-      if (excerpt !== undefined) hits.push({ id, score, ...excerpt })
+    const rows = (admitted === undefined || admitted.length >= this.size()
+      ? this.statement('SELECT terms.rowid AS row, segments.size AS size FROM terms JOIN segments ON segments.row = terms.rowid WHERE terms MATCH ?').iterate(match)
+      : this.statement(`SELECT terms.rowid AS row, segments.size AS size FROM terms JOIN segments ON segments.row = terms.rowid WHERE terms MATCH ? AND (terms.rowid / ${ROW_SPAN}) IN (SELECT no FROM sessions WHERE id IN (SELECT value FROM json_each(?)))`)
+        .iterate(match, JSON.stringify(admitted!))) as Iterator<{ row: number; size: number }>
+    try {
+      let done = false
+      while (!done && hits.length < limit) {
+        // One batch: the best score of each session among the next rows, then its sessions best first.
+        const batch = new Map<number, number>()
+        let read = 0
+        while (read < this.rankedRows) {
+          const next = rows.next()
+          if (next.done === true) {
+            done = true
+            break
+          }
+          read += 1
+          const no = Math.floor(next.value.row / ROW_SPAN)
+          if (seen.has(no)) continue
+          batch.set(no, Math.max(batch.get(no) ?? -Infinity, scoreOf(next.value.size)))
+        }
+        const ranked: [string, number, number][] = []
+        for (const [no, score] of batch) {
+          seen.add(no)
+          const id = this.idOf(no)
+          if (id !== undefined && admit(id)) ranked.push([id, no, score])
+        }
+        ranked.sort((a, b) => b[2] - a[2] || tieBreak(a[0], b[0]))
+        this.excerpts(ranked, terms, runs, limit, hits)
+      }
+    } finally {
+      rows.return?.()
+    }
+    if (hits.length < limit) {
+      const across = this.acrossSegments(terms, match, admit, seen).sort(tieBreak)
+      this.excerpts(across.flatMap(id => { const no = this.noOf(id); return no === undefined ? [] : [[id, no, 0] as [string, number, number]] }), terms, runs, limit, hits)
     }
     return hits
   }
 
-  /** Sessions of several segments, not yet found, whose segments hold every term between them. */
-  private acrossSegments(terms: readonly QueryTerm[], match: string, admit: (id: string) => boolean, found: ReadonlyMap<string, number>): string[] {
+  /**
+   * Adds to `hits`, in order, the candidates whose excerpt can be made (see
+   * {@link excerpt}), until `limit`. The pieces each needs are found a few
+   * candidates at a time, with one walk of `places` per term group.
+   */
+  private excerpts(candidates: readonly [id: string, no: number, score: number][], terms: readonly QueryTerm[], runs: readonly Run[], limit: number, hits: ContentHit[]): void {
+    if (!this.places) {
+      for (const [id, no, score] of candidates) {
+        if (hits.length >= limit) break
+        const excerpt = this.excerptByScan(no, terms, runs)
+        if (excerpt !== undefined) hits.push({ id, score, ...excerpt })
+      }
+      return
+    }
+    const any = terms.map(quoted).join(' OR ')
+    for (let at = 0; at < candidates.length && hits.length < limit;) {
+      const take = candidates.slice(at, at + limit - hits.length)
+      at += take.length
+      const nos = take.map(([, no]) => no)
+      const first = this.located(any, nos)
+      const whole = runs.map(run => this.located(matchOf(run.terms), nos))
+      for (const [id, no, score] of take) {
+        const excerpt = this.excerpt(no, terms, runs.map((run, n) => [run, whole[n]!.get(no) ?? []]), first.get(no) ?? [])
+        if (excerpt !== undefined) hits.push({ id, score, ...excerpt })
+      }
+    }
+  }
+
+  /**
+   * For each of the given sessions, its first pieces of text (at most
+   * {@link EXCERPT_TRIES}) that `places` says match, in one walk of the
+   * matching pieces in row order, stopped past the last session asked for.
+   */
+  private located(match: string, nos: readonly number[]): Map<number, number[]> {
+    const wanted = new Map<number, number[]>(nos.map(no => [no, []]))
+    if (nos.length === 0) return wanted
+    const from = Math.min(...nos) * ROW_SPAN
+    const to = (Math.max(...nos) + 1) * ROW_SPAN
+    for (const { row } of this.statements.places.iterate(match, from, to) as Iterable<{ row: number }>) {
+      const rows = wanted.get(Math.floor(row / ROW_SPAN))
+      if (rows !== undefined && rows.length < EXCERPT_TRIES) rows.push(row)
+    }
+    return wanted
+  }
+
+  private noOf(id: string): number | undefined {
+    return (this.statements.session.get(id) as { no: number } | undefined)?.no
+  }
+
+  /** Sessions of several segments, not yet seen, whose segments hold every term between them. */
+  private acrossSegments(terms: readonly QueryTerm[], match: string, admit: (id: string) => boolean, seen: ReadonlySet<number>): string[] {
+    if (terms.length < 2) return []
     const split = (this.statements.split.all() as { no: number }[]).map(({ no }) => no)
-    if (split.length === 0 || groupsOf(terms).length < 2) return []
+    if (split.length === 0) return []
     const has = this.statement('SELECT 1 AS hit FROM terms WHERE terms MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1')
     const out: string[] = []
     for (const no of split) {
       const id = this.idOf(no)
-      if (id === undefined || found.has(id) || !admit(id)) continue
-      const whole = has.get(match, no * ROW_SPAN, (no + 1) * ROW_SPAN)
-      if (whole !== undefined) continue
-      if (groupsOf(terms).every(group => has.get(matchOf(group), no * ROW_SPAN, (no + 1) * ROW_SPAN) !== undefined)) out.push(id)
+      if (id === undefined || seen.has(no) || !admit(id)) continue
+      if (has.get(match, no * ROW_SPAN, (no + 1) * ROW_SPAN) !== undefined) continue
+      if (terms.every(term => has.get(quoted(term), no * ROW_SPAN, (no + 1) * ROW_SPAN) !== undefined)) out.push(id)
     }
     return out
   }
 
-  /** The first message of a session that holds any of the terms, or `undefined`. */
-  private firstHolding(no: number, terms: readonly QueryTerm[]): number | undefined {
-    let first: number | undefined
-    for (const { term, prefix } of terms) {
-      const found = (prefix ? this.statements.locatedPrefix.get(no, term, term + LAST) : this.statements.locatedTerm.get(no, term)) as { message: number | null } | undefined
-      const message = found?.message
-      if (typeof message === 'number' && (first === undefined || message < first)) first = message
-    }
-    return first
+  /** A stored piece of text, by its row. */
+  private piece(row: number): StoredPiece {
+    const found = this.statements.text.get(row) as { body: Uint8Array } | undefined
+    if (found === undefined) throw new UnpackError('a piece of text the index names is missing')
+    return unpack(found.body)
   }
 
-  /** The excerpt of a session's first message that holds a term. */
-  private snippet(id: string, terms: readonly QueryTerm[]): Pick<ContentHit, 'snippet' | 'origin'> | undefined {
-    const known = this.statements.session.get(id) as { no: number } | undefined
-    if (known === undefined) return undefined
-    const first = this.firstHolding(known.no, terms)
-    if (first === undefined) return undefined
-    const base = known.no * ROW_SPAN
-    for (const { row, text, seq, time, role } of this.statements.texts.all(base + first, base + ROW_SPAN, EXCERPT_TRIES) as { row: number; text: Uint8Array; seq: number | null; time: number | null; role: MessageRole | null }[]) {
-      const snippet = snippetOf([unpacked(text)], terms)
-      if (snippet === undefined) continue
-      const origin = seq === null || role === null ? {} : { origin: { seq, time: time ?? 0, role } }
-      return { snippet: { ...snippet, message: row - base + 1 }, ...origin }
+  /**
+   * The excerpt of a session's first message that matches, from its pieces
+   * of text unpacked in order only as far as needed; `undefined` when a run
+   * of the query stands whole in none of its messages (its pairs were found
+   * apart), or no message matches.
+   */
+  private excerptByScan(no: number, terms: readonly QueryTerm[], runs: readonly Run[]): Pick<ContentHit, 'snippet' | 'origin'> | undefined {
+    const left = new Set(runs.map(run => run.text))
+    let found: Pick<ContentHit, 'snippet' | 'origin'> | undefined
+    const from = no * ROW_SPAN
+    const pieces = this.statement('SELECT row, body FROM texts WHERE row >= ? AND row < ? ORDER BY row').iterate(from, from + ROW_SPAN) as Iterator<{ row: number; body: Uint8Array }>
+    try {
+      for (let next = pieces.next(); next.done !== true && (found === undefined || left.size > 0); next = pieces.next()) {
+        const [messages, origins] = unpack(next.value.body)
+        for (const [n, message] of messages.entries()) {
+          if (left.size > 0) {
+            const folded = foldedForMatch(message)
+            for (const run of left) if (folded.includes(run)) left.delete(run)
+          }
+          if (found === undefined) {
+            const snippet = snippetOf([message], terms)
+            if (snippet !== undefined) found = excerptAt(snippet, next.value.row - from + n, origins[n])
+          }
+          if (found !== undefined && left.size === 0) break
+        }
+      }
+    } finally {
+      pieces.return?.()
+    }
+    return left.size > 0 ? undefined : found
+  }
+
+  /**
+   * The excerpt of a session's first message that matches, made from the
+   * pieces of text `places` named: each run of the query must stand whole in
+   * a message of a piece that holds its pairs (else `undefined`: the pairs
+   * were found apart); then the first piece that holds any term gives the
+   * first message that matches.
+   */
+  private excerpt(no: number, terms: readonly QueryTerm[], runs: readonly (readonly [Run, readonly number[]])[], first: readonly number[]): Pick<ContentHit, 'snippet' | 'origin'> | undefined {
+    for (const [run, rows] of runs) if (!rows.some(row => this.piece(row)[0].some(message => foldedForMatch(message).includes(run.text)))) return undefined
+    const from = no * ROW_SPAN
+    for (const row of first) {
+      const [messages, origins] = this.piece(row)
+      for (const [n, message] of messages.entries()) {
+        const snippet = snippetOf([message], terms)
+        if (snippet === undefined) continue
+        return excerptAt(snippet, row - from + n, origins[n])
+      }
     }
     return undefined
   }

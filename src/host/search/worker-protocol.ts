@@ -1,10 +1,9 @@
 /**
  * What the host half and the search worker say to each other: one request
- * per call, each answered once with its result or an error message. Types
- * only.
+ * per call, each answered once with its result or an error message.
  * @module @wishp3/dsh-sessions/host/search/worker-protocol
  */
-import type { ContentEntry, ContentHit } from './content-index.ts'
+import type { ContentEntry, ContentHit } from './sqlite-index.ts'
 import type { ConversationPage } from './conversation-page.ts'
 import type { QueryTerm } from './text.ts'
 
@@ -14,8 +13,11 @@ export interface EntrySummary {
   readonly title: string | undefined
 }
 
-/** Where the index lives: on disk in SQLite, or in the worker's memory with a JSON file. */
-export type IndexEngine = 'sqlite' | 'memory'
+/** Where the index lives: on disk in SQLite, or nowhere (`node:sqlite` or its FTS5 is missing: titles only). */
+export type IndexEngine = 'sqlite' | 'none'
+
+/** What the error message of a call that found the index file damaged starts with (the file was set aside and a fresh one opened). */
+export const DAMAGED_MESSAGE = 'the content index file is damaged'
 
 /** What the worker is started with. */
 export interface WorkerStart {
@@ -23,7 +25,7 @@ export interface WorkerStart {
 }
 
 /** How the index file was found when it was loaded. */
-export type LoadReason = 'restored' | 'partial' | 'missing' | 'unreadable' | 'corrupt' | 'outdated'
+export type LoadReason = 'restored' | 'partial' | 'missing' | 'corrupt' | 'outdated' | 'unavailable'
 
 /** Every call, by name: what it takes and what it answers. */
 export interface WorkerCalls {
@@ -34,13 +36,11 @@ export interface WorkerCalls {
   forget: { args: { session: string }; result: null }
   /** Sessions whose text has every term; only `admitted` sessions, equally good ones newest first (by the creation time given). */
   search: { args: { terms: readonly QueryTerm[]; admitted: readonly (readonly [string, number])[]; limit: number }; result: readonly ContentHit[] }
-  /** Writes the index file (`complete`: every listed session is indexed); with the memory engine, the index takes changes again once it is written. */
+  /** Records whether the build completed (`complete`: every listed session is indexed) and folds the write-ahead log into the file. */
   save: { args: { file: string; complete: boolean }; result: { bytes: number } }
-  /** Cancels a save under way; answered once it has settled and its temporary file is gone. */
-  cancelSave: { args: Record<string, never>; result: null }
   /** A page of a cold session's conversation, read from its log (the `read_session` tool); `null` when the log is gone. */
   page: { args: { path: string; revision: string; from: number; maxChars: number }; result: ConversationPage | null }
-  /** Opens the index file with the engine that can serve (see `index-keeper.ts`); `why`: why SQLite could not, when the memory engine serves instead. */
+  /** Opens the index file (see `index-keeper.ts`); engine `none` and `why` where SQLite cannot serve. */
   load: { args: { file: string }; result: { engine: IndexEngine; entries: readonly (readonly [string, EntrySummary])[]; reason: LoadReason; bytes: number; why?: string } }
 }
 

@@ -31,7 +31,6 @@ export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
     },
     search: ({ terms, admitted, limit }) => keeper.search(terms, admitted, limit),
     save: ({ file, complete }) => keeper.save(file, complete),
-    cancelSave: () => keeper.cancelSave(),
     load: ({ file }) => keeper.load(file),
     page: ({ path, revision, from, maxChars }) => reader.page(path, revision, from, maxChars),
   }

@@ -1,33 +1,51 @@
 /**
- * `npm run bench -- --only engines`: the two content-index engines side by
- * side on the realistic corpus (`realisticCorpus`), each in a child process
- * of its own (with `--expose-gc`) so their memory starts from the same
- * baseline: the memory engine (MiniSearch, saved as one JSON file) and the
- * SQLite engine (FTS5 on disk). Each child indexes every session as the log
- * pass would (one session at a time, the corpus generated as it goes so the
- * child never holds it), then saves, reopens its file in a fresh keeper,
- * answers the bench queries of every kind, and appends 100 new messages to
- * 100 sessions as live sessions do. Reported per engine: build time, peak
- * and settled resident memory over the baseline, file size, reopen time and
- * memory, query p50/p95 per kind with every answer checked against the
- * corpus's own matching rules, and the bytes written for the 100 messages.
+ * `npm run bench -- --only layouts`: layouts of the SQLite content index
+ * side by side on the realistic corpus (`realisticSessions`), each in a child
+ * process of its own (with `--expose-gc`) so their memory starts from the
+ * same baseline. A layout is what FTS5 records of each term (`detail`), its
+ * prefix indexes, and the deflate level of the stored text (see
+ * `sqlite-index.ts`); the stored text itself is one blob per segment in
+ * every layout. Each child indexes every session as the log pass would (one
+ * session at a time, the corpus generated as it goes so the child never
+ * holds it), then saves, reopens its file in a fresh keeper, answers the
+ * bench queries of every kind, and appends 100 new messages to 100 sessions
+ * as live sessions do. Reported per layout: build time and processor share,
+ * peak and settled resident memory over the baseline, file size against the
+ * searchable text, reopen time, query p50/p95 per kind with every answer
+ * checked against the corpus's own matching rules, and the bytes written for
+ * the 100 messages.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type BenchQuery, benchQueries, realisticCorpus, realisticSessions, sessionText } from '../dev/corpus.ts'
+import { type BenchQuery, benchQueries, realisticSessions, sessionText } from '../dev/corpus.ts'
 import { percentile } from '../dev/percentile.ts'
 import { hostDir } from '../dev/pinned-host.ts'
 import { IndexKeeper, sqliteFileOf } from '../src/host/search/index-keeper.ts'
 import { queryTerms } from '../src/host/search/text.ts'
-import type { IndexEngine } from '../src/host/search/worker-protocol.ts'
+import { LAYOUT, type SqliteLayout } from '../src/host/search/sqlite-index.ts'
+
+/** The layouts measured: the one the index uses first. */
+export const LAYOUTS: readonly SqliteLayout[] = [
+  LAYOUT,
+  { ...LAYOUT, pieceChars: 8 * 1024 },
+  { ...LAYOUT, places: false },
+  { ...LAYOUT, prefix: [2, 3] },
+  { ...LAYOUT, detail: 'column' },
+  { ...LAYOUT, detail: 'full', prefix: [2, 3] },
+]
+
+/** A layout's name in the tables. */
+export const layoutLabel = (layout: SqliteLayout): string => `detail=${layout.detail}, prefix ${layout.prefix.length === 0 ? 'none' : layout.prefix.join(' ')}, ${layout.pieceChars / 1024} KiB pieces, ${layout.places ? 'places' : 'no places'}`
 
 /** What one engine's child reports. */
 export interface EngineFigures {
-  readonly engine: IndexEngine
+  readonly layout: SqliteLayout
   readonly buildMs: number
+  /** Processor time of the build over its wall time. */
+  readonly buildCores: number
   readonly saveMs: number
   readonly baselineMb: number
   readonly peakMb: number
@@ -37,14 +55,14 @@ export interface EngineFigures {
   readonly reopenedMb: number
   readonly queries: readonly { readonly kind: string; readonly query: string; readonly expected: number; readonly found: number; readonly exact: boolean; readonly p50: number; readonly p95: number }[]
   readonly all: { readonly p50: number; readonly p95: number }
-  /** Bytes written to disk for 100 new messages (the memory engine: its next save). */
+  /** Bytes written to disk for 100 new messages. */
   readonly appendBytes: number
   readonly appendMs: number
 }
 
 /** What the parent hands a child. */
 interface ChildInput {
-  readonly engine: IndexEngine
+  readonly layout: SqliteLayout
   readonly sessions: number
   readonly workspaces: number
   readonly runs: number
@@ -78,10 +96,11 @@ async function child(input: ChildInput): Promise<EngineFigures> {
   const baselineMb = rss()
   let peakMb = baselineMb
   const file = join(input.folder, 'content-index.json')
-  const keeper = new IndexKeeper({ engine: input.engine })
+  const keeper = new IndexKeeper({ sqlite: { layout: input.layout } })
   await keeper.load(file)
   const ids: string[] = []
   const started = performance.now()
+  const cpu = process.cpuUsage()
   let n = 0
   for (const spec of realisticSessions(hostDir(), { sessions: input.sessions, workspaces: input.workspaces })) {
     const id = `session-${String(n).padStart(6, '0')}`
@@ -91,6 +110,8 @@ async function child(input: ChildInput): Promise<EngineFigures> {
     if (n % 100 === 0) peakMb = Math.max(peakMb, rss())
   }
   const buildMs = performance.now() - started
+  const used = process.cpuUsage(cpu)
+  const buildCores = (used.user + used.system) / 1000 / buildMs
   const saving = performance.now()
   const sampler = setInterval(() => { peakMb = Math.max(peakMb, rss()) }, 50)
   await keeper.save(file, true)
@@ -100,13 +121,11 @@ async function child(input: ChildInput): Promise<EngineFigures> {
   gc()
   const settledMb = rss()
   keeper.close()
-  const fileBytes = input.engine === 'sqlite'
-    ? ['', '-wal'].reduce((sum, end) => { try { return sum + statSync(`${sqliteFileOf(file)}${end}`).size } catch { return sum } }, 0)
-    : statSync(file).size
+  const fileBytes = ['', '-wal'].reduce((sum, end) => { try { return sum + statSync(`${sqliteFileOf(file)}${end}`).size } catch { return sum } }, 0)
 
   // A fresh keeper over the same file, as after a restart.
   const reopening = performance.now()
-  const reopened = new IndexKeeper({ engine: input.engine })
+  const reopened = new IndexKeeper({ sqlite: { layout: input.layout } })
   await reopened.load(file)
   const reopenMs = performance.now() - reopening
   gc()
@@ -147,8 +166,9 @@ async function child(input: ChildInput): Promise<EngineFigures> {
   const after = writtenBytes()
   reopened.close()
   return {
-    engine: input.engine,
+    layout: input.layout,
     buildMs,
+    buildCores,
     saveMs,
     baselineMb,
     peakMb,
@@ -158,43 +178,50 @@ async function child(input: ChildInput): Promise<EngineFigures> {
     reopenedMb,
     queries,
     all: { p50: percentile(all, 0.5), p95: percentile(all, 0.95) },
-    appendBytes: before === undefined || after === undefined ? (input.engine === 'memory' ? statSync(file).size : 0) : after - before,
+    appendBytes: before === undefined || after === undefined ? 0 : after - before,
     appendMs,
   }
 }
 
 /**
- * Runs both engines, one after the other, on the same corpus and queries.
- * @param options - corpus size, workspaces and query runs.
- * @returns the figures of each engine, and the corpus's size.
+ * Runs every layout, one after the other, on the same corpus and queries.
+ * The corpus is generated twice (once for the queries and the text's size,
+ * once per child), never held whole.
+ * @param options - corpus size, workspaces, query runs, and which layouts (indexes into {@link LAYOUTS}).
+ * @returns the figures of each layout, and the corpus's size.
  */
-export async function measureEngines(options: { sessions: number; workspaces: number; runs: number; engines?: readonly IndexEngine[]; querySessions?: number }): Promise<{ sessions: number; messages: number; textBytes: number; engines: EngineFigures[] }> {
-  const corpus = realisticCorpus(hostDir(), { sessions: options.sessions, workspaces: options.workspaces })
-  // Queries made from the first `querySessions` sessions (the same seed makes the same sessions first) are
-  // checked against those only: on the whole corpus an answer then counts as exact when it holds true matches.
-  const queries = benchQueries(options.querySessions === undefined ? corpus : corpus.slice(0, options.querySessions), { perKind: 3 })
-  const messages = corpus.reduce((sum, spec) => sum + spec.turns.length * 2, 0)
-  const textBytes = corpus.reduce((sum, spec) => sum + Buffer.byteLength(sessionText(spec)), 0)
-  corpus.length = 0
-  const engines: EngineFigures[] = []
-  for (const engine of options.engines ?? ['memory', 'sqlite'] as const) {
-    const folder = mkdtempSync(join(tmpdir(), `dsh-sessions-engine-${engine}-`))
+export async function measureLayouts(options: { sessions: number; workspaces: number; runs: number; layouts?: readonly number[]; querySessions?: number }): Promise<{ sessions: number; messages: number; textBytes: number; layouts: EngineFigures[] }> {
+  let messages = 0
+  let textBytes = 0
+  const sample: ReturnType<typeof realisticSessions> extends Generator<infer T> ? T[] : never = []
+  const querySessions = options.querySessions ?? options.sessions
+  for (const spec of realisticSessions(hostDir(), { sessions: options.sessions, workspaces: options.workspaces })) {
+    messages += spec.turns.length * 2
+    textBytes += Buffer.byteLength(sessionText(spec))
+    if (sample.length < querySessions) sample.push(spec)
+  }
+  // Queries made from the first `querySessions` sessions are checked against those only: on the whole corpus an answer then counts as exact when it holds them or is capped.
+  const queries = benchQueries(sample, { perKind: 3 })
+  sample.length = 0
+  const figures: EngineFigures[] = []
+  for (const layout of (options.layouts ?? LAYOUTS.map((_, n) => n)).map(n => LAYOUTS[n]!)) {
+    const folder = mkdtempSync(join(tmpdir(), 'dsh-sessions-layout-'))
     try {
       const inputFile = join(folder, 'input.json')
-      writeFileSync(inputFile, JSON.stringify({ engine, sessions: options.sessions, workspaces: options.workspaces, runs: options.runs, folder, queries, partial: options.querySessions !== undefined } satisfies ChildInput))
+      writeFileSync(inputFile, JSON.stringify({ layout, sessions: options.sessions, workspaces: options.workspaces, runs: options.runs, folder, queries, partial: options.querySessions !== undefined } satisfies ChildInput))
       const script = fileURLToPath(import.meta.url)
       const out = await new Promise<string>((resolve, reject) => {
-        const run = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=8192', script, '--child', inputFile], { stdio: ['ignore', 'pipe', 'inherit'] })
+        const run = spawn(process.execPath, ['--expose-gc', script, '--child', inputFile], { stdio: ['ignore', 'pipe', 'inherit'] })
         let text = ''
         run.stdout.on('data', chunk => { text += chunk })
-        run.on('exit', code => (code === 0 ? resolve(text) : reject(new Error(`the ${engine} engine's run exited with ${code}`))))
+        run.on('exit', code => (code === 0 ? resolve(text) : reject(new Error(`the run of ${layoutLabel(layout)} exited with ${code}`))))
       })
-      engines.push(JSON.parse(out.trim().split('\n').at(-1)!) as EngineFigures)
+      figures.push(JSON.parse(out.trim().split('\n').at(-1)!) as EngineFigures)
     } finally {
       rmSync(folder, { recursive: true, force: true })
     }
   }
-  return { sessions: options.sessions, messages, textBytes, engines }
+  return { sessions: options.sessions, messages, textBytes, layouts: figures }
 }
 
 /**
@@ -202,26 +229,26 @@ export async function measureEngines(options: { sessions: number; workspaces: nu
  * @param figures - what {@link measureEngines} gave.
  * @returns markdown lines.
  */
-export function enginesReport(figures: Awaited<ReturnType<typeof measureEngines>>): string[] {
+export function layoutsReport(figures: Awaited<ReturnType<typeof measureLayouts>>): string[] {
   const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`)
   const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`
-  const engines = figures.engines
-  const name = (engine: EngineFigures) => (engine.engine === 'memory' ? 'memory (MiniSearch, one JSON file)' : 'SQLite FTS5 on disk')
+  const engines = figures.layouts
+  const name = (engine: EngineFigures) => layoutLabel(engine.layout)
   const row = (label: string, value: (engine: EngineFigures) => string) => `| ${label} | ${engines.map(value).join(' | ')} |`
   return [
-    `content index engines at ${figures.sessions} realistic sessions, ${figures.messages} messages, ${mb(figures.textBytes)} of searchable text`,
+    `content index layouts at ${figures.sessions} realistic sessions, ${figures.messages} messages, ${mb(figures.textBytes)} of searchable text`,
     `| figure | ${engines.map(name).join(' | ')} |`,
     `| --- | ${engines.map(() => '---').join(' | ')} |`,
-    row('build (index every session)', e => ms(e.buildMs)),
+    row('build (index every session): time / share of a core', e => `${ms(e.buildMs)} / ${(100 * e.buildCores).toFixed(0)} %`),
     row('save after the build', e => ms(e.saveMs)),
     row('resident memory over the baseline: peak / settled', e => `${(e.peakMb - e.baselineMb).toFixed(0)} MB / ${(e.settledMb - e.baselineMb).toFixed(0)} MB`),
-    row('file on disk', e => mb(e.fileBytes)),
+    row('file on disk / searchable text', e => `${mb(e.fileBytes)} / ${(e.fileBytes / figures.textBytes).toFixed(2)}×`),
     row('reopen (restart): time / memory over the baseline', e => `${ms(e.reopenMs)} / ${(e.reopenedMb - e.baselineMb).toFixed(0)} MB`),
     row('queries, all kinds: p50 / p95', e => `${ms(e.all.p50)} / ${ms(e.all.p95)}`),
     row('answers exact', e => `${e.queries.filter(query => query.exact).length} of ${e.queries.length}`),
     row('100 new messages: bytes written / time', e => `${mb(e.appendBytes)} / ${ms(e.appendMs)}`),
     '',
-    `| kind | query | sessions that match | ${engines.map(engine => `${engine.engine}: answered, exact, p50 / p95`).join(' | ')} |`,
+    `| kind | query | sessions that match | ${engines.map(engine => `${name(engine)}: answered, exact, p50 / p95`).join(' | ')} |`,
     `| --- | --- | --- | ${engines.map(() => '---').join(' | ')} |`,
     ...engines[0]!.queries.map((query, n) => `| ${query.kind} | ${query.query} | ${query.expected} | ${engines.map(engine => {
       const one = engine.queries[n]!
