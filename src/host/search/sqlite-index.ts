@@ -95,9 +95,6 @@ const MAX_MESSAGES = ROW_SPAN - 1
 /** Characters of message text stored in one compressed piece at most (a longer message is a piece of its own): an excerpt unpacks the pieces of its session only up to its first match. */
 export const PIECE_CHARS = 4 * 1024
 
-/** Pieces holding a term unpacked at most for one excerpt (a match past the part of a long message that excerpts scan is not shown). */
-const EXCERPT_TRIES = 8
-
 /** Matching segment rows ranked together: a query ranks the first this many (in row order), takes what it needs, and only then reads more. */
 export const RANKED_ROWS = 1_000
 
@@ -690,7 +687,7 @@ export class SqliteIndex {
   /**
    * Adds to `hits`, in order, the candidates whose excerpt can be made (see
    * {@link excerpt}), until `limit`. The pieces each needs are found a few
-   * candidates at a time, with one walk of `places` per term group.
+   * candidates at a time, with one query of `places` per term group.
    */
   private excerpts(candidates: readonly [id: string, no: number, score: number][], terms: readonly QueryTerm[], runs: readonly Run[], limit: number, hits: ContentHit[]): void {
     if (!this.places) {
@@ -701,35 +698,30 @@ export class SqliteIndex {
       }
       return
     }
-    const any = terms.map(quoted).join(' OR ')
+    // The excerpt is of the first message that holds the query's first word or run.
+    const lead = groupsOf(terms)[0]!
     for (let at = 0; at < candidates.length && hits.length < limit;) {
       const take = candidates.slice(at, at + limit - hits.length)
       at += take.length
       const nos = take.map(([, no]) => no)
-      const first = this.located(any, nos)
       const whole = runs.map(run => this.located(matchOf(run.terms), nos))
+      const first = lead.length > 1 ? whole[0]! : this.located(matchOf(lead), nos)
       for (const [id, no, score] of take) {
-        const excerpt = this.excerpt(no, terms, runs.map((run, n) => [run, whole[n]!.get(no) ?? []]), first.get(no) ?? [])
+        const excerpt = this.excerpt(no, terms, runs.map((run, n) => [run, whole[n]!.get(no)]), first.get(no))
         if (excerpt !== undefined) hits.push({ id, score, ...excerpt })
       }
     }
   }
 
   /**
-   * For each of the given sessions, its first pieces of text (at most
-   * {@link EXCERPT_TRIES}) that `places` says match, in one walk of the
-   * matching pieces in row order, stopped past the last session asked for.
+   * For each of the given sessions, the first of its pieces of text that
+   * `places` says match, in one query (the walk of the matching pieces and
+   * the choice stay inside SQLite).
    */
-  private located(match: string, nos: readonly number[]): Map<number, number[]> {
-    const wanted = new Map<number, number[]>(nos.map(no => [no, []]))
-    if (nos.length === 0) return wanted
-    const from = Math.min(...nos) * ROW_SPAN
-    const to = (Math.max(...nos) + 1) * ROW_SPAN
-    for (const { row } of this.statements.places.iterate(match, from, to) as Iterable<{ row: number }>) {
-      const rows = wanted.get(Math.floor(row / ROW_SPAN))
-      if (rows !== undefined && rows.length < EXCERPT_TRIES) rows.push(row)
-    }
-    return wanted
+  private located(match: string, nos: readonly number[]): Map<number, number> {
+    if (nos.length === 0) return new Map()
+    const rows = this.statement(`SELECT rowid / ${ROW_SPAN} AS no, min(rowid) AS row FROM places WHERE places MATCH ? AND (rowid / ${ROW_SPAN}) IN (SELECT value FROM json_each(?)) GROUP BY 1`).all(match, JSON.stringify(nos)) as { no: number; row: number }[]
+    return new Map(rows.map(({ no, row }) => [no, row]))
   }
 
   private noOf(id: string): number | undefined {
@@ -792,23 +784,32 @@ export class SqliteIndex {
   }
 
   /**
-   * The excerpt of a session's first message that matches, made from the
-   * pieces of text `places` named: each run of the query must stand whole in
-   * a message of a piece that holds its pairs (else `undefined`: the pairs
-   * were found apart); then the first piece that holds any term gives the
-   * first message that matches.
+   * The excerpt of a session's first message that holds the query's first
+   * word or run, made from the pieces of text `places` named: each run of
+   * the query must stand whole in a message of a piece that holds its pairs
+   * (the first such piece is tried, then the session's others; else
+   * `undefined`: the pairs were found apart). Where the named piece gives no
+   * excerpt (a match past what excerpts scan of a long message), the
+   * session's pieces are read in order.
    */
-  private excerpt(no: number, terms: readonly QueryTerm[], runs: readonly (readonly [Run, readonly number[]])[], first: readonly number[]): Pick<ContentHit, 'snippet' | 'origin'> | undefined {
-    for (const [run, rows] of runs) if (!rows.some(row => this.piece(row)[0].some(message => foldedForMatch(message).includes(run.text)))) return undefined
+  private excerpt(no: number, terms: readonly QueryTerm[], runs: readonly (readonly [Run, number | undefined])[], first: number | undefined): Pick<ContentHit, 'snippet' | 'origin'> | undefined {
     const from = no * ROW_SPAN
-    for (const row of first) {
-      const [messages, origins] = this.piece(row)
+    const holds = (row: number, run: Run): boolean => this.piece(row)[0].some(message => foldedForMatch(message).includes(run.text))
+    let lead = first
+    for (const [n, [run, row]] of runs.entries()) {
+      if (row !== undefined && holds(row, run)) continue
+      const other = (this.statements.places.all(matchOf(run.terms), from, from + ROW_SPAN) as { row: number }[]).find(({ row: piece }) => piece !== row && holds(piece, run))
+      if (other === undefined) return undefined
+      if (n === 0 && first === row) lead = other.row
+    }
+    if (lead !== undefined) {
+      const [messages, origins] = this.piece(lead)
       for (const [n, message] of messages.entries()) {
         const snippet = snippetOf([message], terms)
-        if (snippet === undefined) continue
-        return excerptAt(snippet, row - from + n, origins[n])
+        if (snippet !== undefined) return excerptAt(snippet, lead - from + n, origins[n])
       }
     }
-    return undefined
+    return this.excerptByScan(no, terms, [])
   }
+
 }
