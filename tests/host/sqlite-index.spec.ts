@@ -242,6 +242,22 @@ describe('the file', () => {
     expect(found(opened.index, 'works')).toEqual(['session-a'])
   })
 
+  it('gives back the space of an older layout it drops', () => {
+    const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
+    const { index } = SqliteIndex.open(sqlite, path)
+    for (let n = 0; n < 200; n += 1) index.set(`session-${n}`, entry(Array.from({ length: 200 }, (_, k) => `w${((n * 200 + k) * 2654435761 % 1e9).toString(36)}`).join(' ')))
+    index.checkpoint(true)
+    index.close()
+    const db = new DatabaseSync(path)
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE); UPDATE meta SET value = '4' WHERE key = 'version'")
+    db.close()
+    const before = statSync(path).size
+    const opened = SqliteIndex.open(sqlite, path)
+    afterTest(() => opened.index.close())
+    expect(opened.rebuilt).toBe('outdated')
+    expect(statSync(path).size).toBeLessThan(before / 4)
+  })
+
   it('says it is damaged when its pages are overwritten while it is open, and a fresh file works in its place', () => {
     const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
     const { index } = SqliteIndex.open(sqlite, path)

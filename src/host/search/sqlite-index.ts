@@ -380,6 +380,14 @@ export class SqliteIndex {
       SqliteIndex.remove(path)
       return { index: SqliteIndex.open(sqlite, path, options).index, rebuilt: 'corrupt' }
     }
+    if (rebuilt === 'corrupt' || rebuilt === 'outdated') {
+      // Dropped tables leave their pages in the file: give them back (an older layout's file could be gigabytes).
+      try {
+        db.exec('VACUUM; PRAGMA wal_checkpoint(TRUNCATE)')
+      } catch {
+        // another process is reading it: the pages are reused by the new build instead
+      }
+    }
     return { index: new SqliteIndex(db, path, options), rebuilt }
   }
 
