@@ -130,24 +130,28 @@ export function snippetOf(messages: readonly string[], terms: readonly QueryTerm
     if (ranges.length === 0) continue
     const origin = (at: number): number => (folded.origin === undefined ? Math.min(at, source.length) : at >= folded.origin.length ? source.length : folded.origin[at]!)
     const marks = ranges.map(([start, end]) => [origin(start), end >= folded.text.length ? source.length : origin(end)] as [number, number])
+    // ASCII text: a character is one unit, so its offsets are its indexes and need no table.
     const chars = ascii ? undefined : [...source]
-    const offsets: number[] = []
-    if (chars === undefined) {
-      for (let at = 0; at <= source.length; at += 1) offsets.push(at)
-    } else {
+    let offsets: ((k: number) => number) | undefined
+    if (chars !== undefined) {
+      const table: number[] = []
       let offset = 0
       for (const char of chars) {
-        offsets.push(offset)
+        table.push(offset)
         offset += char.length
       }
-      offsets.push(offset)
+      table.push(offset)
+      offsets = k => table[k]!
     }
+    const offsetOf = offsets ?? ((k: number) => k)
     const count = chars === undefined ? source.length : chars.length
-    const firstChar = offsets.findIndex(at => at >= marks[0]![0])
+    let firstChar = 0
+    if (chars === undefined) firstChar = Math.min(marks[0]![0], count)
+    else while (firstChar < count && offsetOf(firstChar) < marks[0]![0]) firstChar += 1
     const startChar = leadStart(chars === undefined ? (k: number) => source[k]! : (k: number) => chars[k]!, firstChar)
     const endChar = Math.min(count, startChar + SNIPPET_LENGTH)
-    const from = offsets[startChar]!
-    const to = offsets[endChar]!
+    const from = offsetOf(startChar)
+    const to = offsetOf(endChar)
     const head = startChar > 0 ? '…' : ''
     const text = head + source.slice(from, to).replace(/[\r\n\t]/g, ' ') + (endChar < count ? '…' : '')
     const inside = marks
