@@ -810,7 +810,8 @@ export class SqliteIndex {
       if (row !== undefined && holds(row, run)) continue
       const other = (this.statements.places.all(matchOf(run.terms), from, from + ROW_SPAN) as { row: number }[]).find(({ row: piece }) => piece !== row && holds(piece, run))
       if (other === undefined) return undefined
-      if (n === 0 && first === row) lead = other.row
+      // The first run may be the query's first group, whose piece the excerpt is made from.
+      if (n === 0 && first === row && groupsOf(terms)[0]!.length > 1) lead = other.row
     }
     if (lead !== undefined) {
       const [messages, origins] = this.piece(lead)
