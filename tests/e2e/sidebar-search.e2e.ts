@@ -49,8 +49,9 @@ describe('the sidebar\'s Search sessions box and rows', () => {
           { cwd: home.project('alpha'), title: 'Kiwi plans', text: 'We ship QUETZAL on Monday' },
           { cwd: home.project('alpha'), title: '梨计划', text: '我们讨论了发布流程和灰度策略的细节' },
           { cwd: home.project('beta'), title: 'Plum plans', text: 'The PLUMBAGO budget for beta' },
-          { cwd: home.project('alpha'), title: 'Walnut notes', text: LATE_ENGLISH },
-          { cwd: home.project('alpha'), title: '枣计划', text: LATE_CHINESE },
+          // In the other workspace, so alpha's group still shows every session above.
+          { cwd: home.project('beta'), title: 'Walnut notes', text: LATE_ENGLISH },
+          { cwd: home.project('beta'), title: '枣计划', text: LATE_CHINESE },
         ], { titleCache: false })
       },
     },

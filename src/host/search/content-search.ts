@@ -314,9 +314,9 @@ export class ContentSearch implements ContentSink {
         this.ctx.logger('dsh-sessions').warn('content search is off: %s', error)
       })
       if (!worker.alive) this.start = 'unavailable'
-      else if (this.file === undefined) this.start = 'no-file'
       else {
-        const loaded = await worker.call('load', { file: this.file })
+        // Without a file, the index lives in memory (SQLite's own): nothing is restored, nothing written.
+        const loaded = await worker.call('load', { file: this.file ?? null })
         if (this.disposed) return
         this.engine = loaded.engine
         this.savedBytes = loaded.bytes
@@ -327,7 +327,7 @@ export class ContentSearch implements ContentSink {
           this.worker = undefined
           await worker.stop()
         } else for (const [id, summary] of loaded.entries) this.summaries.set(id, summary)
-        if (loaded.engine !== 'none') this.start = loaded.reason
+        if (loaded.engine !== 'none') this.start = this.file === undefined ? 'no-file' : loaded.reason
         if (loaded.reason === 'restored') this.markReady()
         else if (loaded.engine === 'none') { /* said above */ } else if (loaded.reason !== 'missing' && loaded.reason !== 'partial') this.ctx.logger('dsh-sessions').info('content index file %s (%s): building it again', this.file, loaded.reason)
       }

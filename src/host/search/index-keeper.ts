@@ -123,10 +123,10 @@ export class IndexKeeper {
    * JSON file of earlier versions; what the file holds answers at once, and
    * `partial` says that its last build did not complete. Without
    * `node:sqlite` or FTS5 there is no index: engine `none`, and `why`.
-   * @param file - the old JSON file's path; the SQLite file sits beside it (see {@link sqliteFileOf}).
+   * @param file - the old JSON file's path; the SQLite file sits beside it (see {@link sqliteFileOf}). `null`: no file, an index in memory (tests, and hosts without a home).
    * @returns the engine, the sessions restored, and how the file was found.
    */
-  async load(file: string): Promise<WorkerCalls['load']['result']> {
+  async load(file: string | null): Promise<WorkerCalls['load']['result']> {
     const loaded = this.engine === 'none' ? { ok: false as const, reason: 'node:sqlite was not used (asked for no engine)' } : await loadSqlite()
     if (!loaded.ok) {
       this.early.clear()
@@ -134,9 +134,9 @@ export class IndexKeeper {
     }
     this.sqlite = loaded.sqlite
     this.disk?.close()
-    const opened = SqliteIndex.open(loaded.sqlite, sqliteFileOf(file), this.options)
+    const opened = SqliteIndex.open(loaded.sqlite, file === null ? ':memory:' : sqliteFileOf(file), this.options)
     this.disk = opened.index
-    await removeOldFiles(file)
+    if (file !== null) await removeOldFiles(file)
     const disk = opened.index
     // Changes applied before the file was opened reach it now.
     for (const [id, entry] of this.early) this.apply(id, entry)

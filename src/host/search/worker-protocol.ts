@@ -40,8 +40,8 @@ export interface WorkerCalls {
   save: { args: { file: string; complete: boolean }; result: { bytes: number } }
   /** A page of a cold session's conversation, read from its log (the `read_session` tool); `null` when the log is gone. */
   page: { args: { path: string; revision: string; from: number; maxChars: number }; result: ConversationPage | null }
-  /** Opens the index file (see `index-keeper.ts`); engine `none` and `why` where SQLite cannot serve. */
-  load: { args: { file: string }; result: { engine: IndexEngine; entries: readonly (readonly [string, EntrySummary])[]; reason: LoadReason; bytes: number; why?: string } }
+  /** Opens the index file (see `index-keeper.ts`), or without one (`null`) an index in memory; engine `none` and `why` where SQLite cannot serve. */
+  load: { args: { file: string | null }; result: { engine: IndexEngine; entries: readonly (readonly [string, EntrySummary])[]; reason: LoadReason; bytes: number; why?: string } }
 }
 
 /** A call's name. */
