@@ -201,6 +201,10 @@ describe('the file', () => {
     expect(second.rebuilt).toBeUndefined()
     expect(second.index.complete).toBe(true)
     expect(second.index.summaries()).toEqual([['session-a', { revision: '7:9', title: 'Kiwi plans' }]])
+    // A checkpoint leaves no write-ahead log behind: the index on disk is its file.
+    for (let n = 0; n < 50; n += 1) second.index.set(`session-${n}`, entry(`words of session ${n} `.repeat(200)))
+    expect(second.index.checkpoint(true)).toBe(statSync(path).size)
+    expect(statSync(`${path}-wal`).size).toBe(0)
     expect(found(second.index, 'quetzal')).toEqual(['session-a'])
   })
 

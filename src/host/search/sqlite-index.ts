@@ -449,14 +449,17 @@ export class SqliteIndex {
 
   /**
    * Records that the index is complete (when it is), and folds the
-   * write-ahead log into the file without waiting for readers.
+   * write-ahead log into the file and empties it, so what the index takes on
+   * disk is its file (a log left at its largest would add tens of megabytes
+   * after a build). Another process's reader makes it wait up to the busy
+   * timeout, then it folds what it can.
    * @param complete - whether every listed session has been indexed.
    * @returns the bytes the index takes on disk.
    */
   checkpoint(complete: boolean): number {
     this.guarded(() => {
       if (complete && !this.complete) this.db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('complete', '1')").run()
-      this.db.exec('PRAGMA wal_checkpoint(PASSIVE)')
+      this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
     })
     return this.bytes()
   }
