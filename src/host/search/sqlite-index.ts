@@ -424,7 +424,7 @@ export class SqliteIndex {
     try {
       // The page size counts only when the file is created: larger pages hold the compressed pieces of text with less room left over.
       db.exec(`PRAGMA page_size = ${PAGE_SIZE}`)
-      db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -8000; PRAGMA temp_store = MEMORY')
+      db.exec('PRAGMA journal_mode = WAL; PRAGMA journal_size_limit = 8388608; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -8000; PRAGMA temp_store = MEMORY')
     } catch (error) {
       db.close()
       throw error
