@@ -1,26 +1,43 @@
 /**
- * Part references, side by side with whole-session ones, in one run:
+ * Part references and long sessions, in one run:
  *
- * - the pre-step (resolution and attachment through the official service)
- *   of a part reference against a whole-session one, and against the
- *   official `prepare()` of the whole session alone, on one source of 5,000
- *   messages (in process, official rc.8 services); each run cites from a
- *   session of its own, so no prepared snapshot is reused;
- * - what each gives the model: the snapshot's bytes and token estimate;
- * - in the real host and Chromium, on a stored source of 500 messages:
- *   a message reference pasted into a composer until its chip shows, and a
+ * - long sessions through the real dsh host, one home: a stored session of
+ *   5,000 messages (2,500 turns of realistic text from `dev/corpus.ts`, half
+ *   with tool calls, one late message mixing Chinese, emoji and a literal
+ *   `</referenced-sessions>`) referenced whole. The bare rc.8 host (its own
+ *   official listener: prompt to model request) first, then the plugin added
+ *   and the host restarted: the plugin's pre-step (prompt to model request),
+ *   its preflight route, and the chip's size and token estimate in Chromium
+ *   (the option's click to the reference dock showing them), each with the
+ *   source's log never read before (its modification time moved, so no read
+ *   or snapshot is reused) and read already; the snapshot bytes compared
+ *   with the bare host's. Then a stored session of 50,000 messages through
+ *   the plugin only: the official retention is quadratic, so the bare host
+ *   would take hours on it;
+ * - a live session of 5,000 messages of the same text, in process on the
+ *   official rc.8 services (a live session of that length in the real host
+ *   would take 2,500 model turns through each host's agent loop, each
+ *   sending the whole growing conversation to the model): the official
+ *   `prepare()` of the whole session against the plugin's pre-step for a
+ *   whole-session reference and for a reference to one reply, each run citing
+ *   from a session of its own so no prepared snapshot is reused, and the
+ *   snapshot bytes compared;
+ * - in the real host and Chromium, on a stored source of 500 messages: a
+ *   message reference pasted into a composer until its chip shows, and a
  *   click on the sent reference until the cited message is in view.
  */
-import { rmSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { readdirSync, rmSync, statSync, utimesSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
 import { launchBrowser } from '../dev/browser.ts'
-import { type DshOptions, dshPlugin, startWeb } from '../dev/dsh-process.ts'
-import { createHome } from '../dev/home.ts'
+import { realisticSessions, type RealisticTurn } from '../dev/corpus.ts'
+import { type DshOptions, dshPlugin, startWeb, type WebProcess } from '../dev/dsh-process.ts'
+import { createHome, type Home } from '../dev/home.ts'
 import { createHostHarness } from '../dev/in-process-host.ts'
 import { percentile } from '../dev/percentile.ts'
 import { hostDir } from '../dev/pinned-host.ts'
 import { writeSessionStore } from '../dev/session-store.ts'
-import { startModel } from '../dev/stand-in-model.ts'
+import { type StandInModel, startModel, textOf } from '../dev/stand-in-model.ts'
 import { chooseWorkspace, composer, openApp, startNewSession } from '../dev/web-ui.ts'
 import { Config } from '../src/config.ts'
 import { ScopedMentionResolver } from '../src/host/references/mention-resolver.ts'
@@ -31,20 +48,68 @@ import { SessionIndex } from '../src/host/sessions/session-index.ts'
 import { formatMessageReference } from '../src/shared/message-reference.ts'
 import { currentSessionInPage, installApplyProbe, openSessionInPage } from '../dev/apply-probe.ts'
 
-interface Percentiles { p50: number; p95: number }
+interface Percentiles { p50: number; p95: number; runs: number }
 
-const percentiles = (samples: number[]): Percentiles => ({ p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) })
+const percentiles = (samples: number[]): Percentiles => ({ p50: percentile(samples, 0.5), p95: percentile(samples, 0.95), runs: samples.length })
 
-/** The figures. */
-export interface PartFigures {
+/** Runs of the official path: each costs tens of seconds on 5,000 messages. */
+const OFFICIAL_RUNS = 3
+
+/** Chinese, emoji and the snapshot's own closing tag, in one message every snapshot keeps. */
+const HOSTILE = '发布计划：灰度策略先走 10%，🚀🎉 看完 </referenced-sessions> 之后再决定'
+
+/** What one stored session measured through the plugin host costs. */
+export interface PluginLongFigures {
   readonly messages: number
+  /** Bytes of its log on disk (the host's compressed JSONL). */
+  readonly logBytes: number
+  /** The first preflight citing it, the host booted and its index built. */
+  readonly preflightFirst: number
+  readonly preflightRead: Percentiles
+  readonly preflightCached: Percentiles
+  readonly preStepRead: Percentiles
+  readonly preStepAfterPreflight: Percentiles
+  readonly chipRead: Percentiles
+  readonly chipCached: Percentiles
+  /** UTF-8 bytes of the snapshot the model got, and its token estimate as the dock shows it. */
+  readonly snapshotBytes: number
+  readonly tokens?: number
+  /** Every snapshot the model got, and every preflight's size, the same bytes. */
+  readonly consistent: boolean
+}
+
+/** Long sessions in the real host. */
+export interface LongFigures {
+  readonly stored: PluginLongFigures
+  /** The bare host: prompt to model request. */
+  readonly bare: Percentiles
+  /** Whether every plugin snapshot of the stored session equals the bare host's, byte for byte. */
+  readonly identical: boolean
+  /** The plugin host: prompt without any reference to model request. */
+  readonly baseline: Percentiles
+  readonly huge: PluginLongFigures
+  /** From the plugin host's boot until its content index answered for every session. */
+  readonly indexedMs: number
+}
+
+/** A live session in process. */
+export interface LiveFigures {
+  readonly messages: number
+  readonly official: Percentiles
   readonly whole: Percentiles
   readonly part: Percentiles
-  readonly official: Percentiles
   readonly wholeBytes: number
   readonly partBytes: number
   readonly wholeTokens?: number
   readonly partTokens?: number
+  /** Whether the plugin's whole-session snapshot equalled the official one in every official run. */
+  readonly identical: boolean
+}
+
+/** The figures. */
+export interface PartFigures {
+  readonly live: LiveFigures
+  readonly long: LongFigures
   readonly browserMessages: number
   readonly pasteToChip: Percentiles
   readonly openAtMessage: Percentiles
@@ -64,60 +129,320 @@ function answer(n: number): string {
   return `Answer ${n}: keep the worker idempotent and bound the retries.\n\n\`\`\`ts\nexport async function drain(queue: Queue): Promise<void> {\n  for (let attempt = 0; attempt < ${3 + (n % 4)}; attempt += 1) {\n    const batch = await queue.take(${50 + (n % 50)})\n    if (batch.length === 0) return\n    await process(batch)\n  }\n}\n\`\`\`\nThen watch the dead-letter queue for batch ${n % 97}.`
 }
 
-async function inProcess(messages: number, runs: number): Promise<Omit<PartFigures, 'browserMessages' | 'pasteToChip' | 'openAtMessage' | 'openedNumber' | 'deepNumber' | 'deepMs' | 'discontinuous'>> {
+/**
+ * Turns of realistic text, with their tool calls, the hostile text as the
+ * third-last user message (so every snapshot keeps it).
+ * @param count - how many turns (two messages each).
+ * @param seed - the corpus seed.
+ * @returns the turns, oldest first.
+ */
+function longTurns(count: number, seed: number): RealisticTurn[] {
+  const turns: RealisticTurn[] = []
+  for (const spec of realisticSessions(hostDir(), { sessions: Number.MAX_SAFE_INTEGER, workspaces: 1, seed })) {
+    for (const turn of spec.turns) {
+      if (turns.length === count) break
+      turns.push(turn)
+    }
+    if (turns.length === count) break
+  }
+  turns[count - 3] = { ...turns[count - 3]!, user: HOSTILE }
+  return turns
+}
+
+const mentionOf = (sessionId: string, label: string) => `@[${label}](dsh-session:${Buffer.from(JSON.stringify(sessionId)).toString('base64url')})`
+
+const utf8 = (text: string) => Buffer.byteLength(text, 'utf8')
+
+async function liveInProcess(messages: number, runs: number): Promise<LiveFigures> {
   const harness = await createHostHarness()
   const index = new SessionIndex(harness.ctx)
   const preparer = new SnapshotPreparer(harness.ctx, new SurfaceCache(harness.ctx, index), index)
   const check = new SendCheck({ resolver: new ScopedMentionResolver(index), preparer })
   const source = 'session-source'
-  harness.session(source, { cwd: '/w/alpha', title: 'Ingest worker notes' })
+  const label = 'Ingest worker notes'
+  harness.session(source, { cwd: '/w/alpha', title: label })
   const writing = performance.now()
-  for (let turn = 0; turn < messages / 2; turn += 1) harness.turn(source, question(turn), answer(turn))
-  console.log(`source of ${messages} messages written in ${(performance.now() - writing).toFixed(0)} ms`)
+  for (const turn of longTurns(messages / 2, 33)) harness.turn(source, turn.user, turn.reply)
+  console.log(`live source of ${messages} messages written in ${(performance.now() - writing).toFixed(0)} ms`)
   const surface = await harness.ctx.sessionQuery.readSurface(source as never)
   const replies = surface.events.filter(event => event.type === 'assistant/message')
   const cited = replies[Math.floor(replies.length / 2)]!.seq
-  const targets = Array.from({ length: runs + 5 }, (_, n) => harness.session(`session-citing-${n}`, { cwd: '/w/alpha' }))
+  let citing = 0
+  const nextTarget = () => ({ id: harness.session(`session-citing-${citing++}`, { cwd: '/w/alpha' }) as string, cwd: '/w/alpha' })
   await index.ready()
   const config = Config({})
-  const whole = `compare @[Ingest worker notes](dsh-session:${Buffer.from(JSON.stringify(source)).toString('base64url')}) please`
-  const part = `compare ${formatMessageReference({ sessionId: source, selection: [[cited, cited]], label: 'Ingest worker notes · #n' })} please`
+  const whole = `compare ${mentionOf(source, label)} please`
+  const part = `compare ${formatMessageReference({ sessionId: source, selection: [[cited, cited]], label: `${label} · #n` })} please`
+  const textOfCheck = (result: Awaited<ReturnType<SendCheck['message']>>) => {
+    if (result.prepared?.additionalContext === undefined) throw new Error('a reference was not attached')
+    return result.prepared.additionalContext.content.map(block => (block.type === 'text' ? block.text : '')).join('')
+  }
   const samples = { whole: [] as number[], part: [] as number[], official: [] as number[] }
   let bytes = { whole: 0, part: 0 }
-  for (const [n, target] of targets.entries()) {
-    const who = { id: target, cwd: '/w/alpha' }
+  for (let n = 0; n < runs + 5; n += 1) {
     let started = performance.now()
-    const wholeCheck = await check.message(who, [{ type: 'text', text: whole }], config)
+    const wholeText = textOfCheck(await check.message(nextTarget(), [{ type: 'text', text: whole }], config))
     const wholeMs = performance.now() - started
     started = performance.now()
-    const partCheck = await check.message(who, [{ type: 'text', text: part }], config)
+    const partText = textOfCheck(await check.message(nextTarget(), [{ type: 'text', text: part }], config))
     const partMs = performance.now() - started
-    started = performance.now()
-    await harness.ctx.sessionReferenceResolver.prepare({ id: `${target}-official` } as never, [{ type: 'text', text: 'compare please' }], [{ sessionId: source as never, label: 'Ingest worker notes' }])
-    const officialMs = performance.now() - started
-    if (wholeCheck.prepared?.additionalContext === undefined || partCheck.prepared?.additionalContext === undefined) throw new Error('a reference was not attached')
-    const size = (check: typeof wholeCheck) => Buffer.byteLength(check.prepared!.additionalContext!.content.map(block => (block.type === 'text' ? block.text : '')).join(''), 'utf8')
-    bytes = { whole: size(wholeCheck), part: size(partCheck) }
-    console.log(`pre-step run ${n + 1}/${targets.length}: whole ${wholeMs.toFixed(0)} ms, part ${partMs.toFixed(0)} ms, official ${officialMs.toFixed(0)} ms`)
+    bytes = { whole: utf8(wholeText), part: utf8(partText) }
     if (n < 5) continue
     samples.whole.push(wholeMs)
     samples.part.push(partMs)
-    samples.official.push(officialMs)
+  }
+  console.log(`live, plugin pre-step: whole p50 ${ms(percentile(samples.whole, 0.5))}, part p50 ${ms(percentile(samples.part, 0.5))}`)
+  let identical = true
+  for (let n = 0; n < OFFICIAL_RUNS; n += 1) {
+    const target = nextTarget()
+    const started = performance.now()
+    const official = await harness.ctx.sessionReferenceResolver.prepare({ id: target.id } as never, [{ type: 'text', text: 'compare please' }], [{ sessionId: source as never, label }])
+    samples.official.push(performance.now() - started)
+    const officialText = official.additionalContext!.content.map(block => (block.type === 'text' ? block.text : '')).join('')
+    const ours = textOfCheck(await check.message(nextTarget(), [{ type: 'text', text: whole }], config))
+    identical &&= ours === officialText
+    console.log(`live, official prepare() run ${n + 1}/${OFFICIAL_RUNS}: ${ms(samples.official.at(-1)!)}; plugin snapshot ${ours === officialText ? 'identical' : 'DIFFERENT'} (${utf8(officialText)} bytes)`)
   }
   const measured = await Promise.all([
-    preparer.measure({ id: 'session-measure', cwd: '/w/alpha' }, { sessionId: source as never, label: 'Ingest worker notes' }),
-    preparer.measure({ id: 'session-measure', cwd: '/w/alpha' }, { sessionId: source as never, label: 'Ingest worker notes', selection: [[cited, cited]] }),
+    preparer.measure({ id: 'session-measure', cwd: '/w/alpha' }, { sessionId: source as never, label }),
+    preparer.measure({ id: 'session-measure', cwd: '/w/alpha' }, { sessionId: source as never, label, selection: [[cited, cited]] }),
   ])
   await harness.dispose()
   return {
     messages,
+    official: percentiles(samples.official),
     whole: percentiles(samples.whole),
     part: percentiles(samples.part),
-    official: percentiles(samples.official),
     wholeBytes: bytes.whole,
     partBytes: bytes.part,
+    identical,
     ...(measured[0].tokens === undefined ? {} : { wholeTokens: measured[0].tokens }),
     ...(measured[1].tokens === undefined ? {} : { partTokens: measured[1].tokens }),
+  }
+}
+
+/** The log file of a stored session: `<sessions>/<workspace>/<id>/session.jsonl…`. */
+function logFileOf(home: Home, id: string): string {
+  const root = join(home.dshHome, 'sessions')
+  for (const workspace of readdirSync(root)) {
+    const folder = join(root, workspace, id)
+    try {
+      const file = readdirSync(folder).find(name => name.startsWith('session.jsonl'))
+      if (file !== undefined) return join(folder, file)
+    } catch {
+      // not in this workspace
+    }
+  }
+  throw new Error(`no log of ${id} under ${root}`)
+}
+
+/** Moves a log's modification time to one it never had: the plugin reads it again and prepares its snapshot again, as for a source never read. */
+function makeUnread(file: string): void {
+  touched += 1
+  const when = new Date(Date.UTC(2026, 0, 1) + touched * 1000)
+  utimesSync(file, when, when)
+}
+let touched = 0
+
+async function rpc(url: string, method: string, payload: unknown): Promise<any> {
+  const res = await fetch(`${url}/api/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'client-request', rpcId: crypto.randomUUID(), method, payload }) })
+  const json = await res.json() as { result?: { ok: boolean; value?: unknown } }
+  if (json.result?.ok !== true) throw new Error(`${method} answered ${res.status}: ${JSON.stringify(json).slice(0, 500)}`)
+  return json.result.value
+}
+
+/** A new session in a workspace, live in the host (as the page's new draft is). */
+async function newSession(url: string, cwd: string): Promise<string> {
+  return ((await rpc(url, 'session.create', { cwd })) as { sessionId: string }).sessionId
+}
+
+/** Sends a message in a session through the host's own prompt method; the time until the model's request for it, and the snapshot after the message. */
+async function promptToRequest(web: WebProcess, model: StandInModel, sessionId: string, text: string): Promise<{ ms: number; snapshot?: string }> {
+  const started = performance.now()
+  await rpc(web.url, 'session.prompt', { sessionId, mode: 'queue', content: [{ type: 'text', text }] })
+  for (;;) {
+    const request = model.turns().find(turn => turn.sessionId === sessionId)
+    if (request !== undefined) {
+      const elapsed = performance.now() - started
+      const texts = request.body.messages.filter(message => message.role === 'user').map(textOf)
+      const at = texts.findIndex(message => message === text || message.startsWith(text.split(' ')[0]!))
+      const next = texts[at + 1]
+      return { ms: elapsed, ...(next?.startsWith('## Referenced sessions') === true ? { snapshot: next } : {}) }
+    }
+    if (performance.now() - started > 600_000) throw new Error(`no model request for ${sessionId} in 10 minutes`)
+    await new Promise(resolve => setTimeout(resolve, 5))
+  }
+}
+
+interface PreflightSource { ok: boolean; bytes?: number; tokens?: number; code?: string }
+
+async function preflight(url: string, sessionId: string, text: string, chips: readonly string[]): Promise<{ ms: number; source: PreflightSource }> {
+  const started = performance.now()
+  const res = await fetch(`${url}/dsh-sessions/preflight`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId, text, chips }) })
+  const json = await res.json() as { ok: boolean; sources: PreflightSource[] }
+  const elapsed = performance.now() - started
+  if (res.status !== 200 || json.ok !== true || json.sources[0]?.ok !== true) throw new Error(`preflight refused: ${res.status} ${JSON.stringify(json).slice(0, 500)}`)
+  return { ms: elapsed, source: json.sources[0] }
+}
+
+/** Picks a session from the `@` menu of a fresh draft; the time from the pick until the reference dock shows its size and token estimate. */
+async function chipEstimate(page: Page, url: string, word: string, title: string): Promise<number> {
+  // A fresh page: the dock of a page that measured the same chip before would show that measure at once.
+  await openApp(page, url)
+  await startNewSession(page)
+  await chooseWorkspace(page, 'alpha')
+  await composer(page).fill('size marker')
+  await composer(page).press('End')
+  await composer(page).pressSequentially(` @${word}`)
+  const option = page.getByRole('listbox').getByRole('option', { name: new RegExp(`Session · ${title}`) })
+  await option.waitFor({ timeout: 30_000 })
+  const shown = page.evaluate(name => new Promise<number>((resolve, reject) => {
+    // The menu takes the pick as the pointer goes down (the option is gone before a click could reach it).
+    let pickedAt: number | undefined
+    const onPick = (event: Event) => {
+      if (event.target instanceof Element && event.target.closest('[role=option]') !== null) pickedAt ??= performance.now()
+    }
+    document.addEventListener('pointerdown', onPick, { capture: true })
+    const dock = () => [...document.querySelectorAll('[data-dsh-sessions-reference-dock] li')].map(row => row.textContent ?? '')
+    const estimated = () => dock().some(row => row.includes(name) && /(kB|byte).*≈[\d,]+/.test(row))
+    const observer = new MutationObserver(() => {
+      if (pickedAt === undefined || !estimated()) return
+      observer.disconnect()
+      document.removeEventListener('pointerdown', onPick, { capture: true })
+      resolve(performance.now() - pickedAt)
+    })
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true })
+    setTimeout(() => reject(new Error(`no size estimate within 60 s (picked: ${pickedAt !== undefined}; dock: ${JSON.stringify(dock())})`)), 60_000)
+  }), title)
+  await option.click()
+  return shown
+}
+
+interface StoredSource { readonly id: string; readonly title: string; readonly word: string; readonly messages: number; readonly log: string }
+
+/** The plugin host's figures for one stored source. */
+async function pluginFigures(web: WebProcess, model: StandInModel, home: Home, source: StoredSource, runs: number, browser: { page: Page }, expected?: string): Promise<PluginLongFigures & { snapshots: string[] }> {
+  const cwd = home.project('alpha')
+  const text = (marker: string) => `${marker} compare ${mentionOf(source.id, source.title)} please`
+  const chips = [source.id]
+  const sizes = new Set<number>()
+  const tokens = new Set<number>()
+  const snapshots: string[] = []
+  const label = `${source.messages.toLocaleString('en')} messages`
+  makeUnread(source.log)
+  const first = await preflight(web.url, await newSession(web.url, cwd), text('FIRST'), chips)
+  sizes.add(first.source.bytes!)
+  if (first.source.tokens !== undefined) tokens.add(first.source.tokens)
+  console.log(`${label}: first preflight ${ms(first.ms)} (${first.source.bytes} bytes ≈${first.source.tokens} tokens)`)
+  const series = async (name: string, unread: boolean, step: (n: number) => Promise<number>) => {
+    const samples: number[] = []
+    for (let n = 0; n < runs; n += 1) {
+      if (unread) makeUnread(source.log)
+      samples.push(await step(n))
+    }
+    console.log(`${label}: ${name} p50 ${ms(percentile(samples, 0.5))} / p95 ${ms(percentile(samples, 0.95))}`)
+    return percentiles(samples)
+  }
+  // Each preflight and each prompt from a new session of its own, so no prepared snapshot is reused.
+  const preflightStep = async () => {
+    const { ms: elapsed, source: measured } = await preflight(web.url, await newSession(web.url, cwd), text('PREFLIGHT'), chips)
+    sizes.add(measured.bytes!)
+    if (measured.tokens !== undefined) tokens.add(measured.tokens)
+    return elapsed
+  }
+  const preStep = (after: boolean) => async (n: number) => {
+    const session = await newSession(web.url, cwd)
+    const message = text(`STEP-${after ? 'A' : 'R'}${n}`)
+    if (after) await preflight(web.url, session, message, chips)
+    const sent = await promptToRequest(web, model, session, message)
+    if (sent.snapshot === undefined) throw new Error(`no snapshot followed the message (${label})`)
+    snapshots.push(sent.snapshot)
+    return sent.ms
+  }
+  const preflightRead = await series('preflight, log never read', true, preflightStep)
+  const preflightCached = await series('preflight, log read already', false, preflightStep)
+  const preStepRead = await series('prompt → model request, log never read', true, preStep(false))
+  const preStepAfterPreflight = await series('prompt → model request after its preflight', false, preStep(true))
+  const chipRead = await series('chip picked → size estimate shown, log never read', true, () => chipEstimate(browser.page, web.url, source.word, source.title))
+  const chipCached = await series('chip picked → size estimate shown, log read already', false, () => chipEstimate(browser.page, web.url, source.word, source.title))
+  const snapshotBytes = utf8(snapshots[0]!)
+  const consistent = snapshots.every(snapshot => snapshot === snapshots[0]) && sizes.size === 1 && sizes.has(snapshotBytes) && tokens.size <= 1
+  if (expected !== undefined) console.log(`${label}: plugin snapshots ${snapshots.every(snapshot => snapshot === expected) ? 'identical to' : 'DIFFERENT from'} the bare host's`)
+  return {
+    messages: source.messages,
+    logBytes: statSync(source.log).size,
+    preflightFirst: first.ms,
+    preflightRead,
+    preflightCached,
+    preStepRead,
+    preStepAfterPreflight,
+    chipRead,
+    chipCached,
+    snapshotBytes,
+    ...(tokens.size === 1 ? { tokens: [...tokens][0]! } : {}),
+    consistent,
+    snapshots,
+  }
+}
+
+async function longInRealHost(hostBin: string, tarball: string, runs: number): Promise<LongFigures> {
+  const model = await startModel()
+  const home = createHome()
+  const options: DshOptions = { home, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
+  try {
+    const cwd = home.project('alpha')
+    let started = performance.now()
+    const specs = [
+      { title: 'Long ingest notes', word: 'Long', turns: longTurns(2_500, 33) },
+      { title: 'Huge ingest notes', word: 'Huge', turns: longTurns(25_000, 34) },
+    ]
+    const written = await writeSessionStore(hostDir(), home, specs.map(spec => ({ cwd, title: spec.title, text: spec.turns[0]!.user, turns: spec.turns })), { titleCache: false })
+    const [stored, huge] = written.map((session, n): StoredSource => ({ id: session.id, title: specs[n]!.title, word: specs[n]!.word, messages: specs[n]!.turns.length * 2, log: logFileOf(home, session.id) }))
+    specs.length = 0
+    console.log(`stored sessions of ${stored!.messages} and ${huge!.messages} messages written in ${ms(performance.now() - started)} (logs ${(statSync(stored!.log).size / 1e6).toFixed(1)} MB and ${(statSync(huge!.log).size / 1e6).toFixed(1)} MB compressed)`)
+
+    // The bare host: its own official listener resolves the canonical mention.
+    let web = await startWeb(options, { cwd })
+    const bare: number[] = []
+    const bareSnapshots: string[] = []
+    for (let n = 0; n < OFFICIAL_RUNS; n += 1) {
+      const sent = await promptToRequest(web, model, await newSession(web.url, cwd), `BARE-${n} compare ${mentionOf(stored!.id, stored!.title)} please`)
+      if (sent.snapshot === undefined) throw new Error('the bare host attached no snapshot')
+      bare.push(sent.ms)
+      bareSnapshots.push(sent.snapshot)
+      console.log(`${stored!.messages} messages, bare rc.8 host run ${n + 1}/${OFFICIAL_RUNS}: prompt → model request ${ms(sent.ms)} (${utf8(sent.snapshot)} bytes)`)
+    }
+    await web.stop()
+
+    dshPlugin(options, ['add', tarball])
+    started = performance.now()
+    web = await startWeb(options, { cwd })
+    const browser = await launchBrowser()
+    try {
+      await openApp(browser.page, web.url)
+      for (;;) {
+        const status = await (await fetch(`${web.url}/dsh-sessions/content-index`)).json() as { ready: boolean }
+        if (status.ready) break
+        if (performance.now() - started > 900_000) throw new Error('the content index was not built in 15 minutes')
+        await new Promise(resolve => setTimeout(resolve, 500))
+      }
+      const indexedMs = performance.now() - started
+      console.log(`plugin host booted and its content index built in ${ms(indexedMs)}`)
+      const baseline: number[] = []
+      for (let n = 0; n < runs; n += 1) baseline.push((await promptToRequest(web, model, await newSession(web.url, cwd), `PLAIN-${n} no reference here`)).ms)
+      const storedFigures = await pluginFigures(web, model, home, stored!, runs, browser, bareSnapshots[0])
+      const identical = bareSnapshots.every(snapshot => snapshot === bareSnapshots[0]) && storedFigures.snapshots.every(snapshot => snapshot === bareSnapshots[0])
+      const hugeFigures = await pluginFigures(web, model, home, huge!, Math.min(runs, 10), browser)
+      const { snapshots: _stored, ...storedRest } = storedFigures
+      const { snapshots: _huge, ...hugeRest } = hugeFigures
+      return { stored: storedRest, bare: percentiles(bare), identical, baseline: percentiles(baseline), huge: hugeRest, indexedMs }
+    } finally {
+      await browser.close()
+      await web.stop()
+    }
+  } finally {
+    await model.stop()
+    home.remove()
   }
 }
 
@@ -139,7 +464,9 @@ export async function inBrowser(hostBin: string, tarball: string, messages: numb
       page.on('console', message => { if (message.text().includes('history page discontinuous')) discontinuous = true })
       await openApp(page, web.url)
       // The oldest message the route lists (the latest 200): older pages of history must load to reach it.
-      const listing = await (await fetch(`${web.url}/dsh-sessions/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: 'session-00000000-0000-4000-8000-000000000000', cwd: home.project('alpha'), source: stored!.id }) })).json() as { messages: { seq: number; number: number; excerpt: string }[] }
+      // Asked for a draft of the source's workspace: the route takes the citing session's workspace from the host.
+      const draft = await newSession(web.url, home.project('alpha'))
+      const listing = await (await fetch(`${web.url}/dsh-sessions/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: draft, source: stored!.id }) })).json() as { messages: { seq: number; number: number; excerpt: string }[] }
       const target = listing.messages[listing.messages.length - 30]!
       const deep = listing.messages[0]!
       const reference = await (await fetch(`${web.url}/dsh-sessions/message-reference`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: stored!.id, seq: target.seq }) })).json() as { mention: string }
@@ -233,19 +560,36 @@ export async function inBrowser(hostBin: string, tarball: string, messages: numb
 }
 
 /**
- * Runs both halves.
+ * Runs every part: long sessions in the real host, a live one in process, part references in Chromium.
  * @param hostBin - the pinned host's bin folder.
  * @param tarball - the packed plugin.
- * @param runs - samples per measure.
+ * @param runs - samples per measure (the real-host series take at most 20, the 50,000-message ones 10, the official path 3).
  * @returns the figures.
  */
 export async function measureParts(hostBin: string, tarball: string, runs: number): Promise<PartFigures> {
-  const inner = await inProcess(5_000, runs)
+  const long = await longInRealHost(hostBin, tarball, Math.min(runs, 20))
+  const live = await liveInProcess(5_000, runs)
   const outer = await inBrowser(hostBin, tarball, 500, Math.max(3, Math.min(runs, 10)))
-  return { ...inner, ...outer }
+  return { live, long, ...outer }
 }
 
-const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`)
+function ms(value: number): string {
+  return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`
+}
+
+const spread = (figures: Percentiles) => `${ms(figures.p50)} / ${ms(figures.p95)}`
+
+function pluginLines(figures: PluginLongFigures, target: string, chipTarget: string): string[] {
+  return [
+    `    plugin host, prompt → model request, log never read:          ${spread(figures.preStepRead)} (${figures.preStepRead.runs} runs)${target}`,
+    `    plugin host, prompt → model request after the draft's preflight: ${spread(figures.preStepAfterPreflight)}`,
+    `    preflight route, log never read:                               ${spread(figures.preflightRead)}${target}`,
+    `    preflight route, log read already:                             ${spread(figures.preflightCached)}`,
+    `    first preflight after the host's boot and index build:        ${ms(figures.preflightFirst)}`,
+    `    chip picked → the dock shows its size and tokens, log never read: ${spread(figures.chipRead)}${chipTarget}`,
+    `    chip picked → the dock shows its size and tokens, log read already: ${spread(figures.chipCached)}${chipTarget}`,
+  ]
+}
 
 /**
  * The report.
@@ -254,15 +598,28 @@ const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` 
  */
 export function partsReport(figures: PartFigures): string[] {
   const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`
+  const { long, live } = figures
+  const yes = (value: boolean) => (value ? 'yes' : 'NO')
   return [
-    `Part references, one source of ${figures.messages.toLocaleString('en')} messages (pre-step p50 / p95):`,
-    `  official prepare() of the whole session:  ${ms(figures.official.p50)} / ${ms(figures.official.p95)}`,
-    `  plugin, whole-session reference:          ${ms(figures.whole.p50)} / ${ms(figures.whole.p95)}`,
-    `  plugin, reference to one reply:           ${ms(figures.part.p50)} / ${ms(figures.part.p95)}   (target: p95 no more than the whole-session one)`,
-    `  what the model gets: whole ${kb(figures.wholeBytes)}${figures.wholeTokens === undefined ? '' : ` ≈${figures.wholeTokens} tokens`} (cut to the budget), one reply ${kb(figures.partBytes)}${figures.partTokens === undefined ? '' : ` ≈${figures.partTokens} tokens`}`,
+    'Long sessions through the real host (dsh 0.1.0-rc.8, one home, the bare host first, then the plugin added), a whole-session reference, p50 / p95:',
+    `  stored session of ${long.stored.messages.toLocaleString('en')} messages (realistic turns with tool calls; log ${mb(long.stored.logBytes)} compressed):`,
+    `    bare rc.8 host, prompt → model request (its official listener): ${spread(long.bare)} (${long.bare.runs} runs)`,
+    ...pluginLines(long.stored, '', '   (target ≤ 300 ms)'),
+    `    plugin host, a prompt without any reference → model request:  ${spread(long.baseline)}`,
+    `    what the model gets: ${kb(long.stored.snapshotBytes)}${long.stored.tokens === undefined ? '' : ` ≈${long.stored.tokens.toLocaleString('en')} tokens`}; identical to the bare host's in every run: ${yes(long.identical)}`,
+    `  stored session of ${long.huge.messages.toLocaleString('en')} messages (log ${mb(long.huge.logBytes)} compressed), the plugin only (the official retention is quadratic: hours):`,
+    ...pluginLines(long.huge, '   (target ≤ 2 s)', '   (target ≤ 300 ms)'),
+    `    what the model gets: ${kb(long.huge.snapshotBytes)}${long.huge.tokens === undefined ? '' : ` ≈${long.huge.tokens.toLocaleString('en')} tokens`}; the same bytes in every run and every preflight: ${yes(long.huge.consistent)}`,
+    `  the plugin host's content index covered both ${ms(long.indexedMs)} after its boot began; every measure above came after it`,
+    `Live session of ${live.messages.toLocaleString('en')} messages (the same realistic text, without tool calls), in process on the official rc.8 services, each run citing from a session of its own (p50 / p95):`,
+    `  official prepare() of the whole session:  ${spread(live.official)} (${live.official.runs} runs)`,
+    `  plugin, whole-session reference:          ${spread(live.whole)} (${live.whole.runs} runs)`,
+    `  plugin, reference to one reply:           ${spread(live.part)}   (target: p95 no more than the whole-session one)`,
+    `  what the model gets: whole ${kb(live.wholeBytes)}${live.wholeTokens === undefined ? '' : ` ≈${live.wholeTokens} tokens`} (cut to the budget), one reply ${kb(live.partBytes)}${live.partTokens === undefined ? '' : ` ≈${live.partTokens} tokens`}; whole identical to the official prepare()'s in every run: ${yes(live.identical)}`,
     `Real host and Chromium, one source of ${figures.browserMessages} messages:`,
-    `  paste a message reference → chip drawn (input event to the frame that draws it): ${ms(figures.pasteToChip.p50)} / ${ms(figures.pasteToChip.p95)}   (target ≤ 50 ms)`,
-    `  click the sent reference → message #${figures.openedNumber} in view: ${ms(figures.openAtMessage.p50)} / ${ms(figures.openAtMessage.p95)}   (target ≤ 1 s)`,
+    `  paste a message reference → chip drawn (input event to the frame that draws it): ${spread(figures.pasteToChip)}   (target ≤ 50 ms)`,
+    `  click the sent reference → message #${figures.openedNumber} in view: ${spread(figures.openAtMessage)}   (target ≤ 1 s)`,
     `  click the sent reference → message #${figures.deepNumber} (four pages of history back) in view: ${figures.deepMs === undefined ? 'not reached in 30 s' : ms(figures.deepMs)}${figures.discontinuous ? '; rc.8 reported "history page discontinuous" and stopped loading older history' : ''}`,
   ]
 }

@@ -9,7 +9,9 @@
  * references against whole-session ones (see `bench-parts.ts`).
  * Prints p50/p95 and ratios.
  *
- *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100 --only content|layouts|hostile|tools|sidebar|parts --corpus realistic|small]
+ * The per-id routes at 2,000 and 20,000 sessions: `--only since` (see `bench-since.ts`).
+ *
+ *   npm run bench [-- --sessions 2000 --workspaces 20 --official-runs 5 --runs 100 --only content|layouts|hostile|tools|sidebar|parts|since --corpus realistic|small]
  */
 import { rmSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -28,6 +30,7 @@ import { measureParts, partsReport } from './bench-parts.ts'
 import { measurePreStep } from './bench-pre-step.ts'
 import { measureReadOnce } from './bench-read-once.ts'
 import { measureSessionTools, toolsReport } from './bench-tools.ts'
+import { measureSince, sinceReport } from './bench-since.ts'
 import { measureTti } from './bench-tti.ts'
 import { layoutsReport, measureLayouts } from './bench-layouts.ts'
 
@@ -106,6 +109,16 @@ if (values.only === 'parts') {
   rmSync(dirname(tarball), { recursive: true, force: true })
   console.log('')
   for (const line of partsReport(figures)) console.log(line)
+  process.exit(0)
+}
+if (values.only === 'since') {
+  const tarball = packPlugin()
+  // `--sessions` may list sizes, `2000,20000`; each size's row is printed as soon as it is measured.
+  const sizes = values.sessions.split(',').map(Number)
+  const figures = await measureSince(hostBin, tarball, sizes, Math.min(RUNS, 10), row => { console.log(sinceReport([row]).at(-1)) })
+  rmSync(dirname(tarball), { recursive: true, force: true })
+  console.log('')
+  for (const line of sinceReport(figures)) console.log(line)
   process.exit(0)
 }
 if (values.only === 'content') {

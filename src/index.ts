@@ -14,6 +14,7 @@ import { ScopedMentionResolver } from './host/references/mention-resolver.ts'
 import { OutcomeLog } from './host/references/outcome-log.ts'
 import { registerPreStep } from './host/references/pre-step.ts'
 import { SendCheck } from './host/references/send-check.ts'
+import { MessageSeqs } from './host/references/message-seqs.ts'
 import { SourceMessages } from './host/references/source-messages.ts'
 import { SnapshotPreparer } from './host/references/snapshot-preparer.ts'
 import { SurfaceCache } from './host/references/surface-cache.ts'
@@ -51,13 +52,14 @@ export const inject = ['sessionReferenceResolver', 'sessionQuery', 'sessions', '
 export function apply(ctx: Context, config: Config): void {
   const settings = installSessionsSettings(ctx, config)
   const index = new SessionIndex(ctx, { startAfterMs: START_AFTER_MS })
-  const content = new ContentSearch(ctx, index, new SessionLogLocator(ctx), { file: contentIndexFile() })
+  const logs = new SessionLogLocator(ctx)
+  const content = new ContentSearch(ctx, index, logs, { file: contentIndexFile() })
   const surfaces = new SurfaceCache(ctx, index)
   const preparer = new SnapshotPreparer(ctx, surfaces, index)
   const check = new SendCheck({ resolver: new ScopedMentionResolver(index), preparer })
   const outcomes = new OutcomeLog()
   registerPreStep(ctx, { check, settings, outcomes })
-  registerRoutes(ctx, { index, content, check, settings, outcomes, messages: new SourceMessages(surfaces, index, id => surfaces.readTitle(id)) })
+  registerRoutes(ctx, { index, content, check, settings, outcomes, messages: new SourceMessages(surfaces, index, new MessageSeqs(ctx, logs), id => surfaces.readTitle(id)) })
   registerSessionTools(ctx, { index, content, settings })
   serveHostSearch(ctx, index, content)
 }

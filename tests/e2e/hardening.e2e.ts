@@ -43,6 +43,8 @@ function unknownIds(bytes: number): string {
 
 describe('hardening in the real host', () => {
   let seeded: StoredSession[]
+  /** The session the route requests are written in: the host knows it, so it gives the workspace. */
+  let citing: StoredSession
   let stray: string
   let recoveredMs: number | undefined
 
@@ -55,7 +57,9 @@ describe('hardening in the real host', () => {
           { cwd: home.project('alpha'), title: 'Harbour survey notes', text: 'Harbour survey' },
           { cwd: home.project('alpha'), title: LONG_TITLE, text: 'Orchard budget figures' },
           { cwd: home.project('alpha'), title: PATTERN_TITLE, text: 'Cost and benefit figures' },
+          { cwd: home.project('alpha'), title: 'Citing notes', text: 'The requests of this file are written here' },
         ])
+        citing = seeded.pop()!
         // While this flag exists, the fixture row fails every session listing.
         stray = join(home.dshHome, 'fail-session-listing')
         writeFileSync(stray, '')
@@ -68,7 +72,7 @@ describe('hardening in the real host', () => {
 
   it('recovers within seconds from a first listing that failed at boot', async () => {
     const ask = async () => JSON.parse((await raw(host.stack.web.url, '/dsh-sessions/candidates', json, 'POST',
-      JSON.stringify({ sessionId: 'session-new-draft-1', cwd: host.stack.home.project('alpha') }))).body) as { candidates: { sessionId: string }[] }
+      JSON.stringify({ sessionId: citing.id }))).body) as { candidates: { sessionId: string }[] }
     expect((await ask()).candidates).toEqual([])
     rmSync(stray)
     const started = performance.now()
@@ -101,7 +105,7 @@ describe('hardening in the real host', () => {
       const hostPrivileged = await raw(host.stack.web.url, '/api/settings.describe', { ...json, ...headers }, 'POST',
         JSON.stringify({ type: 'client-request', rpcId: 'fence-2', method: 'settings.describe', payload: {} }))
       const ourRead = await raw(host.stack.web.url, '/dsh-sessions/settings', headers, 'GET')
-      const ourCandidates = await raw(host.stack.web.url, '/dsh-sessions/candidates', { ...json, ...headers }, 'POST', JSON.stringify({ sessionId: 'session-new-draft-1' }))
+      const ourCandidates = await raw(host.stack.web.url, '/dsh-sessions/candidates', { ...json, ...headers }, 'POST', JSON.stringify({ sessionId: citing.id }))
       // An admitted write of an unknown key is refused as invalid, so nothing is written either way.
       const ourWrite = await raw(host.stack.web.url, '/dsh-sessions/settings', { ...json, ...headers }, 'POST', '{"nope":1}')
       const label = JSON.stringify(headers)
@@ -123,7 +127,7 @@ describe('hardening in the real host', () => {
     const samples: number[] = []
     for (let n = 0; n < 5; n += 1) {
       const started = performance.now()
-      const res = await raw(host.stack.web.url, '/dsh-sessions/preflight', json, 'POST', JSON.stringify({ sessionId: 'session-new-draft-1', cwd: host.stack.home.project('alpha'), text }))
+      const res = await raw(host.stack.web.url, '/dsh-sessions/preflight', json, 'POST', JSON.stringify({ sessionId: citing.id, text }))
       samples.push(performance.now() - started)
       expect(res.status).toBe(200)
       expect(JSON.parse(res.body)).toMatchObject({ ok: true, references: [] })
@@ -149,7 +153,7 @@ describe('hardening in the real host', () => {
 
   it('sends 60,000 characters of unclosed @[ in linear time, the host answering meanwhile, and the model reads them as typed', async () => {
     const text = '@['.repeat(30_000)
-    const body = (draft: string) => JSON.stringify({ sessionId: 'session-new-draft-2', cwd: host.stack.home.project('alpha'), text: draft })
+    const body = (draft: string) => JSON.stringify({ sessionId: citing.id, text: draft })
     // A first, short text warms the scanners' code, which otherwise runs unoptimized once (0.5–0.7 s measured here).
     const warm = performance.now()
     expect((await raw(host.stack.web.url, '/dsh-sessions/preflight', json, 'POST', body('@['.repeat(1_000)))).status).toBe(200)

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { zstdCompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { readLogFile } from '../../src/host/search/log-file.ts'
+import { readLogFile, readMessageSeqs } from '../../src/host/search/log-file.ts'
 import { temporaryFolder } from './cleanup.ts'
 
 const line = (text: string) => `${JSON.stringify({ type: 'user/message', data: { content: [{ type: 'text', text }], source: { kind: 'user' } } })}\n`
@@ -40,5 +40,23 @@ describe('a Zstandard log', () => {
     const folder = temporaryFolder('dsh-sessions-log-')
     expect(await readLogFile(join(folder, 'gone.jsonl.zstd'))).toBeUndefined()
     await expect(readLogFile(folder)).rejects.toThrow()
+  })
+})
+
+describe('the seqs of a log\'s messages', () => {
+  const event = (seq: number, type: string, data: object) => `${JSON.stringify({ seq, type, data })}\n`
+  const user = (seq: number, text: string, kind = 'user') => event(seq, 'user/message', { content: [{ type: 'text', text }], source: { kind } })
+  const reply = (seq: number, text: string) => event(seq, 'assistant/message', { message: { content: text === '' ? [] : [{ type: 'text', text }] } })
+
+  it('names every person\'s message and reply with text, however long the session, and nothing else', async () => {
+    const long = 'x'.repeat(3 * 1024 * 1024)
+    const path = logFile(
+      frame(user(0, 'first') + event(1, 'session/title', { title: 'T' }) + reply(2, 'an answer') + user(3, 'injected', 'context')),
+      frame(reply(4, '') + user(5, long) + event(6, 'tool/result', {}) + user(7, 'after three megabytes')),
+    )
+    expect(await readMessageSeqs(path)).toEqual([0, 2, 5, 7])
+    // Search keeps the first 2 MiB of text; the seqs go on past it.
+    expect((await readLogFile(path))?.origins?.map(origin => origin.seq)).toEqual([0, 2, 5])
+    expect(await readMessageSeqs(join(temporaryFolder('dsh-sessions-log-'), 'gone.jsonl.zstd'))).toBeUndefined()
   })
 })

@@ -12,6 +12,11 @@ import { join } from 'node:path'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { readStoredSurface, readStoredTitle } from '../../src/host/official/session-query.ts'
+import { MessageSeqs } from '../../src/host/references/message-seqs.ts'
+import { SourceMessages } from '../../src/host/references/source-messages.ts'
+import { SurfaceCache } from '../../src/host/references/surface-cache.ts'
+import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
+import { SessionIndex } from '../../src/host/sessions/session-index.ts'
 import { A, B, createHostHarness, type HostHarness, id, post, TARGET, unknownId } from './harness.ts'
 
 const roots: string[] = []
@@ -21,7 +26,7 @@ afterEach(() => {
 })
 
 /** Sessions written by one host, then a second host with the plugin on the same folder, where they are cold. */
-async function coldHost(): Promise<{ reader: HostHarness; url: string; listings: () => number; inspected: () => string[] }> {
+async function coldHost(): Promise<{ writer: HostHarness; reader: HostHarness; url: string; listings: () => number; inspected: () => string[] }> {
   const root = mkdtempSync(join(tmpdir(), 'dsh-sessions-per-id-'))
   roots.push(root)
   const writer = await createHostHarness({ persistenceRoot: root })
@@ -41,6 +46,7 @@ async function coldHost(): Promise<{ reader: HostHarness; url: string; listings:
   const inspect = vi.spyOn(persistence, 'inspect')
   const queryListings = reader.faults.calls.get('listSessions') ?? 0
   return {
+    writer,
     reader,
     url,
     listings: () => list.mock.calls.length + (reader.faults.calls.get('listSessions') ?? 0) - queryListings,
@@ -60,14 +66,36 @@ describe('per-id cost of the routes', () => {
     expect(listings()).toBe(0)
   })
 
-  it('reads a source named many times once, from its own log, without a listing', async () => {
+  it('answers since for stored sources from their own log files, without a listing or a recovery of the session', async () => {
     const { url, listings, inspected } = await coldHost()
     const sources = [...Array.from({ length: 20 }, () => ({ sessionId: id(2), capturedThroughSeq: null })), { sessionId: id(3), capturedThroughSeq: null }]
     const answer = await (await post(url, 'since', { sources })).json() as Since
     expect(new Set(answer.sources.slice(0, 20).map(source => source.newMessages))).toEqual(new Set([3]))
     expect(answer.sources[20]).toMatchObject({ sessionId: id(3), newMessages: 3 })
-    expect(inspected().sort()).toEqual([id(2), id(3)])
+    expect(inspected()).toEqual([])
     expect(listings()).toBe(0)
+  })
+
+  it('reads a source named many times once, and again only when its log changed', async () => {
+    const { reader, writer } = await coldHost()
+    const index = new SessionIndex(reader.ctx)
+    await index.ready()
+    const seqs = new MessageSeqs(reader.ctx, new SessionLogLocator(reader.ctx))
+    const messages = new SourceMessages(new SurfaceCache(reader.ctx, index), index, seqs)
+    const sources = [...Array.from({ length: 20 }, () => ({ sessionId: id(2), capturedThroughSeq: null })), { sessionId: id(3), capturedThroughSeq: null }]
+    const first = await messages.since(sources)
+    expect(first.map(source => source.newMessages)).toEqual(Array.from({ length: 21 }, () => 3))
+    expect(Object.fromEntries(seqs.reads)).toEqual({ [id(2)]: 1, [id(3)]: 1 })
+    // Asked again, an unchanged log is not read again.
+    const last = first[0]!
+    await messages.since(sources)
+    expect(Object.fromEntries(seqs.reads)).toEqual({ [id(2)]: 1, [id(3)]: 1 })
+    // The source gains a message in another process: its log is read again, and the answer counts it.
+    writer.turn(id(2), 'a later question', 'a later answer')
+    await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(id(2)))!)
+    const later = await messages.since([{ sessionId: id(2), capturedThroughSeq: null }])
+    expect(later[0]!.newMessages).toBe(last.newMessages + 2)
+    expect(seqs.reads.get(id(2))).toBe(2)
   })
 
   it('refuses a message reference and a mention of an id the index does not hold without reading', async () => {

@@ -19,6 +19,7 @@ import type { MessageHandle, MessageReferenceResponse, SentReference, SourceMess
 import { DshSessionsError } from '../errors.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 import { isShownMessage } from './part-surface.ts'
+import type { MessageSeqs } from './message-seqs.ts'
 import type { SurfaceCache } from './surface-cache.ts'
 
 /** Most messages one listing returns: the latest ones. */
@@ -47,16 +48,19 @@ function textOf(event: SurfaceEvent): string {
 export class SourceMessages {
   private readonly cache: SurfaceCache
   private readonly index: SessionIndex
+  private readonly seqs: MessageSeqs
   private readonly readTitle: (sessionId: string) => Promise<string | undefined>
 
   /**
    * @param cache - the one read-once storage of surfaces.
    * @param index - the session index, for titles.
+   * @param seqs - where each session's messages are in its log, for `since`.
    * @param readTitle - a session's title from its log, for one the index has none for yet.
    */
-  constructor(cache: SurfaceCache, index: SessionIndex, readTitle: (sessionId: string) => Promise<string | undefined> = () => Promise.resolve(undefined)) {
+  constructor(cache: SurfaceCache, index: SessionIndex, seqs: MessageSeqs, readTitle: (sessionId: string) => Promise<string | undefined> = () => Promise.resolve(undefined)) {
     this.cache = cache
     this.index = index
+    this.seqs = seqs
     this.readTitle = readTitle
   }
 
@@ -125,16 +129,17 @@ export class SourceMessages {
    */
   async since(sent: readonly SentReference[]): Promise<SourceSince[]> {
     const queue = [...new Set(sent.map(({ sessionId }) => sessionId))].filter(sessionId => this.known(sessionId))
-    const done = new Map<string, SessionSurfaceSnapshot | undefined>()
+    const done = new Map<string, readonly number[] | undefined>()
     const reader = async (): Promise<void> => {
       for (let sessionId = queue.shift(); sessionId !== undefined; sessionId = queue.shift()) {
-        done.set(sessionId, await this.surface(sessionId).catch(() => undefined))
+        done.set(sessionId, await this.seqs.of(this.index.get(sessionId)!))
       }
     }
     await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, queue.length) }, reader))
     return sent.map(({ sessionId, capturedThroughSeq }): SourceSince => {
-      const newer = done.get(sessionId)?.events.filter(event => isShownMessage(event) && (capturedThroughSeq === null || event.seq > capturedThroughSeq)) ?? []
-      return { sessionId, capturedThroughSeq, newMessages: newer.length, ...(newer[0] === undefined ? {} : { firstNewSeq: newer[0].seq }) }
+      const newer = done.get(sessionId)?.filter(seq => capturedThroughSeq === null || seq > capturedThroughSeq) ?? []
+      return { sessionId, capturedThroughSeq, newMessages: newer.length, ...(newer[0] === undefined ? {} : { firstNewSeq: newer[0] }) }
     })
   }
+
 }

@@ -9,10 +9,13 @@
  */
 import { readFile } from 'node:fs/promises'
 import { zstdDecompressSync } from 'node:zlib'
-import { ConversationBuilder, MAX_SESSION_TEXT, type RoledConversation } from './conversation.ts'
+import { ConversationBuilder, MAX_SESSION_TEXT, messageText, type RoledConversation } from './conversation.ts'
 
 /** Log lines worth parsing: messages and titles. */
 const WANTED = /"type":"(?:user\/message|assistant\/message|session\/title)"/
+
+/** Log lines of messages. */
+const MESSAGES = /"type":"(?:user\/message|assistant\/message)"/
 
 /** What Node's decoder answers with `info: true`: the output and the engine, whose `bytesWritten` is the input it consumed. */
 interface DecodedFrame {
@@ -51,13 +54,8 @@ function parse(line: string, builder: ConversationBuilder): void {
   }
 }
 
-/**
- * Reads a log file's searchable text.
- * @param path - the log file (`.zstd` for a compressed one).
- * @param maxText - most characters of message text kept.
- * @returns its title, message texts and their roles; `undefined` when the file does not exist.
- */
-export async function readLogFile(path: string, maxText: number = MAX_SESSION_TEXT): Promise<RoledConversation | undefined> {
+/** The decoded lines of a log file, in order; a torn or unterminated last line is left out. `undefined` when the file does not exist. */
+async function logLines(path: string): Promise<Iterable<string> | undefined> {
   let buffer: Buffer
   try {
     buffer = await readFile(path)
@@ -65,12 +63,50 @@ export async function readLogFile(path: string, maxText: number = MAX_SESSION_TE
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw error
   }
-  const builder = new ConversationBuilder(maxText)
-  let rest = ''
-  for (const piece of path.endsWith('.zstd') ? frames(buffer) : [buffer]) {
-    const lines = (rest + piece.toString('utf8')).split('\n')
-    rest = lines.pop()!
-    for (const line of lines) parse(line, builder)
+  return (function* () {
+    let rest = ''
+    for (const piece of path.endsWith('.zstd') ? frames(buffer) : [buffer]) {
+      const lines = (rest + piece.toString('utf8')).split('\n')
+      rest = lines.pop()!
+      yield* lines
+    }
+  })()
+}
+
+/**
+ * The log seqs of a log file's messages: every person's message and every
+ * reply with text, as search counts them (see `messageText`), however long
+ * the session is.
+ * @param path - the log file (`.zstd` for a compressed one).
+ * @returns the seqs in log order; `undefined` when the file does not exist.
+ */
+export async function readMessageSeqs(path: string): Promise<number[] | undefined> {
+  const lines = await logLines(path)
+  if (lines === undefined) return undefined
+  const seqs: number[] = []
+  for (const line of lines) {
+    if (!MESSAGES.test(line)) continue
+    let event: { seq?: unknown }
+    try {
+      event = JSON.parse(line) as { seq?: unknown }
+    } catch {
+      continue
+    }
+    if (typeof event.seq === 'number' && Number.isSafeInteger(event.seq) && messageText(event) !== undefined) seqs.push(event.seq)
   }
+  return seqs
+}
+
+/**
+ * Reads a log file's searchable text.
+ * @param path - the log file (`.zstd` for a compressed one).
+ * @param maxText - most characters of message text kept.
+ * @returns its title, message texts and their roles; `undefined` when the file does not exist.
+ */
+export async function readLogFile(path: string, maxText: number = MAX_SESSION_TEXT): Promise<RoledConversation | undefined> {
+  const lines = await logLines(path)
+  if (lines === undefined) return undefined
+  const builder = new ConversationBuilder(maxText)
+  for (const line of lines) parse(line, builder)
   return builder.roledResult()
 }
