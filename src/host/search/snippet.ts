@@ -28,6 +28,23 @@ interface Folded {
 
 const ASCII = /^[\x00-\x7f]*$/
 
+/** What may make a text's fold differ from it in length at some character: marks (removed, or composed with what they follow), conjoining Hangul jamo (composed into syllables), the dotted capital I (lower-cased to two units). */
+const UNEVEN = /[\p{M}\u0130\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]/u
+
+/** A character of two UTF-16 units. */
+const SURROGATE = /[\ud800-\udfff]/
+
+/**
+ * Whether folding `text` changed each of its characters into exactly one
+ * UTF-16 unit, so an offset in the fold is the same offset in the text:
+ * with no character of two units, and none of {@link UNEVEN}, no character
+ * folds to fewer units, so a fold of the same length has none that folds to
+ * more.
+ */
+function oneForOne(text: string, folded: string): boolean {
+  return folded.length === text.length && !SURROGATE.test(text) && !UNEVEN.test(text)
+}
+
 /** Folded characters seen so far (a few thousand distinct ones in practice); emptied when it grows past {@link MAX_FOLDED}. */
 const foldedChars = new Map<string, string>()
 const MAX_FOLDED = 20_000
@@ -125,13 +142,15 @@ export function snippetOf(messages: readonly string[], terms: readonly QueryTerm
     const ascii = ASCII.test(source)
     const quick = ascii ? source.toLowerCase() : fold(source)
     if (!terms.some(term => quick.includes(term.term))) continue
-    const folded = ascii ? { text: quick, origin: undefined } : foldWithOrigin(source)
+    // Text of one UTF-16 unit per character that folds unit for unit (see `oneForOne`) maps back like ASCII: no per-character fold, no offset table.
+    const simple = ascii || oneForOne(source, quick)
+    const folded = simple ? { text: quick, origin: undefined } : foldWithOrigin(source)
     const ranges = merged(terms.flatMap(term => matches(folded.text, term)))
     if (ranges.length === 0) continue
     const origin = (at: number): number => (folded.origin === undefined ? Math.min(at, source.length) : at >= folded.origin.length ? source.length : folded.origin[at]!)
     const marks = ranges.map(([start, end]) => [origin(start), end >= folded.text.length ? source.length : origin(end)] as [number, number])
     // ASCII text: a character is one unit, so its offsets are its indexes and need no table.
-    const chars = ascii ? undefined : [...source]
+    const chars = simple ? undefined : [...source]
     let offsets: ((k: number) => number) | undefined
     if (chars !== undefined) {
       const table: number[] = []

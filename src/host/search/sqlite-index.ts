@@ -294,6 +294,8 @@ export class SqliteIndex {
   /** Session numbers and ids seen so far (another process may add more). */
   private readonly idsByNo = new Map<number, string>()
   private readonly search_ = new Map<string, StatementSync>()
+  /** The pieces of text unpacked by the query under way (a piece is unpacked once per query). */
+  private unpacked: Map<number, StoredPiece> | undefined
   private readonly beforeWrite: () => void
   private readonly rankedRows: number
   private readonly level: number
@@ -655,42 +657,53 @@ export class SqliteIndex {
     const runs = runsOf(terms)
     const seen = new Set<number>()
     const hits: ContentHit[] = []
-    const rows = (admitted === undefined || admitted.length >= this.size()
-      ? this.statement('SELECT terms.rowid AS row, segments.size AS size FROM terms JOIN segments ON segments.row = terms.rowid WHERE terms MATCH ?').iterate(match)
-      : this.statement(`SELECT terms.rowid AS row, segments.size AS size FROM terms JOIN segments ON segments.row = terms.rowid WHERE terms MATCH ? AND (terms.rowid / ${ROW_SPAN}) IN (SELECT no FROM sessions WHERE id IN (SELECT value FROM json_each(?)))`)
-        .iterate(match, JSON.stringify(admitted!))) as Iterator<{ row: number; size: number }>
+    const only = admitted === undefined || admitted.length >= this.size() ? undefined : JSON.stringify(admitted)
+    // One batch: the next rows in row order, each session's best (shortest) segment, best first, ranked inside SQLite.
+    const batch = this.statement(`WITH batch AS MATERIALIZED (SELECT rowid AS row FROM terms WHERE terms MATCH ? AND rowid > ?${only === undefined ? '' : ` AND (rowid / ${ROW_SPAN}) IN (SELECT no FROM sessions WHERE id IN (SELECT value FROM json_each(?)))`} ORDER BY rowid LIMIT ?) `
+      + `SELECT batch.row / ${ROW_SPAN} AS no, min(segments.size) AS size, (SELECT max(row) FROM batch) AS last, (SELECT count(*) FROM batch) AS read FROM batch JOIN segments ON segments.row = batch.row GROUP BY 1 ORDER BY 2`)
+    this.unpacked = new Map()
     try {
-      let done = false
-      while (!done && hits.length < limit) {
-        // One batch: the best score of each session among the next rows, then its sessions best first.
-        const batch = new Map<number, number>()
-        let read = 0
-        while (read < this.rankedRows) {
-          const next = rows.next()
-          if (next.done === true) {
-            done = true
-            break
+      let after = -1
+      let full = true
+      while (full && hits.length < limit) {
+        const rows = (only === undefined ? batch.iterate(match, after, this.rankedRows) : batch.iterate(match, after, only, this.rankedRows)) as Iterator<{ no: number; size: number; last: number; read: number }>
+        full = false
+        try {
+          // Sessions are taken best first, a tie of equal scores whole (ordered by `tieBreak`), until they could fill what is left.
+          let taken: [string, number, number][] = []
+          let tie: [string, number, number][] = []
+          const flush = (): void => {
+            tie.sort((a, b) => tieBreak(a[0], b[0]))
+            taken.push(...tie)
+            tie = []
           }
-          read += 1
-          const no = Math.floor(next.value.row / ROW_SPAN)
-          if (seen.has(no)) continue
-          batch.set(no, Math.max(batch.get(no) ?? -Infinity, scoreOf(next.value.size)))
+          for (let next = rows.next(); hits.length < limit; next = rows.next()) {
+            if (next.done === true || (tie.length > 0 && scoreOf(next.value.size) !== tie[0]![2])) {
+              flush()
+              if (taken.length >= limit - hits.length || next.done === true) {
+                this.excerpts(taken, terms, runs, limit, hits)
+                taken = []
+              }
+              if (next.done === true) break
+            }
+            const { no, size, last, read } = next.value
+            after = last
+            full = read >= this.rankedRows
+            if (seen.has(no)) continue
+            seen.add(no)
+            const id = this.idOf(no)
+            if (id !== undefined && admit(id)) tie.push([id, no, scoreOf(size)])
+          }
+        } finally {
+          rows.return?.()
         }
-        const ranked: [string, number, number][] = []
-        for (const [no, score] of batch) {
-          seen.add(no)
-          const id = this.idOf(no)
-          if (id !== undefined && admit(id)) ranked.push([id, no, score])
-        }
-        ranked.sort((a, b) => b[2] - a[2] || tieBreak(a[0], b[0]))
-        this.excerpts(ranked, terms, runs, limit, hits)
+      }
+      if (hits.length < limit) {
+        const across = this.acrossSegments(terms, match, admit, seen).sort(tieBreak)
+        this.excerpts(across.flatMap(id => { const no = this.noOf(id); return no === undefined ? [] : [[id, no, 0] as [string, number, number]] }), terms, runs, limit, hits)
       }
     } finally {
-      rows.return?.()
-    }
-    if (hits.length < limit) {
-      const across = this.acrossSegments(terms, match, admit, seen).sort(tieBreak)
-      this.excerpts(across.flatMap(id => { const no = this.noOf(id); return no === undefined ? [] : [[id, no, 0] as [string, number, number]] }), terms, runs, limit, hits)
+      this.unpacked = undefined
     }
     return hits
   }
@@ -759,9 +772,13 @@ export class SqliteIndex {
 
   /** A stored piece of text, by its row. */
   private piece(row: number): StoredPiece {
+    const known = this.unpacked?.get(row)
+    if (known !== undefined) return known
     const found = this.statements.text.get(row) as { body: Uint8Array } | undefined
     if (found === undefined) throw new UnpackError('a piece of text the index names is missing')
-    return unpack(found.body)
+    const piece = unpack(found.body)
+    this.unpacked?.set(row, piece)
+    return piece
   }
 
   /**
