@@ -53,7 +53,7 @@ function holds(messages: readonly string[], query: string): boolean {
   const all = new Set(messages.flatMap(message => indexTerms(message)))
   if (!terms.every(({ term, prefix }) => (prefix ? [...all].some(held => held.startsWith(term)) : all.has(term)))) return false
   const runs = new Map<number, string>()
-  for (const { term, run } of terms) if (run !== undefined) runs.set(run, runs.has(run) ? runs.get(run)! + [...term].slice(1).join('') : term)
+  for (const { term, run } of terms) if (run !== undefined) runs.set(run, runs.has(run) ? runs.get(run)! + [...term].at(-1)! : term)
   return [...runs.values()].every(run => messages.some(message => fold(message).includes(run)))
 }
 

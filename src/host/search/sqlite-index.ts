@@ -14,23 +14,26 @@
  * term, not where or how often, and has no prefix index. Its text is the
  * segment's distinct terms (see `text.ts`) separated by spaces, split by the
  * `ascii` tokenizer: the terms are made here, so the tokenizer only has to
- * keep them whole (Chinese and Japanese pairs included). `segments` lists
+ * keep them whole (Chinese and Japanese pairs and runs of three included). `segments` lists
  * each segment with its number of distinct terms. `texts` holds the message
  * texts and their origins in compressed pieces of about
  * {@link PIECE_CHARS} characters of consecutive messages, and `places`, a
- * second FTS5 table like `terms`, names the pieces that hold each term, so
- * an excerpt unpacks only the pieces it needs. Row ids are the session's
+ * second FTS5 table like `terms`, names the pieces that hold each term
+ * (Chinese and Japanese runs of three left out: a run's pairs find its
+ * pieces), so an excerpt unpacks only the pieces it needs. Row ids are the session's
  * number times 2^20 plus the index of the first message (of the segment, or
  * the piece), so a hit names its session without a lookup. A session whose
  * segments grow past {@link MAX_SEGMENTS}, or whose earlier messages
  * changed, is written again as one segment.
  *
  * Queries ask FTS5 for the segments holding every term (a Chinese or
- * Japanese run as its pairs), in row order, and rank them a batch of at most
- * {@link RANKED_ROWS} at a time (see {@link scoreOf}), so a query that
- * matches most sessions ranks a bounded set. For the sessions taken, one
+ * Japanese run as its runs of three), in row order, and rank them a batch of
+ * at most {@link RANKED_ROWS} at a time inside SQLite (see {@link scoreOf}),
+ * reading the ranked sessions only as far as the answers need, so a query
+ * that matches most sessions ranks a bounded set. For the sessions taken, one
  * walk of `places` per term group names their pieces: a run must stand whole
- * in one message (the index alone cannot tell, having no positions), and the
+ * in one message (the index alone cannot tell, having no positions; its runs
+ * of three make a session whose pieces of the run stand apart rare), and the
  * excerpt is made from the first message that matches. Sessions of more
  * than one segment can hold the terms only across their segments; those few
  * are checked term by term after the others.
@@ -53,7 +56,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import type { Snippet } from '../../shared/wire.ts'
 import type { ConversationText, MessageOrigin, MessageRole } from './conversation.ts'
 import { snippetOf } from './snippet.ts'
-import { foldedForMatch, indexTerms, type QueryTerm, termsFingerprint } from './text.ts'
+import { foldedForMatch, isUnspaced, pairsOf, type QueryTerm, termsFingerprint, visitIndexTerms } from './text.ts'
 import { DAMAGED_MESSAGE, type EntrySummary } from './worker-protocol.ts'
 
 /** What the index holds of one session. */
@@ -251,15 +254,28 @@ function groupsOf(terms: readonly QueryTerm[]): QueryTerm[][] {
   return groups
 }
 
-/** A Chinese or Japanese run of several pairs that a query holds: the text it stands for, and its pairs. */
+/**
+ * A Chinese or Japanese run of three or more characters that a query holds:
+ * the text it stands for, and its pairs. `terms` finds it by its runs of
+ * three, `places` (which holds pairs only) by its pairs; neither tells
+ * where they stand, so that the run stands whole is checked in the text.
+ */
 interface Run {
   readonly text: string
   readonly terms: readonly QueryTerm[]
 }
 
-/** The query's runs of several pairs. */
+/** The query's runs of three or more characters, in order: each a group of runs of three. */
 function runsOf(terms: readonly QueryTerm[]): Run[] {
-  return groupsOf(terms).filter(group => group.length > 1).map(group => ({ text: group.map(({ term }, n) => (n === 0 ? term : [...term].slice(1).join(''))).join(''), terms: group }))
+  return groupsOf(terms).filter(isRun).map(group => {
+    const text = group.map(({ term }, n) => (n === 0 ? term : [...term].at(-1)!)).join('')
+    return { text, terms: pairsOf(text).map(term => ({ term, prefix: false })) }
+  })
+}
+
+/** Whether a group of the query's terms is a run of three or more unspaced characters. */
+function isRun(group: readonly QueryTerm[]): boolean {
+  return group.length > 1 || (!group[0]!.prefix && isUnspaced(group[0]!.term) && [...group[0]!.term].length >= 3)
 }
 
 /** An FTS5 query needing every term: each quoted (terms hold only letters, marks and digits), a prefix one starred. */
@@ -540,10 +556,11 @@ export class SqliteIndex {
           pieceAt = n
           chars = 0
         }
-        for (const term of indexTerms(message)) {
+        // `places` names pieces for excerpts: pairs find a run's pieces there, so its runs of three are left out.
+        visitIndexTerms(message, (term, three) => {
           terms.add(term)
-          if (this.places) pieceTerms.add(term)
-        }
+          if (this.places && !three) pieceTerms.add(term)
+        })
         const origin = entry.origins?.[n]
         piece[0].push(message)
         piece[1].push(origin === undefined ? null : [origin.seq, origin.time, origin.role])
@@ -724,12 +741,13 @@ export class SqliteIndex {
     }
     // The excerpt is of the first message that holds the query's first word or run.
     const lead = groupsOf(terms)[0]!
+    const leadIsRun = isRun(lead)
     for (let at = 0; at < candidates.length && hits.length < limit;) {
       const take = candidates.slice(at, at + limit - hits.length)
       at += take.length
       const nos = take.map(([, no]) => no)
       const whole = runs.map(run => this.located(matchOf(run.terms), nos))
-      const first = lead.length > 1 ? whole[0]! : this.located(matchOf(lead), nos)
+      const first = leadIsRun ? whole[0]! : this.located(matchOf(lead), nos)
       for (const [id, no, score] of take) {
         const excerpt = this.excerpt(no, terms, runs.map((run, n) => [run, whole[n]!.get(no)]), first.get(no))
         if (excerpt !== undefined) hits.push({ id, score, ...excerpt })
@@ -831,7 +849,7 @@ export class SqliteIndex {
       const other = (this.statements.places.all(matchOf(run.terms), from, from + ROW_SPAN) as { row: number }[]).find(({ row: piece }) => piece !== row && holds(piece, run))
       if (other === undefined) return undefined
       // The first run may be the query's first group, whose piece the excerpt is made from.
-      if (n === 0 && first === row && groupsOf(terms)[0]!.length > 1) lead = other.row
+      if (n === 0 && first === row && isRun(groupsOf(terms)[0]!)) lead = other.row
     }
     if (lead !== undefined) {
       const [messages, origins] = this.piece(lead)

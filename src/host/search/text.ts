@@ -4,10 +4,13 @@
  * combining accents (U+0300–U+036F) removed, recomposition (so kana keep
  * their voicing marks), lower case. A run of letters
  * and digits is one word; a run of Chinese or Japanese characters, which has
- * no spaces, is cut into overlapping pairs of characters, so any two or more
- * adjacent characters of a text are found without a dictionary. The last
- * character of such a run is also a term of its own, so every character of a
- * run starts a term and a one-character query finds it as a prefix.
+ * no spaces, is cut into overlapping pairs and overlapping runs of three
+ * characters, so any two or more adjacent characters of a text are found
+ * without a dictionary: a query's run of three or more characters as its
+ * runs of three, which stand apart by chance far less often than its pairs
+ * would, a run of two as its pair. The last character of such a run is also
+ * a term of its own, so every character of a run starts a term and a
+ * one-character query finds it as a prefix.
  * @module @wishp3/dsh-sessions/host/search/text
  */
 import { createHash } from 'node:crypto'
@@ -63,14 +66,39 @@ export function isUnspaced(term: string): boolean {
   return UNSPACED.test(term)
 }
 
-function pairs(run: string, withLast: boolean, into: string[]): void {
-  const chars = [...run]
-  if (chars.length === 1) {
-    into.push(chars[0]!)
+/** Adds an unspaced run's overlapping pieces of `size` characters (the run itself when shorter). */
+function grams(chars: readonly string[], size: number, into: string[]): void {
+  if (chars.length <= size) {
+    into.push(chars.join(''))
     return
   }
-  for (let n = 0; n + 1 < chars.length; n += 1) into.push(chars[n]! + chars[n + 1]!)
-  if (withLast) into.push(chars[chars.length - 1]!)
+  for (let n = 0; n + size <= chars.length; n += 1) into.push(chars.slice(n, n + size).join(''))
+}
+
+/** An unspaced run's index terms: its pairs, its runs of three (`three`), and its last character. */
+function runTerms(run: string, visit: (term: string, three: boolean) => void): void {
+  const chars = [...run]
+  if (chars.length === 1) {
+    visit(chars[0]!, false)
+    return
+  }
+  for (let n = 0; n + 1 < chars.length; n += 1) {
+    visit(chars[n]! + chars[n + 1]!, false)
+    if (n + 2 < chars.length) visit(chars[n]! + chars[n + 1]! + chars[n + 2]!, true)
+  }
+  visit(chars[chars.length - 1]!, false)
+}
+
+/**
+ * Visits the index terms of a text, in text order (repeats kept).
+ * @param text - message text.
+ * @param visit - called with each folded term, and whether it is an unspaced run of three characters.
+ */
+export function visitIndexTerms(text: string, visit: (term: string, three: boolean) => void): void {
+  for (const [run] of fold(text).matchAll(RUNS)) {
+    if (isUnspaced(run)) runTerms(run, visit)
+    else visit(run, false)
+  }
 }
 
 /**
@@ -80,11 +108,19 @@ function pairs(run: string, withLast: boolean, into: string[]): void {
  */
 export function indexTerms(text: string): string[] {
   const terms: string[] = []
-  for (const [run] of fold(text).matchAll(RUNS)) {
-    if (isUnspaced(run)) pairs(run, true, terms)
-    else terms.push(run)
-  }
+  visitIndexTerms(text, term => { terms.push(term) })
   return terms
+}
+
+/**
+ * The overlapping pairs of an unspaced run (the run itself when shorter).
+ * @param run - folded Chinese or Japanese characters.
+ * @returns its pairs, in order.
+ */
+export function pairsOf(run: string): string[] {
+  const cut: string[] = []
+  grams([...run], 2, cut)
+  return cut
 }
 
 /** One term a query needs. */
@@ -92,7 +128,7 @@ export interface QueryTerm {
   readonly term: string
   /** Whether an index term that starts with it matches too. */
   readonly prefix: boolean
-  /** For a pair of a Chinese or Japanese run that gives several pairs: the run's number in the query. A run's pairs stand next to each other in any text that holds the run. */
+  /** For a term of a Chinese or Japanese run that gives several terms (runs of three): the run's number in the query. A run's terms stand next to each other in any text that holds the run. */
   readonly run?: number
 }
 
@@ -113,7 +149,7 @@ export function queryTerms(query: string): QueryTerm[] {
   runs.forEach((run, n) => {
     if (isUnspaced(run)) {
       const cut: string[] = []
-      pairs(run, false, cut)
+      grams([...run], 3, cut)
       for (const term of cut) terms.push(cut.length > 1 ? { term, prefix: false, run: n } : { term, prefix: [...term].length === 1 })
     } else {
       terms.push({ term: run, prefix: n === runs.length - 1 })
