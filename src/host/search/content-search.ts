@@ -104,6 +104,10 @@ async function bounded(promise: Promise<unknown>, ms: number): Promise<void> {
 export class ContentSearch implements ContentSink {
   /** Per session, what the worker's index holds. */
   private readonly summaries = new Map<string, EntrySummary>()
+  /** The creation times the worker was given for the sessions it may find (its copy of this map is kept equal to it). */
+  private readonly datesSent = new Map<string, number>()
+  /** Whether sessions left {@link summaries} since the last query, so the worker's dates may name some that are gone. */
+  private datesStale = false
   /** Started after the session index's first listing, so the host's own start goes first. */
   private worker: SearchWorker | undefined
   private readonly workerModule: URL
@@ -195,14 +199,31 @@ export class ContentSearch implements ContentSink {
     const worker = this.worker
     // While the index is built again after damage, titles alone answer.
     if (terms.length === 0 || limit <= 0 || worker?.alive !== true || this.rebuilding) return []
-    const admitted: [string, number][] = []
+    // The worker keeps each session's creation time (for ties), so a query sends only the dates it lacks and the shorter of the sessions admitted and those not.
+    const only: string[] = []
+    const except: string[] = []
+    const dates: [string, number][] = []
     for (const id of this.summaries.keys()) {
       const session = this.sessions.get(id)
-      if (session !== undefined && admit(id)) admitted.push([id, session.createdAt])
+      if (session === undefined || !admit(id)) {
+        except.push(id)
+        continue
+      }
+      only.push(id)
+      if (this.datesSent.get(id) !== session.createdAt) {
+        dates.push([id, session.createdAt])
+        this.datesSent.set(id, session.createdAt)
+      }
     }
-    if (admitted.length === 0) return []
+    if (only.length === 0) return []
+    const dropped: string[] = []
+    if (this.datesStale) {
+      this.datesStale = false
+      for (const id of this.datesSent.keys()) if (!this.summaries.has(id)) dropped.push(id)
+      for (const id of dropped) this.datesSent.delete(id)
+    }
     try {
-      return await worker.call('search', { terms, admitted, limit })
+      return await worker.call('search', { terms, limit, dates, dropped, ...(only.length <= except.length ? { only } : { except }) })
     } catch (error) {
       if (!this.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: %s', error)
       return []
@@ -272,13 +293,13 @@ export class ContentSearch implements ContentSink {
       throw error
     }
     if (read.found) this.summaries.set(id, { revision, title: read.title })
-    else this.summaries.delete(id)
+    else this.dropSummary(id)
     return read
   }
 
   /** Drops a session from the index (the log pass's sink, and when it leaves the session index). */
   forget(id: string): void {
-    if (!this.summaries.delete(id)) return
+    if (!this.dropSummary(id)) return
     this.worker?.call('forget', { session: id }).catch(error => { this.damagedBy(error) })
   }
 
@@ -309,7 +330,7 @@ export class ContentSearch implements ContentSink {
       if (this.disposed) return
       const worker = this.worker = new SearchWorker(this.workerModule, { engine: this.engineAsked }, error => {
         if (this.disposed) return
-        this.summaries.clear()
+        this.clearSummaries()
         this.start = 'unavailable'
         this.ctx.logger('dsh-sessions').warn('content search is off: %s', error)
       })
@@ -371,7 +392,7 @@ export class ContentSearch implements ContentSink {
     this.rebuilding = true
     this.damaged += 1
     this.ctx.logger('dsh-sessions').warn('content search: %s; it was set aside, and the index is built again from the logs (titles only meanwhile)', error instanceof Error ? error.message : String(error))
-    this.summaries.clear()
+    this.clearSummaries()
     this.ready = false
     this.start = 'corrupt'
     this.pass.schedule()
@@ -381,6 +402,18 @@ export class ContentSearch implements ContentSink {
       this.runPass()
     })
     return true
+  }
+
+  /** Forgets what the index held of a session; whether it held it. */
+  private dropSummary(id: string): boolean {
+    const held = this.summaries.delete(id)
+    if (held) this.datesStale = true
+    return held
+  }
+
+  private clearSummaries(): void {
+    if (this.summaries.size > 0) this.datesStale = true
+    this.summaries.clear()
   }
 
   private markReady(): void {

@@ -18,7 +18,7 @@ import { basename, dirname, join } from 'node:path'
 import { readLogFile } from './log-file.ts'
 import { type ContentEntry, type ContentHit, IndexDamagedError, loadSqlite, type SqliteIndexOptions, type SqliteModule, SqliteIndex } from './sqlite-index.ts'
 import type { QueryTerm } from './text.ts'
-import type { IndexEngine, WorkerCalls } from './worker-protocol.ts'
+import type { IndexEngine, SearchScope, WorkerCalls } from './worker-protocol.ts'
 
 /** Options of {@link IndexKeeper}. */
 export interface IndexKeeperOptions {
@@ -52,6 +52,8 @@ export class IndexKeeper {
   private sqlite: SqliteModule | undefined
   private readonly engine: IndexEngine | undefined
   private readonly options: SqliteIndexOptions
+  /** Creation times of the sessions queries may find (see {@link SearchScope}). */
+  private readonly createdAt = new Map<string, number>()
   /** Changes that arrived before the file was opened, in arrival order. */
   private readonly early = new Map<string, ContentEntry | null>()
 
@@ -90,20 +92,35 @@ export class IndexKeeper {
   }
 
   /**
-   * Sessions whose text has every term; see {@link SqliteIndex.search}.
+   * Sessions whose text has every term, among the given ones; see {@link find}.
    * @param terms - the query's terms.
    * @param admitted - the sessions that may be found, with their creation times (newest first on ties).
    * @param limit - most sessions returned.
    * @returns the hits; none before the file is opened, or without an index.
    */
   search(terms: readonly QueryTerm[], admitted: readonly (readonly [string, number])[], limit: number): readonly ContentHit[] {
+    return this.find(terms, { dates: admitted, only: admitted.map(([id]) => id) }, limit)
+  }
+
+  /**
+   * Sessions whose text has every term; see {@link SqliteIndex.search}.
+   * @param terms - the query's terms.
+   * @param scope - creation times to keep or forget, and which sessions may be found (see {@link SearchScope}).
+   * @param limit - most sessions returned.
+   * @returns the hits; none before the file is opened, or without an index.
+   */
+  find(terms: readonly QueryTerm[], scope: SearchScope, limit: number): readonly ContentHit[] {
+    const createdAt = this.createdAt
+    for (const id of scope.dropped ?? []) createdAt.delete(id)
+    for (const [id, at] of scope.dates ?? []) createdAt.set(id, at)
     const disk = this.disk
     if (disk === undefined) return []
-    const createdAt = new Map(admitted)
-    const admit = (id: string): boolean => createdAt.has(id)
-    const newer = (a: string, b: string): number => createdAt.get(b)! - createdAt.get(a)!
-    // The sessions that may be found are chosen inside SQLite, before any row is ranked.
-    return this.guarded(() => disk.search(terms, admit, limit, newer, [...createdAt.keys()]))
+    const only = scope.only === undefined ? undefined : new Set(scope.only)
+    const except = new Set(scope.except)
+    const admit = only === undefined ? (id: string): boolean => createdAt.has(id) && !except.has(id) : (id: string): boolean => only.has(id) && createdAt.has(id)
+    const newer = (a: string, b: string): number => (createdAt.get(b) ?? 0) - (createdAt.get(a) ?? 0)
+    // A short list of the sessions admitted is applied inside SQLite, before any row is ranked; sessions left out are skipped as rows are read.
+    return this.guarded(() => disk.search(terms, admit, limit, newer, scope.only))
   }
 
   /**

@@ -27,6 +27,21 @@ export interface WorkerStart {
 /** How the index file was found when it was loaded. */
 export type LoadReason = 'restored' | 'partial' | 'missing' | 'corrupt' | 'outdated' | 'unavailable'
 
+/**
+ * Which sessions a query may find. The worker keeps a creation time per
+ * session, given once (`dates`) and forgotten when asked (`dropped`); a query
+ * admits the sessions named in `only`, or else every session with a creation
+ * time except those in `except`, so the larger of the two lists is never sent.
+ */
+export interface SearchScope {
+  /** Creation times (Unix epoch milliseconds) to keep, new or changed. */
+  readonly dates?: readonly (readonly [string, number])[]
+  /** Sessions whose creation times to forget. */
+  readonly dropped?: readonly string[]
+  readonly only?: readonly string[]
+  readonly except?: readonly string[]
+}
+
 /** Every call, by name: what it takes and what it answers. */
 export interface WorkerCalls {
   /** Indexes a session's text as given (a live session's, from its events). */
@@ -34,8 +49,8 @@ export interface WorkerCalls {
   /** Reads a session's log file and indexes its text; `found: false` when the file is gone (the session is forgotten). */
   read: { args: { session: string; path: string; revision: string }; result: { found: boolean; title: string | undefined } }
   forget: { args: { session: string }; result: null }
-  /** Sessions whose text has every term; only `admitted` sessions, equally good ones newest first (by the creation time given). */
-  search: { args: { terms: readonly QueryTerm[]; admitted: readonly (readonly [string, number])[]; limit: number }; result: readonly ContentHit[] }
+  /** Sessions whose text has every term, among those admitted (see {@link SearchScope}), equally good ones newest first. */
+  search: { args: SearchScope & { terms: readonly QueryTerm[]; limit: number }; result: readonly ContentHit[] }
   /** Records whether the build completed (`complete`: every listed session is indexed) and folds the write-ahead log into the file. */
   save: { args: { file: string; complete: boolean }; result: { bytes: number } }
   /** A page of a cold session's conversation, read from its log (the `read_session` tool); `null` when the log is gone. */

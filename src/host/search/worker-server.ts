@@ -29,7 +29,7 @@ export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
       keeper.apply(session, null)
       return null
     },
-    search: ({ terms, admitted, limit }) => keeper.search(terms, admitted, limit),
+    search: ({ terms, limit, ...scope }) => keeper.find(terms, scope, limit),
     save: ({ file, complete }) => keeper.save(file, complete),
     load: ({ file }) => keeper.load(file),
     page: ({ path, revision, from, maxChars }) => reader.page(path, revision, from, maxChars),
