@@ -3,9 +3,10 @@
  * side by side on the realistic corpus (`realisticSessions`), each in a child
  * process of its own (with `--expose-gc`) so their memory starts from the
  * same baseline. A layout is what FTS5 records of each term (`detail`), its
- * prefix indexes, and the deflate level of the stored text (see
- * `sqlite-index.ts`); the stored text itself is one blob per segment in
- * every layout. Each child indexes every session as the log pass would (one
+ * prefix indexes, the deflate level and piece size of the stored text,
+ * whether `places` names the pieces holding each term, and whether Chinese
+ * and Japanese runs of three characters are terms (see `sqlite-index.ts`).
+ * Each child indexes every session as the log pass would (one
  * session at a time, the corpus generated as it goes so the child never
  * holds it), then saves, reopens its file in a fresh keeper, answers the
  * bench queries of every kind, and appends 100 new messages to 100 sessions
@@ -30,15 +31,14 @@ import { LAYOUT, type SqliteLayout } from '../src/host/search/sqlite-index.ts'
 /** The layouts measured: the one the index uses first. */
 export const LAYOUTS: readonly SqliteLayout[] = [
   LAYOUT,
+  { ...LAYOUT, threes: false },
   { ...LAYOUT, pieceChars: 8 * 1024 },
   { ...LAYOUT, places: false },
-  { ...LAYOUT, prefix: [2, 3] },
   { ...LAYOUT, detail: 'column' },
-  { ...LAYOUT, detail: 'full', prefix: [2, 3] },
 ]
 
 /** A layout's name in the tables. */
-export const layoutLabel = (layout: SqliteLayout): string => `detail=${layout.detail}, prefix ${layout.prefix.length === 0 ? 'none' : layout.prefix.join(' ')}, ${layout.pieceChars / 1024} KiB pieces, ${layout.places ? 'places' : 'no places'}`
+export const layoutLabel = (layout: SqliteLayout): string => `detail=${layout.detail}, prefix ${layout.prefix.length === 0 ? 'none' : layout.prefix.join(' ')}, ${layout.pieceChars / 1024} KiB pieces, ${layout.places ? 'places' : 'no places'}, ${layout.threes ? 'CJK runs of three' : 'CJK pairs only'}`
 
 /** What one engine's child reports. */
 export interface EngineFigures {

@@ -64,4 +64,15 @@ describe('the keeper', () => {
     keeper.apply('session-a', entry('the quetzal again'))
     expect(find(keeper, 'quetzal')).toEqual(['session-a'])
   })
+
+  it('keeps creation times given once: a query admits the sessions named, or every dated one but those left out, newest first on ties', async () => {
+    const keeper = keeperOf()
+    await keeper.load(indexFile())
+    for (const id of ['session-a', 'session-b', 'session-c', 'session-d']) keeper.apply(id, entry('a note about a quetzal'))
+    const ids = (scope: Parameters<IndexKeeper['find']>[1]) => keeper.find(queryTerms('quetzal'), scope, 10).map(hit => hit.id)
+    expect(ids({ dates: [['session-a', 1], ['session-b', 4], ['session-c', 3]], except: [] })).toEqual(['session-b', 'session-c', 'session-a'])
+    expect(ids({ except: ['session-b'] })).toEqual(['session-c', 'session-a'])
+    expect(ids({ only: ['session-a', 'session-d'] })).toEqual(['session-a'])
+    expect(ids({ dates: [['session-d', 9]], dropped: ['session-c'], except: [] })).toEqual(['session-d', 'session-b', 'session-a'])
+  })
 })

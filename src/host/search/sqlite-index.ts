@@ -115,12 +115,14 @@ export interface SqliteLayout {
   readonly pieceChars: number
   /** Whether a second FTS5 table names the pieces that hold each term, so an excerpt unpacks only those; without it, a session's pieces are unpacked in order up to its first match. */
   readonly places: boolean
+  /** Whether Chinese and Japanese runs of three characters are terms of `terms` (a query's longer runs are then asked as those, else as their pairs). */
+  readonly threes: boolean
 }
 
 /** The layout the index uses. */
-export const LAYOUT: SqliteLayout = { detail: 'none', prefix: [], level: 6, pieceChars: PIECE_CHARS, places: true }
+export const LAYOUT: SqliteLayout = { detail: 'none', prefix: [], level: 6, pieceChars: PIECE_CHARS, places: true, threes: true }
 
-const layoutName = (layout: SqliteLayout): string => `detail=${layout.detail};prefix=${layout.prefix.join(',')};level=${layout.level};piece=${layout.pieceChars};places=${layout.places}`
+const layoutName = (layout: SqliteLayout): string => `detail=${layout.detail};prefix=${layout.prefix.join(',')};level=${layout.level};piece=${layout.pieceChars};places=${layout.places};threes=${layout.threes}`
 
 /** The `node:sqlite` module, where this Node.js has it with FTS5. */
 export type SqliteModule = typeof import('node:sqlite')
@@ -273,6 +275,15 @@ function runsOf(terms: readonly QueryTerm[]): Run[] {
   })
 }
 
+/** The query's terms with each run of three or more characters as its pairs, for a file without runs of three. */
+function asPairs(terms: readonly QueryTerm[]): QueryTerm[] {
+  return groupsOf(terms).flatMap((group, n) => {
+    if (!isRun(group)) return group
+    const text = group.map(({ term }, k) => (k === 0 ? term : [...term].at(-1)!)).join('')
+    return pairsOf(text).map(term => ({ term, prefix: false, run: -1 - n }))
+  })
+}
+
 /** Whether a group of the query's terms is a run of three or more unspaced characters. */
 function isRun(group: readonly QueryTerm[]): boolean {
   return group.length > 1 || (!group[0]!.prefix && isUnspaced(group[0]!.term) && [...group[0]!.term].length >= 3)
@@ -317,6 +328,7 @@ export class SqliteIndex {
   private readonly level: number
   private readonly pieceChars: number
   private readonly places: boolean
+  private readonly threes: boolean
   readonly path: string
 
   private constructor(db: DatabaseSync, path: string, options: SqliteIndexOptions) {
@@ -327,6 +339,7 @@ export class SqliteIndex {
     this.level = (options.layout ?? LAYOUT).level
     this.pieceChars = (options.layout ?? LAYOUT).pieceChars
     this.places = (options.layout ?? LAYOUT).places
+    this.threes = (options.layout ?? LAYOUT).threes
     const s = (sql: string) => db.prepare(sql)
     this.statements = {
       session: s('SELECT no, messages, digest, segments FROM sessions WHERE id = ?'),
@@ -558,7 +571,7 @@ export class SqliteIndex {
         }
         // `places` names pieces for excerpts: pairs find a run's pieces there, so its runs of three are left out.
         visitIndexTerms(message, (term, three) => {
-          terms.add(term)
+          if (this.threes || !three) terms.add(term)
           if (this.places && !three) pieceTerms.add(term)
         })
         const origin = entry.origins?.[n]
@@ -669,9 +682,10 @@ export class SqliteIndex {
     return this.guarded(() => this.find(terms, admit, limit, tieBreak, admitted))
   }
 
-  private find(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: readonly string[]): ContentHit[] {
+  private find(asked: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: readonly string[]): ContentHit[] {
+    const runs = runsOf(asked)
+    const terms = this.threes ? asked : asPairs(asked)
     const match = matchOf(terms)
-    const runs = runsOf(terms)
     const seen = new Set<number>()
     const hits: ContentHit[] = []
     const only = admitted === undefined || admitted.length >= this.size() ? undefined : JSON.stringify(admitted)
