@@ -19,6 +19,15 @@ describe('excerpts', () => {
     expect(snippet.marks.map(([start, end]) => snippet.text.slice(start, end))).toEqual(['CAFÉ'])
   })
 
+  it('mark matches in the original text where a combining accent before them folds away and a character after them folds to two units', () => {
+    // The fold is as long as the text, but not unit for unit: the accent goes, क़ (U+0958) decomposes for good.
+    const text = 'Cafe\u0301 quetzal \u0958'
+    const snippet = snippetOf([text], queryTerms('quetzal'))!
+    expect(snippet.marks.map(([start, end]) => snippet.text.slice(start, end))).toEqual(['quetzal'])
+    const plain = snippetOf(['這個 quetzal 很好'], queryTerms('quetzal'))!
+    expect(plain.marks.map(([start, end]) => plain.text.slice(start, end))).toEqual(['quetzal'])
+  })
+
   it('take a word next to Chinese or Japanese text as a word of its own, as the index does', () => {
     expect(indexTerms('使用API调用')).toEqual(['使用', '用', 'api', '调用', '用'])
     const snippet = snippetOf(['使用API调用'], [{ term: 'api', prefix: false }])!

@@ -4,7 +4,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
-import { type ContentEntry, IndexDamagedError, loadSqlite, MAX_SEGMENTS, SQLITE_VERSION, SqliteIndex, type SqliteModule } from '../../src/host/search/sqlite-index.ts'
+import { type ContentEntry, IndexDamagedError, LAYOUT, loadSqlite, MAX_SEGMENTS, SQLITE_VERSION, SqliteIndex, type SqliteModule } from '../../src/host/search/sqlite-index.ts'
 import { fold, indexTerms, queryTerms, termsFingerprint } from '../../src/host/search/text.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
 
@@ -91,6 +91,20 @@ describe('answers', () => {
     // Across two messages a run is not whole either.
     expect(found(disk, '不会移除非')).toEqual([])
     expect(found(disk, '移除 不会')).toEqual(['session-0', 'session-1'])
+  })
+
+  it('find a run only where it stands whole when its runs of three stand apart in one message, with runs of three indexed or pairs alone', () => {
+    for (const layout of [LAYOUT, { ...LAYOUT, threes: false }]) {
+      const { index: disk } = SqliteIndex.open(sqlite, join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite'), { layout })
+      afterTest(() => disk.close())
+      disk.set('session-0', entry('它不会移动，但会移除旧的配置'))
+      disk.set('session-1', entry('这个版本不会移除旧的配置'))
+      disk.set('session-2', entry('灰度策略', '不会移动，会移除吗'))
+      expect([layout.threes, found(disk, '不会移除')]).toEqual([layout.threes, ['session-1']])
+      expect([layout.threes, found(disk, '会移除')]).toEqual([layout.threes, ['session-0', 'session-1', 'session-2']])
+      const [hit] = disk.search(queryTerms('不会移除'), () => true, 5, newestFirst)
+      expect(hit!.snippet.marks.map(([start, end]) => hit!.snippet.text.slice(start, end))).toEqual(['不会移除'])
+    }
   })
 
   it('never name a session the filter keeps out, and stop at the limit', () => {
