@@ -25,8 +25,8 @@ import { type BenchQuery, benchQueries, realisticSessions, sessionText } from '.
 import { percentile } from '../dev/percentile.ts'
 import { hostDir } from '../dev/pinned-host.ts'
 import { IndexKeeper, sqliteFileOf } from '../src/host/search/index-keeper.ts'
-import { queryTerms } from '../src/host/search/text.ts'
-import { LAYOUT, type SqliteLayout } from '../src/host/search/sqlite-index.ts'
+import { queryTerms } from '../src/host/search/terms.ts'
+import { LAYOUT, type SqliteLayout } from '../src/host/search/index-file.ts'
 
 /** The layouts measured: the one the index uses first. */
 export const LAYOUTS: readonly SqliteLayout[] = [

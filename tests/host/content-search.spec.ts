@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { ContentSearch, contentIndexFile } from '../../src/host/search/content-search.ts'
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { conversationOf } from '../../src/host/search/conversation.ts'
-import { queryTerms } from '../../src/host/search/text.ts'
+import { queryTerms } from '../../src/host/search/terms.ts'
 import { SessionIndex } from '../../src/host/sessions/session-index.ts'
 import { A, B, createHostHarness, type HostHarness, id, post, TARGET, temporaryFolder } from './harness.ts'
 

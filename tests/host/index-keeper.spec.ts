@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
 import { IndexKeeper, sqliteFileOf } from '../../src/host/search/index-keeper.ts'
-import { queryTerms } from '../../src/host/search/text.ts'
+import { queryTerms } from '../../src/host/search/terms.ts'
 import { DAMAGED_MESSAGE } from '../../src/host/search/worker-protocol.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
 

@@ -4,8 +4,10 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
-import { type ContentEntry, IndexDamagedError, LAYOUT, loadSqlite, MAX_SEGMENTS, SQLITE_VERSION, SqliteIndex, type SqliteModule } from '../../src/host/search/sqlite-index.ts'
-import { fold, indexTerms, queryTerms, termsFingerprint } from '../../src/host/search/text.ts'
+import { IndexDamagedError, LAYOUT, SQLITE_VERSION } from '../../src/host/search/index-file.ts'
+import { loadSqlite, type SqliteModule } from '../../src/host/search/sqlite-capability.ts'
+import { type ContentEntry, MAX_SEGMENTS, SqliteIndex } from '../../src/host/search/sqlite-index.ts'
+import { fold, indexTerms, queryTerms, termsFingerprint } from '../../src/host/search/terms.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
 
 const loaded = await loadSqlite()

@@ -16,8 +16,11 @@
 import { readdir, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { readLogFile } from './log-file.ts'
-import { type ContentEntry, type ContentHit, IndexDamagedError, loadSqlite, type SqliteIndexOptions, type SqliteModule, SqliteIndex } from './sqlite-index.ts'
-import type { QueryTerm } from './text.ts'
+import { IndexDamagedError } from './index-file.ts'
+import { loadSqlite, type SqliteModule } from './sqlite-capability.ts'
+import type { ContentHit } from './index-search.ts'
+import { type ContentEntry, type SqliteIndexOptions, SqliteIndex } from './sqlite-index.ts'
+import type { QueryTerm } from './terms.ts'
 import type { IndexEngine, SearchScope, WorkerCalls } from './worker-protocol.ts'
 
 /** Options of {@link IndexKeeper}. */
@@ -29,8 +32,9 @@ export interface IndexKeeperOptions {
 }
 
 /**
- * The SQLite file of an index whose old JSON file (that of the memory engine
- * of earlier versions) is `file`.
+ * The SQLite file of the index named by `file`, the `.json` path the plugin
+ * names its index by (a file of an earlier format there is removed, see
+ * {@link IndexKeeper.load}).
  * @param file - the JSON file's path, `….json`.
  * @returns the same path ending in `.sqlite`.
  */

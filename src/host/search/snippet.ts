@@ -5,7 +5,7 @@
  * @module @wishp3/dsh-sessions/host/search/snippet
  */
 import type { Snippet } from '../../shared/wire.ts'
-import { fold, isUnspaced, type QueryTerm, WORD_CHARACTER } from './text.ts'
+import { fold, isUnspaced, type QueryTerm, WORD_CHARACTER } from './terms.ts'
 
 /** Characters (code points) an excerpt holds at most, not counting the ellipses. */
 export const SNIPPET_LENGTH = 80

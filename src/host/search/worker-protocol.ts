@@ -3,9 +3,10 @@
  * per call, each answered once with its result or an error message.
  * @module @wishp3/dsh-sessions/host/search/worker-protocol
  */
-import type { ContentEntry, ContentHit } from './sqlite-index.ts'
+import type { ContentHit } from './index-search.ts'
+import type { ContentEntry } from './sqlite-index.ts'
 import type { ConversationPage } from './conversation-page.ts'
-import type { QueryTerm } from './text.ts'
+import type { QueryTerm } from './terms.ts'
 
 /** What the index keeps of a session that the host half mirrors: enough to tell a changed log and to name the session. */
 export interface EntrySummary {

@@ -1,7 +1,7 @@
 /** Terms: words, CJK pairs and runs of three, folding, and the bounds of a query. */
 import { describe, expect, it } from 'vitest'
 import { snippetOf } from '../../src/host/search/snippet.ts'
-import { fold, indexTerms, queryTerms } from '../../src/host/search/text.ts'
+import { fold, indexTerms, queryTerms } from '../../src/host/search/terms.ts'
 
 describe('terms', () => {
   it('fold case and Latin accents but keep kana voicing', () => {

@@ -11,7 +11,7 @@
  * would, a run of two as its pair. The last character of such a run is also
  * a term of its own, so every character of a run starts a term and a
  * one-character query finds it as a prefix.
- * @module @wishp3/dsh-sessions/host/search/text
+ * @module @wishp3/dsh-sessions/host/search/terms
  */
 import { createHash } from 'node:crypto'
 

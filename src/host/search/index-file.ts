@@ -1,0 +1,204 @@
+/**
+ * The content index's file: its layout and schema, opening it (and building
+ * it anew when it is missing, not a usable SQLite file, or of another layout
+ * or term pipeline), removing it, and setting a damaged one aside.
+ *
+ * The file records its format, layout version, layout and the fingerprint of
+ * the term pipeline in `meta`; a file of another layout or pipeline, or one
+ * that is not a usable SQLite file, has its tables dropped and is built
+ * again. It is in write-ahead-log mode, so a process stopped at any moment
+ * leaves it as it was at its last completed change, and two processes on
+ * one home take turns writing (each waits for the other up to
+ * {@link BUSY_MS}).
+ * @module @wishp3/dsh-sessions/host/search/index-file
+ */
+import { mkdirSync, renameSync, rmSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type { DatabaseSync } from 'node:sqlite'
+import type { SqliteModule } from './sqlite-capability.ts'
+import { termsFingerprint } from './terms.ts'
+import { DAMAGED_MESSAGE } from './worker-protocol.ts'
+
+/** The file's format name, kept in its `meta` table. */
+export const SQLITE_FORMAT = 'dsh-sessions-content-index-sqlite'
+
+/** Version of the file's layout; a file of another version is built again. */
+export const SQLITE_VERSION = 5
+
+/** Bytes of a page of a new file. */
+const PAGE_SIZE = 16_384
+
+/** Milliseconds a change waits for another process's write to finish. */
+export const BUSY_MS = 5_000
+
+/** Segment row ids: a session's number times this, plus the first message's index. */
+export const ROW_SPAN = 2 ** 20
+
+/** Characters of message text stored in one compressed piece at most (a longer message is a piece of its own): an excerpt unpacks the pieces of its session only up to its first match. */
+export const PIECE_CHARS = 4 * 1024
+
+/**
+ * How the file is laid out: what FTS5 records of each term (`none`: the
+ * segments that hold it; `column`, `full`: more), its prefix indexes, the
+ * deflate level and piece size of the stored text, and which tables and
+ * terms it has. The index uses {@link LAYOUT}; the others
+ * exist to be measured against it (`npm run bench -- --only layouts`).
+ */
+export interface SqliteLayout {
+  readonly detail: 'none' | 'column' | 'full'
+  readonly prefix: readonly number[]
+  readonly level: number
+  /** Characters of message text per stored piece (see {@link PIECE_CHARS}). */
+  readonly pieceChars: number
+  /** Whether a second FTS5 table names the pieces that hold each term, so an excerpt unpacks only those; without it, a session's pieces are unpacked in order up to its first match. */
+  readonly places: boolean
+  /** Whether Chinese and Japanese runs of three characters are terms of `terms` (a query's longer runs are then asked as those, else as their pairs). */
+  readonly threes: boolean
+}
+
+/** The layout the index uses. */
+export const LAYOUT: SqliteLayout = { detail: 'none', prefix: [], level: 6, pieceChars: PIECE_CHARS, places: true, threes: true }
+
+const layoutName = (layout: SqliteLayout): string => `detail=${layout.detail};prefix=${layout.prefix.join(',')};level=${layout.level};piece=${layout.pieceChars};places=${layout.places};threes=${layout.threes}`
+
+const schemaOf = (layout: SqliteLayout): string => `
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sessions(
+  no INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  revision TEXT,
+  title TEXT,
+  messages INTEGER NOT NULL,
+  digest TEXT NOT NULL,
+  segments INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_split ON sessions(no) WHERE segments > 1;
+CREATE TABLE IF NOT EXISTS segments(row INTEGER PRIMARY KEY, size INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS texts(row INTEGER PRIMARY KEY, body BLOB NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5(body, content='', contentless_delete=1, tokenize='ascii', detail=${layout.detail}${layout.prefix.length > 0 ? `, prefix='${layout.prefix.join(' ')}'` : ''});
+${layout.places ? "CREATE VIRTUAL TABLE IF NOT EXISTS places USING fts5(body, content='', contentless_delete=1, tokenize='ascii', detail=none);" : ''}
+`
+
+/** SQLite's primary result codes for a file that is not a database, or is damaged. */
+const DAMAGED = new Set([11, 26])
+
+/** Whether an error says the file is not a usable database (as opposed to busy, full or unreadable). */
+export function isDamaged(error: unknown): boolean {
+  const code = (error as { errcode?: unknown } | null)?.errcode
+  return typeof code === 'number' && DAMAGED.has(code & 0xff)
+}
+
+/** The index file turned out damaged after it was opened (SQLite said so, or a stored text did not unpack). */
+export class IndexDamagedError extends Error {
+  constructor(cause: unknown) {
+    super(`${DAMAGED_MESSAGE}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    this.name = 'IndexDamagedError'
+  }
+}
+
+/** What opening the file gave: its database, and whether it was built anew (and why). */
+export interface IndexFileOpened {
+  readonly db: DatabaseSync
+  /** `undefined` when the file was used as it was; else why it was built anew. */
+  readonly rebuilt: 'missing' | 'corrupt' | 'outdated' | undefined
+}
+
+/**
+ * Opens the index file, creating it, or building it anew when it is not a
+ * usable file of this layout and term pipeline (its old files are removed).
+ * @param sqlite - the `node:sqlite` module (see {@link loadSqlite}).
+ * @param path - the file.
+ * @param layout - the layout it must have.
+ * @returns the open database and whether it was built anew.
+ */
+export function openIndexFile(sqlite: SqliteModule, path: string, layout: SqliteLayout): IndexFileOpened {
+  mkdirSync(dirname(path), { recursive: true })
+  let db: DatabaseSync
+  try {
+    db = connect(sqlite, path)
+  } catch (error) {
+    if (!isDamaged(error)) throw error
+    removeIndexFile(path)
+    return { db: openIndexFile(sqlite, path, layout).db, rebuilt: 'corrupt' }
+  }
+  let rebuilt: IndexFileOpened['rebuilt']
+  // One transaction, so another process opening the file at the same time sees it whole or waits.
+  try {
+    db.exec('BEGIN IMMEDIATE')
+    try {
+      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'terms_%'").all() as { name: string }[]).map(row => row.name)
+      const meta = tables.includes('meta') ? Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map(row => [row.key, row.value])) : {}
+      if (tables.length === 0) rebuilt = 'missing'
+      else if (meta.format !== SQLITE_FORMAT) rebuilt = 'corrupt'
+      else if (meta.version !== String(SQLITE_VERSION) || meta.terms !== termsFingerprint() || meta.layout !== layoutName(layout)) rebuilt = 'outdated'
+      if (rebuilt === 'corrupt' || rebuilt === 'outdated') for (const name of tables) db.exec(`DROP TABLE IF EXISTS "${name.replaceAll('"', '""')}"`)
+      if (rebuilt !== undefined) {
+        db.exec(schemaOf(layout))
+        const write = db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)')
+        write.run('format', SQLITE_FORMAT)
+        write.run('version', String(SQLITE_VERSION))
+        write.run('terms', termsFingerprint())
+        write.run('layout', layoutName(layout))
+      }
+      db.exec('COMMIT')
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK')
+      throw error
+    }
+  } catch (error) {
+    db.close()
+    if (!isDamaged(error)) throw error
+    removeIndexFile(path)
+    return { db: openIndexFile(sqlite, path, layout).db, rebuilt: 'corrupt' }
+  }
+  if (rebuilt === 'corrupt' || rebuilt === 'outdated') {
+    // Dropped tables leave their pages in the file: give them back (an older layout's file could be gigabytes).
+    try {
+      db.exec('VACUUM; PRAGMA wal_checkpoint(TRUNCATE)')
+    } catch {
+      // another process is reading it: the pages are reused by the new build instead
+    }
+  }
+  return { db, rebuilt }
+}
+
+/**
+ * Removes an index file and the write-ahead log beside it.
+ * @param path - the file.
+ */
+export function removeIndexFile(path: string): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) rmSync(file, { force: true })
+}
+
+/**
+ * Moves a damaged index file and its write-ahead log aside, to
+ * `<file>.damaged` (replacing one an earlier damage left), for a look later.
+ * @param path - the file.
+ * @returns where it went.
+ */
+export function setIndexFileAside(path: string): string {
+  const aside = `${path}.damaged`
+  removeIndexFile(aside)
+  for (const end of ['', '-wal']) {
+    try {
+      renameSync(`${path}${end}`, `${aside}${end}`)
+    } catch {
+      rmSync(`${path}${end}`, { force: true })
+    }
+  }
+  for (const end of ['-shm', '-journal']) rmSync(`${path}${end}`, { force: true })
+  return aside
+}
+
+function connect(sqlite: SqliteModule, path: string): DatabaseSync {
+  const db = new sqlite.DatabaseSync(path, { timeout: BUSY_MS })
+  try {
+    // The page size counts only when the file is created: larger pages hold the compressed pieces of text with less room left over.
+    db.exec(`PRAGMA page_size = ${PAGE_SIZE}`)
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA journal_size_limit = 8388608; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -8000; PRAGMA temp_store = MEMORY')
+  } catch (error) {
+    db.close()
+    throw error
+  }
+  return db
+}
