@@ -381,6 +381,29 @@ export function queryOracle(corpus: readonly ConversationSpec[]): (query: string
 }
 
 /**
+ * `queryOracle` for a corpus that is generated as it is read, never held
+ * whole: the sessions are given one at a time, in order, and each query's
+ * matches are counted as they come.
+ * @param queries - the queries.
+ * @returns `add` for each session in turn, and per query the indexes of the sessions it matches, ascending.
+ */
+export function queryMatcher(queries: readonly string[]): { add(spec: ConversationSpec): void; readonly found: readonly (readonly number[])[] } {
+  const terms = queries.map(query => letterRuns(normalizeText(query)))
+  const found: number[][] = queries.map(() => [])
+  let n = 0
+  return {
+    add(spec) {
+      const session = searchable(sessionText(spec))
+      terms.forEach((query, k) => {
+        if (matches(session, query)) found[k]!.push(n)
+      })
+      n += 1
+    },
+    found,
+  }
+}
+
+/**
  * Realistic body-search queries for a corpus, `perKind` of each kind where the
  * corpus has them (fewer when it has not): `rare word` (an English word that
  * matches in 1–5 sessions and begins no title word), `common word` (an English

@@ -78,13 +78,27 @@ export function corpusSessions(home: Home, corpus: readonly ConversationSpec[]):
 }
 
 /**
+ * {@link corpusSessions} one session at a time, for a corpus generated as it
+ * is written (`realisticSessions`), so the store is written without the
+ * corpus ever being held whole.
+ * @param home - the throwaway home.
+ * @param corpus - the sessions, oldest first.
+ * @param workspaces - how many workspaces the corpus spreads over (their folders are created first).
+ * @yields the specs in the same order, with every turn.
+ */
+export function* corpusSessionStream(home: Home, corpus: Iterable<ConversationSpec>, workspaces: number): Generator<SessionSpec> {
+  const folders = workspaceFolders(home, workspaces)
+  for (const spec of corpus) yield { cwd: folders[spec.workspace]!, title: spec.title, text: spec.turns[0]!.user, turns: spec.turns }
+}
+
+/**
  * Writes sessions with the host's own writer, creation times one second apart.
  * @param hostDir - the pinned host's install folder (its node_modules supply the writer).
  * @param home - the throwaway home; sessions go to `$DSH_HOME/sessions`.
- * @param specs - the sessions, oldest first.
+ * @param specs - the sessions, oldest first: a list, or a stream of `options.count` sessions (taken a batch at a time, never held whole).
  * @returns the written sessions with their ids, oldest first.
  */
-export async function writeSessionStore(hostDir: string, home: Home, specs: readonly SessionSpec[], options: { titleCache?: boolean } = {}): Promise<StoredSession[]> {
+export async function writeSessionStore(hostDir: string, home: Home, specs: readonly SessionSpec[] | Iterable<SessionSpec>, options: { titleCache?: boolean; count?: number } = {}): Promise<StoredSession[]> {
   const { Context } = await hostModule<typeof import('@deepseek-ai/cordis')>(hostDir, '@deepseek-ai/cordis')
   const session = await hostModule<typeof import('@deepseek-ai/dsh-session')>(hostDir, '@deepseek-ai/dsh-session')
   const llm = await hostModule<typeof import('@deepseek-ai/dsh-llm')>(hostDir, '@deepseek-ai/dsh-llm')
@@ -94,13 +108,18 @@ export async function writeSessionStore(hostDir: string, home: Home, specs: read
   await ctx.plugin(persistence.default as never, { root: join(home.dshHome, 'sessions') } as never)
   const cache = options.titleCache === false ? undefined : await mountTitleCache(hostDir, ctx, home)
   const written: StoredSession[] = []
-  const start = Date.now() - specs.length * 1000
+  const count = Array.isArray(specs) ? specs.length : options.count
+  if (count === undefined) throw new TypeError('a stream of sessions needs its count')
+  const start = Date.now() - count * 1000
   const batch = 50
   const detach: (() => void)[] = []
-  for (let offset = 0; offset < specs.length; offset += batch) {
+  const source = specs[Symbol.iterator]()
+  for (let offset = 0; offset < count; offset += batch) {
     const sessions = []
-    for (let n = offset; n < Math.min(specs.length, offset + batch); n += 1) {
-      const { cwd, title, text, reply, turns } = specs[n]!
+    for (let n = offset; n < Math.min(count, offset + batch); n += 1) {
+      const next = source.next()
+      if (next.done === true) throw new RangeError(`the stream of sessions ended at ${n} of ${count}`)
+      const { cwd, title, text, reply, turns } = next.value
       const id = `session-${crypto.randomUUID()}`
       // Entered without the store's own announcement bookkeeping kept past the batch: each batch is detached once
       // written, so writing a large store holds one batch in memory, not the store.

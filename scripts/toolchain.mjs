@@ -12,7 +12,9 @@ import { fileURLToPath } from 'node:url'
 
 const NODE_VERSION = '22.23.3'
 const MIN_MAJOR = 22
-const MIN_MINOR = 18
+const MIN_MINOR = 19
+/** The first major after 22 in the host's own range (`^22.19.0 || >=24.0.0`, as dsh rc.8 declares): 23 is outside it. */
+const NEXT_MAJOR = 24
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const cacheRoot = process.env.DSH_SESSIONS_CACHE
   ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'wishp3-dsh-sessions')
@@ -59,7 +61,7 @@ function sh(command, args, options = {}) {
 
 function nodeIsRecentEnough(version) {
   const [major, minor] = version.split('.').map(Number)
-  return major > MIN_MAJOR || (major === MIN_MAJOR && minor >= MIN_MINOR)
+  return major >= NEXT_MAJOR || (major === MIN_MAJOR && minor >= MIN_MINOR)
 }
 
 /** Returns the bin folder of a Node 22 unpacked from the npm registry package `node-<platform>-<arch>`. */

@@ -42,8 +42,8 @@ const USAGE = `npm run bench [-- options]
   --runs <n>                samples per figure (modes cap it as they always did); default 100
   --official-runs <n>       runs of the official candidates call; default 5
   --corpus realistic|small  content mode's corpus; default realistic
-  --engines memory,sqlite   engines mode's engines
-  --query-sessions <n>      engines mode: queries drawn from the first n sessions
+  --layouts <n>[,<n>…]      layouts mode: which layouts, by number
+  --query-sessions <n>      layouts mode: queries drawn from the first n sessions
   --json                    print one JSON document instead of Markdown
   --out <file>              also write the JSON document to a file
 modes:
@@ -59,7 +59,7 @@ function parseSettings(): { settings: BenchSettings; only: readonly string[]; js
       runs: { type: 'string', default: '100' },
       'official-runs': { type: 'string', default: '5' },
       corpus: { type: 'string', default: 'realistic' },
-      engines: { type: 'string' },
+      layouts: { type: 'string' },
       'query-sessions': { type: 'string' },
       json: { type: 'boolean', default: false },
       out: { type: 'string' },
@@ -78,15 +78,15 @@ function parseSettings(): { settings: BenchSettings; only: readonly string[]; js
   const only = values.only === undefined ? DEFAULT_MODES : values.only.split(',').map(name => name.trim())
   for (const name of only) if (!MODES.some(mode => mode.name === name)) throw new Error(`unknown mode ${JSON.stringify(name)}; known: ${MODES.map(mode => mode.name).join(', ')}`)
   if (values.corpus !== 'realistic' && values.corpus !== 'small') throw new Error(`--corpus is realistic or small, not ${JSON.stringify(values.corpus)}`)
-  const engines = values.engines?.split(',')
-  if (engines?.some(engine => engine !== 'memory' && engine !== 'sqlite') === true) throw new Error(`--engines lists memory and sqlite, not ${values.engines}`)
+  const layouts = values.layouts?.split(',').map(Number)
+  if (layouts?.some(layout => !Number.isSafeInteger(layout) || layout < 0) === true) throw new Error(`--layouts lists layout numbers, not ${values.layouts}`)
   const settings: BenchSettings = {
     sessions: values.sessions.split(',').map(size => count('sessions', size)),
     workspaces: count('workspaces', values.workspaces),
     runs: count('runs', values.runs),
     officialRuns: count('official-runs', values['official-runs']),
     corpus: values.corpus,
-    ...(engines === undefined ? {} : { engines: engines as ('memory' | 'sqlite')[] }),
+    ...(layouts === undefined ? {} : { layouts }),
     ...(values['query-sessions'] === undefined ? {} : { querySessions: count('query-sessions', values['query-sessions']) }),
     given: [...new Set(tokens.flatMap(token => (token.kind === 'option' ? [token.name] : [])))],
   }

@@ -13,9 +13,9 @@ export interface BenchSettings {
   readonly runs: number
   readonly officialRuns: number
   readonly corpus: 'realistic' | 'small'
-  /** `--engines` (mode `engines`). */
-  readonly engines?: readonly ('memory' | 'sqlite')[]
-  /** `--query-sessions` (mode `engines`). */
+  /** `--layouts` (mode `layouts`): which of the layouts measured, by number. */
+  readonly layouts?: readonly number[]
+  /** `--query-sessions` (mode `layouts`). */
   readonly querySessions?: number
   /** Options given on the command line (the rest are defaults). */
   readonly given: readonly string[]

@@ -2,19 +2,18 @@
 import type { BenchMode } from './mode.ts'
 import { candidates } from './modes/candidates.ts'
 import { content } from './modes/content.ts'
-import { engines } from './modes/engines.ts'
 import { hostile } from './modes/hostile.ts'
+import { layouts } from './modes/layouts.ts'
 import { parts } from './modes/parts.ts'
 import { preStep } from './modes/pre-step.ts'
 import { readOnce } from './modes/read-once.ts'
-import { searchLibraries } from './modes/search-libraries.ts'
 import { sidebar } from './modes/sidebar.ts'
 import { since } from './modes/since.ts'
 import { tools } from './modes/tools.ts'
 import { tti } from './modes/tti.ts'
 
 /** Every mode `--only` can name. */
-export const MODES: readonly BenchMode[] = [candidates, preStep, hostile, readOnce, tti, content, sidebar, parts, since, tools, engines, searchLibraries]
+export const MODES: readonly BenchMode[] = [candidates, preStep, hostile, readOnce, tti, content, sidebar, parts, since, tools, layouts]
 
 /** What `npm run bench` runs without `--only`: the real-host candidates run and what it always measured with it. */
 export const DEFAULT_MODES: readonly string[] = ['candidates', 'pre-step', 'hostile', 'read-once', 'tti', 'content', 'sidebar']

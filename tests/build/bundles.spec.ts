@@ -29,8 +29,9 @@ describe('host half (lib/index.js)', () => {
     const { SearchWorker } = await import('../../src/host/search/worker-client.ts')
     const worker = new SearchWorker(new URL(`file://${join(lib, 'content-worker.js')}`), { engine: undefined }, () => undefined)
     try {
+      expect(await worker.call('load', { file: null })).toMatchObject({ engine: 'sqlite' })
       await worker.call('put', { session: 's', entry: { revision: '1', title: undefined, messages: ['built worker answers'] } })
-      const hits = await worker.call('search', { terms: [{ term: 'answers', prefix: true }], admitted: [['s', 1]], limit: 5 })
+      const hits = await worker.call('search', { terms: [{ term: 'answers', prefix: true }], dates: [['s', 1]], only: ['s'], limit: 5 })
       expect(hits.map(hit => hit.id)).toEqual(['s'])
     } finally {
       await worker.stop()

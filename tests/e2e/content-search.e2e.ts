@@ -103,7 +103,7 @@ describe('content search in the @ menu of the real host', () => {
     expect(billing[0]).toMatch(/\| session-[0-9a-f-]+ · .*alpha · /)
     expect(await sessionRows(page, '@freeze win')).toEqual([])
     expect(await sessionRows(page, '@"freeze win')).toEqual([expect.stringMatching(/^Session · Weekly sync \| .*«freeze» «win»dow/)])
-    expect(await sessionRows(page, '@灰度策略')).toEqual([expect.stringMatching(/^Session · 发布评审 \| 我们讨论了发布流程和«灰度策略» · /)])
+    expect(await sessionRows(page, '@灰度策略')).toEqual([expect.stringMatching(/^Session · 发布评审 \| …流程和«灰度策略» · /)])
     await composer(page).fill('')
   })
 
@@ -132,7 +132,7 @@ describe('content search in the @ menu of the real host', () => {
     await expect.poll(async () => (await sessionRows(page, '@axolotl')).length, { timeout: 10_000, interval: 250 }).toBe(1)
     const foundMs = performance.now() - sent
     console.log(`[content-search] a new message was findable ${foundMs.toFixed(0)} ms after its reply rendered`)
-    expect((await sessionRows(page, '@axolotl'))[0]).toMatch(/^Session · Title we adopted a small \| …ted a small pet: an «axolotl» called Brisket · /)
+    expect((await sessionRows(page, '@axolotl'))[0]).toMatch(/^Session · Title we adopted a small \| …small pet: an «axolotl» called Brisket · /)
     await composer(page).fill('')
   })
 
@@ -171,7 +171,7 @@ describe('content search in the @ menu of the real host', () => {
       await composer(zh.page).waitFor()
       const rows = await menu(zh.page, '@灰度策略')
       expect(rows.filter(row => row.startsWith('会话 · ')).map(row => row.split('\n').join(' | '))).toEqual([
-        expect.stringMatching(/^会话 · 发布评审 \| 我们讨论了发布流程和【灰度策略】 · /),
+        expect.stringMatching(/^会话 · 发布评审 \| …流程和【灰度策略】 · /),
       ])
       if (shots !== undefined) await zh.page.screenshot({ path: join(shots, 'content-search-zh.png') })
     } finally {

@@ -34,6 +34,10 @@ function longTurns(): { user: string; reply: string }[] {
 
 let stored: StoredSession[] = []
 
+/** Messages whose match stands far into them, in English and in Chinese. */
+const LATE_ENGLISH = 'Some long introduction that we wrote at length before we finally planned the rollout of the TAMARIND service for the quarter, with many more words after it.'
+const LATE_CHINESE = '这是一段很长的开场白，我们先介绍了项目的背景和目标，然后讨论了上线步骤和金丝雀部署的细节以及后续的安排。'
+
 describe('the sidebar\'s Search sessions box and rows', () => {
   const host = useRealHost({
     stack: {
@@ -45,6 +49,9 @@ describe('the sidebar\'s Search sessions box and rows', () => {
           { cwd: home.project('alpha'), title: 'Kiwi plans', text: 'We ship QUETZAL on Monday' },
           { cwd: home.project('alpha'), title: '梨计划', text: '我们讨论了发布流程和灰度策略的细节' },
           { cwd: home.project('beta'), title: 'Plum plans', text: 'The PLUMBAGO budget for beta' },
+          // In the other workspace, so alpha's group still shows every session above.
+          { cwd: home.project('beta'), title: 'Walnut notes', text: LATE_ENGLISH },
+          { cwd: home.project('beta'), title: '枣计划', text: LATE_CHINESE },
         ], { titleCache: false })
       },
     },
@@ -94,6 +101,39 @@ describe('the sidebar\'s Search sessions box and rows', () => {
       expect(await results(page).count(), query).toBe(1)
     }
     expect(await page.getByText('Content search is temporarily unavailable').count()).toBe(0)
+  })
+
+  it('shows the match near the start of the excerpt, in view in the row, for an English and a Chinese query', async () => {
+    const page = host.browser.page
+    for (const [query, title, shown] of [['tamarind', 'Walnut notes', 'TAMARIND'], ['金丝雀', '枣计划', '金丝雀']] as const) {
+      await search(page, query)
+      await expect.poll(async () => (await results(page).allInnerTexts()).join('\n'), { timeout: 15_000, message: query }).toContain(title)
+      const row = results(page).filter({ hasText: title })
+      const text = await row.innerText()
+      // The excerpt is the row's line that holds the match; it starts a few words before it.
+      const line = text.split('\n').find(part => part.includes(shown))
+      expect([query, line]).toEqual([query, expect.any(String)])
+      expect(line!.indexOf(shown), `${query}: ${line}`).toBeLessThan(20)
+      expect(line!.startsWith('…'), line).toBe(true)
+      // Drawn inside the row, not cut off at its edge.
+      const box = await row.evaluate((element, wanted) => {
+        const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT)
+        for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+          const at = (node.textContent ?? '').indexOf(wanted)
+          if (at < 0) continue
+          const range = document.createRange()
+          range.setStart(node, at)
+          range.setEnd(node, at + wanted.length)
+          const match = range.getBoundingClientRect()
+          const frame = element.getBoundingClientRect()
+          return { matchRight: match.right, rowRight: frame.right, width: match.width }
+        }
+        return undefined
+      }, shown)
+      expect(box, query).toBeDefined()
+      expect(box!.width, query).toBeGreaterThan(0)
+      expect(box!.matchRight, query).toBeLessThanOrEqual(box!.rowRight)
+    }
   })
 
   it('opens a content result at its matching message, far above the end of a long session', async () => {

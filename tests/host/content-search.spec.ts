@@ -1,16 +1,15 @@
-/** Content search: terms, excerpts, what text counts (held to the official snapshot), ranking after title matches, scope, freshness, invalidation and the saved index file. */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+/** Content search: terms, excerpts, what text counts (held to the official snapshot), ranking after title matches, scope, freshness, invalidation, the index file (SQLite), damage found while it is in use, and no SQLite at all. */
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { createAssistantMessage, createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
+import { DatabaseSync } from 'node:sqlite'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { ContentSearch, contentIndexFile } from '../../src/host/search/content-search.ts'
-import { ContentIndex, type ContentIndexData } from '../../src/host/search/content-index.ts'
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { conversationOf } from '../../src/host/search/conversation.ts'
-import { INDEX_FORMAT, INDEX_VERSION, termsFingerprint } from '../../src/host/search/index-file.ts'
-import { queryTerms } from '../../src/host/search/text.ts'
+import { queryTerms } from '../../src/host/search/terms.ts'
 import { SessionIndex } from '../../src/host/sessions/session-index.ts'
 import { A, B, createHostHarness, type HostHarness, id, post, TARGET, temporaryFolder } from './harness.ts'
 
@@ -74,27 +73,6 @@ async function searchHost(config: object = {}, store: Record<number, Stored> = S
   return { h, root, url: mounted.url, dispose: mounted.dispose, search }
 }
 
-describe('the saved form', () => {
-  it('is MiniSearch\'s own serialization, written in pieces, and restores to the same answers', async () => {
-    const index = ContentIndex.empty()
-    for (let n = 0; n < 450; n += 1) index.set(`s${n}`, { revision: String(n), title: n % 3 === 0 ? `T${n}` : undefined, messages: [`word${n % 17} common 灰度策略${n % 5} café`, `reply ${n}`] })
-    index.set('s3', { revision: 'x', title: undefined, messages: ['replaced text'] })
-    index.delete('s4')
-    await index.vacuum()
-    const parts = [...index.jsonParts()]
-    expect(parts.length).toBeGreaterThan(4)
-    const data = JSON.parse(parts.join('')) as ContentIndexData
-    const search = Reflect.get(index, 'search_') as { toJSON(): unknown }
-    expect(data.index).toEqual(JSON.parse(JSON.stringify(search.toJSON())))
-    expect(data.sessions).toEqual(index.ids().map(id => [id, index.get(id)]))
-    const restored = await ContentIndex.fromJSON(data)
-    const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
-    for (const query of ['common', 'word1', '灰度', 'cafe', 'replaced', 'repl']) {
-      expect(restored.search(queryTerms(query), () => true, 500, byId)).toEqual(index.search(queryTerms(query), () => true, 500, byId))
-    }
-  })
-})
-
 describe('what text counts', () => {
   it('is the conversation the official session-reference snapshot shows: own messages and reply text only', async () => {
     const h = await createHostHarness()
@@ -137,7 +115,8 @@ describe('content candidates through the route', () => {
     expect((await search('geneve')).map(row => row.sessionId)).toEqual([id(7)])
     const chinese = await search('灰度策略')
     expect(chinese.map(row => row.sessionId)).toEqual([id(5)])
-    expect(chinese[0]!.snippet!.text).toBe('我们讨论了发布流程和灰度策略')
+    // A few characters before the match, so it shows near the start of the row.
+    expect(chinese[0]!.snippet!.text).toBe('…流程和灰度策略')
     expect(await search('策略灰度')).toEqual([])
   })
 
@@ -151,7 +130,7 @@ describe('content candidates through the route', () => {
     expect(body).not.toContain(TARGET)
     await post(url, 'settings', { scope: 'all' })
     expect((await search('zanzibar')).map(row => row.sessionId)).toEqual([id(6)])
-    expect((await search('billing migration')).map(row => row.sessionId)).toEqual([id(3), id(6)])
+    expect((await search('billing migration')).map(row => row.sessionId).sort()).toEqual([id(3), id(6)])
   })
 
   it('order equally good content matches newest first', async () => {
@@ -174,19 +153,20 @@ describe('content candidates through the route', () => {
   })
 })
 
-describe('the log pass and the saved index', () => {
+describe('the log pass and the index file', () => {
   /** Host over a store with the classes wired by hand, a short reconciliation and the index file in a temp folder; stopped after the test. */
-  async function passHost(root: string, file: string, options: { saveDelayMs?: number; workerModule?: URL; engine?: 'sqlite' | 'memory'; duty?: number } = {}) {
+  async function passHost(root: string, file: string, options: { workerModule?: URL; engine?: 'sqlite' | 'none'; duty?: number } = {}) {
     const h = await createHostHarness({ persistenceRoot: root })
     h.session(TARGET, { cwd: A })
     const fiber = h.ctx.plugin({ name: 'pass-host', inject: ['sessionQuery', 'sessions'], apply: () => undefined })
     await fiber
     const index = new SessionIndex(fiber.ctx, { reconcileMs: 60 })
-    const content = new ContentSearch(fiber.ctx, index, new SessionLogLocator(fiber.ctx), { file, duty: 1, engine: 'memory', ...options })
-    return { h, index, content, stop: () => fiber.dispose() }
+    const content = new ContentSearch(fiber.ctx, index, new SessionLogLocator(fiber.ctx), { file, duty: 1, ...options })
+    return { h, index, content, ctx: fiber.ctx, stop: () => fiber.dispose() }
   }
 
   const find = async (content: ContentSearch, query: string) => (await content.find(queryTerms(query), () => true, 10)).map(hit => hit.id)
+  const sqliteFile = (file: string) => join(file, '..', 'content-index.sqlite')
 
   it('read each log once, again only when it changed, and forget a deleted session', async () => {
     const root = temporary('dsh-sessions-pass-')
@@ -195,7 +175,7 @@ describe('the log pass and the saved index', () => {
     const { content } = await passHost(root, file)
     await content.whenReady()
     // Two cold logs read; the live target is indexed from its events.
-    expect(content.status()).toMatchObject({ ready: true, reads: 2, sessions: 3 })
+    expect(content.status()).toMatchObject({ ready: true, reads: 2, sessions: 3, engine: 'sqlite' })
     await waitFor(() => content.status().passes >= 3)
     expect(content.status().reads).toBe(2)
     writer.turn(id(3), 'a new word: xylophone', 'ok')
@@ -208,80 +188,43 @@ describe('the log pass and the saved index', () => {
     expect(content.status().sessions).toBe(2)
   })
 
-  it('restore the saved file at once without reading an unchanged log, and titles come from it', async () => {
-    const root = temporary('dsh-sessions-pass-')
-    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
-    await writeStore(root, { 2: STORE[2]!, 5: STORE[5]! })
-    const first = await passHost(root, file)
-    await first.content.whenReady()
-    await waitFor(() => existsSync(file))
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as { format: string; version: number; content: { sessions: [string, { revision: string; title: string; messages: string[] }][] } }
-    expect(saved).toMatchObject({ format: INDEX_FORMAT, version: INDEX_VERSION })
-    expect(saved.content.sessions.map(([sessionId, entry]) => [sessionId, entry.title, entry.messages.length])).toEqual(expect.arrayContaining([[id(2), 'Billing notes', 2], [id(5), '发布评审', 2]]))
-    const second = await passHost(root, file)
-    await second.content.whenReady()
-    expect(second.content.status().start).toBe('restored')
-    expect(await find(second.content, 'invoices')).toEqual([id(2)])
-    await second.content.idle()
-    await waitFor(() => second.content.status().passes >= 1)
-    expect(second.content.status().reads).toBe(0)
-    await waitFor(() => second.index.get(id(5))?.label === '发布评审')
-  })
-
-  it.each([
-    ['corrupt', 'not json at all {'],
-    ['corrupt', JSON.stringify({ format: INDEX_FORMAT, version: INDEX_VERSION, terms: termsFingerprint(), content: { sessions: [['x', null]], index: {} } })],
-    ['corrupt', JSON.stringify({ format: INDEX_FORMAT, version: INDEX_VERSION, terms: termsFingerprint(), content: { sessions: [], index: { serializationVersion: 99 } } })],
-    ['outdated', JSON.stringify({ format: INDEX_FORMAT, version: 0, content: { sessions: [], index: {} } })],
-    ['outdated', JSON.stringify({ format: INDEX_FORMAT, version: INDEX_VERSION, terms: 'another pipeline', content: { sessions: [], index: {} } })],
-    ['corrupt', JSON.stringify({ something: 'else' })],
-  ])('build the index again from the logs over a %s file, and write a good one', async (reason, text) => {
-    const root = temporary('dsh-sessions-pass-')
-    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
-    await writeStore(root, { 2: STORE[2]! })
-    writeFileSync(file, text)
-    const { content } = await passHost(root, file)
-    await content.whenReady()
-    expect(content.status()).toMatchObject({ start: reason, reads: 1 })
-    expect(await find(content, 'invoices')).toEqual([id(2)])
-    await waitFor(() => readFileSync(file, 'utf8') !== text)
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: INDEX_FORMAT, version: INDEX_VERSION })
-  })
-
-  it('on disk (SQLite): restore at once, hold no JSON file, and read no unchanged log', async () => {
+  it('restore at once, read no unchanged log, take titles from the file, and remove the JSON file and temporary files of earlier versions', async () => {
     const root = temporary('dsh-sessions-pass-')
     const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
     writeFileSync(file, '{"an old": "memory-engine file"}')
+    const stale = [`${file}.${process.pid}.tmp`, `${file}.${2 ** 22 + 4_321}.tmp`]
+    for (const path of stale) writeFileSync(path, '{"format":')
     await writeStore(root, { 2: STORE[2]!, 5: STORE[5]! })
-    const first = await passHost(root, file, { engine: 'sqlite' })
+    const first = await passHost(root, file)
     await first.content.whenReady()
     expect(first.content.status()).toMatchObject({ engine: 'sqlite', start: 'missing', reads: 2 })
     expect(existsSync(file)).toBe(false)
+    for (const path of stale) expect(existsSync(path)).toBe(false)
     await first.stop()
-    const sqliteFile = join(file, '..', 'content-index.sqlite')
-    expect(existsSync(sqliteFile)).toBe(true)
-    const second = await passHost(root, file, { engine: 'sqlite' })
+    expect(existsSync(sqliteFile(file))).toBe(true)
+    const second = await passHost(root, file)
     await second.content.whenReady()
     expect(second.content.status()).toMatchObject({ engine: 'sqlite', start: 'restored' })
     expect(await find(second.content, 'invoices')).toEqual([id(2)])
     expect(await find(second.content, '灰度')).toEqual([id(5)])
     await waitFor(() => second.content.status().passes >= 1)
     expect(second.content.status().reads).toBe(0)
+    await waitFor(() => second.index.get(id(5))?.label === '发布评审')
     expect(readdirSync(join(file, '..')).filter(name => name.endsWith('.tmp') || name.endsWith('.json'))).toEqual([])
   })
 
-  it('on disk (SQLite): a build stopped midway answers from what it held at once and reads only the rest', async () => {
+  it('a build stopped midway answers from what it held at once and reads only the rest', async () => {
     const root = temporary('dsh-sessions-pass-')
     const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
     const many: Record<number, Stored> = { 2: STORE[2]! }
     for (let n = 10; n < 50; n += 1) many[n] = { createdAt: n, turns: [[`filler note number${n}`, 'ok']] }
     await writeStore(root, many)
-    const first = await passHost(root, file, { engine: 'sqlite', duty: 0.05 })
+    const first = await passHost(root, file, { duty: 0.05 })
     await waitFor(() => first.content.status().reads >= 3)
     await first.stop()
     const held = first.content.status().reads
     expect(held).toBeLessThan(41)
-    const second = await passHost(root, file, { engine: 'sqlite' })
+    const second = await passHost(root, file)
     await waitFor(() => second.content.status().start !== 'pending')
     expect(second.content.status()).toMatchObject({ start: 'partial', ready: false })
     // The routes and the tools say how far it has come (the live target is one of the listed sessions).
@@ -294,20 +237,76 @@ describe('the log pass and the saved index', () => {
     expect(second.content.progress()).toBeUndefined()
     expect(await find(second.content, 'invoices')).toEqual([id(2)])
     await second.stop()
-    const third = await passHost(root, file, { engine: 'sqlite' })
+    const third = await passHost(root, file)
     await third.content.whenReady()
     expect(third.content.status()).toMatchObject({ start: 'restored' })
   })
 
-  it('on disk (SQLite): a file that is not the index is built again from the logs', async () => {
+  it.each([
+    ['corrupt', (path: string) => writeFileSync(path, 'garbage, not a database '.repeat(200))],
+    ['corrupt', (path: string) => {
+      const db = new DatabaseSync(path)
+      db.exec('CREATE TABLE photos(id INTEGER PRIMARY KEY, name TEXT)')
+      db.close()
+    }],
+    ['outdated', (path: string) => {
+      const db = new DatabaseSync(path)
+      db.exec("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('format', 'dsh-sessions-content-index-sqlite'), ('version', '4'), ('terms', 'x')")
+      db.close()
+    }],
+  ])('build the index again from the logs over a %s file', async (reason, make) => {
     const root = temporary('dsh-sessions-pass-')
     const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
-    writeFileSync(join(file, '..', 'content-index.sqlite'), 'garbage, not a database '.repeat(200))
+    make(sqliteFile(file))
     await writeStore(root, { 2: STORE[2]! })
-    const { content } = await passHost(root, file, { engine: 'sqlite' })
+    const { content } = await passHost(root, file)
     await content.whenReady()
-    expect(content.status()).toMatchObject({ engine: 'sqlite', start: 'corrupt', reads: 1 })
+    expect(content.status()).toMatchObject({ engine: 'sqlite', start: reason, reads: 1 })
     expect(await find(content, 'invoices')).toEqual([id(2)])
+  })
+
+  it('answer from titles at once when the file is damaged while in use, say so once, and find content again after the rebuild', async () => {
+    const root = temporary('dsh-sessions-pass-')
+    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+    const many: Record<number, Stored> = { 2: STORE[2]!, 3: STORE[3]! }
+    for (let n = 10; n < 30; n += 1) many[n] = { createdAt: n, turns: [[`filler note number${n} ${'with more words '.repeat(40)}`, 'ok']] }
+    await writeStore(root, many)
+    const { content, ctx } = await passHost(root, file)
+    const logged: string[] = []
+    ctx.logger.exporter({ colors: 0, levels: { default: 3 }, export: (message: { args: unknown[] }) => { logged.push(message.args.map(String).join(' ')) } } as never)
+    await content.whenReady()
+    expect(await find(content, 'invoices')).toEqual([id(2)])
+    // Garbage written into the open file's pages through another handle.
+    const other = new DatabaseSync(sqliteFile(file))
+    other.exec('UPDATE texts SET body = randomblob(length(body))')
+    other.exec('UPDATE terms_data SET block = randomblob(length(block)) WHERE id > 10')
+    other.close()
+    const [damaged, again] = await Promise.all([find(content, 'invoices'), find(content, 'freeze')])
+    expect(damaged).toEqual([])
+    expect(again).toEqual([])
+    expect(content.status()).toMatchObject({ damaged: 1, start: 'corrupt', ready: false })
+    // Titles still answer through the route while it is built again.
+    await content.whenReady()
+    expect(await find(content, 'invoices')).toEqual([id(2)])
+    expect(await find(content, 'freeze')).toEqual([id(3)])
+    expect(content.status()).toMatchObject({ damaged: 1, ready: true })
+    expect(logged.filter(line => line.includes('damaged'))).toHaveLength(1)
+    expect(existsSync(`${sqliteFile(file)}.damaged`)).toBe(true)
+  })
+
+  it('without SQLite (no node:sqlite, or no FTS5), search titles only, say so, and start all the same', async () => {
+    const root = temporary('dsh-sessions-pass-')
+    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+    await writeStore(root, { 2: STORE[2]!, 3: STORE[3]! })
+    const { content, index, ctx } = await passHost(root, file, { engine: 'none' })
+    const logged: string[] = []
+    ctx.logger.exporter({ colors: 0, levels: { default: 3 }, export: (message: { args: unknown[] }) => { logged.push(message.args.map(String).join(' ')) } } as never)
+    await content.whenReady()
+    await waitFor(() => index.get(id(3))?.label === 'Weekly sync' && index.get(id(2))?.label === 'Billing notes')
+    expect(content.status()).toMatchObject({ engine: 'none', available: false, start: 'unavailable', sessions: 0 })
+    expect(await find(content, 'migration')).toEqual([])
+    expect(existsSync(sqliteFile(file))).toBe(false)
+    expect(logged.filter(line => line.includes('titles only'))).toHaveLength(1)
   })
 
   it('read the sessions after an unreadable log in the same pass', async () => {
@@ -320,42 +319,6 @@ describe('the log pass and the saved index', () => {
     expect(await find(content, 'invoices')).toEqual([id(2)])
     expect(await find(content, 'noted')).toEqual([id(4)])
     expect(await find(content, 'freeze')).toEqual([])
-  })
-
-  it('keep the previous file when a save fails, and try again', async () => {
-    const root = temporary('dsh-sessions-pass-')
-    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
-    const writer = await writeStore(root, { 2: STORE[2]! })
-    const first = await passHost(root, file)
-    await first.content.whenReady()
-    await waitFor(() => existsSync(file))
-    await first.stop()
-    const before = readFileSync(file, 'utf8')
-    writer.turn(id(2), 'now about a wombat', 'ok')
-    await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(id(2)))!)
-    // The temporary file's place is taken, so the next save cannot open it.
-    const blocked = `${file}.${process.pid}.tmp`
-    mkdirSync(join(blocked, 'taken'), { recursive: true })
-    const second = await passHost(root, file, { saveDelayMs: 100 })
-    await waitFor(async () => (await find(second.content, 'wombat')).length === 1)
-    await new Promise(resolve => setTimeout(resolve, 300))
-    expect(readFileSync(file, 'utf8')).toBe(before)
-    rmSync(blocked, { recursive: true, force: true })
-    await waitFor(() => readFileSync(file, 'utf8').includes('wombat'), 5_000)
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: INDEX_FORMAT, version: INDEX_VERSION })
-  })
-
-  it('leave no temporary file when stopped, and remove those of stopped processes at start', async () => {
-    const root = temporary('dsh-sessions-pass-')
-    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
-    await writeStore(root, { 2: STORE[2]!, 3: STORE[3]! })
-    const stale = [`${file}.${process.pid}.tmp`, `${file}.${2 ** 22 + 4_321}.tmp`]
-    for (const path of stale) writeFileSync(path, '{"format":')
-    const { content, stop } = await passHost(root, file)
-    await content.whenReady()
-    for (const path of stale) expect(existsSync(path)).toBe(false)
-    await stop()
-    expect(readdirSync(join(file, '..')).filter(name => name.endsWith('.tmp'))).toEqual([])
   })
 
   it('without the search worker, still repair titles from the logs and answer title matches, with no content match', async () => {

@@ -1,13 +1,13 @@
-/** The on-disk content index: the same answers as the memory index, writes proportional to a new message, a kill between any two writes, two writers on one file, a corrupt, foreign or outdated file. */
+/** The on-disk content index: the answers of a plain scan of the text, writes proportional to a new message, a kill between any two writes, two writers on one file, a corrupt, foreign or outdated file, damage found while it is open. */
 import { spawnSync, spawn } from 'node:child_process'
 import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
-import { ContentIndex, type ContentEntry } from '../../src/host/search/content-index.ts'
-import { termsFingerprint } from '../../src/host/search/index-file.ts'
-import { loadSqlite, MAX_SEGMENTS, SQLITE_VERSION, SqliteIndex, type SqliteModule } from '../../src/host/search/sqlite-index.ts'
-import { queryTerms } from '../../src/host/search/text.ts'
+import { IndexDamagedError, LAYOUT, SQLITE_VERSION } from '../../src/host/search/index-file.ts'
+import { loadSqlite, type SqliteModule } from '../../src/host/search/sqlite-capability.ts'
+import { type ContentEntry, MAX_SEGMENTS, SqliteIndex } from '../../src/host/search/sqlite-index.ts'
+import { fold, indexTerms, queryTerms, termsFingerprint } from '../../src/host/search/terms.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
 
 const loaded = await loadSqlite()
@@ -24,7 +24,7 @@ function openIndex(path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content
 
 const entry = (...messages: string[]): ContentEntry => ({ revision: `r${messages.length}`, title: undefined, messages })
 
-/** Sessions in both engines, ids `session-0…`, the later ones newer. */
+/** Sessions, ids `session-0…`, the later ones newer. */
 const CORPUS: readonly (readonly string[])[] = [
   ['We planned the rollout of the billing service.', 'The rollout waits for the freeze.'],
   ['我们讨论了发布流程和灰度策略的细节', '灰度发布要分三批'],
@@ -38,24 +38,35 @@ const CORPUS: readonly (readonly string[])[] = [
 
 const QUERIES = ['rollout', 'rollo', 'billing freeze', 'billing rollout', '灰度', '灰度策略', '灰', '发布流程', 'cafe', 'geneve', 'resume', 'データベース', 'がっこう', 'ベース', 'x86', 'strasse', 'straße', 'istanbul', 'quetz', 'kiwi quetzal', 'nothing-here', 'the', 'note']
 
-function both(): { memory: ContentIndex; disk: SqliteIndex } {
-  const memory = ContentIndex.empty()
+function both(): { scan: (query: string) => string[]; disk: SqliteIndex } {
   const disk = openIndex()
-  CORPUS.forEach((messages, n) => {
-    memory.set(`session-${n}`, entry(...messages))
-    disk.set(`session-${n}`, entry(...messages))
-  })
-  return { memory, disk }
+  CORPUS.forEach((messages, n) => disk.set(`session-${n}`, entry(...messages)))
+  return { scan: query => CORPUS.flatMap((messages, n) => (holds(messages, query) ? [`session-${n}`] : [])).sort(), disk }
+}
+
+/**
+ * Whether a session's text answers a query, by a plain scan: every word is
+ * one of its terms (the last also as a prefix), and every Chinese or
+ * Japanese run of the query stands whole in one of its messages.
+ */
+function holds(messages: readonly string[], query: string): boolean {
+  const terms = queryTerms(query)
+  if (terms.length === 0) return false
+  const all = new Set(messages.flatMap(message => indexTerms(message)))
+  if (!terms.every(({ term, prefix }) => (prefix ? [...all].some(held => held.startsWith(term)) : all.has(term)))) return false
+  const runs = new Map<number, string>()
+  for (const { term, run } of terms) if (run !== undefined) runs.set(run, runs.has(run) ? runs.get(run)! + [...term].at(-1)! : term)
+  return [...runs.values()].every(run => messages.some(message => fold(message).includes(run)))
 }
 
 const newestFirst = (a: string, b: string) => Number(b.slice(8)) - Number(a.slice(8))
-const found = (index: ContentIndex | SqliteIndex, query: string, admit: (id: string) => boolean = () => true) =>
+const found = (index: SqliteIndex, query: string, admit: (id: string) => boolean = () => true) =>
   index.search(queryTerms(query), admit, 20, newestFirst).map(hit => hit.id).sort()
 
 describe('answers', () => {
-  it('are the memory index\'s for words, the prefix of the last word, CJK substrings, kana and accents', () => {
-    const { memory, disk } = both()
-    for (const query of QUERIES) expect([query, found(disk, query)]).toEqual([query, found(memory, query)])
+  it('are a plain scan\'s for words, the prefix of the last word, CJK substrings, kana and accents', () => {
+    const { scan, disk } = both()
+    for (const query of QUERIES) expect([query, found(disk, query)]).toEqual([query, scan(query)])
     expect(found(disk, '灰度策略')).toEqual(['session-1'])
     expect(found(disk, 'rollo')).toEqual(['session-0', 'session-4', 'session-7'])
   })
@@ -73,19 +84,29 @@ describe('answers', () => {
     expect(tied.search(queryTerms('words'), () => true, 10, newestFirst).map(hit => hit.id)).toEqual(['session-2', 'session-1'])
   })
 
-  it('find a Chinese or Japanese run only where it stands whole, where the memory index also takes its pairs apart', () => {
-    const memory = ContentIndex.empty()
+  it('find a Chinese or Japanese run only where it stands whole, not where its pairs stand apart', () => {
     const disk = openIndex()
-    for (const index of [memory, disk]) {
-      index.set('session-0', entry('不会的。会移动吗？移除它'))
-      index.set('session-1', entry('这个版本不会移除旧的配置'))
-      index.set('session-2', entry('不会移', '除非'))
-    }
+    disk.set('session-0', entry('不会的。会移动吗？移除它'))
+    disk.set('session-1', entry('这个版本不会移除旧的配置'))
+    disk.set('session-2', entry('不会移', '除非'))
     expect(found(disk, '不会移除')).toEqual(['session-1'])
-    expect(found(memory, '不会移除')).toEqual(['session-0', 'session-1'])
     // Across two messages a run is not whole either.
     expect(found(disk, '不会移除非')).toEqual([])
     expect(found(disk, '移除 不会')).toEqual(['session-0', 'session-1'])
+  })
+
+  it('find a run only where it stands whole when its runs of three stand apart in one message, with runs of three indexed or pairs alone', () => {
+    for (const layout of [LAYOUT, { ...LAYOUT, threes: false }]) {
+      const { index: disk } = SqliteIndex.open(sqlite, join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite'), { layout })
+      afterTest(() => disk.close())
+      disk.set('session-0', entry('它不会移动，但会移除旧的配置'))
+      disk.set('session-1', entry('这个版本不会移除旧的配置'))
+      disk.set('session-2', entry('灰度策略', '不会移动，会移除吗'))
+      expect([layout.threes, found(disk, '不会移除')]).toEqual([layout.threes, ['session-1']])
+      expect([layout.threes, found(disk, '会移除')]).toEqual([layout.threes, ['session-0', 'session-1', 'session-2']])
+      const [hit] = disk.search(queryTerms('不会移除'), () => true, 5, newestFirst)
+      expect(hit!.snippet.marks.map(([start, end]) => hit!.snippet.text.slice(start, end))).toEqual(['不会移除'])
+    }
   })
 
   it('never name a session the filter keeps out, and stop at the limit', () => {
@@ -96,7 +117,7 @@ describe('answers', () => {
 
   it('find every admitted session however many better matches outside it there are', () => {
     const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
-    const { index } = SqliteIndex.open(sqlite, path, { maxRowsRead: 10 })
+    const { index } = SqliteIndex.open(sqlite, path, { rankedRows: 10 })
     afterTest(() => index.close())
     // Forty sessions outside the scope match better (the word many times) than the three inside it.
     for (let n = 0; n < 40; n += 1) index.set(`session-out-${n}`, entry('quetzal quetzal quetzal quetzal'))
@@ -104,6 +125,29 @@ describe('answers', () => {
     const admitted = ['session-in-0', 'session-in-1', 'session-in-2']
     const hits = index.search(queryTerms('quetzal'), id => admitted.includes(id), 10, (a, b) => a.localeCompare(b), admitted)
     expect(hits.map(hit => hit.id).sort()).toEqual(admitted)
+  })
+
+  it('rank a bounded batch of rows at a time, and still give every match up to the limit', () => {
+    const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
+    const { index } = SqliteIndex.open(sqlite, path, { rankedRows: 7 })
+    afterTest(() => index.close())
+    for (let n = 0; n < 60; n += 1) index.set(`session-${n}`, entry(`report ${n} names the quetzal ${'and other words '.repeat(n % 5)}`, n % 3 === 0 ? '我们讨论了灰度策略' : '灰度 发布 策略 分开'))
+    const all = index.search(queryTerms('quetzal'), () => true, 100, newestFirst)
+    expect(all.map(hit => hit.id).sort()).toEqual(Array.from({ length: 60 }, (_, n) => `session-${n}`).sort())
+    expect(index.search(queryTerms('quetzal'), () => true, 25, newestFirst)).toHaveLength(25)
+    // The run stands whole in every third session only: its pairs found apart in the others are passed over batch after batch.
+    expect(index.search(queryTerms('灰度策略'), () => true, 100, newestFirst).map(hit => hit.id).sort()).toEqual(Array.from({ length: 20 }, (_, n) => `session-${3 * n}`).sort())
+  })
+
+  it('make the excerpt of the first message that matches, with its number, in a long session', () => {
+    const disk = openIndex()
+    const long = Array.from({ length: 400 }, (_, n) => `message ${n} about nothing ${'filler '.repeat(30)}`)
+    long[250] = 'here the quetzal appears at last'
+    long[300] = '这里讨论灰度策略的细节'
+    disk.set('session-a', { ...entry(...long), origins: long.map((_, n) => ({ seq: 10 + n, time: 1000 + n, role: n % 2 === 0 ? 'user' : 'assistant' })) })
+    const [hit] = disk.search(queryTerms('quetzal'), () => true, 5, newestFirst)
+    expect(hit).toMatchObject({ snippet: { message: 251, text: 'here the quetzal appears at last' }, origin: { seq: 260, time: 1250, role: 'user' } })
+    expect(disk.search(queryTerms('灰度策略'), () => true, 5, newestFirst)[0]!.snippet).toMatchObject({ message: 301, text: '…里讨论灰度策略的细节' })
   })
 })
 
@@ -114,16 +158,21 @@ describe('writes', () => {
     disk.set('session-a', entry(...messages))
     const before = statSync(disk.path).size + (() => { try { return statSync(`${disk.path}-wal`).size } catch { return 0 } })()
     disk.checkpoint(false)
-    const long = Array.from({ length: 300 }, (_, n) => `message ${n} about nothing in particular ${'filler '.repeat(40)}`)
+    // Words that do not repeat, so the stored text does not compress away.
+    const long = Array.from({ length: 1_000 }, (_, n) => `message ${n} about nothing in particular ${Array.from({ length: 40 }, (_, k) => `w${((n * 40 + k) * 2654435761 % 1e9).toString(36)}`).join(' ')}`)
     disk.set('session-b', entry(...long))
     disk.checkpoint(false)
     const wal = (): number => statSync(`${disk.path}-wal`).size
+    const other = new DatabaseSync(disk.path)
+    afterTest(() => other.close())
+    // The log emptied first, so what a write adds to it is all it wrote.
     const growth = (write: () => void): number => {
+      other.exec('PRAGMA wal_checkpoint(TRUNCATE)')
       const start = wal()
       write()
       return wal() - start
     }
-    // One new message of a 301-message session writes pages for that message, not for the session.
+    // One new message of a 1,001-message session writes pages for that message, not for the session.
     const small = growth(() => disk.set('session-b', entry(...long, 'then a quetzal appeared')))
     const rewrite = growth(() => disk.set('session-b', entry('changed first message', ...long.slice(1), 'then a quetzal appeared')))
     expect(small).toBeLessThan(rewrite / 4)
@@ -131,7 +180,7 @@ describe('writes', () => {
     disk.set('session-a', entry(...messages, 'and later a quetzal'))
     expect(found(disk, 'kiwi quetzal')).toEqual(['session-a'])
     expect(found(disk, 'quetzal')).toEqual(['session-a', 'session-b'])
-    expect(disk.search(queryTerms("quetzal"), id => id === "session-b", 5, newestFirst)[0]!.snippet.message).toBe(301)
+    expect(disk.search(queryTerms("quetzal"), id => id === "session-b", 5, newestFirst)[0]!.snippet.message).toBe(1_001)
   })
 
   it('write a session again as one segment past the segment limit, and after its earlier messages changed', () => {
@@ -168,6 +217,10 @@ describe('the file', () => {
     expect(second.rebuilt).toBeUndefined()
     expect(second.index.complete).toBe(true)
     expect(second.index.summaries()).toEqual([['session-a', { revision: '7:9', title: 'Kiwi plans' }]])
+    // A checkpoint leaves no write-ahead log behind: the index on disk is its file.
+    for (let n = 0; n < 50; n += 1) second.index.set(`session-${n}`, entry(`words of session ${n} `.repeat(200)))
+    expect(second.index.checkpoint(true)).toBe(statSync(path).size)
+    expect(statSync(`${path}-wal`).size).toBe(0)
     expect(found(second.index, 'quetzal')).toEqual(['session-a'])
   })
 
@@ -207,6 +260,43 @@ describe('the file', () => {
     expect(opened.index.summaries()).toEqual([])
     opened.index.set('session-a', entry('works again'))
     expect(found(opened.index, 'works')).toEqual(['session-a'])
+  })
+
+  it('gives back the space of an older layout it drops', () => {
+    const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
+    const { index } = SqliteIndex.open(sqlite, path)
+    for (let n = 0; n < 200; n += 1) index.set(`session-${n}`, entry(Array.from({ length: 200 }, (_, k) => `w${((n * 200 + k) * 2654435761 % 1e9).toString(36)}`).join(' ')))
+    index.checkpoint(true)
+    index.close()
+    const db = new DatabaseSync(path)
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE); UPDATE meta SET value = '4' WHERE key = 'version'")
+    db.close()
+    const before = statSync(path).size
+    const opened = SqliteIndex.open(sqlite, path)
+    afterTest(() => opened.index.close())
+    expect(opened.rebuilt).toBe('outdated')
+    expect(statSync(path).size).toBeLessThan(before / 4)
+  })
+
+  it('says it is damaged when its pages are overwritten while it is open, and a fresh file works in its place', () => {
+    const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
+    const { index } = SqliteIndex.open(sqlite, path)
+    afterTest(() => index.close())
+    for (let n = 0; n < 15; n += 1) index.set(`session-${n}`, entry(`quetzal report ${n}`, 'more words '.repeat(50)))
+    expect(found(index, 'quetzal')).toHaveLength(15)
+    // Garbage written through another handle: every page of the term index's data.
+    const other = new DatabaseSync(path)
+    other.exec("UPDATE terms_data SET block = randomblob(length(block)) WHERE id > 10")
+    other.exec("UPDATE texts SET body = randomblob(length(body))")
+    other.close()
+    expect(() => index.search(queryTerms('quetzal'), () => true, 10, newestFirst)).toThrow(IndexDamagedError)
+    index.close()
+    SqliteIndex.setAside(path)
+    const fresh = SqliteIndex.open(sqlite, path)
+    afterTest(() => fresh.index.close())
+    expect(fresh.rebuilt).toBe('missing')
+    fresh.index.set('session-a', entry('the quetzal again'))
+    expect(found(fresh.index, 'quetzal')).toEqual(['session-a'])
   })
 
   it('after a kill between any two of its writes, opens as it was at the last completed change', { timeout: 120_000 }, () => {

@@ -12,7 +12,7 @@ import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-referenc
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type { Config } from '../../config.ts'
 import type { ContentSearch } from '../search/content-search.ts'
-import { queryTerms } from '../search/text.ts'
+import { queryTerms } from '../search/terms.ts'
 import type { Candidate, Snippet } from '../../shared/wire.ts'
 import { rankedInScope, type ReferenceTarget } from '../sessions/scope.ts'
 import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'

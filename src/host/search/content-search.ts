@@ -3,9 +3,10 @@
  * background, and its queries.
  *
  * The index lives in a worker thread (`search/worker.ts`), which reads log
- * files, indexes, answers queries and writes the index file, so none of that
- * holds up the host's own requests; this side keeps, per session, the log
- * revision and title the index holds, and decides what to read.
+ * files, indexes, answers queries and writes the index file (SQLite, see
+ * `sqlite-index.ts`), so none of that holds up the host's own requests; this
+ * side keeps, per session, the log revision and title the index holds, and
+ * decides what to read.
  *
  * After the session index's first listing, the worker opens the index file
  * (it answers at once from what it holds), then the log pass reads every
@@ -15,42 +16,42 @@
  * build completes, {@link ContentSearch.progress} says how far it has come.
  * Live sessions follow their own events (a message is searchable a moment
  * after it is appended). A session that leaves the session index leaves the
- * content index. On disk (the SQLite engine) every change is written as it
- * is applied, and a save records that the build completed; in memory (where
- * FTS5 is missing) the file is written after each pass that changed
- * something and at most every {@link ContentSearchOptions.saveDelayMs} while
- * live sessions change. A write that fails is logged and tried again after
- * that delay. Stopping cancels a write under way and removes its temporary
- * file; a start removes those that stopped processes left. Nothing
- * here can fail the plugin's start: a worker that cannot start or dies
- * leaves the plugin without content search (titles are then read the old
- * way), and every other fault is logged and leaves search with what it has.
+ * content index. Every change is written as it is applied; after each pass,
+ * and at a stop, the worker records whether the build completed. A file
+ * found damaged while in use is set aside by the worker, which opens a fresh
+ * one; this side then answers from titles while the pass builds the index
+ * again (said once in the log). Where `node:sqlite` or its FTS5 is missing
+ * there is no content index (engine `none`, said once in the log): search is
+ * by title only. Nothing here can fail the plugin's start: a worker that
+ * cannot start or dies leaves the plugin without content search (titles are
+ * then read the old way), and every other fault is logged and leaves search
+ * with what it has.
  * @module @wishp3/dsh-sessions/host/search/content-search
  */
-import { rm } from 'node:fs/promises'
 import type { Context } from '@deepseek-ai/cordis'
 import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
-import { IndexSaver } from './index-saver.ts'
 import { LiveChanges } from './live-changes.ts'
 import { LogPass, type ContentSink } from './log-pass.ts'
 import { liveRevision, type SessionLogLocator } from './log-locator.ts'
-import type { ContentEntry, ContentHit } from './content-index.ts'
-import { temporaryIndexFile } from './index-temporary.ts'
+import type { ContentHit } from './index-search.ts'
+import type { ContentEntry } from './sqlite-index.ts'
 import { conversationOf, messageText, roledConversationOf, titleOf } from './conversation.ts'
 import { type ConversationPage, pageOf } from './conversation-page.ts'
 import { MAX_READ_TEXT } from './conversation-reader.ts'
-import type { QueryTerm } from './text.ts'
+import type { QueryTerm } from './terms.ts'
 import { SearchWorker, workerModule } from './worker-client.ts'
+import { DAMAGED_MESSAGE } from './index-file.ts'
 import type { EntrySummary, IndexEngine, LoadReason } from './worker-protocol.ts'
 import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 import type { IndexingProgress } from '../../shared/wire.ts'
 
 /**
  * Where the plugin keeps the content index: its own folder of the harness
- * home. The SQLite engine's file sits beside this path as
- * `content-index.sqlite` (see `index-keeper.ts`).
- * @returns `$DSH_HOME/dsh-sessions/content-index.json` (`~/.dsh/…` by default), the memory engine's file.
+ * home. The SQLite file sits beside this path as `content-index.sqlite`
+ * (see `index-keeper.ts`); this path is the JSON file of earlier versions,
+ * removed at the first start.
+ * @returns `$DSH_HOME/dsh-sessions/content-index.json` (`~/.dsh/…` by default).
  */
 export function contentIndexFile(): string {
   return dshHomePath('dsh-sessions', 'content-index.json')
@@ -64,11 +65,9 @@ export interface ContentSearchOptions {
   readonly duty?: number
   /** Milliseconds a live session waits after an event before its text is indexed again. */
   readonly liveDelayMs?: number
-  /** Longest wait before changes of live sessions are saved. */
-  readonly saveDelayMs?: number
   /** The worker's module (tests only). */
   readonly workerModule?: URL
-  /** The index engine (tests only); by default SQLite where `node:sqlite` has FTS5, else memory. */
+  /** `none` acts as where `node:sqlite` or FTS5 is missing (tests only); by default SQLite where it can serve. */
   readonly engine?: IndexEngine
 }
 
@@ -81,13 +80,15 @@ export interface ContentSearchStatus {
   readonly sessions: number
   /** How the start went: `restored`, `partial` (a build that had not completed: it goes on), or why the file could not be used. */
   readonly start: 'pending' | LoadReason | 'no-file' | 'unavailable'
-  /** Where the index lives (see `index-keeper.ts`); `undefined` until the worker has opened it. */
+  /** Where the index lives: `sqlite`, or `none` where `node:sqlite` or FTS5 is missing (titles only); `undefined` until the worker has opened it. */
   readonly engine: IndexEngine | undefined
   readonly passes: number
   readonly reads: number
   readonly lastPassMs: number
-  /** Bytes of the last file written. */
+  /** Bytes the index file took when it was last checked (after a pass, or when opened). */
   readonly savedBytes: number
+  /** Times the file was found damaged while in use, set aside and built again. */
+  readonly damaged: number
 }
 
 
@@ -105,6 +106,10 @@ async function bounded(promise: Promise<unknown>, ms: number): Promise<void> {
 export class ContentSearch implements ContentSink {
   /** Per session, what the worker's index holds. */
   private readonly summaries = new Map<string, EntrySummary>()
+  /** The creation times the worker was given for the sessions it may find (its copy of this map is kept equal to it). */
+  private readonly datesSent = new Map<string, number>()
+  /** Whether sessions left {@link summaries} since the last query, so the worker's dates may name some that are gone. */
+  private datesStale = false
   /** Started after the session index's first listing, so the host's own start goes first. */
   private worker: SearchWorker | undefined
   private readonly workerModule: URL
@@ -112,7 +117,10 @@ export class ContentSearch implements ContentSink {
   private ready = false
   private start: ContentSearchStatus['start'] = 'pending'
   private readonly readyWaiters: (() => void)[] = []
-  private readonly saver: IndexSaver
+  private savedBytes = 0
+  private damaged = 0
+  /** A rebuild after damage is under way (its message is logged once). */
+  private rebuilding = false
   private readonly live: LiveChanges
   private disposed = false
   private readonly ctx: Context
@@ -127,14 +135,6 @@ export class ContentSearch implements ContentSink {
     this.sessions = sessions
     this.logs = logs
     this.file = options.file
-    const file = options.file
-    const worker = () => this.worker
-    this.saver = new IndexSaver({
-      get available() { return file !== undefined && worker()?.alive === true },
-      write: async () => (await worker()!.call('save', { file: file!, complete: this.ready })).bytes,
-      cancel: () => worker()!.call('cancelSave', {}),
-      failed: error => { ctx.logger('dsh-sessions').warn('content search: saving %s failed: %s', file, error) },
-    }, options.saveDelayMs ?? 30_000)
     this.live = new LiveChanges(options.liveDelayMs ?? 250, id => this.liveChanged(id))
     this.workerModule = options.workerModule ?? workerModule()
     this.engineAsked = options.engine
@@ -147,28 +147,19 @@ export class ContentSearch implements ContentSink {
     void this.begin()
   }
 
-  /**
-   * Stops: a save under way is cancelled (the old file stays) and its
-   * temporary file removed before the worker ends. The cancel is bounded
-   * (see `index-saver.ts`), after which the worker is ended anyway and the
-   * temporary file removed from here; a file left even so is removed at the
-   * next start.
-   */
+  /** Stops: the worker records whether the build completed (bounded), then ends. */
   private async stop(): Promise<void> {
     this.disposed = true
     this.live.stop()
     const worker = this.worker
-    await this.saver.stop()
     if (worker === undefined) return
-    // On disk every change is written already; record whether the build completed, bounded like a cancelled save.
     if (this.engine === 'sqlite' && this.file !== undefined && worker.alive) await bounded(worker.call('save', { file: this.file, complete: this.ready }), STOP_SAVE_MS)
     await worker.stop()
-    if (this.file !== undefined) await rm(temporaryIndexFile(this.file), { force: true }).catch(() => undefined)
   }
 
   /** Where the index stands. */
   status(): ContentSearchStatus {
-    return { ready: this.ready, available: this.available, sessions: this.summaries.size, start: this.start, engine: this.engine, ...this.pass.stats, savedBytes: this.saver.savedBytes }
+    return { ready: this.ready, available: this.available, sessions: this.summaries.size, start: this.start, engine: this.engine, ...this.pass.stats, savedBytes: this.savedBytes, damaged: this.damaged }
   }
 
   /**
@@ -208,17 +199,35 @@ export class ContentSearch implements ContentSink {
    */
   async find(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number): Promise<readonly ContentHit[]> {
     const worker = this.worker
-    if (terms.length === 0 || limit <= 0 || worker?.alive !== true) return []
-    const admitted: [string, number][] = []
+    // While the index is built again after damage, titles alone answer.
+    if (terms.length === 0 || limit <= 0 || worker?.alive !== true || this.rebuilding) return []
+    // The worker keeps each session's creation time (for ties), so a query sends only the dates it lacks and the shorter of the sessions admitted and those not.
+    const only: string[] = []
+    const except: string[] = []
+    const dates: [string, number][] = []
     for (const id of this.summaries.keys()) {
       const session = this.sessions.get(id)
-      if (session !== undefined && admit(id)) admitted.push([id, session.createdAt])
+      if (session === undefined || !admit(id)) {
+        except.push(id)
+        continue
+      }
+      only.push(id)
+      if (this.datesSent.get(id) !== session.createdAt) {
+        dates.push([id, session.createdAt])
+        this.datesSent.set(id, session.createdAt)
+      }
     }
-    if (admitted.length === 0) return []
+    if (only.length === 0) return []
+    const dropped: string[] = []
+    if (this.datesStale) {
+      this.datesStale = false
+      for (const id of this.datesSent.keys()) if (!this.summaries.has(id)) dropped.push(id)
+      for (const id of dropped) this.datesSent.delete(id)
+    }
     try {
-      return await worker.call('search', { terms, admitted, limit })
+      return await worker.call('search', { terms, limit, dates, dropped, ...(only.length <= except.length ? { only } : { except }) })
     } catch (error) {
-      this.ctx.logger('dsh-sessions').warn('content search: %s', error)
+      if (!this.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: %s', error)
       return []
     }
   }
@@ -277,18 +286,23 @@ export class ContentSearch implements ContentSink {
   /** Reads a session's log into the index through the worker (the log pass's sink). */
   async readLog(id: string, path: string, revision: string): Promise<{ found: boolean; title: string | undefined }> {
     if (this.worker === undefined) throw new Error('the search worker has not started')
-    const read = await this.worker.call('read', { session: id, path, revision })
+    let read: { found: boolean; title: string | undefined }
+    try {
+      read = await this.worker.call('read', { session: id, path, revision })
+    } catch (error) {
+      // The file was set aside and a fresh one opened: this log is read again by the rebuild's pass.
+      if (this.damagedBy(error)) return { found: false, title: undefined }
+      throw error
+    }
     if (read.found) this.summaries.set(id, { revision, title: read.title })
-    else this.summaries.delete(id)
-    this.saver.changed()
+    else this.dropSummary(id)
     return read
   }
 
   /** Drops a session from the index (the log pass's sink, and when it leaves the session index). */
   forget(id: string): void {
-    if (!this.summaries.delete(id)) return
-    this.saver.changed()
-    this.worker?.call('forget', { session: id }).catch(() => undefined)
+    if (!this.dropSummary(id)) return
+    this.worker?.call('forget', { session: id }).catch(error => { this.damagedBy(error) })
   }
 
   /** Brings a live session's text up to date from its events (the log pass's sink). */
@@ -300,15 +314,13 @@ export class ContentSearch implements ContentSink {
     if (this.summaries.get(id)?.revision === revision) return
     const entry: ContentEntry = { revision, ...conversationOf(session.events) }
     this.summaries.set(id, { revision, title: entry.title })
-    this.saver.changed()
-    worker.call('put', { session: id, entry }).catch(() => undefined)
+    worker.call('put', { session: id, entry }).catch(error => { this.damagedBy(error) })
   }
 
   private liveChanged(id: string): void {
     if (this.sessions.get(id) === undefined) return
     try {
       this.followLive(id)
-      this.saver.soon()
     } catch (error) {
       this.ctx.logger('dsh-sessions').warn('content search: %s', error)
     }
@@ -320,22 +332,27 @@ export class ContentSearch implements ContentSink {
       if (this.disposed) return
       const worker = this.worker = new SearchWorker(this.workerModule, { engine: this.engineAsked }, error => {
         if (this.disposed) return
-        this.summaries.clear()
+        this.clearSummaries()
         this.start = 'unavailable'
         this.ctx.logger('dsh-sessions').warn('content search is off: %s', error)
       })
       if (!worker.alive) this.start = 'unavailable'
-      else if (this.file === undefined) this.start = 'no-file'
       else {
-        const loaded = await worker.call('load', { file: this.file })
+        // Without a file, the index lives in memory (SQLite's own): nothing is restored, nothing written.
+        const loaded = await worker.call('load', { file: this.file ?? null })
         if (this.disposed) return
         this.engine = loaded.engine
-        this.saver.savedBytes = loaded.bytes
-        if (loaded.why !== undefined) this.ctx.logger('dsh-sessions').info('content index kept in memory: %s', loaded.why)
-        for (const [id, summary] of loaded.entries) this.summaries.set(id, summary)
-        this.start = loaded.reason
+        this.savedBytes = loaded.bytes
+        if (loaded.engine === 'none') {
+          // Search by title only: without the worker, titles are read the way they are without content search.
+          this.start = 'unavailable'
+          this.ctx.logger('dsh-sessions').warn('content search is off, titles only: %s', loaded.why ?? 'no SQLite with FTS5')
+          this.worker = undefined
+          await worker.stop()
+        } else for (const [id, summary] of loaded.entries) this.summaries.set(id, summary)
+        if (loaded.engine !== 'none') this.start = this.file === undefined ? 'no-file' : loaded.reason
         if (loaded.reason === 'restored') this.markReady()
-        else if (loaded.reason !== 'missing' && loaded.reason !== 'partial') this.ctx.logger('dsh-sessions').info('content index file %s (%s): building it again', this.file, loaded.reason)
+        else if (loaded.engine === 'none') { /* said above */ } else if (loaded.reason !== 'missing' && loaded.reason !== 'partial') this.ctx.logger('dsh-sessions').info('content index file %s (%s): building it again', this.file, loaded.reason)
       }
     } catch (error) {
       this.ctx.logger('dsh-sessions').warn('content search: %s', error)
@@ -349,9 +366,56 @@ export class ContentSearch implements ContentSink {
     this.pass.schedule()
     void this.pass.idle().then(() => {
       if (this.disposed) return
-      if (this.sessions.isListed) this.markReady()
-      this.saver.soon(true)
+      if (this.sessions.isListed && !this.rebuilding) this.markReady()
+      void this.saved()
     })
+  }
+
+  /** Records where the build stands in the file, and its size. */
+  private async saved(): Promise<void> {
+    const worker = this.worker
+    if (this.engine !== 'sqlite' || this.file === undefined || worker?.alive !== true) return
+    try {
+      this.savedBytes = (await worker.call('save', { file: this.file, complete: this.ready })).bytes
+    } catch (error) {
+      if (!this.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: recording the index file failed: %s', error)
+    }
+  }
+
+  /**
+   * Whether an error of the worker says it found the index file damaged; if
+   * so, the worker has set the file aside and opened a fresh one, and this
+   * side answers from titles (no content match) until the pass has built
+   * the index again. Said once in the log per damage.
+   */
+  private damagedBy(error: unknown): boolean {
+    if (!String(error instanceof Error ? error.message : error).includes(DAMAGED_MESSAGE)) return false
+    if (this.rebuilding || this.disposed) return true
+    this.rebuilding = true
+    this.damaged += 1
+    this.ctx.logger('dsh-sessions').warn('content search: %s; it was set aside, and the index is built again from the logs (titles only meanwhile)', error instanceof Error ? error.message : String(error))
+    this.clearSummaries()
+    this.ready = false
+    this.start = 'corrupt'
+    this.pass.schedule()
+    void this.pass.idle().then(() => {
+      if (this.disposed) return
+      this.rebuilding = false
+      this.runPass()
+    })
+    return true
+  }
+
+  /** Forgets what the index held of a session; whether it held it. */
+  private dropSummary(id: string): boolean {
+    const held = this.summaries.delete(id)
+    if (held) this.datesStale = true
+    return held
+  }
+
+  private clearSummaries(): void {
+    if (this.summaries.size > 0) this.datesStale = true
+    this.summaries.clear()
   }
 
   private markReady(): void {

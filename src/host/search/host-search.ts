@@ -34,7 +34,7 @@ import { replaceSearchSessions, type SearchSessions } from '../official/session-
 import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 import type { ContentSearch } from './content-search.ts'
 import { boundedQuery } from './sidebar-search.ts'
-import { queryTerms } from './text.ts'
+import { queryTerms } from './terms.ts'
 
 /** Most sessions one page may ask for. */
 export const MAX_PAGE = 100

@@ -1,149 +1,206 @@
 /**
- * The content index on disk: one JSON file `{ format, version, terms,
- * content }`, written piece by piece to a temporary file of this process
- * (resting between pieces, so the host keeps serving) and renamed over the
- * old one, so a crash leaves the old file or the new one, never half of
- * either. A write that fails or is cancelled removes its temporary file;
- * temporary files that a stopped process left behind are removed before the
- * file is read.
+ * The content index's file: its layout and schema, opening it (and building
+ * it anew when it is missing, not a usable SQLite file, or of another layout
+ * or term pipeline), removing it, and setting a damaged one aside.
  *
- * `terms` is the fingerprint of the term pipeline that made the saved terms
- * (see {@link termsFingerprint}), so a file saved before the terms changed
- * is built again however the change was made. A file that is missing,
- * unreadable, not JSON, of another format, version or term pipeline, or that
- * does not restore, is reported as such and the caller builds the index
- * again; reading never throws.
+ * The file records its format, layout version, layout and the fingerprint of
+ * the term pipeline in `meta`; a file of another layout or pipeline, or one
+ * that is not a usable SQLite file, has its tables dropped and is built
+ * again. It is in write-ahead-log mode, so a process stopped at any moment
+ * leaves it as it was at its last completed change, and two processes on
+ * one home take turns writing (each waits for the other up to
+ * {@link BUSY_MS}).
  * @module @wishp3/dsh-sessions/host/search/index-file
  */
-import { createHash } from 'node:crypto'
-import { createWriteStream } from 'node:fs'
-import { mkdir, readFile, rename, rm } from 'node:fs/promises'
-import { once } from 'node:events'
+import { mkdirSync, renameSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { Writable } from 'node:stream'
-import { ContentIndex, type ContentIndexData } from './content-index.ts'
-import { temporaryIndexFile } from './index-temporary.ts'
-import { indexTerms } from './text.ts'
+import type { DatabaseSync } from 'node:sqlite'
+import type { SqliteModule } from './sqlite-capability.ts'
+import { termsFingerprint } from './terms.ts'
 
-/** The file's format name. */
-export const INDEX_FORMAT = 'dsh-sessions-content-index'
+/** What the error message of a call that found the index file damaged starts with (the file was set aside and a fresh one opened); the host half reads it off the worker's answer. */
+export const DAMAGED_MESSAGE = 'the content index file is damaged'
 
-/** Version of the file's layout; a file of another version is built again. Term changes need no bump: see {@link termsFingerprint}. */
-export const INDEX_VERSION = 2
+/** The file's format name, kept in its `meta` table. */
+export const SQLITE_FORMAT = 'dsh-sessions-content-index-sqlite'
+
+/** Version of the file's layout; a file of another version is built again. */
+export const SQLITE_VERSION = 5
+
+/** Bytes of a page of a new file. */
+const PAGE_SIZE = 16_384
+
+/** Milliseconds a change waits for another process's write to finish. */
+export const BUSY_MS = 5_000
+
+/** Segment row ids: a session's number times this, plus the first message's index. */
+export const ROW_SPAN = 2 ** 20
+
+/** Characters of message text stored in one compressed piece at most (a longer message is a piece of its own): an excerpt unpacks the pieces of its session only up to its first match. */
+export const PIECE_CHARS = 4 * 1024
 
 /**
- * A text that every step of the term pipeline changes the terms of: case,
- * Latin accents in both compositions, kana voicing marks (composed and
- * combining), Han and kana runs, the prolonged sound mark and iteration
- * mark, Hangul, digits, ligatures and dotted capitals, words next to CJK.
+ * How the file is laid out: what FTS5 records of each term (`none`: the
+ * segments that hold it; `column`, `full`: more), its prefix indexes, the
+ * deflate level and piece size of the stored text, and which tables and
+ * terms it has. The index uses {@link LAYOUT}; the others
+ * exist to be measured against it (`npm run bench -- --only layouts`).
  */
-const FINGERPRINT_SAMPLE = 'Café Cafe\u0301 GENÈVE naïve İstanbul Straße ﬁle 3rd-4th x86_64 データベース がっこう か\u3099 ベース 灰度策略 發佈 人々 한국어 Rollout灰度 東京タワー'
+export interface SqliteLayout {
+  readonly detail: 'none' | 'column' | 'full'
+  readonly prefix: readonly number[]
+  readonly level: number
+  /** Characters of message text per stored piece (see {@link PIECE_CHARS}). */
+  readonly pieceChars: number
+  /** Whether a second FTS5 table names the pieces that hold each term, so an excerpt unpacks only those; without it, a session's pieces are unpacked in order up to its first match. */
+  readonly places: boolean
+  /** Whether Chinese and Japanese runs of three characters are terms of `terms` (a query's longer runs are then asked as those, else as their pairs). */
+  readonly threes: boolean
+}
+
+/** The layout the index uses. */
+export const LAYOUT: SqliteLayout = { detail: 'none', prefix: [], level: 6, pieceChars: PIECE_CHARS, places: true, threes: true }
+
+const layoutName = (layout: SqliteLayout): string => `detail=${layout.detail};prefix=${layout.prefix.join(',')};level=${layout.level};piece=${layout.pieceChars};places=${layout.places};threes=${layout.threes}`
+
+const schemaOf = (layout: SqliteLayout): string => `
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sessions(
+  no INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  revision TEXT,
+  title TEXT,
+  messages INTEGER NOT NULL,
+  digest TEXT NOT NULL,
+  segments INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_split ON sessions(no) WHERE segments > 1;
+CREATE TABLE IF NOT EXISTS segments(row INTEGER PRIMARY KEY, size INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS texts(row INTEGER PRIMARY KEY, body BLOB NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5(body, content='', contentless_delete=1, tokenize='ascii', detail=${layout.detail}${layout.prefix.length > 0 ? `, prefix='${layout.prefix.join(' ')}'` : ''});
+${layout.places ? "CREATE VIRTUAL TABLE IF NOT EXISTS places USING fts5(body, content='', contentless_delete=1, tokenize='ascii', detail=none);" : ''}
+`
+
+/** SQLite's primary result codes for a file that is not a database, or is damaged. */
+const DAMAGED = new Set([11, 26])
+
+/** Whether an error says the file is not a usable database (as opposed to busy, full or unreadable). */
+export function isDamaged(error: unknown): boolean {
+  const code = (error as { errcode?: unknown } | null)?.errcode
+  return typeof code === 'number' && DAMAGED.has(code & 0xff)
+}
+
+/** The index file turned out damaged after it was opened (SQLite said so, or a stored text did not unpack). */
+export class IndexDamagedError extends Error {
+  constructor(cause: unknown) {
+    super(`${DAMAGED_MESSAGE}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    this.name = 'IndexDamagedError'
+  }
+}
+
+/** What opening the file gave: its database, and whether it was built anew (and why). */
+export interface IndexFileOpened {
+  readonly db: DatabaseSync
+  /** `undefined` when the file was used as it was; else why it was built anew. */
+  readonly rebuilt: 'missing' | 'corrupt' | 'outdated' | undefined
+}
 
 /**
- * The fingerprint of a term pipeline: a hash of the terms it makes of a fixed
- * sample text. Computed from the pipeline itself, so a change of the terms
- * changes it without anyone remembering to.
- * @param terms - the pipeline; the index's own by default.
- * @returns a short hex digest.
- */
-export function termsFingerprint(terms: (text: string) => readonly string[] = indexTerms): string {
-  if (terms === indexTerms) return ownFingerprint ??= fingerprintOf(terms)
-  return fingerprintOf(terms)
-}
-
-/** The index's own fingerprint, made once per process. */
-let ownFingerprint: string | undefined
-
-function fingerprintOf(terms: (text: string) => readonly string[]): string {
-  return createHash('sha256').update(JSON.stringify(terms(FINGERPRINT_SAMPLE))).digest('hex').slice(0, 16)
-}
-
-/** The file's top level. */
-interface IndexFile {
-  readonly format: typeof INDEX_FORMAT
-  readonly version: number
-  readonly terms: string
-  readonly content: ContentIndexData
-}
-
-/** What reading the file gave. */
-export type IndexFileRead =
-  | { readonly ok: true; readonly index: ContentIndex }
-  | { readonly ok: false; readonly reason: 'missing' | 'unreadable' | 'corrupt' | 'outdated' }
-
-/**
- * Reads and restores the index file.
+ * Opens the index file, creating it, or building it anew when it is not a
+ * usable file of this layout and term pipeline (its old files are removed).
+ * @param sqlite - the `node:sqlite` module (see {@link loadSqlite}).
  * @param path - the file.
- * @returns the index, or why there is none.
+ * @param layout - the layout it must have.
+ * @returns the open database and whether it was built anew.
  */
-export async function readIndexFile(path: string): Promise<IndexFileRead> {
-  let text: string
+export function openIndexFile(sqlite: SqliteModule, path: string, layout: SqliteLayout): IndexFileOpened {
+  mkdirSync(dirname(path), { recursive: true })
+  let db: DatabaseSync
   try {
-    text = await readFile(path, 'utf8')
+    db = connect(sqlite, path)
   } catch (error) {
-    return { ok: false, reason: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable' }
+    if (!isDamaged(error)) throw error
+    removeIndexFile(path)
+    return { db: openIndexFile(sqlite, path, layout).db, rebuilt: 'corrupt' }
   }
-  let data: Partial<IndexFile>
+  let rebuilt: IndexFileOpened['rebuilt']
+  // One transaction, so another process opening the file at the same time sees it whole or waits.
   try {
-    data = JSON.parse(text) as Partial<IndexFile>
-  } catch {
-    return { ok: false, reason: 'corrupt' }
+    db.exec('BEGIN IMMEDIATE')
+    try {
+      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'terms_%'").all() as { name: string }[]).map(row => row.name)
+      const meta = tables.includes('meta') ? Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map(row => [row.key, row.value])) : {}
+      if (tables.length === 0) rebuilt = 'missing'
+      else if (meta.format !== SQLITE_FORMAT) rebuilt = 'corrupt'
+      else if (meta.version !== String(SQLITE_VERSION) || meta.terms !== termsFingerprint() || meta.layout !== layoutName(layout)) rebuilt = 'outdated'
+      if (rebuilt === 'corrupt' || rebuilt === 'outdated') for (const name of tables) db.exec(`DROP TABLE IF EXISTS "${name.replaceAll('"', '""')}"`)
+      if (rebuilt !== undefined) {
+        db.exec(schemaOf(layout))
+        const write = db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)')
+        write.run('format', SQLITE_FORMAT)
+        write.run('version', String(SQLITE_VERSION))
+        write.run('terms', termsFingerprint())
+        write.run('layout', layoutName(layout))
+      }
+      db.exec('COMMIT')
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK')
+      throw error
+    }
+  } catch (error) {
+    db.close()
+    if (!isDamaged(error)) throw error
+    removeIndexFile(path)
+    return { db: openIndexFile(sqlite, path, layout).db, rebuilt: 'corrupt' }
   }
-  if (data === null || typeof data !== 'object' || data.format !== INDEX_FORMAT) return { ok: false, reason: 'corrupt' }
-  if (data.version !== INDEX_VERSION || data.terms !== termsFingerprint()) return { ok: false, reason: 'outdated' }
-  try {
-    return { ok: true, index: await ContentIndex.fromJSON((data as IndexFile).content) }
-  } catch {
-    return { ok: false, reason: 'corrupt' }
+  if (rebuilt === 'corrupt' || rebuilt === 'outdated') {
+    // Dropped tables leave their pages in the file: give them back (an older layout's file could be gigabytes).
+    try {
+      db.exec('VACUUM; PRAGMA wal_checkpoint(TRUNCATE)')
+    } catch {
+      // another process is reading it: the pages are reused by the new build instead
+    }
   }
-}
-
-const rest = (): Promise<void> => new Promise(resolve => setImmediate(resolve))
-
-/** Options of {@link writeIndexFile}. */
-export interface WriteOptions {
-  /** Stops the write between two pieces; the old file stays and the temporary one is removed. */
-  readonly signal?: AbortSignal
-  /** Opens the temporary file for writing (tests put faults here). */
-  readonly open?: (path: string) => Writable
+  return { db, rebuilt }
 }
 
 /**
- * Writes the index file, replacing the old one at once. The index must not
- * change until the returned promise settles. When the write fails or is
- * cancelled, the old file is left as it was and the temporary file removed.
- * @param path - the file; its folder is created.
- * @param index - the index.
- * @param options - cancellation, and where the bytes go.
- * @returns the bytes written.
+ * Removes an index file and the write-ahead log beside it.
+ * @param path - the file.
  */
-export async function writeIndexFile(path: string, index: ContentIndex, options: WriteOptions = {}): Promise<number> {
-  const temporary = temporaryIndexFile(path)
-  await mkdir(dirname(path), { recursive: true })
-  const out = (options.open ?? (file => createWriteStream(file)))(temporary)
-  const failed = new Promise<never>((_, reject) => out.once('error', reject))
-  failed.catch(() => undefined)
-  let bytes = 0
-  const put = async (text: string): Promise<void> => {
-    options.signal?.throwIfAborted()
-    bytes += Buffer.byteLength(text)
-    if (!out.write(text)) await Promise.race([once(out, 'drain'), failed])
-  }
-  try {
-    await put(`{"format":${JSON.stringify(INDEX_FORMAT)},"version":${INDEX_VERSION},"terms":${JSON.stringify(termsFingerprint())},"content":`)
-    for (const part of index.jsonParts()) {
-      await put(part)
-      await rest()
+export function removeIndexFile(path: string): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) rmSync(file, { force: true })
+}
+
+/**
+ * Moves a damaged index file and its write-ahead log aside, to
+ * `<file>.damaged` (replacing one an earlier damage left), for a look later.
+ * @param path - the file.
+ * @returns where it went.
+ */
+export function setIndexFileAside(path: string): string {
+  const aside = `${path}.damaged`
+  removeIndexFile(aside)
+  for (const end of ['', '-wal']) {
+    try {
+      renameSync(`${path}${end}`, `${aside}${end}`)
+    } catch {
+      rmSync(`${path}${end}`, { force: true })
     }
-    await put('}')
-    out.end()
-    await Promise.race([once(out, 'close'), failed])
-    options.signal?.throwIfAborted()
-    await rename(temporary, path)
+  }
+  for (const end of ['-shm', '-journal']) rmSync(`${path}${end}`, { force: true })
+  return aside
+}
+
+function connect(sqlite: SqliteModule, path: string): DatabaseSync {
+  const db = new sqlite.DatabaseSync(path, { timeout: BUSY_MS })
+  try {
+    // The page size counts only when the file is created: larger pages hold the compressed pieces of text with less room left over.
+    db.exec(`PRAGMA page_size = ${PAGE_SIZE}`)
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA journal_size_limit = 8388608; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -8000; PRAGMA temp_store = MEMORY')
   } catch (error) {
-    out.destroy()
-    await rm(temporary, { force: true })
+    db.close()
     throw error
   }
-  return bytes
+  return db
 }

@@ -1,42 +1,40 @@
 /**
  * The content index as the search worker keeps it: changes, queries, and its
- * file. Two engines:
+ * file. The index lives on disk in SQLite (see `sqlite-index.ts`); each
+ * change is written as it is applied, and a save only records whether the
+ * index is complete and folds the write-ahead log into the file.
  *
- * - `sqlite` (where `node:sqlite` has FTS5): the index lives on disk (see
- *   `sqlite-index.ts`); each change is written as it is applied, and a save
- *   only records whether the index is complete and folds the write-ahead log
- *   into the file.
- * - `memory` (elsewhere, or when asked): the index lives in memory (see
- *   `content-index.ts`) and a save rewrites the JSON file whole (see
- *   `index-file.ts`). While that file is written the index must not change,
- *   so changes that arrive meanwhile wait in arrival order and are applied
- *   once the write settles, whether it succeeded, failed or was cancelled:
- *   none is lost, and none reaches the half-written file.
- *
- * The engine is chosen when the file is loaded; until then changes go to
- * memory. Runs wherever it is constructed (the worker thread, or a test).
+ * Where `node:sqlite` or its FTS5 is missing there is no index (engine
+ * `none`): the host then searches titles only. A file found damaged after it
+ * was opened is set aside and a fresh one opened in its place at once; the
+ * call that found it fails with {@link IndexDamagedError}'s message, so the
+ * host half builds the index again from the logs (see `content-search.ts`).
+ * Changes that arrive before the file is opened are kept and written to it
+ * once it is. Runs wherever it is constructed (the worker thread, or a test).
  * @module @wishp3/dsh-sessions/host/search/index-keeper
  */
-import { rm } from 'node:fs/promises'
-import type { Writable } from 'node:stream'
-import { ContentIndex, type ContentEntry, type ContentHit } from './content-index.ts'
-import { readIndexFile, writeIndexFile } from './index-file.ts'
-import { removeStaleTemporaries } from './index-temporary.ts'
+import { readdir, rm } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { readLogFile } from '../official/log-file.ts'
-import { loadSqlite, SqliteIndex } from './sqlite-index.ts'
-import type { QueryTerm } from './text.ts'
-import type { IndexEngine, WorkerCalls } from './worker-protocol.ts'
+import { IndexDamagedError } from './index-file.ts'
+import { loadSqlite, type SqliteModule } from './sqlite-capability.ts'
+import type { ContentHit } from './index-search.ts'
+import { type ContentEntry, type SqliteIndexOptions, SqliteIndex } from './sqlite-index.ts'
+import type { QueryTerm } from './terms.ts'
+import type { IndexEngine, SearchScope, WorkerCalls } from './worker-protocol.ts'
 
 /** Options of {@link IndexKeeper}. */
 export interface IndexKeeperOptions {
-  /** Opens the temporary file a save of the memory engine writes (tests put faults here). */
-  readonly open?: (path: string) => Writable
-  /** The engine to use; by default `sqlite` where it can serve, else `memory`. */
+  /** `none` acts as where `node:sqlite` or FTS5 is missing (tests); by default SQLite where it can serve. */
   readonly engine?: IndexEngine
+  /** Passed to the index file (measurements and tests). */
+  readonly sqlite?: SqliteIndexOptions
 }
 
 /**
- * The SQLite file of an index whose JSON file (the memory engine's) is `file`.
+ * The SQLite file of the index named by `file`, the `.json` path the plugin
+ * names its index by (a file of an earlier format there is removed, see
+ * {@link IndexKeeper.load}).
  * @param file - the JSON file's path, `….json`.
  * @returns the same path ending in `.sqlite`.
  */
@@ -44,40 +42,46 @@ export function sqliteFileOf(file: string): string {
   return `${file.replace(/\.json$/, '')}.sqlite`
 }
 
+/** Removes the JSON file earlier versions kept, and the temporary files their writes left (`<file>.<pid>.tmp`). */
+async function removeOldFiles(file: string): Promise<void> {
+  await rm(file, { force: true })
+  const prefix = `${basename(file)}.`
+  const names = await readdir(dirname(file)).catch(() => [] as string[])
+  for (const name of names) if (name.startsWith(prefix) && /^\d+\.tmp$/.test(name.slice(prefix.length))) await rm(join(dirname(file), name), { force: true }).catch(() => undefined)
+}
+
 /** The worker's index and its file. */
 export class IndexKeeper {
-  private index = ContentIndex.empty()
   private disk: SqliteIndex | undefined
+  private sqlite: SqliteModule | undefined
   private readonly engine: IndexEngine | undefined
-  private saving: { readonly done: Promise<void>; readonly controller: AbortController } | undefined
-  private readonly waiting = new Map<string, ContentEntry | null>()
-  private readonly open: ((path: string) => Writable) | undefined
+  private readonly options: SqliteIndexOptions
+  /** Creation times of the sessions queries may find (see {@link SearchScope}). */
+  private readonly createdAt = new Map<string, number>()
+  /** Changes that arrived before the file was opened, in arrival order. */
+  private readonly early = new Map<string, ContentEntry | null>()
 
   constructor(options: IndexKeeperOptions = {}) {
-    this.open = options.open
     this.engine = options.engine
-  }
-
-  /** Whether a save is under way (changes wait meanwhile). */
-  get isSaving(): boolean {
-    return this.saving !== undefined
+    this.options = options.sqlite ?? {}
   }
 
   /**
-   * Indexes a session's text, or forgets it (`null`); waits while the file is written.
+   * Indexes a session's text, or forgets it (`null`).
    * @param session - the session.
    * @param entry - its text, or `null`.
    */
   apply(session: string, entry: ContentEntry | null): void {
-    if (this.disk !== undefined) {
-      if (entry === null) this.disk.delete(session)
-      else this.disk.set(session, entry)
-    } else if (this.saving !== undefined) {
-      // Arrival order decides: a later change of the same session replaces the earlier one.
-      this.waiting.delete(session)
-      this.waiting.set(session, entry)
-    } else if (entry === null) this.index.delete(session)
-    else this.index.set(session, entry)
+    const disk = this.disk
+    if (disk === undefined) {
+      this.early.delete(session)
+      this.early.set(session, entry)
+      return
+    }
+    this.guarded(() => {
+      if (entry === null) disk.delete(session)
+      else disk.set(session, entry)
+    })
   }
 
   /**
@@ -92,82 +96,92 @@ export class IndexKeeper {
   }
 
   /**
-   * Sessions whose text has every term; see {@link ContentIndex.search}.
+   * Sessions whose text has every term, among the given ones; see {@link find}.
    * @param terms - the query's terms.
    * @param admitted - the sessions that may be found, with their creation times (newest first on ties).
    * @param limit - most sessions returned.
-   * @returns the hits.
+   * @returns the hits; none before the file is opened, or without an index.
    */
   search(terms: readonly QueryTerm[], admitted: readonly (readonly [string, number])[], limit: number): readonly ContentHit[] {
-    const createdAt = new Map(admitted)
-    const admit = (id: string): boolean => createdAt.has(id)
-    const newer = (a: string, b: string): number => createdAt.get(b)! - createdAt.get(a)!
-    // On disk, the sessions that may be found are chosen inside SQLite, before any row counts toward the query's bound.
-    if (this.disk !== undefined) return this.disk.search(terms, admit, limit, newer, [...createdAt.keys()])
-    return this.index.search(terms, admit, limit, newer)
+    return this.find(terms, { dates: admitted, only: admitted.map(([id]) => id) }, limit)
   }
 
   /**
-   * Writes the index file; changes wait until it settles.
-   * @param file - the index file.
-   * @returns the bytes written; rejects when the write fails or is cancelled (the old file stays).
+   * Sessions whose text has every term; see {@link SqliteIndex.search}.
+   * @param terms - the query's terms.
+   * @param scope - creation times to keep or forget, and which sessions may be found (see {@link SearchScope}).
+   * @param limit - most sessions returned.
+   * @returns the hits; none before the file is opened, or without an index.
    */
-  async save(file: string, complete = false): Promise<{ bytes: number }> {
-    if (this.disk !== undefined) return { bytes: this.disk.checkpoint(complete) }
-    if (this.saving !== undefined) throw new Error('the index file is being written')
-    const controller = new AbortController()
-    let settle!: () => void
-    this.saving = { controller, done: new Promise(resolve => { settle = resolve }) }
-    try {
-      await this.index.vacuum()
-      return { bytes: await writeIndexFile(file, this.index, { signal: controller.signal, ...(this.open === undefined ? {} : { open: this.open }) }) }
-    } finally {
-      this.saving = undefined
-      for (const [session, entry] of this.waiting) this.apply(session, entry)
-      this.waiting.clear()
-      settle()
-    }
-  }
-
-  /** Cancels a save under way; resolves once it has settled and its temporary file is gone. */
-  async cancelSave(): Promise<null> {
-    const saving = this.saving
-    if (saving === undefined) return null
-    saving.controller.abort(new Error('the save was cancelled'))
-    await saving.done
-    return null
+  find(terms: readonly QueryTerm[], scope: SearchScope, limit: number): readonly ContentHit[] {
+    const createdAt = this.createdAt
+    for (const id of scope.dropped ?? []) createdAt.delete(id)
+    for (const [id, at] of scope.dates ?? []) createdAt.set(id, at)
+    const disk = this.disk
+    if (disk === undefined) return []
+    const only = scope.only === undefined ? undefined : new Set(scope.only)
+    const except = new Set(scope.except)
+    const admit = only === undefined ? (id: string): boolean => createdAt.has(id) && !except.has(id) : (id: string): boolean => only.has(id) && createdAt.has(id)
+    const newer = (a: string, b: string): number => (createdAt.get(b) ?? 0) - (createdAt.get(a) ?? 0)
+    // A short list of the sessions admitted is applied inside SQLite, before any row is ranked; sessions left out are skipped as rows are read.
+    return this.guarded(() => disk.search(terms, admit, limit, newer, scope.only))
   }
 
   /**
-   * Opens the index file. With the `sqlite` engine, its file is opened (or
-   * built anew when unusable) and the memory engine's JSON file and its
-   * temporary files are removed; what the file holds answers at once, and
-   * `partial` says that its last build did not complete. With the `memory`
-   * engine, temporary files that stopped writers left are removed, then the
-   * index is replaced with the JSON file's, when it can be used.
-   * @param file - the memory engine's JSON file; the SQLite file sits beside it (see {@link sqliteFileOf}).
+   * Records whether the build completed and folds the write-ahead log into the file.
+   * @param _file - the index file (opened by {@link load} already).
+   * @param complete - whether every listed session is indexed.
+   * @returns the bytes the index takes on disk.
+   */
+  save(_file: string, complete = false): { bytes: number } {
+    const disk = this.disk
+    if (disk === undefined) return { bytes: 0 }
+    return { bytes: this.guarded(() => disk.checkpoint(complete)) }
+  }
+
+  /**
+   * Opens the index file (or builds it anew when unusable), removing the
+   * JSON file of earlier versions; what the file holds answers at once, and
+   * `partial` says that its last build did not complete. Without
+   * `node:sqlite` or FTS5 there is no index: engine `none`, and `why`.
+   * @param file - the old JSON file's path; the SQLite file sits beside it (see {@link sqliteFileOf}). `null`: no file, an index in memory (tests, and hosts without a home).
    * @returns the engine, the sessions restored, and how the file was found.
    */
-  async load(file: string): Promise<WorkerCalls['load']['result']> {
-    const sqlite = this.engine === 'memory' ? { ok: false as const, reason: 'the memory engine was asked for' } : await loadSqlite()
-    if (sqlite.ok) {
-      this.disk?.close()
-      const opened = SqliteIndex.open(sqlite.sqlite, sqliteFileOf(file))
-      this.disk = opened.index
-      await removeStaleTemporaries(file)
-      await rm(file, { force: true })
-      // Changes applied before the file was opened reach it now.
-      for (const id of this.index.ids()) this.disk.set(id, this.index.get(id)!)
-      this.index = ContentIndex.empty()
-      const entries = this.disk.summaries()
-      return { engine: 'sqlite', entries, reason: opened.rebuilt ?? (this.disk.complete ? 'restored' : 'partial'), bytes: this.disk.bytes() }
+  async load(file: string | null): Promise<WorkerCalls['load']['result']> {
+    const loaded = this.engine === 'none' ? { ok: false as const, reason: 'node:sqlite was not used (asked for no engine)' } : await loadSqlite()
+    if (!loaded.ok) {
+      this.early.clear()
+      return { engine: 'none', entries: [], reason: 'unavailable', bytes: 0, why: loaded.reason }
     }
-    if (this.engine === 'sqlite') throw new Error(sqlite.reason)
-    await removeStaleTemporaries(file)
-    const read = await readIndexFile(file)
-    if (!read.ok) return { engine: 'memory', entries: [], reason: read.reason, bytes: 0, ...(this.engine === undefined ? { why: sqlite.reason } : {}) }
-    this.index = read.index
-    return { engine: 'memory', entries: this.index.ids().map(id => [id, { revision: this.index.get(id)!.revision, title: this.index.get(id)!.title }] as const), reason: 'restored', bytes: 0, ...(this.engine === undefined ? { why: sqlite.reason } : {}) }
+    this.sqlite = loaded.sqlite
+    this.disk?.close()
+    const opened = SqliteIndex.open(loaded.sqlite, file === null ? ':memory:' : sqliteFileOf(file), this.options)
+    this.disk = opened.index
+    if (file !== null) await removeOldFiles(file)
+    const disk = opened.index
+    // Changes applied before the file was opened reach it now.
+    for (const [id, entry] of this.early) this.apply(id, entry)
+    this.early.clear()
+    const entries = this.guarded(() => disk.summaries())
+    return { engine: 'sqlite', entries, reason: opened.rebuilt ?? (this.guarded(() => disk.complete) ? 'restored' : 'partial'), bytes: disk.bytes() }
+  }
+
+  /**
+   * Runs an operation on the file; when it finds the file damaged, sets the
+   * file aside, opens a fresh one in its place and fails with
+   * `DAMAGED_MESSAGE` (see `index-file.ts`).
+   */
+  private guarded<T>(body: () => T): T {
+    try {
+      return body()
+    } catch (error) {
+      if (!(error instanceof IndexDamagedError) || this.disk === undefined || this.sqlite === undefined) throw error
+      const path = this.disk.path
+      this.disk.close()
+      SqliteIndex.setAside(path)
+      this.disk = SqliteIndex.open(this.sqlite, path, this.options).index
+      throw error
+    }
   }
 
   /** Closes the index file (the worker is ending). */

@@ -18,7 +18,7 @@
 import type { Snippet, IndexingProgress } from '../../shared/wire.ts'
 import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 import type { ContentSearch } from './content-search.ts'
-import { fold, queryTerms } from './text.ts'
+import { fold, queryTerms } from './terms.ts'
 
 /** Most characters of a query read; the rest is ignored. */
 export const MAX_SIDEBAR_QUERY = 256

@@ -5,13 +5,16 @@
  * @module @wishp3/dsh-sessions/host/search/snippet
  */
 import type { Snippet } from '../../shared/wire.ts'
-import { fold, isUnspaced, type QueryTerm, WORD_CHARACTER } from './text.ts'
+import { fold, isUnspaced, type QueryTerm, WORD_CHARACTER } from './terms.ts'
 
 /** Characters (code points) an excerpt holds at most, not counting the ellipses. */
 export const SNIPPET_LENGTH = 80
 
-/** Characters kept before the first match, so the match shows near the start of a narrow row. */
-const LEAD = 20
+/** Most characters kept before the first match, so the match shows near the start of a narrow row (within the first 20, the ellipsis included). */
+export const LEAD = 16
+
+/** Most words (a Chinese or Japanese character counts as one) kept before the first match. */
+export const LEAD_WORDS = 3
 
 /** Longest stretch of one message searched for a match. */
 const MAX_SCANNED = 64 * 1024
@@ -24,6 +27,23 @@ interface Folded {
 }
 
 const ASCII = /^[\x00-\x7f]*$/
+
+/** What may make a text's fold differ from it in length at some character: marks (removed, or composed with what they follow), conjoining Hangul jamo (composed into syllables), the dotted capital I (lower-cased to two units). */
+const UNEVEN = /[\p{M}\u0130\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]/u
+
+/** A character of two UTF-16 units. */
+const SURROGATE = /[\ud800-\udfff]/
+
+/**
+ * Whether folding `text` changed each of its characters into exactly one
+ * UTF-16 unit, so an offset in the fold is the same offset in the text:
+ * with no character of two units, and none of {@link UNEVEN}, no character
+ * folds to fewer units, so a fold of the same length has none that folds to
+ * more.
+ */
+function oneForOne(text: string, folded: string): boolean {
+  return folded.length === text.length && !SURROGATE.test(text) && !UNEVEN.test(text)
+}
 
 /** Folded characters seen so far (a few thousand distinct ones in practice); emptied when it grows past {@link MAX_FOLDED}. */
 const foldedChars = new Map<string, string>()
@@ -81,6 +101,33 @@ function merged(ranges: [number, number][]): [number, number][] {
   return out
 }
 
+/** Whether a character may start a word: a Chinese or Japanese character always does, a letter or digit after anything else. */
+function startsWord(char: (k: number) => string, k: number): boolean {
+  const here = char(k)
+  if (isUnspaced(here)) return true
+  if (!WORD_CHARACTER.test(here)) return false
+  return k === 0 || !WORD_CHARACTER.test(char(k - 1)) || isUnspaced(char(k - 1))
+}
+
+/**
+ * Where an excerpt starts: at the start of a word at most {@link LEAD_WORDS}
+ * words and {@link LEAD} characters before the first match (never inside a
+ * word), or at the match itself.
+ * @param char - the text's character (code point) at an index.
+ * @param first - the index of the match's first character.
+ * @returns the index of the excerpt's first character.
+ */
+function leadStart(char: (k: number) => string, first: number): number {
+  let start = first
+  let words = 0
+  for (let k = first - 1; k >= 0 && first - k <= LEAD && words < LEAD_WORDS; k -= 1) {
+    if (!startsWord(char, k)) continue
+    words += 1
+    start = k
+  }
+  return start
+}
+
 /**
  * The excerpt around the first match, in message order, of any query term.
  * @param messages - the session's message texts, oldest first.
@@ -91,33 +138,39 @@ export function snippetOf(messages: readonly string[], terms: readonly QueryTerm
   for (const [index, message] of messages.entries()) {
     const source = message.length > MAX_SCANNED ? message.slice(0, MAX_SCANNED) : message
     // Folding the whole message is cheap; folding it character by character, to map matches back, is not.
-    const quick = fold(source)
-    if (!terms.some(term => quick.includes(term.term))) continue
     // ASCII text folds to its lower case, one unit for one: its offsets need no map.
     const ascii = ASCII.test(source)
-    const folded = ascii ? { text: quick, origin: undefined } : foldWithOrigin(source)
+    const quick = ascii ? source.toLowerCase() : fold(source)
+    if (!terms.some(term => quick.includes(term.term))) continue
+    // Text of one UTF-16 unit per character that folds unit for unit (see `oneForOne`) maps back like ASCII: no per-character fold, no offset table.
+    const simple = ascii || oneForOne(source, quick)
+    const folded = simple ? { text: quick, origin: undefined } : foldWithOrigin(source)
     const ranges = merged(terms.flatMap(term => matches(folded.text, term)))
     if (ranges.length === 0) continue
     const origin = (at: number): number => (folded.origin === undefined ? Math.min(at, source.length) : at >= folded.origin.length ? source.length : folded.origin[at]!)
     const marks = ranges.map(([start, end]) => [origin(start), end >= folded.text.length ? source.length : origin(end)] as [number, number])
-    const chars = ascii ? undefined : [...source]
-    const offsets: number[] = []
-    if (chars === undefined) {
-      for (let at = 0; at <= source.length; at += 1) offsets.push(at)
-    } else {
+    // ASCII text: a character is one unit, so its offsets are its indexes and need no table.
+    const chars = simple ? undefined : [...source]
+    let offsets: ((k: number) => number) | undefined
+    if (chars !== undefined) {
+      const table: number[] = []
       let offset = 0
       for (const char of chars) {
-        offsets.push(offset)
+        table.push(offset)
         offset += char.length
       }
-      offsets.push(offset)
+      table.push(offset)
+      offsets = k => table[k]!
     }
+    const offsetOf = offsets ?? ((k: number) => k)
     const count = chars === undefined ? source.length : chars.length
-    const firstChar = offsets.findIndex(at => at >= marks[0]![0])
-    const startChar = Math.max(0, firstChar - LEAD)
+    let firstChar = 0
+    if (chars === undefined) firstChar = Math.min(marks[0]![0], count)
+    else while (firstChar < count && offsetOf(firstChar) < marks[0]![0]) firstChar += 1
+    const startChar = leadStart(chars === undefined ? (k: number) => source[k]! : (k: number) => chars[k]!, firstChar)
     const endChar = Math.min(count, startChar + SNIPPET_LENGTH)
-    const from = offsets[startChar]!
-    const to = offsets[endChar]!
+    const from = offsetOf(startChar)
+    const to = offsetOf(endChar)
     const head = startChar > 0 ? '…' : ''
     const text = head + source.slice(from, to).replace(/[\r\n\t]/g, ' ') + (endChar < count ? '…' : '')
     const inside = marks

@@ -1,12 +1,12 @@
 /**
  * What the host half and the search worker say to each other: one request
- * per call, each answered once with its result or an error message. Types
- * only.
+ * per call, each answered once with its result or an error message.
  * @module @wishp3/dsh-sessions/host/search/worker-protocol
  */
-import type { ContentEntry, ContentHit } from './content-index.ts'
+import type { ContentHit } from './index-search.ts'
+import type { ConversationText } from './conversation.ts'
 import type { ConversationPage } from './conversation-page.ts'
-import type { QueryTerm } from './text.ts'
+import type { QueryTerm } from './terms.ts'
 
 /** What the index keeps of a session that the host half mirrors: enough to tell a changed log and to name the session. */
 export interface EntrySummary {
@@ -14,8 +14,14 @@ export interface EntrySummary {
   readonly title: string | undefined
 }
 
-/** Where the index lives: on disk in SQLite, or in the worker's memory with a JSON file. */
-export type IndexEngine = 'sqlite' | 'memory'
+/** Where the index lives: on disk in SQLite, or nowhere (`node:sqlite` or its FTS5 is missing: titles only). */
+export type IndexEngine = 'sqlite' | 'none'
+
+/** What the index holds of one session. */
+export interface ContentEntry extends ConversationText {
+  /** Revision of the log the text was read from (`live:<seq>` for text taken from a live session); `undefined` when unknown. */
+  readonly revision: string | undefined
+}
 
 /** What the worker is started with. */
 export interface WorkerStart {
@@ -23,7 +29,22 @@ export interface WorkerStart {
 }
 
 /** How the index file was found when it was loaded. */
-export type LoadReason = 'restored' | 'partial' | 'missing' | 'unreadable' | 'corrupt' | 'outdated'
+export type LoadReason = 'restored' | 'partial' | 'missing' | 'corrupt' | 'outdated' | 'unavailable'
+
+/**
+ * Which sessions a query may find. The worker keeps a creation time per
+ * session, given once (`dates`) and forgotten when asked (`dropped`); a query
+ * admits the sessions named in `only`, or else every session with a creation
+ * time except those in `except`, so the larger of the two lists is never sent.
+ */
+export interface SearchScope {
+  /** Creation times (Unix epoch milliseconds) to keep, new or changed. */
+  readonly dates?: readonly (readonly [string, number])[]
+  /** Sessions whose creation times to forget. */
+  readonly dropped?: readonly string[]
+  readonly only?: readonly string[]
+  readonly except?: readonly string[]
+}
 
 /** Every call, by name: what it takes and what it answers. */
 export interface WorkerCalls {
@@ -32,16 +53,14 @@ export interface WorkerCalls {
   /** Reads a session's log file and indexes its text; `found: false` when the file is gone (the session is forgotten). */
   read: { args: { session: string; path: string; revision: string }; result: { found: boolean; title: string | undefined } }
   forget: { args: { session: string }; result: null }
-  /** Sessions whose text has every term; only `admitted` sessions, equally good ones newest first (by the creation time given). */
-  search: { args: { terms: readonly QueryTerm[]; admitted: readonly (readonly [string, number])[]; limit: number }; result: readonly ContentHit[] }
-  /** Writes the index file (`complete`: every listed session is indexed); with the memory engine, the index takes changes again once it is written. */
+  /** Sessions whose text has every term, among those admitted (see {@link SearchScope}), equally good ones newest first. */
+  search: { args: SearchScope & { terms: readonly QueryTerm[]; limit: number }; result: readonly ContentHit[] }
+  /** Records whether the build completed (`complete`: every listed session is indexed) and folds the write-ahead log into the file. */
   save: { args: { file: string; complete: boolean }; result: { bytes: number } }
-  /** Cancels a save under way; answered once it has settled and its temporary file is gone. */
-  cancelSave: { args: Record<string, never>; result: null }
   /** A page of a cold session's conversation, read from its log (the `read_session` tool); `null` when the log is gone. */
   page: { args: { path: string; revision: string; from: number; maxChars: number }; result: ConversationPage | null }
-  /** Opens the index file with the engine that can serve (see `index-keeper.ts`); `why`: why SQLite could not, when the memory engine serves instead. */
-  load: { args: { file: string }; result: { engine: IndexEngine; entries: readonly (readonly [string, EntrySummary])[]; reason: LoadReason; bytes: number; why?: string } }
+  /** Opens the index file (see `index-keeper.ts`), or without one (`null`) an index in memory; engine `none` and `why` where SQLite cannot serve. */
+  load: { args: { file: string | null }; result: { engine: IndexEngine; entries: readonly (readonly [string, EntrySummary])[]; reason: LoadReason; bytes: number; why?: string } }
 }
 
 /** A call's name. */

@@ -29,9 +29,8 @@ export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
       keeper.apply(session, null)
       return null
     },
-    search: ({ terms, admitted, limit }) => keeper.search(terms, admitted, limit),
+    search: ({ terms, limit, ...scope }) => keeper.find(terms, scope, limit),
     save: ({ file, complete }) => keeper.save(file, complete),
-    cancelSave: () => keeper.cancelSave(),
     load: ({ file }) => keeper.load(file),
     page: ({ path, revision, from, maxChars }) => reader.page(path, revision, from, maxChars),
   }

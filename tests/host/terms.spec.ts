@@ -1,7 +1,7 @@
-/** Terms: words, CJK pairs, folding, and the bounds of a query. */
+/** Terms: words, CJK pairs and runs of three, folding, and the bounds of a query. */
 import { describe, expect, it } from 'vitest'
 import { snippetOf } from '../../src/host/search/snippet.ts'
-import { fold, indexTerms, queryTerms } from '../../src/host/search/text.ts'
+import { fold, indexTerms, queryTerms } from '../../src/host/search/terms.ts'
 
 describe('terms', () => {
   it('fold case and Latin accents but keep kana voicing', () => {
@@ -9,20 +9,21 @@ describe('terms', () => {
     expect(fold('ガス')).not.toBe(fold('カス'))
   })
 
-  it('cut unspaced runs into pairs with the last character on its own, and keep other words whole', () => {
-    expect(indexTerms('发布流程 and API调用')).toEqual(['发布', '布流', '流程', '程', 'and', 'api', '调用', '用'])
+  it('cut unspaced runs into pairs and runs of three with the last character on its own, and keep other words whole', () => {
+    expect(indexTerms('发布流程 and API调用')).toEqual(['发布', '发布流', '布流', '布流程', '流程', '程', 'and', 'api', '调用', '用'])
     expect(indexTerms('e-mail 2026')).toEqual(['e', 'mail', '2026'])
   })
 
   it('cut Japanese kana and kanji the same way, so a phrase inside a sentence is found', () => {
-    expect(indexTerms('デプロイ手順')).toEqual(['デプ', 'プロ', 'ロイ', 'イ手', '手順', '順'])
+    expect(indexTerms('デプロイ手順')).toEqual(['デプ', 'デプロ', 'プロ', 'プロイ', 'ロイ', 'ロイ手', 'イ手', 'イ手順', '手順', '順'])
     const snippet = snippetOf(['本番のデプロイ手順を確認しました'], queryTerms('デプロイ'))!
     expect(snippet.marks.map(([start, end]) => snippet.text.slice(start, end))).toEqual(['デプロイ'])
   })
 
-  it('need every word of a query, the last one as a prefix, and pairs for unspaced text', () => {
+  it('need every word of a query, the last one as a prefix, and runs of three (or a pair) for unspaced text', () => {
     expect(queryTerms('Billing Migr')).toEqual([{ term: 'billing', prefix: false }, { term: 'migr', prefix: true }])
-    expect(queryTerms('灰度策略')).toEqual([{ term: '灰度', prefix: false, run: 0 }, { term: '度策', prefix: false, run: 0 }, { term: '策略', prefix: false, run: 0 }])
+    expect(queryTerms('灰度策略')).toEqual([{ term: '灰度策', prefix: false, run: 0 }, { term: '度策略', prefix: false, run: 0 }])
+    expect(queryTerms('灰度策')).toEqual([{ term: '灰度策', prefix: false }])
     expect(queryTerms('灰度 rollout 策略')).toEqual([{ term: '灰度', prefix: false }, { term: 'rollout', prefix: false }, { term: '策略', prefix: false }])
     expect(queryTerms('灰')).toEqual([{ term: '灰', prefix: true }])
   })

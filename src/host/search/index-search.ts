@@ -1,0 +1,279 @@
+/**
+ * Queries of the content index: the segments holding every term, ranked a
+ * batch of at most {@link RANKED_ROWS} rows at a time inside SQLite (see
+ * {@link scoreOf}) and read only as far as the answers need, then an excerpt
+ * of each session taken, from the piece of text `places` names; a Chinese or
+ * Japanese run of the query must stand whole in a message of it (the index
+ * cannot tell, having no positions). Sessions of more than one segment can
+ * hold the terms only across their segments; those few are checked term by
+ * term after the others.
+ * @module @wishp3/dsh-sessions/host/search/index-search
+ */
+import type { StatementSync } from 'node:sqlite'
+import type { Snippet } from '../../shared/wire.ts'
+import type { MessageOrigin } from './conversation.ts'
+import { ROW_SPAN } from './index-file.ts'
+import { asPairs, groupsOf, isRun, matchOf, quoted, type Run, runsOf } from './match-expression.ts'
+import { snippetOf } from './snippet.ts'
+import { type StoredPiece, UnpackError, unpack } from './stored-text.ts'
+import { foldedForMatch, type QueryTerm } from './terms.ts'
+
+/** One session found by its text. */
+export interface ContentHit {
+  readonly id: string
+  readonly score: number
+  readonly snippet: Snippet
+  /** The log event of the message the excerpt is from, where the index knows it. */
+  readonly origin?: MessageOrigin
+}
+
+/** Matching segment rows ranked together: a query ranks the first this many (in row order), takes what it needs, and only then reads more. */
+export const RANKED_ROWS = 1_000
+
+/**
+ * A matching segment's score: BM25 where every term of the query occurs,
+ * once. FTS5 keeps no term counts with `detail=none` (its `bm25()` gives 0),
+ * and every answer holds the same terms, so BM25's order is that of the
+ * segment's length in distinct terms, shortest first.
+ * @param size - the segment's distinct terms.
+ * @returns a score, higher for a better match.
+ */
+function scoreOf(size: number): number {
+  return 1 / (1 + size)
+}
+
+/** A hit's excerpt of the message at `index` (from 0), with its origin where known. */
+function excerptAt(snippet: Snippet, index: number, origin: StoredPiece[1][number] | undefined): Pick<ContentHit, 'snippet' | 'origin'> {
+  return { snippet: { ...snippet, message: index + 1 }, ...(origin === null || origin === undefined || origin[0] < 0 ? {} : { origin: { seq: origin[0], time: origin[1], role: origin[2] } }) }
+}
+
+/** What a search reads of the index. */
+export interface SearchedIndex {
+  /** A prepared statement, kept for the next query. */
+  statement(sql: string): StatementSync
+  idOf(no: number): string | undefined
+  noOf(id: string): number | undefined
+  /** Sessions the file holds. */
+  size(): number
+  /** A stored piece of text by its row. */
+  readonly texts: StatementSync
+  /** The pieces of a session's rows that `places` says match. */
+  readonly placesOf: StatementSync
+  /** Sessions of more than one segment. */
+  readonly split: StatementSync
+}
+
+/** Queries of one index. */
+export class IndexSearch {
+  private readonly file: SearchedIndex
+  private readonly rankedRows: number
+  private readonly places: boolean
+  private readonly threes: boolean
+  /** The pieces of text unpacked by the query under way (a piece is unpacked once per query). */
+  private unpacked: Map<number, StoredPiece> | undefined
+
+  constructor(file: SearchedIndex, options: { readonly rankedRows: number; readonly places: boolean; readonly threes: boolean }) {
+    this.file = file
+    this.rankedRows = options.rankedRows
+    this.places = options.places
+    this.threes = options.threes
+  }
+
+  /**
+   * Sessions whose text has every term, best match first; see `SqliteIndex.search`.
+   * @param asked - the query's terms.
+   * @param admit - whether a session may be found at all.
+   * @param limit - most sessions returned.
+   * @param tieBreak - orders sessions of equal score.
+   * @param admitted - when given, the only sessions whose rows are read at all.
+   * @returns the hits.
+   */
+  find(asked: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: readonly string[]): ContentHit[] {
+    const runs = runsOf(asked)
+    const terms = this.threes ? asked : asPairs(asked)
+    const match = matchOf(terms)
+    const seen = new Set<number>()
+    const hits: ContentHit[] = []
+    const only = admitted === undefined || admitted.length >= this.file.size() ? undefined : JSON.stringify(admitted)
+    // One batch: the next rows in row order, each session's best (shortest) segment, best first, ranked inside SQLite.
+    const batch = this.file.statement(`WITH batch AS MATERIALIZED (SELECT rowid AS row FROM terms WHERE terms MATCH ? AND rowid > ?${only === undefined ? '' : ` AND (rowid / ${ROW_SPAN}) IN (SELECT no FROM sessions WHERE id IN (SELECT value FROM json_each(?)))`} ORDER BY rowid LIMIT ?) `
+      + `SELECT batch.row / ${ROW_SPAN} AS no, min(segments.size) AS size, (SELECT max(row) FROM batch) AS last, (SELECT count(*) FROM batch) AS read FROM batch JOIN segments ON segments.row = batch.row GROUP BY 1 ORDER BY 2`)
+    this.unpacked = new Map()
+    try {
+      let after = -1
+      let full = true
+      while (full && hits.length < limit) {
+        const rows = (only === undefined ? batch.iterate(match, after, this.rankedRows) : batch.iterate(match, after, only, this.rankedRows)) as Iterator<{ no: number; size: number; last: number; read: number }>
+        full = false
+        try {
+          // Sessions are taken best first, a tie of equal scores whole (ordered by `tieBreak`), until they could fill what is left.
+          let taken: [string, number, number][] = []
+          let tie: [string, number, number][] = []
+          const flush = (): void => {
+            tie.sort((a, b) => tieBreak(a[0], b[0]))
+            taken.push(...tie)
+            tie = []
+          }
+          for (let next = rows.next(); hits.length < limit; next = rows.next()) {
+            if (next.done === true || (tie.length > 0 && scoreOf(next.value.size) !== tie[0]![2])) {
+              flush()
+              if (taken.length >= limit - hits.length || next.done === true) {
+                this.excerpts(taken, terms, runs, limit, hits)
+                taken = []
+              }
+              if (next.done === true) break
+            }
+            const { no, size, last, read } = next.value
+            after = last
+            full = read >= this.rankedRows
+            if (seen.has(no)) continue
+            seen.add(no)
+            const id = this.file.idOf(no)
+            if (id !== undefined && admit(id)) tie.push([id, no, scoreOf(size)])
+          }
+        } finally {
+          rows.return?.()
+        }
+      }
+      if (hits.length < limit) {
+        const across = this.acrossSegments(terms, match, admit, seen).sort(tieBreak)
+        this.excerpts(across.flatMap(id => { const no = this.file.noOf(id); return no === undefined ? [] : [[id, no, 0] as [string, number, number]] }), terms, runs, limit, hits)
+      }
+    } finally {
+      this.unpacked = undefined
+    }
+    return hits
+  }
+
+  /**
+   * Adds to `hits`, in order, the candidates whose excerpt can be made (see
+   * {@link excerpt}), until `limit`. The pieces each needs are found a few
+   * candidates at a time, with one query of `places` per term group.
+   */
+  private excerpts(candidates: readonly [id: string, no: number, score: number][], terms: readonly QueryTerm[], runs: readonly Run[], limit: number, hits: ContentHit[]): void {
+    if (!this.places) {
+      for (const [id, no, score] of candidates) {
+        if (hits.length >= limit) break
+        const excerpt = this.excerptByScan(no, terms, runs)
+        if (excerpt !== undefined) hits.push({ id, score, ...excerpt })
+      }
+      return
+    }
+    // The excerpt is of the first message that holds the query's first word or run.
+    const lead = groupsOf(terms)[0]!
+    const leadIsRun = isRun(lead)
+    for (let at = 0; at < candidates.length && hits.length < limit;) {
+      const take = candidates.slice(at, at + limit - hits.length)
+      at += take.length
+      const nos = take.map(([, no]) => no)
+      const whole = runs.map(run => this.located(matchOf(run.terms), nos))
+      const first = leadIsRun ? whole[0]! : this.located(matchOf(lead), nos)
+      for (const [id, no, score] of take) {
+        const excerpt = this.excerpt(no, terms, runs.map((run, n) => [run, whole[n]!.get(no)]), first.get(no))
+        if (excerpt !== undefined) hits.push({ id, score, ...excerpt })
+      }
+    }
+  }
+
+  /**
+   * For each of the given sessions, the first of its pieces of text that
+   * `places` says match, in one query (the walk of the matching pieces, over
+   * the range of rows those sessions span, and the choice stay inside SQLite).
+   */
+  private located(match: string, nos: readonly number[]): Map<number, number> {
+    if (nos.length === 0) return new Map()
+    // The range lets FTS5 skip the rows before and after the sessions asked for (a batch's sessions are neighbours in row order).
+    const rows = this.file.statement(`SELECT rowid / ${ROW_SPAN} AS no, min(rowid) AS row FROM places WHERE places MATCH ? AND rowid >= ? AND rowid < ? AND (rowid / ${ROW_SPAN}) IN (SELECT value FROM json_each(?)) GROUP BY 1`)
+      .all(match, Math.min(...nos) * ROW_SPAN, (Math.max(...nos) + 1) * ROW_SPAN, JSON.stringify(nos)) as { no: number; row: number }[]
+    return new Map(rows.map(({ no, row }) => [no, row]))
+  }
+
+  /** Sessions of several segments, not yet seen, whose segments hold every term between them. */
+  private acrossSegments(terms: readonly QueryTerm[], match: string, admit: (id: string) => boolean, seen: ReadonlySet<number>): string[] {
+    if (terms.length < 2) return []
+    const split = (this.file.split.all() as { no: number }[]).map(({ no }) => no)
+    if (split.length === 0) return []
+    const has = this.file.statement('SELECT 1 AS hit FROM terms WHERE terms MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1')
+    const out: string[] = []
+    for (const no of split) {
+      const id = this.file.idOf(no)
+      if (id === undefined || seen.has(no) || !admit(id)) continue
+      if (has.get(match, no * ROW_SPAN, (no + 1) * ROW_SPAN) !== undefined) continue
+      if (terms.every(term => has.get(quoted(term), no * ROW_SPAN, (no + 1) * ROW_SPAN) !== undefined)) out.push(id)
+    }
+    return out
+  }
+
+  /** A stored piece of text, by its row. */
+  private piece(row: number): StoredPiece {
+    const known = this.unpacked?.get(row)
+    if (known !== undefined) return known
+    const found = this.file.texts.get(row) as { body: Uint8Array } | undefined
+    if (found === undefined) throw new UnpackError('a piece of text the index names is missing')
+    const piece = unpack(found.body)
+    this.unpacked?.set(row, piece)
+    return piece
+  }
+
+  /**
+   * The excerpt of a session's first message that matches, from its pieces
+   * of text unpacked in order only as far as needed; `undefined` when a run
+   * of the query stands whole in none of its messages (its parts were found
+   * apart), or no message matches.
+   */
+  private excerptByScan(no: number, terms: readonly QueryTerm[], runs: readonly Run[]): Pick<ContentHit, 'snippet' | 'origin'> | undefined {
+    const left = new Set(runs.map(run => run.text))
+    let found: Pick<ContentHit, 'snippet' | 'origin'> | undefined
+    const from = no * ROW_SPAN
+    const pieces = this.file.statement('SELECT row, body FROM texts WHERE row >= ? AND row < ? ORDER BY row').iterate(from, from + ROW_SPAN) as Iterator<{ row: number; body: Uint8Array }>
+    try {
+      for (let next = pieces.next(); next.done !== true && (found === undefined || left.size > 0); next = pieces.next()) {
+        const [messages, origins] = unpack(next.value.body)
+        for (const [n, message] of messages.entries()) {
+          if (left.size > 0) {
+            const folded = foldedForMatch(message)
+            for (const run of left) if (folded.includes(run)) left.delete(run)
+          }
+          if (found === undefined) {
+            const snippet = snippetOf([message], terms)
+            if (snippet !== undefined) found = excerptAt(snippet, next.value.row - from + n, origins[n])
+          }
+          if (found !== undefined && left.size === 0) break
+        }
+      }
+    } finally {
+      pieces.return?.()
+    }
+    return left.size > 0 ? undefined : found
+  }
+
+  /**
+   * The excerpt of a session's first message that holds the query's first
+   * word or run, made from the pieces of text `places` named: each run of
+   * the query must stand whole in a message of a piece that holds its pairs
+   * (the first such piece is tried, then the session's others; else
+   * `undefined`: its parts were found apart). Where the named piece gives no
+   * excerpt (a match past what excerpts scan of a long message), the
+   * session's pieces are read in order.
+   */
+  private excerpt(no: number, terms: readonly QueryTerm[], runs: readonly (readonly [Run, number | undefined])[], first: number | undefined): Pick<ContentHit, 'snippet' | 'origin'> | undefined {
+    const from = no * ROW_SPAN
+    const holds = (row: number, run: Run): boolean => this.piece(row)[0].some(message => foldedForMatch(message).includes(run.text))
+    let lead = first
+    for (const [n, [run, row]] of runs.entries()) {
+      if (row !== undefined && holds(row, run)) continue
+      const other = (this.file.placesOf.all(matchOf(run.terms), from, from + ROW_SPAN) as { row: number }[]).find(({ row: piece }) => piece !== row && holds(piece, run))
+      if (other === undefined) return undefined
+      // The first run may be the query's first group, whose piece the excerpt is made from.
+      if (n === 0 && first === row && isRun(groupsOf(terms)[0]!)) lead = other.row
+    }
+    if (lead !== undefined) {
+      const [messages, origins] = this.piece(lead)
+      for (const [n, message] of messages.entries()) {
+        const snippet = snippetOf([message], terms)
+        if (snippet !== undefined) return excerptAt(snippet, lead - from + n, origins[n])
+      }
+    }
+    return this.excerptByScan(no, terms, [])
+  }
+}
