@@ -6,9 +6,9 @@
  * plugin's read of one log gives exactly the surface the official query
  * service gives.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { readStoredSurface, readStoredTitle } from '../../src/host/official/session-query.ts'
@@ -111,6 +111,17 @@ describe('per-id cost of the routes', () => {
     const listed = menu.candidates.find(candidate => candidate.sessionId === id(2))!
     expect(mention).toEqual({ sessionId: id(2), label: listed.label, mention: listed.mention })
     expect(listings()).toBe(0)
+  })
+
+  it('finds a stored source whose log was deleted after it was read not found, whatever the persistence service keeps', async () => {
+    const { url, reader } = await coldHost()
+    const text = `compare ${id(2)}`
+    expect(await (await post(url, 'preflight', { sessionId: TARGET, text })).json()).toMatchObject({ ok: true })
+    // Read twice through the persistence service, as the dock and the send do.
+    await reader.ctx.sessionPersistence.inspect(SessionId(id(2)))
+    const root = dirname(dirname(dirname(new SessionLogLocator(reader.ctx).path({ id: id(2), cwd: A, createdAt: 0 })!)))
+    for (const project of readdirSync(root)) rmSync(join(root, project, id(2)), { recursive: true, force: true })
+    expect(await (await post(url, 'preflight', { sessionId: TARGET, text })).json()).toMatchObject({ ok: false, code: 'not-found' })
   })
 
   it('prepares a reference to a stored source without listing the store', async () => {

@@ -69,6 +69,9 @@ export class SurfaceCache {
       return cached.snapshot
     }
     this.entries.delete(id)
+    // A log deleted on disk is not found, whatever the persistence service still keeps of it.
+    const header = this.index.get(id)
+    if (revision === undefined && header !== undefined && await this.logs.isGone(header)) throw new SessionQueryError(`session "${id}" not found`, 'SESSION_QUERY_SESSION_NOT_FOUND')
     this.reads.set(id, (this.reads.get(id) ?? 0) + 1)
     const snapshot = await this.readStored(id)
     if (revision !== undefined) {

@@ -79,6 +79,25 @@ export class SessionLogLocator {
     return info === undefined ? undefined : `${info.size}:${info.mtimeMs}`
   }
 
+  /**
+   * Whether a session that is not live has lost its log: the backend names a
+   * file for it and there is none. A backend without a file per session never
+   * says so.
+   * @param header - the session.
+   * @returns true when the named log file does not exist.
+   */
+  async isGone(header: LogHeader): Promise<boolean> {
+    if (this.ctx.sessions.get(SessionId(header.id)) !== undefined) return false
+    const path = this.path(header)
+    if (path === undefined) return false
+    try {
+      await stat(path)
+      return false
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT'
+    }
+  }
+
   /** Size and modification time of the session's log file; `undefined` when it cannot be located or read. */
   private async logStat(header: LogHeader): Promise<{ size: number; mtimeMs: number } | undefined> {
     const path = this.path(header)
