@@ -22,14 +22,8 @@ import { lastTurns, narrowedChip } from '../core/narrowing.ts'
 import { failureKey } from '../mention/failure.ts'
 import css from './ReferenceDock.module.css'
 
-/**
- * Milliseconds the dock waits before measuring its chips. Typing does not
- * change the chips, so each change is one edit (a chip picked, pasted,
- * narrowed or deleted): the dock measures on the next turn of the event
- * loop, which still folds the changes of one edit into one measurement, and a
- * measurement a later change overtakes is aborted.
- */
-const SETTLE_MS = 0
+/** Milliseconds the dock waits for the draft to settle before measuring. */
+const SETTLE_MS = 150
 
 /** Notices kept on screen at most. */
 const MAX_NOTICES = 3
