@@ -11,13 +11,13 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { readStoredSurface, readStoredTitle } from '../../src/host/official/session-query.ts'
+import { readStoredSurface, readStoredTitle, readStoredTitleSnapshot } from '../../src/host/official/session-query.ts'
 import { MessageSeqs } from '../../src/host/references/message-seqs.ts'
 import { SourceMessages } from '../../src/host/references/source-messages.ts'
 import { SurfaceCache } from '../../src/host/references/surface-cache.ts'
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { SessionIndex } from '../../src/host/sessions/session-index.ts'
-import { A, B, createHostHarness, type HostHarness, id, post, TARGET, unknownId } from './harness.ts'
+import { A, B, createHostHarness, type HostHarness, id, mention, post, TARGET, unknownId } from './harness.ts'
 
 const roots: string[] = []
 
@@ -134,6 +134,69 @@ describe('per-id cost of the routes', () => {
   })
 })
 
+describe('the first preflight after boot, while the store is still being listed', () => {
+  /** The cold host with its first listing held until `release`. */
+  async function heldHost(): Promise<{ reader: HostHarness; release: () => void; listings: () => number; settled: (text: string) => Promise<{ done: boolean; answer: Promise<unknown> }> }> {
+    const root = mkdtempSync(join(tmpdir(), 'dsh-sessions-per-id-'))
+    roots.push(root)
+    const writer = await createHostHarness({ persistenceRoot: root })
+    writer.session(id(2), { cwd: A, title: 'Kiwi plans', messages: ['first kiwi note'] })
+    writer.session(id(3), { cwd: B, title: 'Plum plans', messages: ['beta only text'] })
+    writer.session(id(4), { cwd: A, title: 'Fig plans', messages: ['fig note'] })
+    writer.session(id(5), { cwd: A, title: 'Date plans', messages: ['date note'] })
+    for (const n of [2, 3, 4, 5]) await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(id(n)))!)
+    const reader = await createHostHarness({ persistenceRoot: root })
+    reader.session(TARGET, { cwd: A })
+    let release!: () => void
+    reader.faults.holdListings = new Promise(resolve => { release = resolve })
+    const { url } = await reader.mount()
+    // The index's own first listing starts (a candidates request asks for it) and is held; the reads counted come after.
+    void post(url, 'candidates', { sessionId: TARGET })
+    while ((reader.faults.calls.get('listSessions') ?? 0) === 0) await new Promise(resolve => setTimeout(resolve, 20))
+    await new Promise(resolve => setTimeout(resolve, 100))
+    const list = vi.spyOn(reader.ctx.sessionPersistence, 'list')
+    const settled = async (text: string) => {
+      let done = false
+      const answer = post(url, 'preflight', { sessionId: TARGET, text }).then(res => res.json()).finally(() => { done = true })
+      await Promise.race([answer, new Promise(resolve => setTimeout(resolve, 1_000))])
+      return { done, answer }
+    }
+    return { reader, release, listings: () => list.mock.calls.length, settled }
+  }
+
+  it('resolves a mention and a bare id from their own logs at once, scope included, without waiting for the listing', async () => {
+    const { release, listings, settled } = await heldHost()
+    const same = await settled(`compare ${mention(id(2), 'Kiwi')} and ${id(4)}`)
+    expect(same.done).toBe(true)
+    const answer = await same.answer as { ok: boolean; sources: { sessionId: string; bytes?: number }[] }
+    expect(answer.ok).toBe(true)
+    expect(answer.sources.map(source => source.sessionId)).toEqual([id(2), id(4)])
+    expect(answer.sources[0]!.bytes).toBeGreaterThan(0)
+    // Another workspace's session is refused as out of scope, read from its log too, before any listing.
+    const other = await settled(`compare ${mention(id(3), 'Plum')}`)
+    expect(other.done).toBe(true)
+    expect(await other.answer).toMatchObject({ ok: false, code: 'out-of-scope' })
+    // An id no log holds is unknown: the mention fails as under a listed index.
+    const missing = await settled(`compare ${mention(unknownId(1), 'Nothing')}`)
+    expect(missing.done).toBe(true)
+    expect(await missing.answer).toMatchObject({ ok: false, code: 'out-of-scope' })
+    // Each id cost its one log: no listing of the store, which the query service's own per-id read makes.
+    expect(listings()).toBe(0)
+    release()
+  })
+
+  it('waits for the listing for a text that may hold an @Title, and for one naming more sessions than a text may read', async () => {
+    const { release, settled } = await heldHost()
+    const titled = await settled(`compare ${mention(id(2), 'Kiwi')} with @Fig plans`)
+    const many = await settled(`compare ${id(2)} ${id(4)} ${id(5)}`)
+    expect(titled.done).toBe(false)
+    expect(many.done).toBe(false)
+    release()
+    expect(await titled.answer).toMatchObject({ ok: true })
+    expect(((await many.answer) as { sources: unknown[] }).sources).toHaveLength(3)
+  })
+})
+
 describe('one stored log read as the official query service reads it', () => {
   it('gives the same surface and title for every stored session, retitled and multi-turn ones included', async () => {
     const { reader } = await coldHost()
@@ -141,6 +204,8 @@ describe('one stored log read as the official query service reads it', () => {
       const sessionId = SessionId(id(n))
       expect(await readStoredSurface(reader.ctx.sessionPersistence, sessionId)).toEqual(await reader.ctx.sessionQuery.readSurface(sessionId))
       expect(await readStoredTitle(reader.ctx.sessionPersistence, sessionId)).toBe((await reader.ctx.sessionQuery.readTitleSnapshot(sessionId)).title?.title)
+      const snapshot = await reader.ctx.sessionQuery.readTitleSnapshot(sessionId)
+      expect(await readStoredTitleSnapshot(reader.ctx.sessionPersistence, sessionId)).toEqual({ session: snapshot.session, title: snapshot.title?.title })
     }
     expect(await readStoredTitle(reader.ctx.sessionPersistence, SessionId(id(3)))).toBe('Plum plans, renamed')
   })

@@ -16,7 +16,9 @@
  * session index instead, and reads the one log of that id through the
  * persistence service's `inspect`, folded by the session package's
  * canonical surface fold (or the title package's title fold): the surface
- * and the title the query service gives. The surface's events are the
+ * and the title the query service gives. Before the index's first listing,
+ * an id it does not know yet is read the same way, header and title, so
+ * naming one session costs its one log, not a listing of the store. The surface's events are the
  * log's own, borrowed: the persistence service hands out an immutable log
  * (its messages frozen) and keeps it for its next read, so the surface is
  * not copied; whoever reads it must not change it.
@@ -24,7 +26,7 @@
  * service's own on stored sessions and fails when they differ.
  * @module @wishp3/dsh-sessions/host/official/session-query
  */
-import { foldSurface, isSurfaceEvent, type SessionId, type SurfaceEvent } from '@deepseek-ai/dsh-session'
+import { foldSurface, isSurfaceEvent, type SessionHeader, type SessionId, type SurfaceEvent } from '@deepseek-ai/dsh-session'
 import type SessionPersistence from '@deepseek-ai/dsh-session-persistence'
 import type { SessionQueryEngine, SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
 import { foldSessionTitle } from '@deepseek-ai/dsh-session-title'
@@ -78,4 +80,19 @@ export async function readStoredSurface(persistence: SessionPersistence, id: Ses
  */
 export async function readStoredTitle(persistence: SessionPersistence, id: SessionId, signal?: AbortSignal): Promise<string | undefined> {
   return foldSessionTitle((await persistence.inspect(id, signal)).events)?.title
+}
+
+/**
+ * Reads a stored session's header and latest title from its log alone: the
+ * one log of that id, whatever the size of the store.
+ * @param persistence - the host's persistence service.
+ * @param id - the session to read; it need not be known to exist.
+ * @param signal - cancellation of the read.
+ * @returns a copy of the header and the title, as the query service's `readTitleSnapshot` gives them.
+ * @throws the persistence service's error when there is no such log or it cannot be read, or a `TypeError` when the log belongs to another id.
+ */
+export async function readStoredTitleSnapshot(persistence: SessionPersistence, id: SessionId, signal?: AbortSignal): Promise<{ readonly session: SessionHeader; readonly title: string | undefined }> {
+  const { meta, events } = await persistence.inspect(id, signal)
+  if (meta.id !== id) throw new TypeError(`the log read for "${id}" belongs to "${meta.id}"`)
+  return { session: structuredClone(meta), title: foldSessionTitle(events)?.title }
 }

@@ -26,9 +26,9 @@
  */
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type { Config } from '../../config.ts'
-import { scanMessageReferences } from '../../shared/message-reference.ts'
+import { type MessageMention, scanMessageReferences } from '../../shared/message-reference.ts'
 import { type CitedSource, mergeSources } from './cited-source.ts'
-import { scanCanonicalMentions } from './canonical-mentions.ts'
+import { type CanonicalMention, scanCanonicalMentions } from './canonical-mentions.ts'
 import { boundLabelScans, defuseSessionUris } from './readable-text.ts'
 import { scanBareSessionIds } from './session-ids.ts'
 import { applySpanEdits, type Span, type SpanEdit } from './spans.ts'
@@ -55,6 +55,18 @@ interface Found {
 /** What every form of naming a session holds: an `@` (mentions, message references, titles) or `session` (bare ids and `dsh-session:` URIs, in any case). */
 const MAY_NAME_A_SESSION = /@|session/i
 
+/** Whether the text has an `@` outside the given spans (sorted by start, not overlapping). */
+function atOutside(text: string, spans: readonly Span[]): boolean {
+  let next = 0
+  for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
+    while (next < spans.length && spans[next]!.end <= at) next += 1
+    const span = spans[next]
+    if (span === undefined || at < span.start) return true
+    at = span.end - 1
+  }
+  return false
+}
+
 /**
  * Resolves the session mentions of a text against the session index, under
  * the current scope: this plugin's own resolver, which decides what a
@@ -73,8 +85,9 @@ export class ScopedMentionResolver {
    * @returns readable text, references and failures.
    */
   async resolveText(target: ReferenceTarget, text: string, config: Config): Promise<ResolvedText> {
-    // A text that can name no session in any form resolves without waiting for the index's first listing.
-    if (MAY_NAME_A_SESSION.test(text)) await this.index.ready()
+    const canonical = scanCanonicalMentions(text)
+    const parts = scanMessageReferences(text)
+    if (MAY_NAME_A_SESSION.test(text) && this.needsListing(target, text, canonical, parts, config)) await this.index.ready()
     const found: Found[] = []
     const failures: ReferenceFailure[] = []
     const edits: SpanEdit[] = []
@@ -92,7 +105,6 @@ export class ScopedMentionResolver {
       failed.add(key)
       failures.push(failure)
     }
-    const canonical = scanCanonicalMentions(text)
     for (const mention of canonical) {
       if (mention.reference === undefined) {
         fail(refusal(codeOf(mention.error, 'invalid-reference'), { uri: mention.uri, ...(mention.label === undefined ? {} : { label: mention.label }) }))
@@ -108,7 +120,6 @@ export class ScopedMentionResolver {
     }
 
     // Message references: a part of a session, under the same checks as the whole; a malformed one is refused, never read as a whole session.
-    const parts = scanMessageReferences(text)
     for (const part of parts) {
       if (part.label !== undefined) edits.push({ start: part.start, end: part.end, text: `@${part.label}` })
       if (part.reference === undefined) {
@@ -160,6 +171,22 @@ export class ScopedMentionResolver {
 
     const references = mergeSources(found.sort((a, b) => a.at - b.at).map(({ reference }) => reference))
     return { text: boundLabelScans(defuseSessionUris(applySpanEdits(text, edits))), references, failures }
+  }
+
+  /**
+   * Whether resolving this text must wait for the index's first listing: a
+   * text that may hold an `@Title` needs every title in scope, and one that
+   * names more sessions than a text may read from storage needs the listing
+   * to know them. Any other text looks its few ids up one log each.
+   */
+  private needsListing(target: ReferenceTarget, text: string, canonical: readonly CanonicalMention[], parts: readonly MessageMention[], config: Config): boolean {
+    if (this.index.isListed) return false
+    const claimed: Span[] = [...canonical, ...parts].sort((a, b) => a.start - b.start)
+    if (config.allowPlainTitleMentions && atOutside(text, claimed)) return true
+    const ids = new Set<string>()
+    for (const { reference } of [...canonical, ...parts]) if (reference !== undefined && reference.sessionId !== target.id) ids.add(reference.sessionId)
+    if (config.allowBareSessionIds) for (const bare of scanBareSessionIds(text, claimed)) if (bare.id !== target.id) ids.add(bare.id)
+    return ids.size > STORAGE_READS_PER_TEXT
   }
 
   private check(target: ReferenceTarget, sessionId: string, label: string, session: IndexedSession | undefined, config: Config): ReferenceFailure | undefined {

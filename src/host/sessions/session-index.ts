@@ -34,6 +34,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { type Session, type SessionEvent, SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-projection-cache'
 import { SessionQueryError, type SessionRecord } from '@deepseek-ai/dsh-session-query'
+import { readStoredTitleSnapshot } from '../official/session-query.ts'
 import { type IndexedSession, SessionCatalog } from './catalog.ts'
 
 export type { IndexedSession } from './catalog.ts'
@@ -248,9 +249,22 @@ export class SessionIndex {
   /**
    * Reads one session from storage: indexes it when it exists, drops it when
    * the host says it does not. Any other read error leaves the index as it was.
+   * Before the first listing, a stored session is read from its one log, and
+   * a missing or unreadable log leaves the index as it was.
    * @returns the fresh entry; the indexed one after a read error; `undefined` for a session that is gone.
    */
   async refresh(id: string): Promise<IndexedSession | undefined> {
+    const persistence = this.ctx.get('sessionPersistence')
+    if (!this.listed && persistence !== undefined && this.ctx.sessions.get(SessionId(id)) === undefined) {
+      // Before the first listing the query service's read would list the whole store; the one log is read instead.
+      try {
+        const observation = await readStoredTitleSnapshot(persistence, SessionId(id), this.controller.signal)
+        return this.catalog.stored(observation.session, observation.title)
+      } catch {
+        // No such log, or one that cannot be read: the session stays unknown until a listing says otherwise.
+        return this.catalog.get(id)
+      }
+    }
     try {
       const observation = await this.ctx.sessionQuery.readTitleSnapshot(SessionId(id), this.controller.signal)
       return this.catalog.stored(observation.session, observation.title?.title)
