@@ -21,6 +21,7 @@ import { SessionQueryError, type SessionSurfaceSnapshot } from '@deepseek-ai/dsh
 import { readStoredSurface, readStoredTitle } from '../official/session-query.ts'
 import { type LogState, SessionLogLocator } from '../search/log-locator.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
+import { BoundedMap } from './bounded-map.ts'
 
 /** Options of {@link SurfaceCache}. */
 export interface SurfaceCacheOptions {
@@ -38,9 +39,8 @@ interface Entry {
 
 /** The `readSurface` face the official snapshot service reads through. */
 export class SurfaceCache {
-  private readonly entries = new Map<string, Entry>()
+  private readonly entries: BoundedMap<string, Entry>
   private readonly ttlMs: number
-  private readonly maxEntries: number
   /** Storage reads per session id since start. */
   readonly reads = new Map<string, number>()
 
@@ -53,7 +53,7 @@ export class SurfaceCache {
     this.index = index
     this.logs = new SessionLogLocator(ctx)
     this.ttlMs = options.ttlMs ?? 60_000
-    this.maxEntries = options.maxEntries ?? 16
+    this.entries = new BoundedMap(options.maxEntries ?? 16)
   }
 
   /**
@@ -74,10 +74,7 @@ export class SurfaceCache {
     if (state === 'missing') throw new SessionQueryError(`session "${id}" not found`, 'SESSION_QUERY_SESSION_NOT_FOUND')
     this.reads.set(id, (this.reads.get(id) ?? 0) + 1)
     const snapshot = await this.readStored(id)
-    if (revision !== undefined) {
-      this.entries.set(id, { revision, snapshot, expires: Date.now() + this.ttlMs })
-      if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!)
-    }
+    if (revision !== undefined) this.entries.set(id, { revision, snapshot, expires: Date.now() + this.ttlMs })
     return snapshot
   }
 
