@@ -9,7 +9,6 @@
  * what is sent. A selection in the composer offers no button; a
  * 20,000-character selection arrives truncated with the marker.
  */
-import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { launchBrowser } from '../../dev/browser.ts'
@@ -18,7 +17,6 @@ import { note } from '../../dev/timing.ts'
 import { composer, openApp, selectText, send, startSessionWithTurn } from '../../dev/web-ui.ts'
 import { useRealHost } from './harness/real-host.ts'
 
-const shots = process.env.DSH_SESSIONS_SCREENSHOTS
 const BUTTON = '[data-dsh-sessions-quote-button]'
 const BAR = '[data-dsh-sessions-quote-bar]'
 
@@ -49,7 +47,6 @@ describe('quoting the conversation in the real host', () => {
     await selectText(page, 'You said: Tell me')
     await page.locator(BUTTON).waitFor()
     expect(await page.locator(BUTTON).innerText()).toBe('Add to chat')
-    if (shots !== undefined) await page.screenshot({ path: join(shots, 'quote-button-en.png') })
     await page.locator(BUTTON).click()
     await expect.poll(() => composer(page).inputValue()).toBe('@Quote 1\n')
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA')
@@ -63,7 +60,6 @@ describe('quoting the conversation in the real host', () => {
     await expect.poll(async () => (await barEntries(page)).length).toBe(2)
     await page.locator(`${BAR} li`).first().getByRole('button', { name: 'Expand' }).click()
     expect(await page.locator(`${BAR} pre`).innerText()).toBe('You said: Tell me')
-    if (shots !== undefined) await page.screenshot({ path: join(shots, 'quote-bar-en.png') })
 
     await page.getByRole('button', { name: 'Remove: Quote 1' }).click()
     await expect.poll(() => composer(page).inputValue()).toBe('\n@Quote 2\n')
@@ -188,12 +184,10 @@ describe('quoting the conversation in the real host', () => {
       await selectText(page, 'You said: Tell me')
       await page.locator(BUTTON).waitFor()
       expect(await page.locator(BUTTON).innerText()).toBe('添加到对话')
-      if (shots !== undefined) await page.screenshot({ path: join(shots, 'quote-button-zh.png') })
       await page.locator(BUTTON).click()
       await expect.poll(() => composer(page).inputValue()).toBe('@引用 1\n')
       await page.locator(`${BAR} li`).first().getByRole('button', { name: '展开' }).click()
       expect(await barEntries(page)).toEqual([expect.stringMatching(/^引用 1\s*You said: Tell me\s*收起\s*移除/)])
-      if (shots !== undefined) await page.screenshot({ path: join(shots, 'quote-bar-zh.png') })
       await selectText(page, 'Stand-in reply')
       await page.locator(BUTTON).click()
       await expect.poll(() => composer(page).inputValue()).toBe('@引用 1\n@引用 2\n')
