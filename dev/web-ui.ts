@@ -48,6 +48,31 @@ export function composer(page: Page): Locator {
 }
 
 /**
+ * Selects text in the conversation, as a user drags over it: the first
+ * occurrence of `text` inside the last conversation text node that holds it
+ * whole, never a node of the composer.
+ * @param page - the browser page, showing a conversation.
+ * @param text - the text to select; it must lie within one text node.
+ */
+export async function selectText(page: Page, text: string): Promise<void> {
+  await page.evaluate(fragment => {
+    const walker = document.createTreeWalker(document.querySelector('[data-conversation-scroll]')!, NodeFilter.SHOW_TEXT)
+    let match: Text | undefined
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+      if (node.textContent?.includes(fragment) && node.parentElement?.closest('[data-composer-seat]') == null) match = node as Text
+    }
+    if (match === undefined) throw new Error(`no text node contains ${fragment.slice(0, 40)}`)
+    const start = match.textContent!.indexOf(fragment)
+    const range = document.createRange()
+    range.setStart(match, start)
+    range.setEnd(match, start + fragment.length)
+    const selection = document.getSelection()!
+    selection.removeAllRanges()
+    selection.addRange(range)
+  }, text)
+}
+
+/**
  * Picks the new session's workspace in the hero picker: a known workspace
  * from its menu, or a folder through the directory dialog.
  * @param page - the browser page, showing a new session.

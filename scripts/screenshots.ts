@@ -26,7 +26,7 @@ import { packPlugin } from '../dev/plugin-tarball.ts'
 import { type StoredSession, writeSessionStore } from '../dev/session-store.ts'
 import { PLUGIN } from '../dev/stack.ts'
 import { startModel } from '../dev/stand-in-model.ts'
-import { chooseWorkspace, composer, openApp, startNewSession } from '../dev/web-ui.ts'
+import { chooseWorkspace, composer, openApp, selectText, startNewSession } from '../dev/web-ui.ts'
 import { demoReply } from './demo/reply.ts'
 import { demoSessions } from './demo/sessions.ts'
 
@@ -177,25 +177,6 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30
   }
 }
 
-/** Selects `fragment` inside the last conversation text node that holds it (never the composer's). */
-async function selectInConversation(page: Page, fragment: string): Promise<void> {
-  await page.evaluate(text => {
-    const walker = document.createTreeWalker(document.querySelector('[data-conversation-scroll]')!, NodeFilter.SHOW_TEXT)
-    let match: Text | undefined
-    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
-      if (node.textContent?.includes(text) && node.parentElement?.closest('[data-composer-seat]') == null) match = node as Text
-    }
-    if (match === undefined) throw new Error(`no text node contains ${text}`)
-    const start = match.textContent!.indexOf(text)
-    const range = document.createRange()
-    range.setStart(match, start)
-    range.setEnd(match, start + text.length)
-    const selection = document.getSelection()!
-    selection.removeAllRanges()
-    selection.addRange(range)
-  }, fragment)
-}
-
 const frames = (page: Page) => page.evaluate(() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve))))
 const card = (page: Page) => page.locator('[data-composer-card]').first()
 const dock = (page: Page) => page.locator('[data-dsh-sessions-reference-dock]').first()
@@ -318,13 +299,13 @@ try {
       await openSessionInPage(page, id(ui.quoteSource))
       const reply = page.locator('[data-conversation-scroll]').getByText(ui.quotes[0], { exact: false }).last()
       await reply.waitFor({ timeout: 15_000 })
-      await selectInConversation(page, ui.quotes[0])
+      await selectText(page, ui.quotes[0])
       const button = page.locator('[data-dsh-sessions-quote-button]')
       await button.waitFor()
       if (wanted('quote-button')) await shoot(page, 'quote-button', lang, [button, reply])
       await button.click()
       await frames(page)
-      await selectInConversation(page, ui.quotes[1])
+      await selectText(page, ui.quotes[1])
       await button.click()
       await frames(page)
       const bar = page.locator('[data-dsh-sessions-quote-bar]')

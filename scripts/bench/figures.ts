@@ -1,7 +1,7 @@
 /**
- * The bench's one figures type, its formatter, and its report blocks: every
- * mode measures samples in milliseconds, sums them up as {@link Percentiles},
- * and reports notes and tables that render as Markdown.
+ * The bench's one figures type, its sampler, its formatter, and its report
+ * blocks: every mode measures samples in milliseconds, sums them up as
+ * {@link Percentiles}, and reports notes and tables that render as Markdown.
  */
 import { percentile } from '../../dev/percentile.ts'
 
@@ -21,6 +21,23 @@ export interface Percentiles {
 export function percentiles(samples: readonly number[]): Percentiles {
   if (samples.length === 0) return { p50: 0, p95: 0, runs: 0, max: 0 }
   return { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95), runs: samples.length, max: samples.reduce((most, value) => Math.max(most, value), -Infinity) }
+}
+
+/**
+ * Times a call run after run, each awaited before the next starts.
+ * @param runs - samples to keep.
+ * @param call - what one sample times, up to the settling of what it returns.
+ * @param warmUp - runs before those, timed the same way and dropped.
+ * @returns the kept samples, in milliseconds, in run order.
+ */
+export async function timed(runs: number, call: () => Promise<unknown>, warmUp = 0): Promise<number[]> {
+  const samples: number[] = []
+  for (let run = 0; run < warmUp + runs; run += 1) {
+    const started = performance.now()
+    await call()
+    if (run >= warmUp) samples.push(performance.now() - started)
+  }
+  return samples
 }
 
 /**

@@ -1,6 +1,6 @@
-/** What `npm pack` publishes: the two halves, the bundle patch, the manifest, both READMEs with their pairing record, and the licence. */
+/** What `npm pack` publishes: the two halves, the bundle patch, the manifest, both READMEs with their pairing record, the Markdown pages of docs/ (not its pictures) the READMEs link to, and the licence; and where the source lives. */
 import { execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import { describe, expect, it } from 'vitest'
@@ -9,11 +9,17 @@ const root = join(import.meta.dirname, '..', '..')
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, any>
 
 describe('published package', () => {
-  it('packs exactly the runtime files', () => {
+  it('packs exactly the runtime files and the documentation pages', () => {
     const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' })) as { files: { path: string }[] }[]
+    const pages = readdirSync(join(root, 'docs')).filter(name => name.endsWith('.md')).map(name => `docs/${name}`)
+    expect(pages.length).toBeGreaterThan(0)
     expect(pack!.files.map(file => file.path).sort()).toEqual([
-      'LICENSE', 'README.i18n.yaml', 'README.md', 'README.zh.md', 'cordis.patch.yml', 'lib/client.js', 'lib/content-worker.js', 'lib/index.js', 'package.json',
-    ])
+      'LICENSE', 'README.i18n.yaml', 'README.md', 'README.zh.md', 'cordis.patch.yml', 'lib/client.js', 'lib/content-worker.js', 'lib/index.js', 'package.json', ...pages,
+    ].sort())
+  })
+
+  it('names its source repository', () => {
+    expect(manifest.repository).toEqual({ type: 'git', url: 'git+https://github.com/wishp3/dsh-sessions.git' })
   })
 
   it('declares both halves on one package', () => {

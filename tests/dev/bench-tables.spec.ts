@@ -1,6 +1,6 @@
-/** The bench's one figures module and its Markdown writer: percentiles by the nearest rank, one duration format, tables rendered from a report, and marker pairs replaced with the rest of the file kept byte for byte. */
+/** The bench's one figures module and its Markdown writer: percentiles by the nearest rank, samples timed run after run past a warm-up, one duration format, tables rendered from a report, and marker pairs replaced with the rest of the file kept byte for byte. */
 import { describe, expect, it } from 'vitest'
-import { ms, note, pair, percentiles, renderBlocks, renderTable, table } from '../../scripts/bench/figures.ts'
+import { ms, note, pair, percentiles, renderBlocks, renderTable, table, timed } from '../../scripts/bench/figures.ts'
 import { type RenderedReport, writeTables } from '../../scripts/bench/tables.ts'
 
 const since: RenderedReport = {
@@ -17,6 +17,21 @@ describe('bench figures', () => {
     expect(percentiles(samples)).toEqual({ p50: 10, p95: 19, runs: 20, max: 20 })
     expect(percentiles([7])).toEqual({ p50: 7, p95: 7, runs: 1, max: 7 })
     expect(percentiles([])).toEqual({ p50: 0, p95: 0, runs: 0, max: 0 })
+  })
+
+  it('times each run after the one before has settled, and drops the warm-up runs', async () => {
+    const calls: number[] = []
+    let running = false
+    const samples = await timed(3, async () => {
+      expect(running).toBe(false)
+      running = true
+      calls.push(calls.length)
+      await new Promise(resolve => setTimeout(resolve, 1))
+      running = false
+    }, 2)
+    expect(calls).toEqual([0, 1, 2, 3, 4])
+    expect(samples).toHaveLength(3)
+    for (const sample of samples) expect(sample).toBeGreaterThan(0)
   })
 
   it('writes durations in milliseconds below a second and in seconds from one', () => {

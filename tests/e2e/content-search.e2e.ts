@@ -23,8 +23,6 @@ import { citation } from './harness/requests.ts'
 import { useRealHost } from './harness/real-host.ts'
 import { untilAsync as until } from './harness/wait.ts'
 
-const shots = process.env.DSH_SESSIONS_SCREENSHOTS
-
 const SOURCES = [
   { project: 'alpha', title: 'Weekly sync', text: 'We planned the billing migration for Q3.', reply: 'The migration needs a freeze window.' },
   { project: 'alpha', title: 'Billing notes', text: 'Where are the invoices kept?', reply: 'In the finance folder.' },
@@ -76,7 +74,6 @@ describe('content search in the @ menu of the real host', () => {
     const rows = await sessionRows(page, 'Ask @quetzal')
     expect(rows).toHaveLength(1)
     expect(rows[0]).toMatch(/^Session · Old chat \| The «quetzal»coatl codename came up once\. · .*ago$/)
-    if (shots !== undefined) await page.screenshot({ path: join(shots, 'content-search-en.png') })
     await page.getByRole('listbox').getByRole('option', { name: /Session · Old chat/ }).click()
     await expect.poll(() => composer(page).inputValue()).toBe('Ask @Old chat ')
     await composer(page).press('End')
@@ -173,7 +170,6 @@ describe('content search in the @ menu of the real host', () => {
       expect(rows.filter(row => row.startsWith('会话 · ')).map(row => row.split('\n').join(' | '))).toEqual([
         expect.stringMatching(/^会话 · 发布评审 \| …流程和【灰度策略】 · /),
       ])
-      if (shots !== undefined) await zh.page.screenshot({ path: join(shots, 'content-search-zh.png') })
     } finally {
       await zh.close()
     }

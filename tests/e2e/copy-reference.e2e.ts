@@ -25,7 +25,6 @@ import { openRowMenu, rowOf } from './harness/session-rows.ts'
 const ALPHA_TITLE = 'Orchard plans'
 const ALPHA_TEXT = 'Pears need a cold winter'
 const BETA_TITLE = 'Budget review'
-const shots = process.env.DSH_SESSIONS_SCREENSHOTS
 
 const mentionOf = (session: StoredSession) => formatSessionReferenceMention({ sessionId: session.id as never, label: session.title })
 const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText())
@@ -78,7 +77,6 @@ describe('Copy reference in the row menu and the session header', () => {
       const toast = (await page.locator('[data-dsh-sessions-toast="done"]').boundingBox())!
       expect(Math.abs((toast.y + toast.height / 2) - (row.y + row.height / 2))).toBeLessThanOrEqual(2)
       expect(toast.x).toBeGreaterThanOrEqual(row.x + row.width)
-      if (shots !== undefined) await page.screenshot({ path: `${shots}/copy-reference-en.png` })
 
       // The sidebar lists a workspace's sessions once the workspace is opened. The first toast may
       // still show (each replaces the one before): the clipboard tells the second copy apart.
@@ -137,7 +135,6 @@ describe('Copy reference in the row menu and the session header', () => {
       await header.getByRole('button', { name: 'Copy reference' }).click()
       await page.getByRole('status').filter({ hasText: 'Reference copied' }).waitFor()
       expect(await clipboard(page)).toBe(mentionOf(alpha))
-      if (shots !== undefined) await page.screenshot({ path: `${shots}/header-copy-en.png` })
     } finally {
       await browser.close()
     }
@@ -169,7 +166,6 @@ describe('Copy reference in the row menu and the session header', () => {
       await page.getByRole('menuitem', { name: '复制引用' }).click()
       await page.getByRole('status').filter({ hasText: '已复制引用' }).waitFor()
       expect(await clipboard(page)).toBe(mentionOf(alpha))
-      if (shots !== undefined) await page.screenshot({ path: `${shots}/copy-reference-zh.png` })
 
       await rowOf(page, ALPHA_TITLE).click()
       const header = page.locator('[data-dsh-sessions-header-copy]')

@@ -16,8 +16,6 @@ import { untilAsync as until } from './harness/wait.ts'
 import { useRealHost } from './harness/real-host.ts'
 import { openRowMenu, rowOf, toastBeside } from './harness/session-rows.ts'
 
-const shots = process.env.DSH_SESSIONS_SCREENSHOTS
-
 describe('Copy session ID in the session row menu', () => {
   let sessions: StoredSession[]
 
@@ -51,7 +49,6 @@ describe('Copy session ID in the session row menu', () => {
       await openApp(page, host.stack.web.url)
       const items = await openRowMenu(page, 'Orchard plans')
       expect(items).toEqual(['Rename', 'Fork session', 'Archive session', 'Copy session ID', 'Copy reference'])
-      if (shots !== undefined) await page.screenshot({ path: `${shots}/row-menu-en.png` })
       // The toast's lifetime is measured in the page, from its appearance to its removal, so the
       // test's own round trips (slow on a loaded machine) are not in the figure.
       await page.evaluate(() => {
@@ -71,7 +68,6 @@ describe('Copy session ID in the session row menu', () => {
       })
       await page.getByRole('menuitem', { name: 'Copy session ID' }).click()
       await page.getByRole('status').filter({ hasText: 'Session ID copied' }).waitFor()
-      if (shots !== undefined) await page.screenshot({ path: `${shots}/row-toast-en.png` })
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(sessions[0]!.id)
       const beside = await toastBeside(page, 'Orchard plans')
       expect(beside.centreOffset).toBeLessThanOrEqual(2)
@@ -151,7 +147,6 @@ describe('Copy session ID in the session row menu', () => {
       await page.getByRole('menuitem', { name: '复制会话 ID' }).click()
       await page.getByRole('status').filter({ hasText: '已复制会话 ID' }).waitFor()
       expect((await toastBeside(page, 'Orchard plans')).centreOffset).toBeLessThanOrEqual(2)
-      if (shots !== undefined) await page.screenshot({ path: `${shots}/row-toast-zh.png` })
     } finally {
       await browser.close()
     }

@@ -20,7 +20,6 @@ const ALPHA_TEXT = 'Orchard plans for spring planting'
 const BETA_TEXT = 'Budget review for beta team'
 const ALPHA_TITLE = 'Orchard plans'
 const BETA_TITLE = 'Budget review'
-const shots = process.env.DSH_SESSIONS_SCREENSHOTS
 
 function sessionDir(dshHome: string, id: string): string {
   const root = join(dshHome, 'sessions')
@@ -53,7 +52,6 @@ async function setScope(page: Page, label: string, expandLabel: RegExp): Promise
   await expect.poll(() => header.getAttribute('aria-expanded')).toBe('false')
   await header.click()
   await page.getByRole('radio', { name: label }).check()
-  if (shots !== undefined) await page.screenshot({ path: join(shots, `settings-card-${label === '所有可见会话' || label === '仅当前工作区' ? 'zh' : 'en'}.png`) })
   await page.getByRole('button', { name: /^(Save|保存)$/ }).click()
   await page.getByRole('status').filter({ hasText: /Saved|已保存/ }).waitFor()
   await page.keyboard.press('Escape')
@@ -80,7 +78,6 @@ describe('the @ menu, session chips and the settings card in the real host', () 
   it('lists the files group and only the alpha session, each once', async () => {
     await expect.poll(async () => (await openMenu(host.browser.page, 'Compare @')).length, { timeout: 15_000 }).toBe(4)
     const options = await openMenu(host.browser.page, 'Compare @')
-    if (shots !== undefined) await host.browser.page.screenshot({ path: join(shots, 'at-menu-en.png') })
     const names = options.map(text => text.split('\n')[0])
     expect(names).toEqual(['Folder · src/', 'File · README.md', 'File · notes.txt', `Session · ${ALPHA_TITLE}`])
     expect(options.at(-1)).toContain(alphaId)
@@ -130,7 +127,6 @@ describe('the @ menu, session chips and the settings card in the real host', () 
     const alert = page.getByRole('alert').filter({ hasText: 'was deleted or cannot be read' })
     await alert.waitFor()
     expect(await alert.innerText()).toContain(`Cannot reference "${BETA_TITLE}"`)
-    if (shots !== undefined) await page.screenshot({ path: join(shots, 'preflight-failure-en.png') })
     expect(await composer(page).inputValue()).toBe(draft)
     await page.waitForTimeout(1000)
     expect(host.stack.model.turns().length).toBe(before)
@@ -148,7 +144,6 @@ describe('the @ menu, session chips and the settings card in the real host', () 
       expect(await page.getByRole('listbox').innerText()).toContain('文件与文件夹')
       expect(options.map(text => text.split('\n')[0])).toContain('文件 · README.md')
       expect(options.find(text => text.startsWith(`会话 · ${ALPHA_TITLE}`))).toMatch(/前/)
-      if (shots !== undefined) await page.screenshot({ path: join(shots, 'at-menu-zh.png') })
       await setScope(page, '仅当前工作区', /展开: 会话引用/)
       expect(readFileSync(join(host.stack.home.dshHome, 'settings.yaml'), 'utf8')).toMatch(/^dsh-sessions:\n {2}scope: workspace$/m)
 
@@ -161,7 +156,6 @@ describe('the @ menu, session chips and the settings card in the real host', () 
       await page.getByRole('button', { name: '发送消息' }).click()
       const alert = page.getByRole('alert').filter({ hasText: `无法引用「${ALPHA_TITLE}」：该会话已被删除或无法读取。` })
       await alert.waitFor()
-      if (shots !== undefined) await page.screenshot({ path: join(shots, 'preflight-failure-zh.png') })
       expect(await composer(page).inputValue()).toBe(draft)
       expect(host.stack.model.turns().length).toBe(before)
     } finally {

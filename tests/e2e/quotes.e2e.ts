@@ -9,37 +9,16 @@
  * what is sent. A selection in the composer offers no button; a
  * 20,000-character selection arrives truncated with the marker.
  */
-import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { launchBrowser } from '../../dev/browser.ts'
 import { userTexts } from './harness/requests.ts'
 import { note } from '../../dev/timing.ts'
-import { composer, openApp, send, startSessionWithTurn } from '../../dev/web-ui.ts'
+import { composer, openApp, selectText, send, startSessionWithTurn } from '../../dev/web-ui.ts'
 import { useRealHost } from './harness/real-host.ts'
 
-const shots = process.env.DSH_SESSIONS_SCREENSHOTS
 const BUTTON = '[data-dsh-sessions-quote-button]'
 const BAR = '[data-dsh-sessions-quote-bar]'
-
-/** Selects `fragment` inside the last rendered element whose text contains it. */
-async function selectInReply(page: Page, fragment: string): Promise<void> {
-  await page.evaluate(text => {
-    const walker = document.createTreeWalker(document.querySelector('[data-conversation-scroll]')!, NodeFilter.SHOW_TEXT)
-    let match: Text | undefined
-    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
-      if (node.textContent?.includes(text) && node.parentElement?.closest('[data-composer-seat]') == null) match = node as Text
-    }
-    if (match === undefined) throw new Error(`no text node contains ${text.slice(0, 40)}`)
-    const start = match.textContent!.indexOf(text)
-    const range = document.createRange()
-    range.setStart(match, start)
-    range.setEnd(match, start + text.length)
-    const selection = document.getSelection()!
-    selection.removeAllRanges()
-    selection.addRange(range)
-  }, fragment)
-}
 
 /**
  * Presses "Add to chat" and lets the next frames pass, in which the composer
@@ -65,10 +44,9 @@ describe('quoting the conversation in the real host', () => {
 
   it('adds two quotes, removes one from the bar, undoes, and sends each as a quote block ending in an empty line', async () => {
     const page = host.browser.page
-    await selectInReply(page, 'You said: Tell me')
+    await selectText(page, 'You said: Tell me')
     await page.locator(BUTTON).waitFor()
     expect(await page.locator(BUTTON).innerText()).toBe('Add to chat')
-    if (shots !== undefined) await page.screenshot({ path: join(shots, 'quote-button-en.png') })
     await page.locator(BUTTON).click()
     await expect.poll(() => composer(page).inputValue()).toBe('@Quote 1\n')
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA')
@@ -76,13 +54,12 @@ describe('quoting the conversation in the real host', () => {
     await expect.poll(() => barEntries(page)).toEqual([expect.stringMatching(/^Quote 1\s*You said: Tell me/)])
     expect(await page.locator(BUTTON).count()).toBe(0)
 
-    await selectInReply(page, 'Stand-in reply')
+    await selectText(page, 'Stand-in reply')
     await page.locator(BUTTON).click()
     await expect.poll(() => composer(page).inputValue()).toBe('@Quote 1\n@Quote 2\n')
     await expect.poll(async () => (await barEntries(page)).length).toBe(2)
     await page.locator(`${BAR} li`).first().getByRole('button', { name: 'Expand' }).click()
     expect(await page.locator(`${BAR} pre`).innerText()).toBe('You said: Tell me')
-    if (shots !== undefined) await page.screenshot({ path: join(shots, 'quote-bar-en.png') })
 
     await page.getByRole('button', { name: 'Remove: Quote 1' }).click()
     await expect.poll(() => composer(page).inputValue()).toBe('\n@Quote 2\n')
@@ -107,14 +84,14 @@ describe('quoting the conversation in the real host', () => {
   it('never repeats a label: a quote added after a removal takes the next number', async () => {
     const page = host.browser.page
     await composer(page).fill('')
-    await selectInReply(page, 'You said: Tell me')
+    await selectText(page, 'You said: Tell me')
     await addQuote(page)
-    await selectInReply(page, 'Stand-in reply')
+    await selectText(page, 'Stand-in reply')
     await addQuote(page)
     await expect.poll(() => composer(page).inputValue()).toBe('@Quote 1\n@Quote 2\n')
     await page.getByRole('button', { name: 'Remove: Quote 1' }).click()
     await expect.poll(() => barEntries(page)).toEqual([expect.stringMatching(/^Quote 2\s/)])
-    await selectInReply(page, 'You said: Tell me')
+    await selectText(page, 'You said: Tell me')
     await addQuote(page)
     await expect.poll(() => composer(page).inputValue()).toBe('\n@Quote 2\n@Quote 3\n')
     const labels = (await barEntries(page)).map(entry => /^Quote \d+/.exec(entry)?.[0])
@@ -129,7 +106,7 @@ describe('quoting the conversation in the real host', () => {
   it('keeps typed text before a quote on its own line, and copies and reloads the draft as it is sent', async () => {
     const page = host.browser.page
     await composer(page).fill('Look at this:')
-    await selectInReply(page, 'You said: Tell me')
+    await selectText(page, 'You said: Tell me')
     await page.locator(BUTTON).click()
     await expect.poll(() => composer(page).inputValue()).toBe('Look at this:\n@Quote 1\n')
     await composer(page).press('Control+End')
@@ -177,7 +154,7 @@ describe('quoting the conversation in the real host', () => {
     const long = Array.from({ length: 3000 }, (_, n) => `w${String(n).padStart(4, '0')}x`).join(' ').slice(0, 20_000)
     await send(page, long)
     await page.getByText(`You said: ${long.slice(0, 30)}`).first().waitFor({ timeout: 30_000 })
-    await selectInReply(page, long)
+    await selectText(page, long)
     const elapsed = await page.evaluate(async () => {
       const button = document.querySelector<HTMLButtonElement>('[data-dsh-sessions-quote-button]')!
       const textarea = document.querySelector<HTMLTextAreaElement>('[data-composer-card] textarea')!
@@ -204,20 +181,18 @@ describe('quoting the conversation in the real host', () => {
       await openApp(page, host.stack.web.url)
       await page.getByText('Title Tell me about pears').first().click()
       await page.getByText('Stand-in reply #1.').first().waitFor()
-      await selectInReply(page, 'You said: Tell me')
+      await selectText(page, 'You said: Tell me')
       await page.locator(BUTTON).waitFor()
       expect(await page.locator(BUTTON).innerText()).toBe('添加到对话')
-      if (shots !== undefined) await page.screenshot({ path: join(shots, 'quote-button-zh.png') })
       await page.locator(BUTTON).click()
       await expect.poll(() => composer(page).inputValue()).toBe('@引用 1\n')
       await page.locator(`${BAR} li`).first().getByRole('button', { name: '展开' }).click()
       expect(await barEntries(page)).toEqual([expect.stringMatching(/^引用 1\s*You said: Tell me\s*收起\s*移除/)])
-      if (shots !== undefined) await page.screenshot({ path: join(shots, 'quote-bar-zh.png') })
-      await selectInReply(page, 'Stand-in reply')
+      await selectText(page, 'Stand-in reply')
       await page.locator(BUTTON).click()
       await expect.poll(() => composer(page).inputValue()).toBe('@引用 1\n@引用 2\n')
       await page.getByRole('button', { name: '移除: 引用 1' }).click()
-      await selectInReply(page, 'You said: Tell me')
+      await selectText(page, 'You said: Tell me')
       await page.locator(BUTTON).click()
       await expect.poll(() => composer(page).inputValue()).toBe('\n@引用 2\n@引用 3\n')
       await composer(page).press('Control+End')

@@ -21,7 +21,6 @@ import { chooseWorkspace, composer, openApp, startNewSession } from '../../dev/w
 import { useRealHost } from './harness/real-host.ts'
 
 const WORDS = ['Orchard', 'Harbour', 'Meadow', 'Quarry', 'Lantern', 'Pebble', 'Willow', 'Cinder', 'Juniper'] as const
-const shots = process.env.DSH_SESSIONS_SCREENSHOTS
 
 function setFailureMode(url: string, failureMode: 'passthrough' | 'reject'): Promise<number> {
   const { port } = new URL(url)
@@ -82,7 +81,6 @@ describe('references the user can trust, in the real host', () => {
     await pick(host.browser.page, 'Orchard')
     const row = dock().locator('li', { hasText: 'Orchard notes' })
     await expect.poll(() => row.innerText(), { timeout: 10_000 }).toMatch(/Orchard notes\s+[\d.]+ (kB|byte) · ≈[\d,]+ tokens/)
-    if (shots !== undefined) await host.browser.page.screenshot({ path: join(shots, 'reference-dock-en.png') })
     await composer(host.browser.page).fill('')
   })
 
@@ -221,7 +219,6 @@ describe('references the user can trust, in the real host', () => {
       await composer(page).fill('中文标记')
       await pick(page, 'Orchard')
       await expect.poll(() => zhDock().locator('li').first().innerText(), { timeout: 10_000 }).toMatch(/Orchard notes\s+.+ · 约 [\d,]+ tokens/)
-      if (shots !== undefined) await page.screenshot({ path: join(shots, 'reference-dock-zh.png') })
       for (const word of ['Harbour', 'Meadow', 'Lantern'] as const) await pick(page, word)
       await expect.poll(() => zhDock().getByRole('alert').innerText(), { timeout: 10_000 }).toBe('一条消息最多引用 3 个会话，请移除多余的会话引用。')
       // A mention written as text of a session the workspace does not show is sent as text and named as not attached.
@@ -232,7 +229,6 @@ describe('references the user can trust, in the real host', () => {
       const notice = zhDock().getByRole('alert').filter({ hasText: '消息已发送，但以下引用未附带' })
       await notice.waitFor({ timeout: 15_000 })
       expect(await notice.innerText()).toContain('无法引用「Beta ledger」：当前工作区中没有这个会话。')
-      if (shots !== undefined) await page.screenshot({ path: join(shots, 'not-attached-zh.png') })
     } finally {
       await zh.close()
     }

@@ -4,7 +4,7 @@
  * and no listing, an id named twice is read once, and a stored session is
  * read from its one log, never through a listing of the whole store. The
  * plugin's read of one log gives exactly the surface the official query
- * service gives.
+ * service gives. One look at a log tells its revision or that it is deleted.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -123,6 +123,19 @@ describe('per-id cost of the routes', () => {
     for (const project of readdirSync(root)) rmSync(join(root, project, id(2)), { recursive: true, force: true })
     vi.spyOn(reader.ctx.sessionPersistence, 'inspect').mockResolvedValue(kept)
     expect(await (await post(url, 'preflight', { sessionId: TARGET, text })).json()).toMatchObject({ ok: false, code: 'not-found' })
+  })
+
+  it('tells a stored log\'s revision and a deleted log apart in one look at the file', async () => {
+    const { reader } = await coldHost()
+    const index = new SessionIndex(reader.ctx)
+    await index.ready()
+    const logs = new SessionLogLocator(reader.ctx)
+    const header = index.get(id(2))!
+    expect(await logs.state(header)).toEqual({ revision: expect.stringMatching(/^\d+:[\d.]+$/) })
+    expect(await logs.state({ id: TARGET, cwd: A, createdAt: 0 })).toEqual({ revision: expect.stringMatching(/^live:\d+$/) })
+    rmSync(logs.path(header)!)
+    expect(await logs.state(header)).toBe('missing')
+    expect(await logs.revision(header)).toBeUndefined()
   })
 
   it('prepares a reference to a stored source without listing the store', async () => {

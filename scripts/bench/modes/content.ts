@@ -16,23 +16,15 @@
 import { cpSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { benchQueries, type ConversationSpec, conversationCorpus, queryMatcher, realisticSessions, sessionText } from '../../../dev/corpus.ts'
-import { type DshOptions, dshPlugin, startWeb, type WebProcess } from '../../../dev/dsh-process.ts'
-import { createHome, type Home } from '../../../dev/home.ts'
+import type { WebProcess } from '../../../dev/dsh-process.ts'
 import { launchBrowser } from '../../../dev/browser.ts'
-import { percentile } from '../../../dev/percentile.ts'
 import { openApp, send, startSessionWithTurn } from '../../../dev/web-ui.ts'
 import { hostDir } from '../../../dev/pinned-host.ts'
 import { groupUsage } from '../../../dev/process-usage.ts'
-import { corpusSessionStream, writeSessionStore } from '../../../dev/session-store.ts'
-import { startModel } from '../../../dev/stand-in-model.ts'
-import { note } from '../figures.ts'
-import type { BenchMode } from '../mode.ts'
-
-/** p50 and p95 of a sample, in milliseconds. */
-export interface Spread {
-  readonly p50: number
-  readonly p95: number
-}
+import { corpusSessionStream, type StoredSession, writeSessionStore } from '../../../dev/session-store.ts'
+import type { Stack } from '../../../dev/stack.ts'
+import { ms, note, pair, type Percentiles, percentiles } from '../figures.ts'
+import type { BenchContext, BenchMode } from '../mode.ts'
 
 /** What {@link measureContentSearch} reports. */
 export interface ContentFigures {
@@ -49,18 +41,18 @@ export interface ContentFigures {
   readonly buildMs: number
   /** Processor time of the plugin's host during the build over the wall time, and of the bare host over the same span after its boot, both under the same `/api` sampling. */
   readonly buildCores: { readonly plugin: number; readonly bare: number }
-  readonly apiIdle: Spread
-  readonly apiDuringBuild: Spread
+  readonly apiIdle: Percentiles
+  readonly apiDuringBuild: Percentiles
   /** The bare host's `/api` over the same span after its boot. */
-  readonly apiBareSameSpan: Spread
+  readonly apiBareSameSpan: Percentiles
   readonly rssMb: { readonly bare: number; readonly pluginAfterBuild: number; readonly pluginPeak: number; readonly barePeak: number }
   readonly indexBytes: number
   /** Boot to a restored index, and to the first right answer to a content query, per restart. */
   readonly restart: readonly { readonly readyMs: number; readonly answerMs: number }[]
   /** Per query: through the `@` route (`candidates`) its answer, exactness and latency; through the sidebar's route (`search`) its latency; and how many excerpts of the `@` answer had their first mark past their 20th character. */
-  readonly queries: readonly { readonly kind: string; readonly query: string; readonly expected: number; readonly found: number; readonly exact: boolean; readonly latency: Spread; readonly sidebar: Spread; readonly lateMarks: number }[]
-  readonly latency: Spread
-  readonly sidebarLatency: Spread
+  readonly queries: readonly { readonly kind: string; readonly query: string; readonly expected: number; readonly found: number; readonly exact: boolean; readonly latency: Percentiles; readonly sidebar: Percentiles; readonly lateMarks: number }[]
+  readonly latency: Percentiles
+  readonly sidebarLatency: Percentiles
   /** Per new message sent in a live session: milliseconds from its send to its first appearance in a content answer. */
   readonly findableMs: readonly number[]
 }
@@ -151,16 +143,14 @@ async function post(url: string, body: unknown): Promise<{ ms: number; status: n
 
 /** One call of the host's own RPC surface: list the agent presets. */
 async function hostCall(web: WebProcess): Promise<number> {
-  const { ms, status } = await post(`${web.url}/api/agentPreset.list`, { type: 'client-request', rpcId: crypto.randomUUID(), method: 'agentPreset.list', payload: {} })
+  const { ms: elapsed, status } = await post(`${web.url}/api/agentPreset.list`, { type: 'client-request', rpcId: crypto.randomUUID(), method: 'agentPreset.list', payload: {} })
   if (status !== 200) throw new Error(`agentPreset.list answered ${status}`)
-  return ms
+  return elapsed
 }
 
 async function status(web: WebProcess): Promise<Status> {
   return (await fetch(`${web.url}/dsh-sessions/content-index`)).json() as Promise<Status>
 }
-
-const spread = (samples: readonly number[]): Spread => ({ p50: percentile([...samples], 0.5), p95: percentile([...samples], 0.95) })
 
 /** Samples the host's `/api` every 20 ms and the group's memory every 250 ms until `done` resolves. */
 async function observe(web: WebProcess, done: Promise<unknown>): Promise<{ api: number[]; peakRss: number }> {
@@ -213,13 +203,15 @@ function directorySize(path: string): number {
 }
 
 /**
- * Runs the comparison.
- * @param hostBin - the pinned host's bin folder.
- * @param tarball - the packed plugin.
+ * Runs the comparison on two stacks of the bench's set-up: the bare host,
+ * whose home gets the store, and the host with the plugin, whose home gets a
+ * copy of the same logs; both share one stand-in model and boot in the bare
+ * home's first workspace, where the sessions' folders are.
+ * @param context - the bench's set-up.
  * @param options - store size and query repetitions.
  * @returns the figures.
  */
-export async function measureContentSearch(hostBin: string, tarball: string, options: { sessions: number; workspaces: number; runs: number; corpus?: 'realistic' | 'small' }): Promise<ContentFigures> {
+export async function measureContentSearch(context: BenchContext, options: { sessions: number; workspaces: number; runs: number; corpus?: 'realistic' | 'small' }): Promise<ContentFigures> {
   // `small`: the first milestone's corpus (2–6 short turns per session, no tool calls), to compare with its figures.
   // The corpus is generated as it is read, three times (queries, their true matches, the store), never held whole.
   const generate = (): Iterable<ConversationSpec> => (options.corpus === 'small' ? conversationCorpus : realisticSessions)(hostDir(), { sessions: options.sessions, workspaces: options.workspaces })
@@ -240,23 +232,30 @@ export async function measureContentSearch(hostBin: string, tarball: string, opt
     matcher.add(spec)
   }
   const queries = picked.map((query, k) => ({ ...query, expected: matcher.found[k]! }))
-  const model = await startModel()
-  const homes: Home[] = []
+  let stored: StoredSession[] = []
+  let writeMs = 0
+  const bare = await context.stack({
+    boot: false,
+    bootLimitMs: BOOT_LIMIT_MS,
+    beforeBoot: async home => {
+      const writing = performance.now()
+      stored = await writeSessionStore(hostDir(), home, corpusSessionStream(home, generate(), options.workspaces), { titleCache: false, count: options.sessions })
+      writeMs = performance.now() - writing
+    },
+    cwd: home => join(home.home, 'ws-00'),
+  })
+  let plugin: Stack | undefined
   try {
-    const bareHome = createHome()
-    homes.push(bareHome)
-    const pluginHome = createHome()
-    homes.push(pluginHome)
-    const writing = performance.now()
-    const stored = await writeSessionStore(hostDir(), bareHome, corpusSessionStream(bareHome, generate(), options.workspaces), { titleCache: false, count: options.sessions })
-    const writeMs = performance.now() - writing
+    plugin = await context.stack({
+      tarball: context.tarball(),
+      model: bare.model,
+      boot: false,
+      bootLimitMs: BOOT_LIMIT_MS,
+      beforeBoot: async home => { cpSync(join(bare.home.dshHome, 'sessions'), join(home.dshHome, 'sessions'), { recursive: true }) },
+      cwd: () => join(bare.home.home, 'ws-00'),
+    })
     // Workspaces go round-robin: the first session is in the first workspace.
     const targetAt = 0
-    cpSync(join(bareHome.dshHome, 'sessions'), join(pluginHome.dshHome, 'sessions'), { recursive: true })
-    const bare: DshOptions = { home: bareHome, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
-    const plugin: DshOptions = { home: pluginHome, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
-    dshPlugin(plugin, ['add', tarball])
-    const cwd = join(bareHome.home, 'ws-00')
     const boots = { bare: [] as number[], plugin: [] as number[] }
     const restart: { readyMs: number; answerMs: number }[] = []
     let figures: Pick<ContentFigures, 'buildMs' | 'buildCores' | 'apiIdle' | 'apiDuringBuild' | 'apiBareSameSpan' | 'rssMb' | 'indexBytes' | 'queries' | 'latency' | 'sidebarLatency' | 'findableMs'> | undefined
@@ -264,7 +263,7 @@ export async function measureContentSearch(hostBin: string, tarball: string, opt
     const probe = queries.find(query => query.kind === 'rare word') ?? queries[0]!
 
     for (let round = 0; round < ROUNDS; round += 1) {
-      const web = await startWeb(plugin, { cwd, bootLimitMs: BOOT_LIMIT_MS })
+      const web = await plugin.start()
       const booted = performance.now()
       boots.plugin.push(web.bootMs)
       try {
@@ -305,19 +304,19 @@ export async function measureContentSearch(hostBin: string, tarball: string, opt
             }
             all.push(...samples)
             allSidebar.push(...sidebar)
-            results.push({ kind: query.kind, query: query.query, expected: expected.size, found: found.size, exact, latency: spread(samples), sidebar: spread(sidebar), lateMarks })
+            results.push({ kind: query.kind, query: query.query, expected: expected.size, found: found.size, exact, latency: percentiles(samples), sidebar: percentiles(sidebar), lateMarks })
           }
           figures = {
             buildMs,
             buildCores: { plugin: (after.cpuSeconds - before.cpuSeconds) / (buildMs / 1000), bare: 0 },
-            apiIdle: spread(idle),
-            apiDuringBuild: spread(during.api),
-            apiBareSameSpan: { p50: 0, p95: 0 },
+            apiIdle: percentiles(idle),
+            apiDuringBuild: percentiles(during.api),
+            apiBareSameSpan: percentiles([]),
             rssMb: { bare: 0, barePeak: 0, pluginAfterBuild: settled / 2 ** 20, pluginPeak: during.peakRss / 2 ** 20 },
-            indexBytes: indexSize(join(pluginHome.dshHome, 'dsh-sessions')),
+            indexBytes: indexSize(join(plugin.home.dshHome, 'dsh-sessions')),
             queries: results,
-            latency: spread(all),
-            sidebarLatency: spread(allSidebar),
+            latency: percentiles(all),
+            sidebarLatency: percentiles(allSidebar),
             findableMs: await newMessageFindable(web, target.id),
           }
           // Each figure is printed as it is measured, so a later failure does not lose it.
@@ -339,10 +338,10 @@ export async function measureContentSearch(hostBin: string, tarball: string, opt
           console.error(`[bench] restart ${round}: ${JSON.stringify({ bootMs: web.bootMs, readyMs, answerMs })}`)
         }
       } finally {
-        await web.stop()
+        await plugin.halt()
       }
 
-      const bareWeb = await startWeb(bare, { cwd, bootLimitMs: BOOT_LIMIT_MS })
+      const bareWeb = await bare.start()
       const bareBooted = performance.now()
       boots.bare.push(bareWeb.bootMs)
       console.error(`[bench] bare boot ${round}: ${bareWeb.bootMs.toFixed(0)} ms`)
@@ -358,13 +357,13 @@ export async function measureContentSearch(hostBin: string, tarball: string, opt
           await sleep(5_000)
           figures = {
             ...figures,
-            apiBareSameSpan: spread(during.api),
+            apiBareSameSpan: percentiles(during.api),
             buildCores: { ...figures.buildCores, bare: (after.cpuSeconds - before.cpuSeconds) / (span / 1000) },
             rssMb: { ...figures.rssMb, bare: groupUsage(bareWeb.pid).rssBytes / 2 ** 20, barePeak: peak / 2 ** 20 },
           }
         }
       } finally {
-        await bareWeb.stop()
+        await bare.halt()
       }
     }
     if (figures === undefined) throw new Error('no figures')
@@ -374,7 +373,7 @@ export async function measureContentSearch(hostBin: string, tarball: string, opt
       workspaces: options.workspaces,
       turns,
       messages: turns * 2,
-      storeBytes: directorySize(join(bareHome.dshHome, 'sessions')),
+      storeBytes: directorySize(join(bare.home.dshHome, 'sessions')),
       textBytes,
       writeMs,
       bootMs: boots,
@@ -382,8 +381,8 @@ export async function measureContentSearch(hostBin: string, tarball: string, opt
       ...figures,
     }
   } finally {
-    await model.stop()
-    for (const home of homes) home.remove()
+    await plugin?.stop()
+    await bare.stop()
   }
 }
 
@@ -393,19 +392,17 @@ export async function measureContentSearch(hostBin: string, tarball: string, opt
  * @returns markdown lines.
  */
 export function contentReport(figures: ContentFigures): string[] {
-  const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`)
-  const pair = (value: Spread) => `${ms(value.p50)} / ${ms(value.p95)}`
-  const median = (values: readonly number[]) => percentile([...values], 0.5)
+  const median = (values: readonly number[]) => percentiles(values).p50
   const lines = [
     `content search at ${figures.sessions} ${figures.corpus} sessions, ${figures.workspaces} workspaces, ${figures.turns} turns, ${figures.messages} messages; logs on disk ${(figures.storeBytes / 2 ** 20).toFixed(1)} MB (compressed by the host), searchable text in them ${(figures.textBytes / 2 ** 20).toFixed(1)} MB; written in ${ms(figures.writeMs)}`,
-    `dsh web boot, bare / with the plugin, ${figures.bootMs.bare.length} rounds (round 1 cold): ${figures.bootMs.bare.map(ms).join(', ')} / ${figures.bootMs.plugin.map(ms).join(', ')}; median added ${((median(figures.bootMs.plugin) / median(figures.bootMs.bare) - 1) * 100).toFixed(1)} % (target ≤ 10 %)`,
+    `dsh web boot, bare / with the plugin, ${figures.bootMs.bare.length} rounds (round 1 cold): ${figures.bootMs.bare.map(value => ms(value)).join(', ')} / ${figures.bootMs.plugin.map(value => ms(value)).join(', ')}; median added ${((median(figures.bootMs.plugin) / median(figures.bootMs.bare) - 1) * 100).toFixed(1)} % (target ≤ 10 %)`,
     `cold index build, boot to ready: ${ms(figures.buildMs)} (targets: ≤ 10 min at 20,000 realistic sessions; at 2,000 no worse than the README); processor use over that span: with the plugin ${(figures.buildCores.plugin * 100).toFixed(0)} % of one core, bare host ${(figures.buildCores.bare * 100).toFixed(0)} %, added ${((figures.buildCores.plugin - figures.buildCores.bare) * 100).toFixed(0)} % (target ≤ 50 %)`,
     `host /api (agentPreset.list) p50 / p95: idle ${pair(figures.apiIdle)}; during the build ${pair(figures.apiDuringBuild)}; p95 added ${((figures.apiDuringBuild.p95 / figures.apiIdle.p95 - 1) * 100).toFixed(0)} % (target ≤ 20 %); the bare host over the same span after its boot ${pair(figures.apiBareSameSpan)}`,
     `resident memory: bare ${figures.rssMb.bare.toFixed(0)} MB (peak over the same span ${figures.rssMb.barePeak.toFixed(0)} MB); with the plugin after the build ${figures.rssMb.pluginAfterBuild.toFixed(0)} MB, peak during it ${figures.rssMb.pluginPeak.toFixed(0)} MB; added after ${(figures.rssMb.pluginAfterBuild - figures.rssMb.bare).toFixed(0)} MB, at peak ${(figures.rssMb.pluginPeak - figures.rssMb.barePeak).toFixed(0)} MB (target ≤ 200 at every moment)`,
     `index on disk: ${(figures.indexBytes / 2 ** 20).toFixed(1)} MB, ${(figures.indexBytes / figures.storeBytes).toFixed(2)}× the logs, ${(figures.indexBytes / figures.textBytes).toFixed(2)}× the searchable text (target ≤ 1.0× the text)`,
     `after a restart, boot to restored index / to the first right content answer: ${figures.restart.map(run => `${ms(run.readyMs)} / ${ms(run.answerMs)}`).join('; ')} (target ≤ 5 s)`,
     `content queries, all kinds p50 / p95 (target p95 ≤ 20 ms): through the @ route (candidates, scope all) ${pair(figures.latency)}; through the sidebar's route (search, limit 50) ${pair(figures.sidebarLatency)}`,
-    `a new message in a live session, from its send to its first content answer: ${figures.findableMs.map(ms).join(', ')} (target ≤ 2 s)`,
+    `a new message in a live session, from its send to its first content answer: ${figures.findableMs.map(value => ms(value)).join(', ')} (target ≤ 2 s)`,
     '| kind | query | sessions that match | answered | exact | excerpts with the first mark past 20 characters | @ route p50 / p95 | sidebar route p50 / p95 |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...figures.queries.map(query => `| ${query.kind} | ${query.query} | ${query.expected} | ${query.found} | ${query.exact ? 'yes' : 'NO'} | ${query.lateMarks} | ${pair(query.latency)} | ${pair(query.sidebar)} |`),
@@ -419,7 +416,7 @@ export const content: BenchMode = {
   summary: 'content search at scale in the real host, boots, build, memory and queries beside the bare host',
   async run(context) {
     const options = { sessions: context.sessions(), workspaces: context.settings.workspaces, runs: 30, corpus: context.settings.corpus }
-    const figures = await measureContentSearch(context.hostBin, context.tarball(), options)
+    const figures = await measureContentSearch(context, options)
     return {
       mode: 'content',
       settings: options,

@@ -10,7 +10,7 @@ import { hostileTexts } from '../../../dev/hostile-texts.ts'
 import { createHostHarness } from '../../../dev/in-process-host.ts'
 import { hostDir } from '../../../dev/pinned-host.ts'
 import { spreadSessions, type StoredSession, writeSessionStore } from '../../../dev/session-store.ts'
-import { pair, type Percentiles, percentiles, table } from '../figures.ts'
+import { pair, type Percentiles, percentiles, table, timed } from '../figures.ts'
 import type { BenchMode } from '../mode.ts'
 
 /** p50 and p95 of one text kind. */
@@ -26,14 +26,11 @@ export interface HostileFigures extends Percentiles { readonly kind: string }
 export async function measureHostileRoute(url: string, sessionId: string, runs: number): Promise<HostileFigures[]> {
   const figures: HostileFigures[] = []
   for (const [kind, text] of Object.entries(hostileTexts())) {
-    const samples: number[] = []
-    for (let run = 0; run < runs + 3; run += 1) {
-      const started = performance.now()
+    const samples = await timed(runs, async () => {
       const res = await fetch(`${url}/dsh-sessions/preflight`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId, text }) })
       await res.json()
       if (res.status !== 200) throw new Error(`preflight answered ${res.status}`)
-      if (run >= 3) samples.push(performance.now() - started)
-    }
+    }, 3)
     figures.push({ kind, ...percentiles(samples) })
   }
   return figures
@@ -56,13 +53,10 @@ export async function measureHostilePreStep(sessions: number, workspaces: number
   await harness.preStep('session-target', ['warm up'])
   const figures: HostileFigures[] = []
   for (const [kind, text] of Object.entries(hostileTexts())) {
-    const samples: number[] = []
-    for (let run = 0; run < runs + 3; run += 1) {
-      const started = performance.now()
+    const samples = await timed(runs, async () => {
       const decision = await harness.preStep('session-target', [text])
       if (decision.kind !== 'enter') throw new Error('the step was rejected')
-      if (run >= 3) samples.push(performance.now() - started)
-    }
+    }, 3)
     figures.push({ kind, ...percentiles(samples) })
   }
   return figures

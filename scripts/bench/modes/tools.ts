@@ -25,7 +25,7 @@ import { SessionIndex } from '../../../src/host/sessions/session-index.ts'
 import { readSessionTool } from '../../../src/host/tools/read-session.ts'
 import { searchSessionsTool } from '../../../src/host/tools/search-sessions.ts'
 import { Framing } from '../../../src/host/tools/tool-output.ts'
-import { ms, note, type Percentiles, percentiles } from '../figures.ts'
+import { ms, note, type Percentiles, percentiles, timed } from '../figures.ts'
 import type { BenchMode } from '../mode.ts'
 
 /** What the tools bench reports. */
@@ -76,16 +76,6 @@ async function toolsOf(h: HostHarness): Promise<{ search: ToolDefinition; read: 
 
 function caller(h: HostHarness, id: string): ToolRunContext {
   return { agent: { id: SessionId(id), session: h.ctx.sessions.get(SessionId(id))! } as unknown as Agent, signal: new AbortController().signal } as unknown as ToolRunContext
-}
-
-async function timed(runs: number, call: () => Promise<unknown>): Promise<number[]> {
-  const samples: number[] = []
-  for (let run = 0; run < runs; run += 1) {
-    const started = performance.now()
-    await call()
-    samples.push(performance.now() - started)
-  }
-  return samples
 }
 
 /**

@@ -168,6 +168,17 @@ async function citing(ctx: Context, deps: RouteDependencies, body: Record<string
 }
 
 /**
+ * The citing session (see {@link citing}), answered once the session index
+ * has listed: for a route that reads the index after naming its citing
+ * session, a live draft's included.
+ */
+async function listedCiting(ctx: Context, deps: RouteDependencies, body: Record<string, unknown>): Promise<ReferenceTarget> {
+  const who = await citing(ctx, deps, body)
+  await deps.index.ready()
+  return who
+}
+
+/**
  * Each route's body parser: the body read as the route's declared request,
  * or a `bad-request` refusal naming the first field that is not. A scoped
  * route's `sessionId` is checked last, as `citing` reads it.
@@ -236,8 +247,7 @@ const parse: { readonly [K in Route]: (body: Record<string, unknown>) => RouteRe
 async function candidates(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readJson(req)
   const { query = '', limit } = parse.candidates(body)
-  const who = await citing(ctx, deps, body)
-  await deps.index.ready()
+  const who = await listedCiting(ctx, deps, body)
   const config = deps.settings.current()
   const found = await listCandidates(deps.index, who, query, config, limit, deps.content)
   const indexing = deps.content.progress(session => isInScope(config.scope, who, session))
@@ -311,8 +321,7 @@ async function mention(deps: RouteDependencies, req: IncomingMessage, res: Serve
 async function messages(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readJson(req)
   const { source } = parse.messages(body)
-  const who = await citing(ctx, deps, body)
-  await deps.index.ready()
+  const who = await listedCiting(ctx, deps, body)
   const known = deps.index.get(source)
   if (known === undefined || !isInScope(deps.settings.current().scope, who, known)) throw new DshSessionsError(`session "${source}" not found`, 'not-found')
   answer(res, 'messages', await deps.messages.list(source))

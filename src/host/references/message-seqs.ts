@@ -13,13 +13,15 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { messageText } from '../search/conversation.ts'
 import { readMessageSeqs } from '../official/log-file.ts'
 import type { LogHeader, SessionLogLocator } from '../search/log-locator.ts'
+import { BoundedMap } from './bounded-map.ts'
 
 /** Sessions whose message seqs are kept; the least recently asked is dropped first. */
 const KEPT = 1024
 
 /** The message seqs of sessions. */
 export class MessageSeqs {
-  private readonly kept = new Map<string, { readonly revision: string; readonly seqs: readonly number[] }>()
+  /** Asking for a kept session again sets it again, so the least recently asked is dropped first. */
+  private readonly kept = new BoundedMap<string, { readonly revision: string; readonly seqs: readonly number[] }>(KEPT)
   /** Log files read per session id since start. */
   readonly reads = new Map<string, number>()
   private readonly ctx: Context
@@ -43,16 +45,13 @@ export class MessageSeqs {
     if (path === undefined || revision === undefined) return undefined
     const known = this.kept.get(header.id)
     if (known?.revision === revision) {
-      this.kept.delete(header.id)
       this.kept.set(header.id, known)
       return known.seqs
     }
     this.reads.set(header.id, (this.reads.get(header.id) ?? 0) + 1)
     const seqs = await readMessageSeqs(path).catch(() => undefined)
     if (seqs === undefined) return undefined
-    this.kept.delete(header.id)
     this.kept.set(header.id, { revision, seqs })
-    if (this.kept.size > KEPT) this.kept.delete(this.kept.keys().next().value!)
     return seqs
   }
 }

@@ -19,8 +19,9 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-persistence'
 import { SessionQueryError, type SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
 import { readStoredSurface, readStoredTitle } from '../official/session-query.ts'
-import { SessionLogLocator } from '../search/log-locator.ts'
+import { type LogState, SessionLogLocator } from '../search/log-locator.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
+import { BoundedMap } from './bounded-map.ts'
 
 /** Options of {@link SurfaceCache}. */
 export interface SurfaceCacheOptions {
@@ -38,9 +39,8 @@ interface Entry {
 
 /** The `readSurface` face the official snapshot service reads through. */
 export class SurfaceCache {
-  private readonly entries = new Map<string, Entry>()
+  private readonly entries: BoundedMap<string, Entry>
   private readonly ttlMs: number
-  private readonly maxEntries: number
   /** Storage reads per session id since start. */
   readonly reads = new Map<string, number>()
 
@@ -53,7 +53,7 @@ export class SurfaceCache {
     this.index = index
     this.logs = new SessionLogLocator(ctx)
     this.ttlMs = options.ttlMs ?? 60_000
-    this.maxEntries = options.maxEntries ?? 16
+    this.entries = new BoundedMap(options.maxEntries ?? 16)
   }
 
   /**
@@ -63,21 +63,18 @@ export class SurfaceCache {
    */
   async readSurface(id: SessionId): Promise<SessionSurfaceSnapshot> {
     if (this.ctx.sessions.get(id) !== undefined) return this.ctx.sessionQuery.readSurface(id)
-    const revision = await this.revisionOf(id)
+    const state = await this.stateOf(id)
+    const revision = typeof state === 'string' ? undefined : state.revision
     const cached = this.entries.get(id)
     if (cached !== undefined && revision !== undefined && cached.revision === revision && cached.expires > Date.now()) {
       return cached.snapshot
     }
     this.entries.delete(id)
     // A log deleted on disk is not found, whatever the persistence service still keeps of it.
-    const header = this.index.get(id)
-    if (revision === undefined && header !== undefined && await this.logs.isGone(header)) throw new SessionQueryError(`session "${id}" not found`, 'SESSION_QUERY_SESSION_NOT_FOUND')
+    if (state === 'missing') throw new SessionQueryError(`session "${id}" not found`, 'SESSION_QUERY_SESSION_NOT_FOUND')
     this.reads.set(id, (this.reads.get(id) ?? 0) + 1)
     const snapshot = await this.readStored(id)
-    if (revision !== undefined) {
-      this.entries.set(id, { revision, snapshot, expires: Date.now() + this.ttlMs })
-      if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!)
-    }
+    if (revision !== undefined) this.entries.set(id, { revision, snapshot, expires: Date.now() + this.ttlMs })
     return snapshot
   }
 
@@ -108,7 +105,13 @@ export class SurfaceCache {
    * @returns the revision; `undefined` when it cannot be told.
    */
   async revisionOf(id: string): Promise<string | undefined> {
+    const state = await this.stateOf(id)
+    return typeof state === 'string' ? undefined : state.revision
+  }
+
+  /** A session's revision or why there is none, from one look at its log; `'unknown'` for a session neither live nor in the index. */
+  private stateOf(id: string): Promise<LogState> {
     const header = this.ctx.sessions.get(SessionId(id))?.header ?? this.index.get(id)
-    return header === undefined ? undefined : this.logs.revision(header)
+    return header === undefined ? Promise.resolve('unknown') : this.logs.state(header)
   }
 }

@@ -23,6 +23,14 @@ export interface LogHeader {
 }
 
 /**
+ * What can be told of a session's content in one look: its revision;
+ * `'missing'` when the backend names a log file for a session that is not
+ * live and there is none; `'unknown'` when no file is named or it cannot be
+ * read for another reason.
+ */
+export type LogState = { readonly revision: string } | 'missing' | 'unknown'
+
+/**
  * The revision of a live session's content.
  * @param session - the live session.
  * @returns `live:<seq>`.
@@ -64,7 +72,8 @@ export class SessionLogLocator {
   async lastActivity(header: LogHeader): Promise<number | undefined> {
     const live = this.ctx.sessions.get(SessionId(header.id))
     if (live !== undefined) return live.events.at(-1)?.time ?? header.createdAt
-    return (await this.logStat(header))?.mtimeMs
+    const info = await this.logStat(header)
+    return typeof info === 'string' ? undefined : info.mtimeMs
   }
 
   /**
@@ -73,39 +82,32 @@ export class SessionLogLocator {
    * @returns its {@link liveRevision} while it is live in this process, else `size:mtime` of its log; `undefined` when there is no log file to look at.
    */
   async revision(header: LogHeader): Promise<string | undefined> {
-    const live = this.ctx.sessions.get(SessionId(header.id))
-    if (live !== undefined) return liveRevision(live)
-    const info = await this.logStat(header)
-    return info === undefined ? undefined : `${info.size}:${info.mtimeMs}`
+    const state = await this.state(header)
+    return typeof state === 'string' ? undefined : state.revision
   }
 
   /**
-   * Whether a session that is not live has lost its log: the backend names a
-   * file for it and there is none. A backend without a file per session never
-   * says so.
+   * A session's revision, or why there is none, at the cost of at most one
+   * look at its log: a backend without a file per session never says
+   * `'missing'`.
    * @param header - the session.
-   * @returns true when the named log file does not exist.
+   * @returns its {@link liveRevision} while it is live in this process, else `size:mtime` of its log, else `'missing'` or `'unknown'` (see {@link LogState}).
    */
-  async isGone(header: LogHeader): Promise<boolean> {
-    if (this.ctx.sessions.get(SessionId(header.id)) !== undefined) return false
-    const path = this.path(header)
-    if (path === undefined) return false
-    try {
-      await stat(path)
-      return false
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'ENOENT'
-    }
+  async state(header: LogHeader): Promise<LogState> {
+    const live = this.ctx.sessions.get(SessionId(header.id))
+    if (live !== undefined) return { revision: liveRevision(live) }
+    const info = await this.logStat(header)
+    return typeof info === 'string' ? info : { revision: `${info.size}:${info.mtimeMs}` }
   }
 
-  /** Size and modification time of the session's log file; `undefined` when it cannot be located or read. */
-  private async logStat(header: LogHeader): Promise<{ size: number; mtimeMs: number } | undefined> {
+  /** Size and modification time of the session's log file; `'missing'` when the named file does not exist, `'unknown'` when none is named or it cannot be read. */
+  private async logStat(header: LogHeader): Promise<{ size: number; mtimeMs: number } | 'missing' | 'unknown'> {
     const path = this.path(header)
-    if (path === undefined) return undefined
+    if (path === undefined) return 'unknown'
     try {
       return await stat(path)
-    } catch {
-      return undefined
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unknown'
     }
   }
 }
