@@ -2,6 +2,7 @@
 import type { BenchMode } from './mode.ts'
 import { candidates } from './modes/candidates.ts'
 import { content } from './modes/content.ts'
+import { firstPreflight } from './modes/first-preflight.ts'
 import { hostile } from './modes/hostile.ts'
 import { layouts } from './modes/layouts.ts'
 import { parts } from './modes/parts.ts'
@@ -13,7 +14,7 @@ import { tools } from './modes/tools.ts'
 import { tti } from './modes/tti.ts'
 
 /** Every mode `--only` can name. */
-export const MODES: readonly BenchMode[] = [candidates, preStep, hostile, readOnce, tti, content, sidebar, parts, since, tools, layouts]
+export const MODES: readonly BenchMode[] = [candidates, preStep, hostile, readOnce, tti, content, sidebar, parts, since, tools, layouts, firstPreflight]
 
 /** What `npm run bench` runs without `--only`: the real-host candidates run and what it always measured with it. */
 export const DEFAULT_MODES: readonly string[] = ['candidates', 'pre-step', 'hostile', 'read-once', 'tti', 'content', 'sidebar']

@@ -47,6 +47,7 @@ import { SessionIndex } from '../../../src/host/sessions/session-index.ts'
 import { formatMessageReference } from '../../../src/shared/message-reference.ts'
 import { currentSessionInPage, installApplyProbe, openSessionInPage } from '../../../dev/apply-probe.ts'
 import { type Block, ms, pair, type Percentiles, percentiles } from '../figures.ts'
+import { newSession, rpc } from '../host-rpc.ts'
 import type { BenchContext, BenchMode } from '../mode.ts'
 
 /** Runs of the official path: each costs tens of seconds on 5,000 messages. */
@@ -240,18 +241,6 @@ function makeUnread(file: string): void {
   utimesSync(file, when, when)
 }
 let touched = 0
-
-async function rpc(url: string, method: string, payload: unknown): Promise<any> {
-  const res = await fetch(`${url}/api/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'client-request', rpcId: crypto.randomUUID(), method, payload }) })
-  const json = await res.json() as { result?: { ok: boolean; value?: unknown } }
-  if (json.result?.ok !== true) throw new Error(`${method} answered ${res.status}: ${JSON.stringify(json).slice(0, 500)}`)
-  return json.result.value
-}
-
-/** A new session in a workspace, live in the host (as the page's new draft is). */
-async function newSession(url: string, cwd: string): Promise<string> {
-  return ((await rpc(url, 'session.create', { cwd })) as { sessionId: string }).sessionId
-}
 
 /** Sends a message in a session through the host's own prompt method; the time until the model's request for it, and the snapshot after the message. */
 async function promptToRequest(web: WebProcess, model: StandInModel, sessionId: string, text: string): Promise<{ ms: number; snapshot?: string }> {
