@@ -125,6 +125,22 @@ describe('per-id cost of the routes', () => {
     expect(await (await post(url, 'preflight', { sessionId: TARGET, text })).json()).toMatchObject({ ok: false, code: 'not-found' })
   })
 
+  it('refuses a picked source deleted on disk as deleted on every later send, once the index has dropped it too, and another workspace\'s deleted session as out of scope', async () => {
+    const { url, reader } = await coldHost()
+    const mine = `compare ${mention(id(2), 'Kiwi plans')}`
+    const theirs = `compare ${mention(id(3), 'Plum plans')}`
+    expect(await (await post(url, 'preflight', { sessionId: TARGET, text: mine })).json()).toMatchObject({ ok: true })
+    expect(await (await post(url, 'preflight', { sessionId: TARGET, text: theirs })).json()).toMatchObject({ ok: false, code: 'out-of-scope' })
+    const root = dirname(dirname(dirname(new SessionLogLocator(reader.ctx).path({ id: id(2), cwd: A, createdAt: 0 })!)))
+    for (const n of [2, 3]) for (const project of readdirSync(root)) rmSync(join(root, project, id(n)), { recursive: true, force: true })
+    expect(await (await post(url, 'preflight', { sessionId: TARGET, text: mine })).json()).toMatchObject({ ok: false, code: 'not-found' })
+    // The failed read made the index read the session again, and drop it.
+    await expect.poll(async () => (await (await post(url, 'candidates', { sessionId: TARGET })).json() as { candidates: { sessionId: string }[] }).candidates.map(c => c.sessionId)).not.toContain(id(2))
+    expect(await (await post(url, 'preflight', { sessionId: TARGET, text: mine })).json()).toMatchObject({ ok: false, code: 'not-found' })
+    expect(await (await post(url, 'preflight', { sessionId: TARGET, text: theirs })).json()).toMatchObject({ ok: false, code: 'out-of-scope' })
+    expect(await (await post(url, 'preflight', { sessionId: TARGET, text: `compare ${mention(unknownId(7), 'Never')}` })).json()).toMatchObject({ ok: false, code: 'out-of-scope' })
+  })
+
   it('tells a stored log\'s revision and a deleted log apart in one look at the file', async () => {
     const { reader } = await coldHost()
     const index = new SessionIndex(reader.ctx)

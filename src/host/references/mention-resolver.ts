@@ -21,7 +21,9 @@
  * id of either stays plain text (a bare id resolves only when it names a
  * session the scope shows), and a mention or message reference of either
  * fails as out of scope under the `workspace` scope (as not found under
- * `all`, where only a missing session is unseen).
+ * `all`, where only a missing session is unseen). A session the scope
+ * showed until it left the index (its log deleted) is not found under
+ * either scope: the user could see it, so saying it is gone tells nothing new.
  * @module @wishp3/dsh-sessions/host/references/mention-resolver
  */
 import { SessionId } from '@deepseek-ai/dsh-session'
@@ -192,6 +194,9 @@ export class ScopedMentionResolver {
   private check(target: ReferenceTarget, sessionId: string, label: string, session: IndexedSession | undefined, config: Config): ReferenceFailure | undefined {
     if (sessionId === target.id) return refusal('self-reference', { sessionId, label })
     if (session !== undefined && isInScope(config.scope, target, session)) return undefined
+    // A session the scope showed until it left the index is gone, which the user may know: it was theirs to see.
+    const departed = session === undefined ? this.index.departed(sessionId) : undefined
+    if (departed !== undefined && isInScope(config.scope, target, departed)) return refusal('not-found', { sessionId, label })
     return refusal(config.scope === 'workspace' ? 'out-of-scope' : 'not-found', { sessionId, label })
   }
 }

@@ -69,6 +69,9 @@ const EARLY_RECONCILE_MS = 30_000
 /** Most remembered misses; the oldest are forgotten first. */
 const MAX_MISSES = 4096
 
+/** Most remembered sessions that left the index; the oldest are forgotten first. */
+const MAX_DEPARTURES = 1024
+
 /** Whether a read failure is the host saying the session does not exist. */
 function isGone(error: unknown): boolean {
   return error instanceof SessionQueryError && error.code === 'SESSION_QUERY_SESSION_NOT_FOUND'
@@ -89,6 +92,8 @@ export class SessionIndex {
   private readonly removedListeners = new Set<(id: string) => void>()
   /** Storage misses and when they expire. */
   private readonly misses = new Map<string, number>()
+  /** The last entries of sessions that left the index, oldest first. */
+  private readonly departures = new Map<string, IndexedSession>()
   /**
    * Ids the host's events announced while a listing was under way: that
    * listing may predate them, so its finish must not drop them.
@@ -212,6 +217,16 @@ export class SessionIndex {
   }
 
   /**
+   * A session that left the index (its log deleted, or the host disposed of
+   * it unsaved) and is not in it again: its last entry, so a reference the
+   * user picked before it left can be told apart from an id never seen.
+   * @returns the entry it had; `undefined` for a session indexed now, or never indexed, or left too long ago.
+   */
+  departed(id: string): IndexedSession | undefined {
+    return this.catalog.get(id) === undefined ? this.departures.get(id) : undefined
+  }
+
+  /**
    * The indexed session with this id.
    * @returns the entry, or `undefined`.
    */
@@ -309,7 +324,13 @@ export class SessionIndex {
   }
 
   private remove(id: string): void {
+    const entry = this.catalog.get(id)
     if (!this.catalog.remove(id)) return
+    if (entry !== undefined) {
+      this.departures.delete(id)
+      this.departures.set(id, entry)
+      if (this.departures.size > MAX_DEPARTURES) this.departures.delete(this.departures.keys().next().value!)
+    }
     for (const listener of this.removedListeners) {
       try {
         listener(id)
