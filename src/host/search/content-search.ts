@@ -262,7 +262,12 @@ export class ContentSearch implements ContentSink {
     const except = admission.except ?? []
     if (admission.sessions.size <= except.length && [...admission.sessions].every(id => except.includes(id))) return []
     const ask = (sent: SentScope | undefined): Promise<readonly ContentHit[]> => {
-      if (sent?.sessions === admission.sessions) return worker.call('search', { terms, limit, dropped: this.dropped(), held: { key: admission.key, version: sent.version, except } })
+      if (sent?.sessions === admission.sessions) {
+        // Most recently used last, as the worker orders the scopes it keeps.
+        this.scopesSent.delete(admission.key)
+        this.scopesSent.set(admission.key, sent)
+        return worker.call('search', { terms, limit, dropped: this.dropped(), held: { key: admission.key, version: sent.version, except } })
+      }
       const version = this.nextScope++
       const dates: [string, number][] = []
       for (const id of admission.sessions) {
