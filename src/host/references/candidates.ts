@@ -14,7 +14,8 @@ import type { Config } from '../../config.ts'
 import type { ContentSearch } from '../search/content-search.ts'
 import { queryTerms } from '../search/terms.ts'
 import type { Candidate, Snippet } from '../../shared/wire.ts'
-import { rankedInScope, type ReferenceTarget } from '../sessions/scope.ts'
+import type { ReferenceTarget } from '../sessions/scope.ts'
+import { scopeViewsOf } from '../sessions/scope-views.ts'
 import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 
 /**
@@ -54,18 +55,18 @@ export async function listCandidates(
   const typed = query.toLocaleLowerCase()
   const cap = Math.min(limit, config.candidateLimit)
   const found: Candidate[] = []
-  const ranked = rankedInScope(index.list(), target, config.scope)
-  for (const session of ranked) {
+  // The scope's sessions and their title matches are kept while the listing stays the same (see `scope-views.ts`).
+  const view = scopeViewsOf(index).of(config.scope, target.cwd)
+  for (const session of typed === '' ? view.ranked : view.matching(typed)) {
     if (found.length >= cap) break
-    if (typed !== '' && !session.matchKeys.some(key => key.includes(typed))) continue
+    if (session.id === target.id) continue
     found.push(candidate(session))
   }
   if (content === undefined || found.length >= cap || typed === '') return found
   const terms = queryTerms(query)
   if (terms.length === 0) return found
-  const admitted = new Set(ranked.map(session => session.id))
-  for (const { sessionId } of found) admitted.delete(sessionId)
-  for (const hit of await content.find(terms, id => admitted.has(id), cap - found.length)) {
+  const except = [target.id, ...found.map(({ sessionId }) => sessionId)]
+  for (const hit of await content.find(terms, { key: view.set.key, sessions: view.set.ids, except }, cap - found.length)) {
     const session = index.get(hit.id)
     if (session !== undefined) found.push(candidate(session, hit.snippet))
   }

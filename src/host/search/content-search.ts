@@ -42,7 +42,8 @@ import { MAX_READ_TEXT } from './conversation-reader.ts'
 import type { QueryTerm } from './terms.ts'
 import { SearchWorker, workerModule } from './worker-client.ts'
 import { DAMAGED_MESSAGE } from './index-file.ts'
-import type { EntrySummary, IndexEngine, LoadReason } from './worker-protocol.ts'
+import { SCOPES_HELD } from './held-scopes.ts'
+import { type EntrySummary, type IndexEngine, type LoadReason, SCOPE_NOT_HELD } from './worker-protocol.ts'
 import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 import type { IndexingProgress } from '../../shared/wire.ts'
 
@@ -92,6 +93,26 @@ export interface ContentSearchStatus {
 }
 
 
+/**
+ * The sessions a query may find, as a scope: a key naming the scope, its
+ * sessions, and those of them this query leaves out. The content search
+ * keeps what it sent of a scope by key and by the identity of `sessions`:
+ * the caller gives the same set object for as long as the scope's sessions
+ * stay the same, and a new one when they change.
+ */
+export interface Admission {
+  readonly key: string
+  readonly sessions: ReadonlySet<string>
+  /** Sessions of the scope this query leaves out (few: they are sent with every query). */
+  readonly except?: readonly string[]
+}
+
+/** What the worker was sent of a scope. */
+interface SentScope {
+  readonly sessions: ReadonlySet<string>
+  readonly version: number
+}
+
 /** Longest a stop waits for the on-disk index to record where its build stands. */
 const STOP_SAVE_MS = 2_000
 
@@ -110,6 +131,9 @@ export class ContentSearch implements ContentSink {
   private readonly datesSent = new Map<string, number>()
   /** Whether sessions left {@link summaries} since the last query, so the worker's dates may name some that are gone. */
   private datesStale = false
+  /** Per scope key, the sessions last sent to the worker and the version they were sent as, least recently used first. */
+  private readonly scopesSent = new Map<string, SentScope>()
+  private nextScope = 1
   /** Started after the session index's first listing, so the host's own start goes first. */
   private worker: SearchWorker | undefined
   private readonly workerModule: URL
@@ -193,14 +217,17 @@ export class ContentSearch implements ContentSink {
   /**
    * Sessions whose text has every term, best first, then newest first.
    * @param terms - the query's terms.
-   * @param admit - whether a session may be found; applied before the worker sees the query, so it never makes an excerpt of another.
+   * @param admit - which sessions may be found: a predicate, asked of every indexed session, or a
+   *   scope's sessions ({@link Admission}), which the worker keeps for the next query in the same
+   *   scope; either way applied before the worker sees the query, so it never makes an excerpt of another.
    * @param limit - most sessions returned.
    * @returns the hits with their excerpts; none when the worker is not running.
    */
-  async find(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number): Promise<readonly ContentHit[]> {
+  async find(terms: readonly QueryTerm[], admit: ((id: string) => boolean) | Admission, limit: number): Promise<readonly ContentHit[]> {
     const worker = this.worker
     // While the index is built again after damage, titles alone answer.
     if (terms.length === 0 || limit <= 0 || worker?.alive !== true || this.rebuilding) return []
+    if (typeof admit !== 'function') return this.findIn(worker, terms, admit, limit)
     // The worker keeps each session's creation time (for ties), so a query sends only the dates it lacks and the shorter of the sessions admitted and those not.
     const only: string[] = []
     const except: string[] = []
@@ -218,18 +245,64 @@ export class ContentSearch implements ContentSink {
       }
     }
     if (only.length === 0) return []
-    const dropped: string[] = []
-    if (this.datesStale) {
-      this.datesStale = false
-      for (const id of this.datesSent.keys()) if (!this.summaries.has(id)) dropped.push(id)
-      for (const id of dropped) this.datesSent.delete(id)
-    }
     try {
-      return await worker.call('search', { terms, limit, dates, dropped, ...(only.length <= except.length ? { only } : { except }) })
+      return await worker.call('search', { terms, limit, dates, dropped: this.dropped(), ...(only.length <= except.length ? { only } : { except }) })
     } catch (error) {
       if (!this.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: %s', error)
       return []
     }
+  }
+
+  /**
+   * A query within a scope: its sessions (with the creation times the worker
+   * lacks) are sent once per key and set, and the worker keeps them; later
+   * queries in the same scope send only the sessions they leave out.
+   */
+  private async findIn(worker: SearchWorker, terms: readonly QueryTerm[], admission: Admission, limit: number): Promise<readonly ContentHit[]> {
+    const except = admission.except ?? []
+    if (admission.sessions.size <= except.length && [...admission.sessions].every(id => except.includes(id))) return []
+    const ask = (sent: SentScope | undefined): Promise<readonly ContentHit[]> => {
+      if (sent?.sessions === admission.sessions) {
+        // Most recently used last, as the worker orders the scopes it keeps.
+        this.scopesSent.delete(admission.key)
+        this.scopesSent.set(admission.key, sent)
+        return worker.call('search', { terms, limit, dropped: this.dropped(), held: { key: admission.key, version: sent.version, except } })
+      }
+      const version = this.nextScope++
+      const dates: [string, number][] = []
+      for (const id of admission.sessions) {
+        const createdAt = this.sessions.get(id)?.createdAt
+        if (createdAt === undefined || this.datesSent.get(id) === createdAt) continue
+        dates.push([id, createdAt])
+        this.datesSent.set(id, createdAt)
+      }
+      this.scopesSent.delete(admission.key)
+      this.scopesSent.set(admission.key, { sessions: admission.sessions, version })
+      if (this.scopesSent.size > SCOPES_HELD) this.scopesSent.delete(this.scopesSent.keys().next().value!)
+      return worker.call('search', { terms, limit, dates, dropped: this.dropped(), held: { key: admission.key, version, ids: [...admission.sessions], except } })
+    }
+    try {
+      try {
+        return await ask(this.scopesSent.get(admission.key))
+      } catch (error) {
+        // The worker gave the scope up (or opened its file anew): its sessions are sent again.
+        if (!String(error instanceof Error ? error.message : error).includes(SCOPE_NOT_HELD)) throw error
+        return await ask(undefined)
+      }
+    } catch (error) {
+      if (!this.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: %s', error)
+      return []
+    }
+  }
+
+  /** Sessions whose creation times the worker may forget: those that left both indexes since the last query. */
+  private dropped(): string[] {
+    const dropped: string[] = []
+    if (!this.datesStale) return dropped
+    this.datesStale = false
+    for (const id of this.datesSent.keys()) if (!this.summaries.has(id) && this.sessions.get(id) === undefined) dropped.push(id)
+    for (const id of dropped) this.datesSent.delete(id)
+    return dropped
   }
 
   /**

@@ -31,6 +31,7 @@ import {
   SessionSearchCursor,
 } from '@deepseek-ai/dsh-session-query'
 import { replaceSearchSessions, type SearchSessions } from '../official/session-query.ts'
+import { scopeViewsOf } from '../sessions/scope-views.ts'
 import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 import type { ContentSearch } from './content-search.ts'
 import { boundedQuery } from './sidebar-search.ts'
@@ -113,7 +114,8 @@ export function hostSearch(ctx: Context, index: SessionIndex, content: ContentSe
     const terms = queryTerms(query)
     await index.ready()
     const wanted = Math.min(at + limit + 1, MAX_HITS)
-    const hits = terms.length === 0 || at >= wanted ? [] : await content.find(terms, id => index.get(id) !== undefined, wanted)
+    const every = scopeViewsOf(index).everyone().set
+    const hits = terms.length === 0 || at >= wanted ? [] : await content.find(terms, { key: every.key, sessions: every.ids }, wanted)
     if (isAborted()) throw aborted()
     const items: SessionSearchHit[] = []
     for (const hit of hits.slice(at, at + limit)) {

@@ -21,7 +21,8 @@ import { loadSqlite, type SqliteModule } from './sqlite-capability.ts'
 import type { ContentHit } from './index-search.ts'
 import { type ContentEntry, type SqliteIndexOptions, SqliteIndex } from './sqlite-index.ts'
 import type { QueryTerm } from './terms.ts'
-import type { IndexEngine, SearchScope, WorkerCalls } from './worker-protocol.ts'
+import { HeldScopes } from './held-scopes.ts'
+import { type HeldScopeQuery, type IndexEngine, SCOPE_NOT_HELD, type SearchScope, type WorkerCalls } from './worker-protocol.ts'
 
 /** Options of {@link IndexKeeper}. */
 export interface IndexKeeperOptions {
@@ -60,6 +61,8 @@ export class IndexKeeper {
   private readonly createdAt = new Map<string, number>()
   /** Changes that arrived before the file was opened, in arrival order. */
   private readonly early = new Map<string, ContentEntry | null>()
+  /** The scopes queries name (see `held-scopes.ts`); given up whenever a file is opened. */
+  private readonly scopes = new HeldScopes()
 
   constructor(options: IndexKeeperOptions = {}) {
     this.engine = options.engine
@@ -79,8 +82,13 @@ export class IndexKeeper {
       return
     }
     this.guarded(() => {
-      if (entry === null) disk.delete(session)
-      else disk.set(session, entry)
+      if (entry === null) {
+        this.scopes.forgetting(session, disk)
+        disk.delete(session)
+      } else {
+        disk.set(session, entry)
+        this.scopes.indexed(session, disk)
+      }
     })
   }
 
@@ -109,22 +117,40 @@ export class IndexKeeper {
   /**
    * Sessions whose text has every term; see {@link SqliteIndex.search}.
    * @param terms - the query's terms.
-   * @param scope - creation times to keep or forget, and which sessions may be found (see {@link SearchScope}).
+   * @param scope - creation times to keep or forget, and which sessions may be found (see {@link SearchScope}),
+   *   or a scope held between queries (`held`, see {@link HeldScopeQuery}).
    * @param limit - most sessions returned.
    * @returns the hits; none before the file is opened, or without an index.
+   * @throws {@link SCOPE_NOT_HELD} when `held` names a version not held and does not give its sessions.
    */
-  find(terms: readonly QueryTerm[], scope: SearchScope, limit: number): readonly ContentHit[] {
+  find(terms: readonly QueryTerm[], scope: SearchScope & { readonly held?: HeldScopeQuery }, limit: number): readonly ContentHit[] {
     const createdAt = this.createdAt
     for (const id of scope.dropped ?? []) createdAt.delete(id)
     for (const [id, at] of scope.dates ?? []) createdAt.set(id, at)
     const disk = this.disk
     if (disk === undefined) return []
+    if (scope.held !== undefined) return this.findHeld(terms, scope.held, limit, disk)
     const only = scope.only === undefined ? undefined : new Set(scope.only)
     const except = new Set(scope.except)
     const admit = only === undefined ? (id: string): boolean => createdAt.has(id) && !except.has(id) : (id: string): boolean => only.has(id) && createdAt.has(id)
     const newer = (a: string, b: string): number => (createdAt.get(b) ?? 0) - (createdAt.get(a) ?? 0)
     // A short list of the sessions admitted is applied inside SQLite, before any row is ranked; sessions left out are skipped as rows are read.
     return this.guarded(() => disk.search(terms, admit, limit, newer, scope.only))
+  }
+
+  /**
+   * Sessions whose text has every term within a held scope, but those the
+   * query leaves out; when the scope holds fewer sessions than the file,
+   * only its sessions' rows are read (through its table of session numbers).
+   */
+  private findHeld(terms: readonly QueryTerm[], query: HeldScopeQuery, limit: number, disk: SqliteIndex): readonly ContentHit[] {
+    const held = query.ids === undefined ? this.scopes.get(query.key, query.version) : this.scopes.hold(query.key, query.version, query.ids)
+    if (held === undefined) throw new Error(SCOPE_NOT_HELD)
+    const createdAt = this.createdAt
+    const except = new Set(query.except)
+    const admit = (id: string): boolean => held.ids.has(id) && !except.has(id)
+    const newer = (a: string, b: string): number => (createdAt.get(b) ?? 0) - (createdAt.get(a) ?? 0)
+    return this.guarded(() => disk.search(terms, admit, limit, newer, held.ids.size < disk.size() ? { table: this.scopes.tableOf(held, disk) } : undefined))
   }
 
   /**
@@ -155,6 +181,7 @@ export class IndexKeeper {
     }
     this.sqlite = loaded.sqlite
     this.disk?.close()
+    this.scopes.clear()
     const opened = SqliteIndex.open(loaded.sqlite, file === null ? ':memory:' : sqliteFileOf(file), this.options)
     this.disk = opened.index
     if (file !== null) await removeOldFiles(file)
@@ -178,6 +205,7 @@ export class IndexKeeper {
       if (!(error instanceof IndexDamagedError) || this.disk === undefined || this.sqlite === undefined) throw error
       const path = this.disk.path
       this.disk.close()
+      this.scopes.clear()
       SqliteIndex.setAside(path)
       this.disk = SqliteIndex.open(this.sqlite, path, this.options).index
       throw error

@@ -47,6 +47,9 @@ function excerptAt(snippet: Snippet, index: number, origin: StoredPiece[1][numbe
   return { snippet: { ...snippet, message: index + 1 }, ...(origin === null || origin === undefined || origin[0] < 0 ? {} : { origin: { seq: origin[0], time: origin[1], role: origin[2] } }) }
 }
 
+/** The only sessions whose rows a query reads: their ids, or a temporary table of their session numbers (see `held-scopes.ts`). */
+export type AdmittedRows = readonly string[] | { readonly table: string }
+
 /** What a search reads of the index. */
 export interface SearchedIndex {
   /** A prepared statement, kept for the next query. */
@@ -88,15 +91,17 @@ export class IndexSearch {
    * @param admitted - when given, the only sessions whose rows are read at all.
    * @returns the hits.
    */
-  find(asked: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: readonly string[]): ContentHit[] {
+  find(asked: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows): ContentHit[] {
     const runs = runsOf(asked)
     const terms = this.threes ? asked : asPairs(asked)
     const match = matchOf(terms)
     const seen = new Set<number>()
     const hits: ContentHit[] = []
-    const only = admitted === undefined || admitted.length >= this.file.size() ? undefined : JSON.stringify(admitted)
+    const table = admitted !== undefined && 'table' in admitted ? admitted.table : undefined
+    const only = admitted === undefined || 'table' in admitted || admitted.length >= this.file.size() ? undefined : JSON.stringify(admitted)
+    const within = table !== undefined ? ` AND (rowid / ${ROW_SPAN}) IN (SELECT no FROM temp.${table})` : only !== undefined ? ` AND (rowid / ${ROW_SPAN}) IN (SELECT no FROM sessions WHERE id IN (SELECT value FROM json_each(?)))` : ''
     // One batch: the next rows in row order, each session's best (shortest) segment, best first, ranked inside SQLite.
-    const batch = this.file.statement(`WITH batch AS MATERIALIZED (SELECT rowid AS row FROM terms WHERE terms MATCH ? AND rowid > ?${only === undefined ? '' : ` AND (rowid / ${ROW_SPAN}) IN (SELECT no FROM sessions WHERE id IN (SELECT value FROM json_each(?)))`} ORDER BY rowid LIMIT ?) `
+    const batch = this.file.statement(`WITH batch AS MATERIALIZED (SELECT rowid AS row FROM terms WHERE terms MATCH ? AND rowid > ?${within} ORDER BY rowid LIMIT ?) `
       + `SELECT batch.row / ${ROW_SPAN} AS no, min(segments.size) AS size, (SELECT max(row) FROM batch) AS last, (SELECT count(*) FROM batch) AS read FROM batch JOIN segments ON segments.row = batch.row GROUP BY 1 ORDER BY 2`)
     this.unpacked = new Map()
     try {

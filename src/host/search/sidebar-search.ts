@@ -16,6 +16,8 @@
  * @module @wishp3/dsh-sessions/host/search/sidebar-search
  */
 import type { Snippet, IndexingProgress } from '../../shared/wire.ts'
+import { MatchMemo } from '../sessions/match-memo.ts'
+import { scopeViewsOf } from '../sessions/scope-views.ts'
 import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 import type { ContentSearch } from './content-search.ts'
 import { fold, queryTerms } from './terms.ts'
@@ -72,6 +74,18 @@ function foldedTitle(session: IndexedSession, title: string): string {
   return folded
 }
 
+/** Title matches per session index (see `match-memo.ts`). */
+const titleMemos = new WeakMap<SessionIndex, MatchMemo<IndexedSession>>()
+
+function titleMemoOf(index: SessionIndex): MatchMemo<IndexedSession> {
+  let memo = titleMemos.get(index)
+  if (memo === undefined) {
+    memo = new MatchMemo()
+    titleMemos.set(index, memo)
+  }
+  return memo
+}
+
 /** Whether folded text holds every one of a query's folded words. */
 function foldedHolds(folded: string, words: readonly string[]): boolean {
   return words.length > 0 && words.every(word => folded.includes(word))
@@ -95,28 +109,29 @@ export async function searchSidebar(index: SessionIndex, content: ContentSearch,
   if (cap === 0 || words.length === 0) return { matches: [], hasMore: false, ...progress }
   const matches: SidebarMatch[] = []
   const byTitle = new Set<string>()
-  let hasMore = false
-  for (const session of index.list()) {
-    if (session.title === undefined || !foldedHolds(foldedTitle(session, session.title), words)) continue
-    if (matches.length >= cap) {
-      hasMore = true
-      break
-    }
+  // Title matches are kept while the listing stays the same; a query typed further narrows an earlier one's.
+  const titled = titleMemoOf(index).get(index.generation, words.join('\u0000'), () => index.list(),
+    session => session.title !== undefined && foldedHolds(foldedTitle(session, session.title), words),
+    earlier => earlier.split('\u0000').every(word => words.some(typed => typed.includes(word))))
+  const hasMore = titled.length > cap
+  for (const session of titled.slice(0, cap)) {
     matches.push({ session })
     byTitle.add(session.id)
   }
   const terms = queryTerms(text)
   if (hasMore || terms.length === 0 || signal?.aborted === true) return { matches, hasMore, ...progress }
   const room = cap - matches.length
-  const hits = await content.find(terms, id => !byTitle.has(id), room + 1)
+  const every = scopeViewsOf(index).everyone().set
+  const hits = await content.find(terms, { key: every.key, sessions: every.ids, except: [...byTitle] }, room + 1)
+  let more = false
   for (const hit of hits) {
     const session = index.get(hit.id)
     if (session === undefined) continue
     if (matches.length >= cap) {
-      hasMore = true
+      more = true
       break
     }
     matches.push({ session, snippet: hit.origin === undefined ? hit.snippet : { ...hit.snippet, seq: hit.origin.seq } })
   }
-  return { matches, hasMore, ...progress }
+  return { matches, hasMore: more, ...progress }
 }

@@ -40,7 +40,7 @@
 import { statSync } from 'node:fs'
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { IndexDamagedError, isDamaged, LAYOUT, openIndexFile, removeIndexFile, ROW_SPAN, setIndexFileAside, type SqliteLayout } from './index-file.ts'
-import { type ContentHit, IndexSearch, RANKED_ROWS } from './index-search.ts'
+import { type AdmittedRows, type ContentHit, IndexSearch, RANKED_ROWS } from './index-search.ts'
 import type { SqliteModule } from './sqlite-capability.ts'
 import { digestOf, pack, type StoredPiece, UnpackError } from './stored-text.ts'
 import { type QueryTerm, visitIndexTerms } from './terms.ts'
@@ -90,6 +90,9 @@ interface Statements {
   readonly idOf: StatementSync
   readonly split: StatementSync
 }
+
+/** The name of a temporary table of session numbers (see {@link SqliteIndex.fillScope}). */
+const scopeTable = (slot: number): string => `scope_${Math.trunc(slot)}`
 
 /** The on-disk content index. */
 export class SqliteIndex {
@@ -355,7 +358,7 @@ export class SqliteIndex {
   }
 
   /** Sessions the file holds. */
-  private size(): number {
+  size(): number {
     return (this.statement('SELECT count(*) AS n FROM sessions').get() as { n: number }).n
   }
 
@@ -378,6 +381,35 @@ export class SqliteIndex {
   }
 
   /**
+   * Makes a temporary table hold the numbers of these sessions (those the
+   * file holds), for queries that read their rows alone (see `held-scopes.ts`).
+   * @param slot - which table.
+   * @param ids - the sessions.
+   * @returns the table's name.
+   */
+  fillScope(slot: number, ids: readonly string[]): string {
+    const table = scopeTable(slot)
+    this.guarded(() => {
+      this.db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${table}(no INTEGER PRIMARY KEY)`)
+      this.db.exec(`DELETE FROM temp.${table}`)
+      this.statement(`INSERT OR IGNORE INTO temp.${table}(no) SELECT no FROM sessions WHERE id IN (SELECT value FROM json_each(?))`).run(JSON.stringify(ids))
+    })
+    return table
+  }
+
+  /** Adds a session's number to a table {@link fillScope} filled, if the file holds the session. */
+  includeInScope(slot: number, id: string): void {
+    const table = scopeTable(slot)
+    this.guarded(() => this.statement(`INSERT OR IGNORE INTO temp.${table}(no) SELECT no FROM sessions WHERE id = ?`).run(id))
+  }
+
+  /** Removes a session's number from a table {@link fillScope} filled. */
+  excludeFromScope(slot: number, id: string): void {
+    const table = scopeTable(slot)
+    this.guarded(() => this.statement(`DELETE FROM temp.${table} WHERE no IN (SELECT no FROM sessions WHERE id = ?)`).run(id))
+  }
+
+  /**
    * Sessions whose text has every term, best match first; ties go to the
    * order `tieBreak` gives. Matching rows are ranked a bounded batch at a
    * time (see {@link RANKED_ROWS}); excerpts are made only for the sessions
@@ -386,11 +418,12 @@ export class SqliteIndex {
    * @param admit - whether a session may be found at all.
    * @param limit - most sessions returned.
    * @param tieBreak - orders sessions of equal score.
-   * @param admitted - when given, the only sessions whose rows are read at all: rows of other sessions are
-   *   left out inside SQLite, so they never take the place of admitted ones.
+   * @param admitted - when given, the only sessions whose rows are read at all (their ids, or a table
+   *   {@link fillScope} filled): rows of other sessions are left out inside SQLite, so they never take the
+   *   place of admitted ones.
    * @returns the hits.
    */
-  search(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: readonly string[]): ContentHit[] {
+  search(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows): ContentHit[] {
     if (terms.length === 0 || limit <= 0) return []
     return this.guarded(() => this.searcher.find(terms, admit, limit, tieBreak, admitted))
   }

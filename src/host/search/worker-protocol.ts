@@ -46,6 +46,27 @@ export interface SearchScope {
   readonly except?: readonly string[]
 }
 
+/**
+ * A query within a scope the worker keeps between queries (see
+ * `held-scopes.ts`): the host half names it by key and version, and sends
+ * its sessions only when the worker does not hold that version yet; a query
+ * naming a version the worker does not hold fails with
+ * {@link SCOPE_NOT_HELD}, and the host half sends it again with the
+ * sessions. Sessions with no creation time given are found all the same.
+ */
+export interface HeldScopeQuery {
+  readonly key: string
+  /** Changes whenever the scope's sessions change. */
+  readonly version: number
+  /** The scope's sessions, when the worker may not hold this version. */
+  readonly ids?: readonly string[]
+  /** Sessions of the scope this query leaves out (few). */
+  readonly except?: readonly string[]
+}
+
+/** What the error of a query within a scope the worker does not hold says. */
+export const SCOPE_NOT_HELD = 'the search worker does not hold this scope'
+
 /** Every call, by name: what it takes and what it answers. */
 export interface WorkerCalls {
   /** Indexes a session's text as given (a live session's, from its events). */
@@ -53,8 +74,8 @@ export interface WorkerCalls {
   /** Reads a session's log file and indexes its text; `found: false` when the file is gone (the session is forgotten). */
   read: { args: { session: string; path: string; revision: string }; result: { found: boolean; title: string | undefined } }
   forget: { args: { session: string }; result: null }
-  /** Sessions whose text has every term, among those admitted (see {@link SearchScope}), equally good ones newest first. */
-  search: { args: SearchScope & { terms: readonly QueryTerm[]; limit: number }; result: readonly ContentHit[] }
+  /** Sessions whose text has every term, among those admitted (see {@link SearchScope}, or within `held`, see {@link HeldScopeQuery}), equally good ones newest first. */
+  search: { args: SearchScope & { terms: readonly QueryTerm[]; limit: number; held?: HeldScopeQuery }; result: readonly ContentHit[] }
   /** Records whether the build completed (`complete`: every listed session is indexed) and folds the write-ahead log into the file. */
   save: { args: { file: string; complete: boolean }; result: { bytes: number } }
   /** A page of a cold session's conversation, read from its log (the `read_session` tool); `null` when the log is gone. */

@@ -56,12 +56,40 @@ function newestFirst(a: IndexedSession, b: IndexedSession): number {
   return b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 }
 
+/** Whether two entries of one session say the same: title, cwd, creation time, and a header of equal fields. */
+function sameEntry(a: IndexedSession, b: IndexedSession): boolean {
+  if (a.title !== b.title || a.cwd !== b.cwd || a.createdAt !== b.createdAt) return false
+  if (a.header === b.header) return true
+  const keys = Object.keys(a.header) as (keyof SessionHeaderFields)[]
+  return keys.length === Object.keys(b.header).length && keys.every(key => a.header[key] === b.header[key])
+}
+
 /** The catalog. */
 export class SessionCatalog {
   private readonly sessions = new Map<string, IndexedSession>()
   /** Ids whose title an event of this process named. */
   private readonly eventTitled = new Set<string>()
   private sorted: IndexedSession[] | undefined
+  private changes = 0
+  private moves = 0
+
+  /**
+   * A number that changes whenever what the catalog lists changes: a
+   * session added, removed, moved, retitled or given another header. Equal
+   * numbers mean the same listing, so what is derived from it can be kept.
+   */
+  get generation(): number {
+    return this.changes
+  }
+
+  /**
+   * A number that changes whenever which sessions the catalog holds, or
+   * their cwd or creation time, changes (not on a new title or header): the
+   * sessions a scope admits stay the same while it does.
+   */
+  get membership(): number {
+    return this.moves
+  }
 
   /** How many sessions it holds. */
   get size(): number {
@@ -148,11 +176,18 @@ export class SessionCatalog {
     this.eventTitled.delete(id)
     if (!this.sessions.delete(id)) return false
     this.sorted = undefined
+    this.changes += 1
+    this.moves += 1
     return true
   }
 
+  /** Holds an entry; one equal to the entry held leaves the catalog as it was (the same object, the same generation). */
   private put(next: IndexedSession): void {
+    const held = this.sessions.get(next.id)
+    if (held !== undefined && sameEntry(held, next)) return
     this.sessions.set(next.id, next)
     this.sorted = undefined
+    this.changes += 1
+    if (held === undefined || held.cwd !== next.cwd || held.createdAt !== next.createdAt) this.moves += 1
   }
 }

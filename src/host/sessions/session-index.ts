@@ -210,6 +210,16 @@ export class SessionIndex {
     return this.started
   }
 
+  /** Changes whenever what {@link list} gives changes (see `SessionCatalog.generation`). */
+  get generation(): number {
+    return this.catalog.generation
+  }
+
+  /** Changes whenever which sessions are indexed, or their cwd or creation time, changes (see `SessionCatalog.membership`). */
+  get membership(): number {
+    return this.catalog.membership
+  }
+
   /** Every indexed session, newest first. The array is shared; do not mutate it. */
   list(): readonly IndexedSession[] {
     this.wake()

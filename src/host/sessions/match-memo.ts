@@ -1,0 +1,47 @@
+/**
+ * Matches of recent queries over one listing, so a query asked again, or
+ * one typed further, does not walk every session again. What it gives is
+ * always what a walk of the listing would give: the memo is emptied when
+ * the listing's generation changes, and a query is narrowed from an earlier
+ * one's matches only where the caller says every match of the new query is
+ * among them.
+ * @module @wishp3/dsh-sessions/host/sessions/match-memo
+ */
+
+/** Memos kept: the most recent queries. */
+const QUERIES_KEPT = 16
+
+/** Matches per query over one generation of a listing. */
+export class MatchMemo<T> {
+  private generation: number | undefined
+  private readonly matches = new Map<string, readonly T[]>()
+
+  /**
+   * Every item of the listing that matches a query, in the listing's order.
+   * @param generation - the listing's generation; another empties the memo.
+   * @param query - the query, as the memo's key.
+   * @param listing - every item, in order (read only when no memo serves).
+   * @param test - whether an item matches the query.
+   * @param narrows - whether every match of the query matches an earlier query too.
+   * @returns the matches (shared; do not mutate).
+   */
+  get(generation: number, query: string, listing: () => readonly T[], test: (item: T) => boolean, narrows: (earlier: string) => boolean): readonly T[] {
+    if (this.generation !== generation) {
+      this.generation = generation
+      this.matches.clear()
+    }
+    const known = this.matches.get(query)
+    if (known !== undefined) {
+      // Most recently used last.
+      this.matches.delete(query)
+      this.matches.set(query, known)
+      return known
+    }
+    let from: readonly T[] | undefined
+    for (const [earlier, found] of this.matches) if (narrows(earlier) && (from === undefined || found.length < from.length)) from = found
+    const found = (from ?? listing()).filter(test)
+    this.matches.set(query, found)
+    if (this.matches.size > QUERIES_KEPT) this.matches.delete(this.matches.keys().next().value!)
+    return found
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The sessions of each scope, kept while the session index's listing stays
+ * the same, so a query walks only what it shows. A view is made once per
+ * scope and generation of the listing (see `SessionIndex.generation`): the
+ * in-scope sessions in ranking order (see `scope.ts`), and the set of their
+ * ids, which stays the same object while no session enters or leaves the
+ * scope (see `SessionIndex.membership`), so the content search can keep it
+ * as well. A view holds the target's own session when it is in the scope's
+ * workspace: the caller leaves it out, as {@link isInScope} does.
+ * @module @wishp3/dsh-sessions/host/sessions/scope-views
+ */
+import type { ReferenceScope } from '../../config.ts'
+import { MatchMemo } from './match-memo.ts'
+import { rankGroup } from './scope.ts'
+import type { IndexedSession, SessionIndex } from './session-index.ts'
+
+/** The ids a scope admits, named by a key: equal keys and equal objects, equal sets. */
+export interface ScopeSet {
+  /** `all`, or `workspace` and the cwd. */
+  readonly key: string
+  /** The same object while the sessions of the scope stay the same. */
+  readonly ids: ReadonlySet<string>
+}
+
+/** A scope as seen from one cwd. */
+export interface ScopeView {
+  /** The in-scope sessions, best first (the target's own among them where its cwd is the scope's). */
+  readonly ranked: readonly IndexedSession[]
+  readonly set: ScopeSet
+  /**
+   * The sessions of {@link ranked} whose id, cwd or label holds the typed text, in order.
+   * @param typed - lower-cased text (see `IndexedSession.matchKeys`).
+   */
+  matching(typed: string): readonly IndexedSession[]
+}
+
+/** Views kept: the most recently used. */
+const VIEWS_KEPT = 16
+
+interface HeldSet {
+  readonly membership: number
+  readonly set: ScopeSet
+}
+
+interface HeldView {
+  readonly generation: number
+  readonly view: ScopeView
+}
+
+/** The views of one session index. */
+export class ScopeViews {
+  private readonly index: SessionIndex
+  private readonly sets = new Map<string, HeldSet>()
+  private readonly views = new Map<string, HeldView>()
+
+  constructor(index: SessionIndex) {
+    this.index = index
+  }
+
+  /**
+   * A scope as a target of this cwd sees it.
+   * @param scope - `workspace` or `all`.
+   * @param cwd - the target's cwd.
+   * @returns the view of the current listing.
+   */
+  of(scope: ReferenceScope, cwd: string | undefined): ScopeView {
+    const key = `${scope}\u0000${cwd === undefined ? '' : `=${cwd}`}`
+    const generation = this.index.generation
+    const held = this.views.get(key)
+    this.views.delete(key)
+    const view = held?.generation === generation ? held.view : this.view(scope, cwd)
+    this.views.set(key, { generation, view })
+    if (this.views.size > VIEWS_KEPT) this.views.delete(this.views.keys().next().value!)
+    return view
+  }
+
+  /** Every listed session: the scope `all` (ranked as for a target without a cwd). */
+  everyone(): ScopeView {
+    return this.of('all', undefined)
+  }
+
+  private view(scope: ReferenceScope, cwd: string | undefined): ScopeView {
+    const groups: [IndexedSession[], IndexedSession[], IndexedSession[]] = [[], [], []]
+    for (const session of this.index.list()) {
+      const group = rankGroup(session.cwd, cwd)
+      if (scope === 'all' || group === 0) groups[group].push(session)
+    }
+    const ranked = groups.flat()
+    const set = this.setOf(scope === 'all' ? 'all' : `workspace\u0000${cwd ?? ''}`, ranked)
+    const memo = new MatchMemo<IndexedSession>()
+    return {
+      ranked,
+      set,
+      matching: typed => memo.get(0, typed, () => ranked, session => session.matchKeys.some(key => key.includes(typed)), earlier => typed.includes(earlier)),
+    }
+  }
+
+  /** The set of a scope's ids: the one held while membership is unchanged. */
+  private setOf(key: string, ranked: readonly IndexedSession[]): ScopeSet {
+    const membership = this.index.membership
+    const held = this.sets.get(key)
+    this.sets.delete(key)
+    const set = held?.membership === membership ? held.set : { key, ids: new Set(ranked.map(session => session.id)) }
+    this.sets.set(key, { membership, set })
+    if (this.sets.size > VIEWS_KEPT) this.sets.delete(this.sets.keys().next().value!)
+    return set
+  }
+}
+
+const viewsByIndex = new WeakMap<SessionIndex, ScopeViews>()
+
+/**
+ * The scope views of a session index, made at first use.
+ * @param index - the session index.
+ * @returns its views.
+ */
+export function scopeViewsOf(index: SessionIndex): ScopeViews {
+  let views = viewsByIndex.get(index)
+  if (views === undefined) {
+    views = new ScopeViews(index)
+    viewsByIndex.set(index, views)
+  }
+  return views
+}

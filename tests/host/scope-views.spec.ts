@@ -1,0 +1,224 @@
+/**
+ * Walks kept per scope: the catalog's generation and membership, the views
+ * of each scope kept while they hold, the worker keeping a scope's sessions
+ * between queries (a repeated query walks no session and sends no list of
+ * ids), and what changes them: a new session, a move, a scope change. The
+ * scope still holds: a session of another workspace is never found nor
+ * excerpted, whatever was kept.
+ */
+import { describe, expect, it, vi } from 'vitest'
+import { listCandidates } from '../../src/host/references/candidates.ts'
+import { ContentSearch } from '../../src/host/search/content-search.ts'
+import { IndexKeeper } from '../../src/host/search/index-keeper.ts'
+import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
+import { searchSidebar } from '../../src/host/search/sidebar-search.ts'
+import { queryTerms } from '../../src/host/search/terms.ts'
+import { SearchWorker } from '../../src/host/search/worker-client.ts'
+import { SCOPE_NOT_HELD, type WorkerCalls } from '../../src/host/search/worker-protocol.ts'
+import { SessionCatalog } from '../../src/host/sessions/catalog.ts'
+import { scopeViewsOf } from '../../src/host/sessions/scope-views.ts'
+import { SessionIndex } from '../../src/host/sessions/session-index.ts'
+import { afterTest, temporaryFolder } from './cleanup.ts'
+import { A, B, createHostHarness, id, TARGET } from './harness.ts'
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 5_000
+  for (;;) {
+    const value = await read()
+    if (done(value)) return value
+    if (Date.now() > deadline) throw new Error(`timed out; last ${JSON.stringify(value)}`)
+    await new Promise(resolve => setTimeout(resolve, 20))
+  }
+}
+
+/** Live sessions in two workspaces, both indexes ready, and every search call the worker is sent. */
+async function setup() {
+  const searches: WorkerCalls['search']['args'][] = []
+  const call = SearchWorker.prototype.call
+  const spy = vi.spyOn(SearchWorker.prototype, 'call').mockImplementation(function (this: SearchWorker, name, args) {
+    if (name === 'search') searches.push(args as WorkerCalls['search']['args'])
+    return call.call(this, name, args) as never
+  })
+  afterTest(() => spy.mockRestore())
+  const h = await createHostHarness()
+  h.session(TARGET, { cwd: A })
+  h.session(id(2), { cwd: A, title: 'Kiwi plans', messages: ['we talked about the quetzal rollout'] })
+  h.session(id(3), { cwd: A, title: 'Plum plans', messages: ['a quetzal in the garden'] })
+  h.session(id(4), { cwd: B, title: 'Elsewhere', messages: ['the quetzal of another workspace, codename zanzibar'] })
+  const index = new SessionIndex(h.ctx)
+  await index.ready()
+  const content = new ContentSearch(h.ctx, index, new SessionLogLocator(h.ctx), { liveDelayMs: 0 })
+  await content.whenReady()
+  await content.idle()
+  const target = { id: TARGET, cwd: A }
+  const menu = (query: string, scope: 'workspace' | 'all' = 'workspace') => listCandidates(index, target, query, { scope, candidateLimit: 10 }, 10, content)
+  return { h, index, content, menu, searches }
+}
+
+describe('the catalog\'s generation and membership', () => {
+  it('change when a session is added, moved or removed; a retitle changes the generation alone; an equal entry changes neither', () => {
+    const catalog = new SessionCatalog()
+    catalog.stored({ id: 'a', cwd: A, createdAt: 1 }, 'Alpha')
+    const [generation, membership] = [catalog.generation, catalog.membership]
+    const listed = catalog.list()
+    catalog.stored({ id: 'a', cwd: A, createdAt: 1 }, 'Alpha')
+    catalog.repairTitle('a', 'Alpha')
+    expect([catalog.generation, catalog.membership]).toEqual([generation, membership])
+    expect(catalog.list()).toBe(listed)
+    catalog.repairTitle('a', 'Alpha, renamed')
+    expect(catalog.generation).toBeGreaterThan(generation)
+    expect(catalog.membership).toBe(membership)
+    catalog.stored({ id: 'a', cwd: B, createdAt: 1 }, undefined)
+    expect(catalog.membership).toBeGreaterThan(membership)
+    const moved = catalog.membership
+    catalog.stored({ id: 'b', cwd: A, createdAt: 2 }, undefined)
+    expect(catalog.membership).toBeGreaterThan(moved)
+    const added = catalog.membership
+    catalog.remove('b')
+    expect(catalog.membership).toBeGreaterThan(added)
+  })
+})
+
+describe('scope views', () => {
+  it('are made once per scope and listing: a second look walks no session, a retitle keeps the set of ids, a new session changes it', async () => {
+    const h = await createHostHarness()
+    h.session(id(2), { cwd: A, title: 'Kiwi plans' })
+    h.session(id(3), { cwd: B, title: 'Plum plans' })
+    const index = new SessionIndex(h.ctx)
+    await index.ready()
+    const views = scopeViewsOf(index)
+    const list = vi.spyOn(index, 'list')
+    const first = views.of('workspace', A)
+    expect(first.ranked.map(session => session.id)).toEqual([id(2)])
+    expect(list).toHaveBeenCalledTimes(1)
+    expect(views.of('workspace', A)).toBe(first)
+    expect(first.matching('kiwi')).toBe(first.matching('kiwi'))
+    expect(list).toHaveBeenCalledTimes(1)
+    // Another workspace's scope, and `all` ranked for A: the same cwd first.
+    expect(views.of('workspace', B).set.ids).toEqual(new Set([id(3)]))
+    expect(views.of('all', A).ranked.map(session => session.id)).toEqual([id(2), id(3)])
+    h.retitle(id(2), 'Kiwi plans, renamed')
+    const retitled = views.of('workspace', A)
+    expect(retitled).not.toBe(first)
+    expect(retitled.ranked[0]!.label).toBe('Kiwi plans, renamed')
+    expect(retitled.set).toBe(first.set)
+    h.session(id(5), { cwd: A, title: 'Fig plans' })
+    const grown = views.of('workspace', A)
+    expect(grown.set).not.toBe(first.set)
+    expect(grown.set.ids).toEqual(new Set([id(2), id(5)]))
+  })
+
+  it('narrow a query typed further from the matches of the earlier one, and give what a walk gives', async () => {
+    const h = await createHostHarness()
+    h.session(id(2), { cwd: A, title: 'Kiwi plans' })
+    h.session(id(3), { cwd: A, title: 'Kiwano notes' })
+    const index = new SessionIndex(h.ctx)
+    await index.ready()
+    const view = scopeViewsOf(index).of('workspace', A)
+    const walked = (typed: string) => view.ranked.filter(session => session.matchKeys.some(key => key.includes(typed))).map(session => session.id)
+    for (const typed of ['ki', 'kiw', 'kiwi', 'kiwi ', 'plans', 'k', 'xyz', 'kiwi']) expect(view.matching(typed).map(session => session.id), typed).toEqual(walked(typed))
+    expect(view.matching('kiw').map(session => session.id)).toEqual([id(3), id(2)])
+    expect(view.matching('kiwi').map(session => session.id)).toEqual([id(2)])
+  })
+})
+
+describe('content queries in a scope kept by the worker', () => {
+  it('send the scope\'s sessions once: a repeated query walks no session and sends only those it leaves out', async () => {
+    const { index, menu, searches } = await setup()
+    expect((await until(() => menu('quetzal'), found => found.length === 2)).map(row => row.sessionId).sort()).toEqual([id(2), id(3)])
+    const sent = searches.filter(args => args.held?.ids !== undefined).at(-1)!
+    expect(sent.held!.ids!.slice().sort()).toEqual([TARGET, id(2), id(3)].sort())
+    const list = vi.spyOn(index, 'list')
+    const get = vi.spyOn(index, 'get')
+    searches.length = 0
+    expect((await menu('quetzal')).map(row => row.sessionId).sort()).toEqual([id(2), id(3)])
+    expect(searches).toHaveLength(1)
+    expect(searches[0]!.held).toEqual({ key: sent.held!.key, version: sent.held!.version, except: [TARGET] })
+    expect(searches[0]!.only).toBeUndefined()
+    expect(searches[0]!.except).toBeUndefined()
+    expect(searches[0]!.dates).toBeUndefined()
+    expect(list).not.toHaveBeenCalled()
+    // Only the hits are looked up: no session the index holds is walked.
+    expect(get.mock.calls.length).toBeLessThanOrEqual(2)
+  })
+
+  it('send the sessions again when one enters the scope, and find it', async () => {
+    const { h, menu, searches } = await setup()
+    await until(() => menu('quetzal'), found => found.length === 2)
+    h.session(id(5), { cwd: A, title: 'Fig plans', messages: ['one more quetzal'] })
+    const found = await until(() => menu('quetzal'), rows => rows.length === 3)
+    expect(found.map(row => row.sessionId).sort()).toEqual([id(2), id(3), id(5)])
+    expect(searches.some(args => args.held?.ids?.includes(id(5)) === true)).toBe(true)
+  })
+
+  it('hold the scope: another workspace\'s session is neither found nor excerpted by the worker, until the scope is all', async () => {
+    const { menu, searches, content } = await setup()
+    const answers: string[][] = []
+    const find = content.find.bind(content)
+    vi.spyOn(content, 'find').mockImplementation(async (...args) => {
+      const hits = await find(...args)
+      answers.push(hits.map(hit => hit.id))
+      return hits
+    })
+    await until(() => menu('quetzal'), found => found.length === 2)
+    for (let n = 0; n < 3; n += 1) expect(await menu('zanzibar')).toEqual([])
+    expect(JSON.stringify(await menu('quetzal'))).not.toContain(id(4))
+    expect(answers.flat()).not.toContain(id(4))
+    expect(searches.every(args => args.held?.ids === undefined || !args.held.ids.includes(id(4)))).toBe(true)
+    expect((await menu('zanzibar', 'all')).map(row => row.sessionId)).toEqual([id(4)])
+    expect(await menu('zanzibar')).toEqual([])
+  })
+
+  it('in the sidebar, leave out the title matches and still fill the page', async () => {
+    const { index, content, searches } = await setup()
+    expect((await searchSidebar(index, content, 'plans quetzal', 10)).matches).toEqual([])
+    const quetzal = await until(() => searchSidebar(index, content, 'quetzal', 10), answer => answer.matches.length === 3)
+    expect(quetzal.matches.map(match => match.session.id).sort()).toEqual([id(2), id(3), id(4)])
+    const kiwi = await searchSidebar(index, content, 'kiwi', 10)
+    expect(kiwi.matches.map(match => [match.session.id, match.snippet === undefined])).toEqual([[id(2), true]])
+    const plans = await searchSidebar(index, content, 'plans', 10)
+    expect(plans.matches.map(match => match.session.id)).toEqual([id(3), id(2)])
+    expect(searches.at(-1)!.held).toMatchObject({ except: [id(3), id(2)] })
+    expect(searches.at(-1)!.held!.ids).toBeUndefined()
+  })
+})
+
+describe('the worker\'s held scopes', () => {
+  it('answer a version held, refuse one not held, follow sessions indexed and forgotten after, and read only the scope\'s rows', async () => {
+    const keeper = new IndexKeeper()
+    afterTest(() => keeper.close())
+    await keeper.load(`${temporaryFolder('dsh-sessions-held-')}/content-index.json`)
+    const entry = (text: string) => ({ revision: '1:1', title: undefined, messages: [text] })
+    for (const name of ['a', 'b', 'c', 'd']) keeper.apply(`session-${name}`, entry('a note about a quetzal'))
+    const find = (held: NonNullable<WorkerCalls['search']['args']['held']>, dates?: [string, number][]) => keeper.find(queryTerms('quetzal'), { held, ...(dates === undefined ? {} : { dates }) }, 10).map(hit => hit.id)
+    // Two of four sessions: fewer than the file holds, so only their rows are read.
+    expect(find({ key: 'w', version: 1, ids: ['session-a', 'session-b', 'session-e'] }, [['session-a', 1], ['session-b', 2], ['session-e', 5]])).toEqual(['session-b', 'session-a'])
+    expect(find({ key: 'w', version: 1 })).toEqual(['session-b', 'session-a'])
+    expect(find({ key: 'w', version: 1, except: ['session-b'] })).toEqual(['session-a'])
+    expect(() => find({ key: 'w', version: 2 })).toThrow(SCOPE_NOT_HELD)
+    expect(() => find({ key: 'other', version: 1 })).toThrow(SCOPE_NOT_HELD)
+    // A session of the scope indexed after it was held is found; one outside it never is.
+    keeper.apply('session-e', entry('the quetzal came late'))
+    keeper.apply('session-f', entry('the quetzal outside'))
+    expect(find({ key: 'w', version: 1 })).toEqual(['session-e', 'session-b', 'session-a'])
+    keeper.apply('session-a', null)
+    keeper.apply('session-g', entry('another quetzal outside'))
+    expect(find({ key: 'w', version: 1 })).toEqual(['session-e', 'session-b'])
+    // A file opened anew holds no scope.
+    await keeper.load(`${temporaryFolder('dsh-sessions-held-')}/content-index.json`)
+    expect(() => find({ key: 'w', version: 1 })).toThrow(SCOPE_NOT_HELD)
+  })
+
+  it('is sent again by the host half when the worker gave it up', async () => {
+    const { content, menu, searches } = await setup()
+    await until(() => menu('quetzal'), found => found.length === 2)
+    const held = searches.at(-1)!.held!
+    // Other scopes, sent to the worker past the host half, push this one out of it.
+    const worker = (content as unknown as { worker: SearchWorker }).worker
+    for (let n = 0; n < 9; n += 1) await worker.call('search', { terms: queryTerms('quetzal'), limit: 5, held: { key: `other-${n}`, version: 1_000 + n, ids: [id(2)] } })
+    searches.length = 0
+    expect((await menu('quetzal')).map(row => row.sessionId).sort()).toEqual([id(2), id(3)])
+    expect(searches.map(args => args.held?.ids === undefined)).toEqual([true, false])
+    expect(searches[0]!.held!.version).toBe(held.version)
+  })
+})
