@@ -1,6 +1,6 @@
 /** The bounded map under the read caches: at most its limit of entries, the oldest set dropped first, a read leaving the order alone and a set again making a key the newest. */
 import { describe, expect, it } from 'vitest'
-import { BoundedMap } from '../../src/host/references/bounded-map.ts'
+import { BoundedMap } from '../../src/host/bounded-map.ts'
 
 describe('bounded map', () => {
   it('holds at most its limit, dropping the entry set longest ago', () => {

@@ -98,3 +98,20 @@ export function snapshots(decision: PreStepDecision): string[] {
 
 /** The hostile texts on which a backtracking scan of the canonical mention pattern takes quadratic time (seconds each), by kind. */
 export const PATHOLOGICAL: Record<string, string> = Object.fromEntries(QUADRATIC_KINDS.map(kind => [kind, hostileTexts()[kind]!]))
+
+/**
+ * Reads a value until it is as wanted, every 20 ms for at most 5 s.
+ * @param read - reads the value.
+ * @param done - whether it is as wanted.
+ * @returns the value as wanted.
+ * @throws when it is not within 5 s, naming the last value read.
+ */
+export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 5_000
+  for (;;) {
+    const value = await read()
+    if (done(value)) return value
+    if (Date.now() > deadline) throw new Error(`timed out; last ${JSON.stringify(value)}`)
+    await new Promise(resolve => setTimeout(resolve, 20))
+  }
+}

@@ -19,17 +19,7 @@ import { SessionCatalog } from '../../src/host/sessions/catalog.ts'
 import { scopeViewsOf } from '../../src/host/sessions/scope-views.ts'
 import { SessionIndex } from '../../src/host/sessions/session-index.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
-import { A, B, createHostHarness, id, TARGET } from './harness.ts'
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 5_000
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`timed out; last ${JSON.stringify(value)}`)
-    await new Promise(resolve => setTimeout(resolve, 20))
-  }
-}
+import { A, B, createHostHarness, id, TARGET, until } from './harness.ts'
 
 /** Live sessions in two workspaces, both indexes ready, and every search call the worker is sent. */
 async function setup() {

@@ -16,22 +16,12 @@ import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { boundedQuery, MAX_SIDEBAR_QUERY, searchSidebar } from '../../src/host/search/sidebar-search.ts'
 import { SessionIndex } from '../../src/host/sessions/session-index.ts'
 import { HOSTILE_QUERIES } from './hostile-queries.ts'
-import { A, B, createHostHarness, type HostHarness, id, post } from './harness.ts'
+import { A, B, createHostHarness, type HostHarness, id, post, until } from './harness.ts'
 
 const MESSAGES: SessionSearchRequest['eventFilters'] = [
   { kind: 'type', values: ['user/message', 'assistant/message'] },
   { kind: 'surface', values: ['current'] },
 ]
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 5_000
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`timed out; last ${JSON.stringify(value)}`)
-    await new Promise(resolve => setTimeout(resolve, 20))
-  }
-}
 
 async function setup(): Promise<{ h: HostHarness; index: SessionIndex; content: ContentSearch }> {
   const h = await createHostHarness()

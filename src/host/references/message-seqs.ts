@@ -13,7 +13,7 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { messageText } from '../search/conversation.ts'
 import { readMessageSeqs } from '../official/log-file.ts'
 import type { LogHeader, SessionLogLocator } from '../search/log-locator.ts'
-import { BoundedMap } from './bounded-map.ts'
+import { BoundedMap } from '../bounded-map.ts'
 
 /** Sessions whose message seqs are kept; the least recently asked is dropped first. */
 const KEPT = 1024

@@ -21,7 +21,7 @@ import { SessionQueryError, type SessionSurfaceSnapshot } from '@deepseek-ai/dsh
 import { readStoredSurface, readStoredTitle } from '../official/session-query.ts'
 import { type LogState, SessionLogLocator } from '../search/log-locator.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
-import { BoundedMap } from './bounded-map.ts'
+import { BoundedMap } from '../bounded-map.ts'
 
 /** Options of {@link SurfaceCache}. */
 export interface SurfaceCacheOptions {

@@ -34,6 +34,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { type Session, type SessionEvent, SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-projection-cache'
 import { SessionQueryError, type SessionRecord } from '@deepseek-ai/dsh-session-query'
+import { BoundedMap } from '../bounded-map.ts'
 import { readStoredTitleSnapshot } from '../official/session-query.ts'
 import { type IndexedSession, SessionCatalog } from './catalog.ts'
 
@@ -91,9 +92,9 @@ export class SessionIndex {
   private readonly listedListeners = new Set<() => void>()
   private readonly removedListeners = new Set<(id: string) => void>()
   /** Storage misses and when they expire. */
-  private readonly misses = new Map<string, number>()
-  /** The last entries of sessions that left the index, oldest first. */
-  private readonly departures = new Map<string, IndexedSession>()
+  private readonly misses = new BoundedMap<string, number>(MAX_MISSES)
+  /** The last entries of sessions that left the index. */
+  private readonly departures = new BoundedMap<string, IndexedSession>(MAX_DEPARTURES)
   /**
    * Ids the host's events announced while a listing was under way: that
    * listing may predate them, so its finish must not drop them.
@@ -304,9 +305,7 @@ export class SessionIndex {
   }
 
   private rememberMiss(id: string): void {
-    this.misses.delete(id)
     this.misses.set(id, Date.now() + this.missMs)
-    if (this.misses.size > MAX_MISSES) this.misses.delete(this.misses.keys().next().value!)
   }
 
   /** Runs a reconciliation in the background, at most once per {@link EARLY_RECONCILE_MS}. */
@@ -336,11 +335,7 @@ export class SessionIndex {
   private remove(id: string): void {
     const entry = this.catalog.get(id)
     if (!this.catalog.remove(id)) return
-    if (entry !== undefined) {
-      this.departures.delete(id)
-      this.departures.set(id, entry)
-      if (this.departures.size > MAX_DEPARTURES) this.departures.delete(this.departures.keys().next().value!)
-    }
+    if (entry !== undefined) this.departures.set(id, entry)
     for (const listener of this.removedListeners) {
       try {
         listener(id)

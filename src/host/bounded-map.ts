@@ -3,7 +3,7 @@
  * the newest, and once the map holds more than its limit the oldest entry is
  * dropped. Reading a key does not make it newer; a caller that keeps the
  * most recently used entries sets the key again on a hit.
- * @module @wishp3/dsh-sessions/host/references/bounded-map
+ * @module @wishp3/dsh-sessions/host/bounded-map
  */
 
 /** A `Map` bounded by its number of entries, dropping the oldest first. */
@@ -49,5 +49,10 @@ export class BoundedMap<K, V> {
    */
   delete(key: K): void {
     this.entries.delete(key)
+  }
+
+  /** Drops every entry. */
+  clear(): void {
+    this.entries.clear()
   }
 }
