@@ -183,10 +183,10 @@ export class ScopedMentionResolver {
    */
   private needsListing(target: ReferenceTarget, text: string, canonical: readonly CanonicalMention[], parts: readonly MessageMention[], config: Config): boolean {
     if (this.index.isListed) return false
-    const claimed: Span[] = [...canonical, ...parts].sort((a, b) => a.start - b.start)
+    const claimed = [...canonical, ...parts].sort((a, b) => a.start - b.start)
     if (config.allowPlainTitleMentions && atOutside(text, claimed)) return true
     const ids = new Set<string>()
-    for (const { reference } of [...canonical, ...parts]) if (reference !== undefined && reference.sessionId !== target.id) ids.add(reference.sessionId)
+    for (const { reference } of claimed) if (reference !== undefined && reference.sessionId !== target.id) ids.add(reference.sessionId)
     if (config.allowBareSessionIds) for (const bare of scanBareSessionIds(text, claimed)) if (bare.id !== target.id) ids.add(bare.id)
     return ids.size > STORAGE_READS_PER_TEXT
   }
