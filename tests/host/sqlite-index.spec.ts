@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest'
 import { IndexDamagedError, LAYOUT, SQLITE_VERSION } from '../../src/host/search/index-file.ts'
 import { loadSqlite, type SqliteModule } from '../../src/host/search/sqlite-capability.ts'
 import { type ContentEntry, MAX_SEGMENTS, SqliteIndex } from '../../src/host/search/sqlite-index.ts'
+import { matchOf } from '../../src/host/search/match-expression.ts'
+import { expansionsOf, MAX_EXPANSION } from '../../src/host/search/prefix-expansion.ts'
 import { fold, indexTerms, queryTerms, termsFingerprint } from '../../src/host/search/terms.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
 
@@ -137,6 +139,27 @@ describe('answers', () => {
     expect(index.search(queryTerms('quetzal'), () => true, 25, newestFirst)).toHaveLength(25)
     // The run stands whole in every third session only: its pairs found apart in the others are passed over batch after batch.
     expect(index.search(queryTerms('灰度策略'), () => true, 100, newestFirst).map(hit => hit.id).sort()).toEqual(Array.from({ length: 20 }, (_, n) => `session-${3 * n}`).sort())
+  })
+
+  it('ask a prefix as the terms it starts where they are few, as a prefix past that, with the same answers', () => {
+    const { scan, disk } = both()
+    // Seventy words that start with "quo", in sessions of their own; "quetz" starts one.
+    for (let n = 0; n < 70; n += 1) disk.set(`session-q${n}`, entry(`quo${String.fromCharCode(97 + (n % 26))}${n} marks`))
+    expect(disk.termsStarting('quetz', MAX_EXPANSION + 1)).toEqual(['quetzal'])
+    expect(disk.termsStarting('rollo', MAX_EXPANSION + 1)).toEqual(['rollout'])
+    expect(disk.termsStarting('灰', MAX_EXPANSION + 1)).toEqual(['灰度', '灰度发', '灰度策'])
+    expect(disk.termsStarting('quo', MAX_EXPANSION + 1)).toHaveLength(MAX_EXPANSION + 1)
+    const vocabulary = (prefix: string, limit: number) => disk.termsStarting(prefix, limit)
+    expect(expansionsOf(queryTerms('kiwi quetz'), vocabulary)).toEqual(new Map([['quetz', ['quetzal']]]))
+    expect(expansionsOf(queryTerms('quo'), vocabulary)).toEqual(new Map())
+    expect(matchOf(queryTerms('billing rollo'), expansionsOf(queryTerms('billing rollo'), vocabulary))).toBe('"billing" AND ("rollout")')
+    const quo = Array.from({ length: 70 }, (_, n) => `session-q${n}`)
+    expect(found(disk, 'quo').length).toBe(20)
+    expect(disk.search(queryTerms('quo'), () => true, 100, newestFirst).map(hit => hit.id).sort()).toEqual(quo.sort())
+    // A session deleted leaves its terms in the vocabulary: asked for, they match nothing.
+    disk.delete('session-6')
+    expect(found(disk, 'quetz')).toEqual([])
+    for (const query of QUERIES) expect([query, found(disk, query)]).toEqual([query, scan(query).filter(id => id !== 'session-6')])
   })
 
   it('make the excerpt of the first message that matches, with its number, in a long session', () => {

@@ -13,7 +13,8 @@ import type { StatementSync } from 'node:sqlite'
 import type { Snippet } from '../../shared/wire.ts'
 import type { MessageOrigin } from './conversation.ts'
 import { ROW_SPAN } from './index-file.ts'
-import { asPairs, groupsOf, isRun, matchOf, quoted, type Run, runsOf } from './match-expression.ts'
+import { asPairs, type Expansions, groupsOf, isRun, matchOf, quoted, type Run, runsOf } from './match-expression.ts'
+import { expansionsOf, type Vocabulary } from './prefix-expansion.ts'
 import { snippetOf } from './snippet.ts'
 import { type StoredPiece, UnpackError, unpack } from './stored-text.ts'
 import { foldedForMatch, type QueryTerm } from './terms.ts'
@@ -64,6 +65,8 @@ export interface SearchedIndex {
   readonly placesOf: StatementSync
   /** Sessions of more than one segment. */
   readonly split: StatementSync
+  /** The index's terms by prefix, for prefixes asked as their terms (see `prefix-expansion.ts`). */
+  readonly vocabulary: Vocabulary
 }
 
 /** Queries of one index. */
@@ -94,7 +97,8 @@ export class IndexSearch {
   find(asked: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows): ContentHit[] {
     const runs = runsOf(asked)
     const terms = this.threes ? asked : asPairs(asked)
-    const match = matchOf(terms)
+    const expansions = expansionsOf(terms, this.file.vocabulary)
+    const match = matchOf(terms, expansions)
     const seen = new Set<number>()
     const hits: ContentHit[] = []
     const table = admitted !== undefined && 'table' in admitted ? admitted.table : undefined
@@ -123,7 +127,7 @@ export class IndexSearch {
             if (next.done === true || (tie.length > 0 && scoreOf(next.value.size) !== tie[0]![2])) {
               flush()
               if (taken.length >= limit - hits.length || next.done === true) {
-                this.excerpts(taken, terms, runs, limit, hits)
+                this.excerpts(taken, terms, expansions, runs, limit, hits)
                 taken = []
               }
               if (next.done === true) break
@@ -141,8 +145,8 @@ export class IndexSearch {
         }
       }
       if (hits.length < limit) {
-        const across = this.acrossSegments(terms, match, admit, seen).sort(tieBreak)
-        this.excerpts(across.flatMap(id => { const no = this.file.noOf(id); return no === undefined ? [] : [[id, no, 0] as [string, number, number]] }), terms, runs, limit, hits)
+        const across = this.acrossSegments(terms, expansions, match, admit, seen).sort(tieBreak)
+        this.excerpts(across.flatMap(id => { const no = this.file.noOf(id); return no === undefined ? [] : [[id, no, 0] as [string, number, number]] }), terms, expansions, runs, limit, hits)
       }
     } finally {
       this.unpacked = undefined
@@ -155,7 +159,7 @@ export class IndexSearch {
    * {@link excerpt}), until `limit`. The pieces each needs are found a few
    * candidates at a time, with one query of `places` per term group.
    */
-  private excerpts(candidates: readonly [id: string, no: number, score: number][], terms: readonly QueryTerm[], runs: readonly Run[], limit: number, hits: ContentHit[]): void {
+  private excerpts(candidates: readonly [id: string, no: number, score: number][], terms: readonly QueryTerm[], expansions: Expansions, runs: readonly Run[], limit: number, hits: ContentHit[]): void {
     if (!this.places) {
       for (const [id, no, score] of candidates) {
         if (hits.length >= limit) break
@@ -172,7 +176,7 @@ export class IndexSearch {
       at += take.length
       const nos = take.map(([, no]) => no)
       const whole = runs.map(run => this.located(matchOf(run.terms), nos))
-      const first = leadIsRun ? whole[0]! : this.located(matchOf(lead), nos)
+      const first = leadIsRun ? whole[0]! : this.located(matchOf(lead, expansions), nos)
       for (const [id, no, score] of take) {
         const excerpt = this.excerpt(no, terms, runs.map((run, n) => [run, whole[n]!.get(no)]), first.get(no))
         if (excerpt !== undefined) hits.push({ id, score, ...excerpt })
@@ -194,7 +198,7 @@ export class IndexSearch {
   }
 
   /** Sessions of several segments, not yet seen, whose segments hold every term between them. */
-  private acrossSegments(terms: readonly QueryTerm[], match: string, admit: (id: string) => boolean, seen: ReadonlySet<number>): string[] {
+  private acrossSegments(terms: readonly QueryTerm[], expansions: Expansions, match: string, admit: (id: string) => boolean, seen: ReadonlySet<number>): string[] {
     if (terms.length < 2) return []
     const split = (this.file.split.all() as { no: number }[]).map(({ no }) => no)
     if (split.length === 0) return []
@@ -204,7 +208,7 @@ export class IndexSearch {
       const id = this.file.idOf(no)
       if (id === undefined || seen.has(no) || !admit(id)) continue
       if (has.get(match, no * ROW_SPAN, (no + 1) * ROW_SPAN) !== undefined) continue
-      if (terms.every(term => has.get(quoted(term), no * ROW_SPAN, (no + 1) * ROW_SPAN) !== undefined)) out.push(id)
+      if (terms.every(term => has.get(quoted(term, expansions), no * ROW_SPAN, (no + 1) * ROW_SPAN) !== undefined)) out.push(id)
     }
     return out
   }

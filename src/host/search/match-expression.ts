@@ -8,8 +8,23 @@
  */
 import { isUnspaced, pairsOf, type QueryTerm } from './terms.ts'
 
-/** A term as FTS5 asks for it: quoted (terms hold only letters, marks and digits), a prefix one starred. */
-export const quoted = ({ term, prefix }: QueryTerm): string => `"${term}"${prefix ? '*' : ''}`
+/**
+ * The index terms each prefix of a query stands for, where they are few
+ * enough to be asked one by one (see `prefix-expansion.ts`); a prefix not
+ * listed is asked as a prefix.
+ */
+export type Expansions = ReadonlyMap<string, readonly string[]>
+
+/**
+ * A term as FTS5 asks for it: quoted (terms hold only letters, marks and
+ * digits); a prefix one starred, or, where its index terms are known, as
+ * those terms (either of them matches).
+ */
+export function quoted({ term, prefix }: QueryTerm, expansions?: Expansions): string {
+  const words = prefix ? expansions?.get(term) : undefined
+  if (words === undefined || words.length === 0) return `"${term}"${prefix ? '*' : ''}`
+  return `(${words.map(word => `"${word}"`).join(' OR ')})`
+}
 
 /** The query's terms, those of one Chinese or Japanese run together (in order). */
 export function groupsOf(terms: readonly QueryTerm[]): QueryTerm[][] {
@@ -55,7 +70,7 @@ export function isRun(group: readonly QueryTerm[]): boolean {
   return group.length > 1 || (!group[0]!.prefix && isUnspaced(group[0]!.term) && [...group[0]!.term].length >= 3)
 }
 
-/** An FTS5 query needing every term: each quoted (terms hold only letters, marks and digits), a prefix one starred. */
-export function matchOf(terms: readonly QueryTerm[]): string {
-  return terms.map(quoted).join(' ')
+/** An FTS5 query needing every term, each as {@link quoted} gives it. */
+export function matchOf(terms: readonly QueryTerm[], expansions?: Expansions): string {
+  return terms.map(term => quoted(term, expansions)).join(' AND ')
 }

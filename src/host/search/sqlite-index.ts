@@ -41,6 +41,7 @@ import { statSync } from 'node:fs'
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { IndexDamagedError, isDamaged, LAYOUT, openIndexFile, removeIndexFile, ROW_SPAN, setIndexFileAside, type SqliteLayout } from './index-file.ts'
 import { type AdmittedRows, type ContentHit, IndexSearch, RANKED_ROWS } from './index-search.ts'
+import { prefixEnd } from './prefix-expansion.ts'
 import type { SqliteModule } from './sqlite-capability.ts'
 import { digestOf, pack, type StoredPiece, UnpackError } from './stored-text.ts'
 import { type QueryTerm, visitIndexTerms } from './terms.ts'
@@ -107,6 +108,8 @@ export class SqliteIndex {
   private readonly pieceChars: number
   private readonly places: boolean
   private readonly threes: boolean
+  /** Whether the temporary vocabulary table prefixes are expanded from exists yet, or cannot be made. */
+  private vocabularyState: 'unmade' | 'made' | 'missing' = 'unmade'
   readonly path: string
 
   private constructor(db: DatabaseSync, path: string, options: SqliteIndexOptions) {
@@ -145,6 +148,7 @@ export class SqliteIndex {
       texts: this.statements.text,
       placesOf: this.statements.places,
       split: this.statements.split,
+      vocabulary: (prefix, limit) => this.termsStarting(prefix, limit),
     }, { rankedRows: options.rankedRows ?? RANKED_ROWS, places: this.places, threes: this.threes })
   }
 
@@ -369,6 +373,30 @@ export class SqliteIndex {
       if (id !== undefined) this.idsByNo.set(no, id)
     }
     return id
+  }
+
+  /**
+   * The terms of the index that start with a prefix, in order, from the
+   * vocabulary of its `terms` table (a temporary `fts5vocab` table of this
+   * connection, made at its first use).
+   * @param prefix - a folded term.
+   * @param limit - most terms returned.
+   * @returns the terms; `undefined` where the connection cannot make the vocabulary.
+   */
+  termsStarting(prefix: string, limit: number): readonly string[] | undefined {
+    if (this.vocabularyState === 'missing') return undefined
+    if (this.vocabularyState === 'unmade') {
+      try {
+        this.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.terms_vocabulary USING fts5vocab('main', 'terms', 'row')")
+        this.vocabularyState = 'made'
+      } catch (error) {
+        if (isDamaged(error)) throw error
+        this.vocabularyState = 'missing'
+        return undefined
+      }
+    }
+    const rows = this.statement('SELECT term FROM temp.terms_vocabulary WHERE term >= ? AND term < ? LIMIT ?').all(prefix, prefixEnd(prefix), limit) as { term: string }[]
+    return rows.map(({ term }) => term)
   }
 
   private statement(sql: string): StatementSync {
