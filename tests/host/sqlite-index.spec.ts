@@ -285,6 +285,21 @@ describe('the file', () => {
     expect(found(opened.index, 'works')).toEqual(['session-a'])
   })
 
+  it('keeps a file whose text was deflated at another level, and reads it', () => {
+    const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
+    const { index } = SqliteIndex.open(sqlite, path, { layout: { ...LAYOUT, level: 9 } })
+    index.set('session-a', entry('the quetzal was seen at dawn'))
+    index.close()
+    // Files of earlier versions recorded their level in the layout.
+    const db = new DatabaseSync(path)
+    db.exec("UPDATE meta SET value = replace(value, ';piece=', ';level=6;piece=') WHERE key = 'layout'")
+    db.close()
+    const opened = SqliteIndex.open(sqlite, path)
+    afterTest(() => opened.index.close())
+    expect(opened.rebuilt).toBeUndefined()
+    expect(opened.index.search(queryTerms('quetzal'), () => true, 5, newestFirst).map(hit => [hit.id, hit.snippet.text])).toEqual([['session-a', 'the quetzal was seen at dawn']])
+  })
+
   it('gives back the space of an older layout it drops', () => {
     const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
     const { index } = SqliteIndex.open(sqlite, path)
