@@ -155,13 +155,15 @@ describe('content candidates through the route', () => {
 
 describe('the log pass and the index file', () => {
   /** Host over a store with the classes wired by hand, a short reconciliation and the index file in a temp folder; stopped after the test. */
-  async function passHost(root: string, file: string, options: { workerModule?: URL; engine?: 'sqlite' | 'none'; duty?: number } = {}) {
+  async function passHost(root: string, file: string, options: { workerModule?: URL; engine?: 'sqlite' | 'none'; duty?: number; holdListings?: Promise<void> } = {}) {
+    const { holdListings, ...searchOptions } = options
     const h = await createHostHarness({ persistenceRoot: root })
+    h.faults.holdListings = holdListings
     h.session(TARGET, { cwd: A })
     const fiber = h.ctx.plugin({ name: 'pass-host', inject: ['sessionQuery', 'sessions'], apply: () => undefined })
     await fiber
     const index = new SessionIndex(fiber.ctx, { reconcileMs: 60 })
-    const content = new ContentSearch(fiber.ctx, index, new SessionLogLocator(fiber.ctx), { file, duty: 1, ...options })
+    const content = new ContentSearch(fiber.ctx, index, new SessionLogLocator(fiber.ctx), { file, duty: 1, ...searchOptions })
     return { h, index, content, ctx: fiber.ctx, stop: () => fiber.dispose() }
   }
 
@@ -186,6 +188,26 @@ describe('the log pass and the index file', () => {
     rmSync(join(location.path, '..'), { recursive: true, force: true })
     await waitFor(async () => (await find(content, 'invoices')).length === 0)
     expect(content.status().sessions).toBe(2)
+  })
+
+  it('open the file while the host lists its sessions, and answer once that listing ends', async () => {
+    const root = temporary('dsh-sessions-pass-')
+    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+    await writeStore(root, { 2: STORE[2]! })
+    const first = await passHost(root, file)
+    await first.content.whenReady()
+    await first.stop()
+    let release!: () => void
+    const second = await passHost(root, file, { holdListings: new Promise(resolve => { release = resolve }) })
+    // Restored while the listing is held.
+    await second.content.whenReady()
+    expect(second.index.isListed).toBe(false)
+    expect(second.content.status()).toMatchObject({ engine: 'sqlite', start: 'restored' })
+    release()
+    await second.index.whenStarted()
+    expect(await find(second.content, 'invoices')).toEqual([id(2)])
+    await waitFor(() => second.content.status().passes >= 1)
+    expect(second.content.status().reads).toBe(0)
   })
 
   it('restore at once, read no unchanged log, take titles from the file, and remove the JSON file and temporary files of earlier versions', async () => {

@@ -8,8 +8,10 @@
  * side keeps, per session, the log revision and title the index holds, and
  * decides what to read.
  *
- * After the session index's first listing, the worker opens the index file
- * (it answers at once from what it holds), then the log pass reads every
+ * When the session index's first listing begins (the first request that
+ * needs it, or its start delay after the host's start), the worker opens the
+ * index file beside it (it answers at once from what it holds, once the
+ * listing tells which sessions a query may find); after that listing the log pass reads every
  * cold session whose log changed since, or that the file lacks, newest
  * first; a missing, corrupt or outdated file just means every log is read,
  * and a build that a stop or crash cut short goes on where it was. Until a
@@ -134,7 +136,7 @@ export class ContentSearch implements ContentSink {
   /** Per scope key, the sessions last sent to the worker and the version they were sent as, least recently used first. */
   private readonly scopesSent = new Map<string, SentScope>()
   private nextScope = 1
-  /** Started after the session index's first listing, so the host's own start goes first. */
+  /** Started when the session index's first listing begins, so the host's own start goes first. */
   private worker: SearchWorker | undefined
   private readonly workerModule: URL
   private readonly pass: LogPass
@@ -401,7 +403,8 @@ export class ContentSearch implements ContentSink {
 
   private async begin(): Promise<void> {
     try {
-      await this.sessions.whenStarted()
+      // Opened while the host lists its sessions, not after: a restart answers as soon as that listing ends.
+      await this.sessions.whenWoken()
       if (this.disposed) return
       const worker = this.worker = new SearchWorker(this.workerModule, { engine: this.engineAsked }, error => {
         if (this.disposed) return

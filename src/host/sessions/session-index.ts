@@ -106,6 +106,7 @@ export class SessionIndex {
   private lastEarlyReconcile = 0
   private readonly missMs: number
   private readonly started: Promise<void>
+  private readonly woken: Promise<void>
   private readonly controller = new AbortController()
   private readonly ctx: Context
 
@@ -134,12 +135,15 @@ export class SessionIndex {
       return () => clearInterval(timer)
     }, 'dsh-sessions: session index reconciliation')
     let begin!: () => void
+    let woke!: () => void
     this.wake = () => begin()
+    this.woken = new Promise<void>(resolve => { woke = resolve })
     this.started = new Promise<void>(resolve => {
       let begun = false
       begin = () => {
         if (begun) return
         begun = true
+        woke()
         resolve(this.reconcile().then(ok => {
           if (!ok) void this.retry(options.retryMs ?? 500)
         }))
@@ -209,6 +213,11 @@ export class SessionIndex {
   /** Resolves once the index has started, without starting it. */
   whenStarted(): Promise<void> {
     return this.started
+  }
+
+  /** Resolves once the first listing has begun (at the first request that needs the index, or when the start delay ends), without starting it. */
+  whenWoken(): Promise<void> {
+    return this.woken
   }
 
   /** Changes whenever what {@link list} gives changes (see `SessionCatalog.generation`). */
