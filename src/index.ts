@@ -10,6 +10,7 @@ import type {} from '@deepseek-ai/dsh-session-query'
 import type {} from '@deepseek-ai/dsh-session-reference'
 import type { Config } from './config.ts'
 import { registerRoutes } from './host/http/routes.ts'
+import { bootSettled } from './host/official/boot-settled.ts'
 import { ScopedMentionResolver } from './host/references/mention-resolver.ts'
 import { OutcomeLog } from './host/references/outcome-log.ts'
 import { registerPreStep } from './host/references/pre-step.ts'
@@ -32,7 +33,7 @@ export type { FailureMode, ReferenceScope } from './config.ts'
 /** Plugin name shown in the Loader and in Settings → Plugins. */
 export const name = 'dsh-sessions'
 
-/** Milliseconds after the row's start before the session index lists sessions on its own (a request starts it sooner): the host's own start goes first. */
+/** Milliseconds after the host's boot has settled before the session index lists sessions on its own (a request starts it sooner): the host's own start goes first. */
 const START_AFTER_MS = 10_000
 
 /**
@@ -50,7 +51,7 @@ export const inject = ['sessionReferenceResolver', 'sessionQuery', 'sessions', '
  */
 export function apply(ctx: Context, config: Config): void {
   const settings = installSessionsSettings(ctx, config)
-  const index = new SessionIndex(ctx, { startAfterMs: START_AFTER_MS })
+  const index = new SessionIndex(ctx, { startAfterMs: START_AFTER_MS, startFrom: bootSettled(ctx) })
   const logs = new SessionLogLocator(ctx)
   const content = new ContentSearch(ctx, index, logs, { file: contentIndexFile() })
   const surfaces = new SurfaceCache(ctx, index)

@@ -5,19 +5,21 @@
  * read from its one log, never through a listing of the whole store. The
  * plugin's read of one log gives exactly the surface the official query
  * service gives. One look at a log tells its revision or that it is deleted.
+ * Without a request, the first listing waits for the host's settled boot.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { bootSettled } from '../../src/host/official/boot-settled.ts'
 import { readStoredSurface, readStoredTitle, readStoredTitleSnapshot } from '../../src/host/official/session-query.ts'
 import { MessageSeqs } from '../../src/host/references/message-seqs.ts'
 import { SourceMessages } from '../../src/host/references/source-messages.ts'
 import { SurfaceCache } from '../../src/host/references/surface-cache.ts'
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { SessionIndex } from '../../src/host/sessions/session-index.ts'
-import { A, B, createHostHarness, type HostHarness, id, mention, post, TARGET, unknownId } from './harness.ts'
+import { A, B, createHostHarness, type HostHarness, id, mention, post, TARGET, unknownId, until } from './harness.ts'
 
 const roots: string[] = []
 
@@ -237,5 +239,28 @@ describe('one stored log read as the official query service reads it', () => {
       expect(await readStoredTitleSnapshot(reader.ctx.sessionPersistence, sessionId)).toEqual({ session: snapshot.session, title: snapshot.title?.title })
     }
     expect(await readStoredTitle(reader.ctx.sessionPersistence, SessionId(id(3)))).toBe('Plum plans, renamed')
+  })
+})
+
+describe('the first listing without a request', () => {
+  it('begins its delay when the host\'s boot has settled, not when the plugin starts', async () => {
+    const h = await createHostHarness()
+    let settle!: () => void
+    h.ctx.provide('loader', { await: () => new Promise<void>(resolve => { settle = resolve }) })
+    const listings = () => h.faults.calls.get('listSessions') ?? 0
+    const index = new SessionIndex(h.ctx, { startAfterMs: 40, startFrom: bootSettled(h.ctx) })
+    await new Promise(resolve => setTimeout(resolve, 200))
+    expect([index.isListed, listings()]).toEqual([false, 0])
+    const settledAt = performance.now()
+    settle()
+    await until(async () => index.isListed, listed => listed)
+    expect(performance.now() - settledAt).toBeGreaterThanOrEqual(35)
+    expect(listings()).toBe(1)
+  })
+
+  it('counts a context without a Loader as settled at once', async () => {
+    const h = await createHostHarness()
+    const index = new SessionIndex(h.ctx, { startAfterMs: 10, startFrom: bootSettled(h.ctx) })
+    await until(async () => index.isListed, listed => listed)
   })
 })

@@ -25,8 +25,9 @@
  *
  * Started means one thing here: the first listing has been attempted (it
  * succeeded, or it failed, was logged, and is being retried). It begins
- * `startAfterMs` after construction, or at the first call that needs the
- * index ({@link SessionIndex.wake}).
+ * `startAfterMs` after `startFrom` (the host's settled boot in the plugin;
+ * construction by default), or at the first call that needs the index
+ * ({@link SessionIndex.wake}).
  * @module @wishp3/dsh-sessions/host/sessions/session-index
  */
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -54,6 +55,8 @@ export interface SessionIndexOptions {
    * it at once.
    */
   readonly startAfterMs?: number
+  /** When the wait of `startAfterMs` begins (the host's settled boot, see `official/boot-settled.ts`); at construction when omitted. */
+  readonly startFrom?: Promise<void>
 }
 
 /** How many storage reads one text may still spend on ids the index does not know. */
@@ -153,8 +156,15 @@ export class SessionIndex {
     if (startAfterMs <= 0) this.wake()
     else {
       ctx.effect(() => {
-        const timer = setTimeout(this.wake, startAfterMs)
-        return () => clearTimeout(timer)
+        let timer: ReturnType<typeof setTimeout> | undefined
+        let stopped = false
+        void (options.startFrom ?? Promise.resolve()).then(() => {
+          if (!stopped) timer = setTimeout(this.wake, startAfterMs)
+        })
+        return () => {
+          stopped = true
+          clearTimeout(timer)
+        }
       }, 'dsh-sessions: session index start')
     }
   }
