@@ -70,6 +70,27 @@ describe('the reference dock', () => {
     expect(screen.getByTitle('Alpha notes').textContent).toBe('Alpha notes')
   })
 
+  it('measures the chips as soon as they appear, and again only when they change', async () => {
+    const response: PreflightResponse = { ok: true, text: '', references: [], sources: [{ sessionId: 's-a', label: 'Alpha notes', chip: true, ok: true, bytes: 100, tokens: 25 }] }
+    const picked = occurrence('s-a', 'Alpha notes')
+    const { measure, view } = renderDock(response, [picked])
+    // Asked in the render's own effects, before any timer runs.
+    expect(measure).toHaveBeenCalledTimes(1)
+    await act(() => Promise.resolve())
+    expect(screen.getByRole('status').textContent).toBe('100 bytes · ≈25 tokens')
+    view.rerender(
+      <ReferenceDock t={t} input={{ occurrences: [picked] }} source="dsh-sessions" locale={() => 'en'} measure={measure} watch={() => {}} restore={vi.fn()} open={vi.fn()} messages={vi.fn()} wholeMention={() => Promise.resolve('')} replace={vi.fn(() => true)} />,
+    )
+    expect(measure).toHaveBeenCalledTimes(1)
+    const second = occurrence('s-b', 'Beta plans')
+    view.rerender(
+      <ReferenceDock t={t} input={{ occurrences: [picked, second] }} source="dsh-sessions" locale={() => 'en'} measure={measure} watch={() => {}} restore={vi.fn()} open={vi.fn()} messages={vi.fn()} wholeMention={() => Promise.resolve('')} replace={vi.fn(() => true)} />,
+    )
+    expect(measure).toHaveBeenCalledTimes(2)
+    // The measure of the chips before is cancelled.
+    expect(measure.mock.calls[0]![1].aborted).toBe(true)
+  })
+
   it('says before the send that a chip cannot be attached, and that there are too many', async () => {
     renderDock({ ok: false, code: 'too-many', message: 'raw', sources: [
       { sessionId: 's-a', label: 'Alpha notes', chip: true, ok: false, code: 'too-large', message: 'raw' },

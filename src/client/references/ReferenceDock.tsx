@@ -22,8 +22,6 @@ import { lastTurns, narrowedChip } from '../core/narrowing.ts'
 import { failureKey } from '../mention/failure.ts'
 import css from './ReferenceDock.module.css'
 
-/** Milliseconds the dock waits for the draft to settle before measuring. */
-const SETTLE_MS = 150
 
 /** Notices kept on screen at most. */
 const MAX_NOTICES = 3
@@ -156,18 +154,14 @@ export function ReferenceDock(props: ReferenceDockProps) {
   const [measured, setMeasured] = useState<{ key: string; response: PreflightResponse } | undefined>(undefined)
   const [notices, setNotices] = useState<readonly Outcome[]>([])
 
+  // Measured as soon as the draft's chips change (a chip picked, pasted or removed); a change under way cancels the measure before it.
   useEffect(() => {
     if (chips.length === 0) return undefined
     const abort = new AbortController()
-    const timer = setTimeout(() => {
-      props.measure(chips, abort.signal).then(response => {
-        if (!abort.signal.aborted) setMeasured({ key, response })
-      }, () => {})
-    }, SETTLE_MS)
-    return () => {
-      clearTimeout(timer)
-      abort.abort()
-    }
+    props.measure(chips, abort.signal).then(response => {
+      if (!abort.signal.aborted) setMeasured({ key, response })
+    }, () => {})
+    return () => { abort.abort() }
   }, [key])
 
   useEffect(() => {
