@@ -258,6 +258,11 @@ describe('the first listing without a request', () => {
     expect(listings()).toBe(1)
   })
 
+  it('reads the settling of the Loader rc.8 boots with through its public await()', async () => {
+    const { Loader } = await import('@deepseek-ai/cordis-plugin-loader')
+    expect(typeof Loader.prototype.await).toBe('function')
+  })
+
   it('counts a context without a Loader as settled at once', async () => {
     const h = await createHostHarness()
     const index = new SessionIndex(h.ctx, { startAfterMs: 10, startFrom: bootSettled(h.ctx) })
