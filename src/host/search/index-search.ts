@@ -6,7 +6,8 @@
  * Japanese run of the query must stand whole in a message of it (the index
  * cannot tell, having no positions). Sessions of more than one segment can
  * hold the terms only across their segments; those few are checked term by
- * term after the others.
+ * term after the others. A prefix that starts few terms of the index is
+ * asked as those terms (see `prefix-expansion.ts`).
  * @module @wishp3/dsh-sessions/host/search/index-search
  */
 import type { StatementSync } from 'node:sqlite'
