@@ -55,4 +55,9 @@ export class BoundedMap<K, V> {
   clear(): void {
     this.entries.clear()
   }
+
+  /** The entries, oldest first. */
+  [Symbol.iterator](): IterableIterator<[K, V]> {
+    return this.entries[Symbol.iterator]()
+  }
 }

@@ -1,4 +1,4 @@
-/** The bounded map under the read caches: at most its limit of entries, the oldest set dropped first, a read leaving the order alone and a set again making a key the newest. */
+/** The bounded map under the read caches: at most its limit of entries, the oldest set dropped first, a read leaving the order alone and a set again making a key the newest, its entries listed oldest first. */
 import { describe, expect, it } from 'vitest'
 import { BoundedMap } from '../../src/host/bounded-map.ts'
 
@@ -26,6 +26,7 @@ describe('bounded map', () => {
     touched.set('a', 10)
     touched.set('c', 3)
     expect([touched.get('a'), touched.get('b'), touched.get('c')]).toEqual([10, undefined, 3])
+    expect([...touched]).toEqual([['a', 10], ['c', 3]])
   })
 
   it('drops a key on delete', () => {

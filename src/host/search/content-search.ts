@@ -45,6 +45,7 @@ import type { QueryTerm } from './terms.ts'
 import { SearchWorker, workerModule } from './worker-client.ts'
 import { DAMAGED_MESSAGE } from './index-file.ts'
 import { SCOPES_HELD } from './held-scopes.ts'
+import { BoundedMap } from '../bounded-map.ts'
 import { type EntrySummary, type IndexEngine, type LoadReason, SCOPE_NOT_HELD } from './worker-protocol.ts'
 import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 import type { IndexingProgress } from '../../shared/wire.ts'
@@ -134,7 +135,7 @@ export class ContentSearch implements ContentSink {
   /** Whether sessions left {@link summaries} since the last query, so the worker's dates may name some that are gone. */
   private datesStale = false
   /** Per scope key, the sessions last sent to the worker and the version they were sent as, least recently used first. */
-  private readonly scopesSent = new Map<string, SentScope>()
+  private readonly scopesSent = new BoundedMap<string, SentScope>(SCOPES_HELD)
   private nextScope = 1
   /** Started when the session index's first listing begins, so the host's own start goes first. */
   private worker: SearchWorker | undefined
@@ -266,7 +267,6 @@ export class ContentSearch implements ContentSink {
     const ask = (sent: SentScope | undefined): Promise<readonly ContentHit[]> => {
       if (sent?.sessions === admission.sessions) {
         // Most recently used last, as the worker orders the scopes it keeps.
-        this.scopesSent.delete(admission.key)
         this.scopesSent.set(admission.key, sent)
         return worker.call('search', { terms, limit, dropped: this.dropped(), held: { key: admission.key, version: sent.version, except } })
       }
@@ -278,9 +278,7 @@ export class ContentSearch implements ContentSink {
         dates.push([id, createdAt])
         this.datesSent.set(id, createdAt)
       }
-      this.scopesSent.delete(admission.key)
       this.scopesSent.set(admission.key, { sessions: admission.sessions, version })
-      if (this.scopesSent.size > SCOPES_HELD) this.scopesSent.delete(this.scopesSent.keys().next().value!)
       return worker.call('search', { terms, limit, dates, dropped: this.dropped(), held: { key: admission.key, version, ids: [...admission.sessions], except } })
     }
     try {

@@ -7,6 +7,7 @@
  * among them.
  * @module @wishp3/dsh-sessions/host/sessions/match-memo
  */
+import { BoundedMap } from '../bounded-map.ts'
 
 /** Memos kept: the most recent queries. */
 const QUERIES_KEPT = 16
@@ -14,7 +15,7 @@ const QUERIES_KEPT = 16
 /** Matches per query over one generation of a listing. */
 export class MatchMemo<T> {
   private generation: number | undefined
-  private readonly matches = new Map<string, readonly T[]>()
+  private readonly matches = new BoundedMap<string, readonly T[]>(QUERIES_KEPT)
 
   /**
    * Every item of the listing that matches a query, in the listing's order.
@@ -33,7 +34,6 @@ export class MatchMemo<T> {
     const known = this.matches.get(query)
     if (known !== undefined) {
       // Most recently used last.
-      this.matches.delete(query)
       this.matches.set(query, known)
       return known
     }
@@ -41,7 +41,6 @@ export class MatchMemo<T> {
     for (const [earlier, found] of this.matches) if (narrows(earlier) && (from === undefined || found.length < from.length)) from = found
     const found = (from ?? listing()).filter(test)
     this.matches.set(query, found)
-    if (this.matches.size > QUERIES_KEPT) this.matches.delete(this.matches.keys().next().value!)
     return found
   }
 }

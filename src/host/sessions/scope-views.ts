@@ -10,6 +10,7 @@
  * @module @wishp3/dsh-sessions/host/sessions/scope-views
  */
 import type { ReferenceScope } from '../../config.ts'
+import { BoundedMap } from '../bounded-map.ts'
 import { MatchMemo } from './match-memo.ts'
 import { rankGroup } from './scope.ts'
 import type { IndexedSession, SessionIndex } from './session-index.ts'
@@ -50,8 +51,8 @@ interface HeldView {
 /** The views of one session index. */
 export class ScopeViews {
   private readonly index: SessionIndex
-  private readonly sets = new Map<string, HeldSet>()
-  private readonly views = new Map<string, HeldView>()
+  private readonly sets = new BoundedMap<string, HeldSet>(VIEWS_KEPT)
+  private readonly views = new BoundedMap<string, HeldView>(VIEWS_KEPT)
 
   constructor(index: SessionIndex) {
     this.index = index
@@ -67,10 +68,8 @@ export class ScopeViews {
     const key = `${scope}\u0000${cwd === undefined ? '' : `=${cwd}`}`
     const generation = this.index.generation
     const held = this.views.get(key)
-    this.views.delete(key)
     const view = held?.generation === generation ? held.view : this.view(scope, cwd)
     this.views.set(key, { generation, view })
-    if (this.views.size > VIEWS_KEPT) this.views.delete(this.views.keys().next().value!)
     return view
   }
 
@@ -99,10 +98,8 @@ export class ScopeViews {
   private setOf(key: string, ranked: readonly IndexedSession[]): ScopeSet {
     const membership = this.index.membership
     const held = this.sets.get(key)
-    this.sets.delete(key)
     const set = held?.membership === membership ? held.set : { key, ids: new Set(ranked.map(session => session.id)) }
     this.sets.set(key, { membership, set })
-    if (this.sets.size > VIEWS_KEPT) this.sets.delete(this.sets.keys().next().value!)
     return set
   }
 }
