@@ -10,6 +10,9 @@ import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-referenc
 
 import { createHostHarness as createHost, type HostHarness } from '../../dev/in-process-host.ts'
 import { hostileTexts, QUADRATIC_KINDS } from '../../dev/hostile-texts.ts'
+import { ContentSearch } from '../../src/host/search/content-search.ts'
+import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
+import { SessionIndex } from '../../src/host/sessions/session-index.ts'
 import { afterTest } from './cleanup.ts'
 
 export type { HostHarness }
@@ -114,4 +117,17 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
     if (Date.now() > deadline) throw new Error(`timed out; last ${JSON.stringify(value)}`)
     await new Promise(resolve => setTimeout(resolve, 20))
   }
+}
+
+/**
+ * The session index and a content search (in memory, live changes followed at once) over a harness's sessions, both ready.
+ * @param h - the harness.
+ * @returns both.
+ */
+export async function searchIndexes(h: HostHarness): Promise<{ index: SessionIndex; content: ContentSearch }> {
+  const index = new SessionIndex(h.ctx)
+  await index.ready()
+  const content = new ContentSearch(h.ctx, index, new SessionLogLocator(h.ctx), { liveDelayMs: 0 })
+  await content.whenReady()
+  return { index, content }
 }

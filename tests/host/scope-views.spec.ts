@@ -8,9 +8,7 @@
  */
 import { describe, expect, it, vi } from 'vitest'
 import { listCandidates } from '../../src/host/references/candidates.ts'
-import { ContentSearch } from '../../src/host/search/content-search.ts'
 import { IndexKeeper } from '../../src/host/search/index-keeper.ts'
-import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { searchSidebar } from '../../src/host/search/sidebar-search.ts'
 import { queryTerms } from '../../src/host/search/terms.ts'
 import { SearchWorker } from '../../src/host/search/worker-client.ts'
@@ -19,7 +17,7 @@ import { SessionCatalog } from '../../src/host/sessions/catalog.ts'
 import { scopeViewsOf } from '../../src/host/sessions/scope-views.ts'
 import { SessionIndex } from '../../src/host/sessions/session-index.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
-import { A, B, createHostHarness, id, TARGET, until } from './harness.ts'
+import { A, B, createHostHarness, id, searchIndexes, TARGET, until } from './harness.ts'
 
 /** Live sessions in two workspaces, both indexes ready, and every search call the worker is sent. */
 async function setup() {
@@ -35,10 +33,7 @@ async function setup() {
   h.session(id(2), { cwd: A, title: 'Kiwi plans', messages: ['we talked about the quetzal rollout'] })
   h.session(id(3), { cwd: A, title: 'Plum plans', messages: ['a quetzal in the garden'] })
   h.session(id(4), { cwd: B, title: 'Elsewhere', messages: ['the quetzal of another workspace, codename zanzibar'] })
-  const index = new SessionIndex(h.ctx)
-  await index.ready()
-  const content = new ContentSearch(h.ctx, index, new SessionLogLocator(h.ctx), { liveDelayMs: 0 })
-  await content.whenReady()
+  const { index, content } = await searchIndexes(h)
   await content.idle()
   const target = { id: TARGET, cwd: A }
   const menu = (query: string, scope: 'workspace' | 'all' = 'workspace') => listCandidates(index, target, query, { scope, candidateLimit: 10 }, 10, content)

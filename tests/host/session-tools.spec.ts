@@ -13,13 +13,12 @@ import { snapshotFraming } from '../../src/host/official/session-reference.ts'
 import { listCandidates } from '../../src/host/references/candidates.ts'
 import { pageOf } from '../../src/host/search/conversation-page.ts'
 import { ContentSearch } from '../../src/host/search/content-search.ts'
-import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { SessionIndex } from '../../src/host/sessions/session-index.ts'
 import { callingTarget } from '../../src/host/tools/calling-session.ts'
 import { readSessionTool } from '../../src/host/tools/read-session.ts'
 import { searchSessionsTool } from '../../src/host/tools/search-sessions.ts'
 import { framedContent, Framing } from '../../src/host/tools/tool-output.ts'
-import { A, B, createHostHarness, type HostHarness, id, TARGET } from './harness.ts'
+import { A, B, createHostHarness, type HostHarness, id, searchIndexes, TARGET } from './harness.ts'
 
 async function setup(config: Partial<Config> = {}): Promise<{ h: HostHarness; search: ToolDefinition; read: ToolDefinition; index: SessionIndex; content: ContentSearch; configure: (next: Partial<Config>) => void }> {
   const h = await createHostHarness()
@@ -27,10 +26,7 @@ async function setup(config: Partial<Config> = {}): Promise<{ h: HostHarness; se
   h.session(id(2), { cwd: A, title: 'Kiwi plans', messages: ['the QUETZAL rollout', 'second question', 'third question'] })
   h.session(id(3), { cwd: B, title: 'Plum plans', messages: ['quetzal in beta'] })
   h.session(id(4), { cwd: A, title: 'Quetzal review', messages: ['about birds'] })
-  const index = new SessionIndex(h.ctx)
-  await index.ready()
-  const content = new ContentSearch(h.ctx, index, new SessionLogLocator(h.ctx), { liveDelayMs: 0 })
-  await content.whenReady()
+  const { index, content } = await searchIndexes(h)
   let effective = Config(config)
   const settings = { current: () => effective, update: () => Promise.reject(new Error('read-only')), onChange: () => () => {} }
   const deps = { index, content, settings, framing: new Framing() }

@@ -12,11 +12,10 @@ import { SessionQueryError, type SessionSearchRequest } from '@deepseek-ai/dsh-s
 import { describe, expect, it } from 'vitest'
 import { ContentSearch } from '../../src/host/search/content-search.ts'
 import { MAX_HITS, hostSearch } from '../../src/host/search/host-search.ts'
-import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { boundedQuery, MAX_SIDEBAR_QUERY, searchSidebar } from '../../src/host/search/sidebar-search.ts'
 import { SessionIndex } from '../../src/host/sessions/session-index.ts'
 import { HOSTILE_QUERIES } from './hostile-queries.ts'
-import { A, B, createHostHarness, type HostHarness, id, post, until } from './harness.ts'
+import { A, B, createHostHarness, type HostHarness, id, post, searchIndexes, until } from './harness.ts'
 
 const MESSAGES: SessionSearchRequest['eventFilters'] = [
   { kind: 'type', values: ['user/message', 'assistant/message'] },
@@ -30,10 +29,7 @@ async function setup(): Promise<{ h: HostHarness; index: SessionIndex; content: 
   h.session(id(3), { cwd: B, title: 'Plum plans', messages: ['quetzal quetzal quetzal, and the kiwi too'] })
   h.session(id(4), { cwd: B, title: 'Kíwi review', messages: ['nothing here'] })
   h.turn(id(1), 'and the Café menu?', 'The café opens at nine')
-  const index = new SessionIndex(h.ctx)
-  await index.ready()
-  const content = new ContentSearch(h.ctx, index, new SessionLogLocator(h.ctx), { liveDelayMs: 0 })
-  await content.whenReady()
+  const { index, content } = await searchIndexes(h)
   return { h, index, content }
 }
 
