@@ -19,6 +19,7 @@ import { MessageSeqs } from './host/references/message-seqs.ts'
 import { SourceMessages } from './host/references/source-messages.ts'
 import { SnapshotPreparer } from './host/references/snapshot-preparer.ts'
 import { SurfaceCache } from './host/references/surface-cache.ts'
+import { SnapshotTails, snapshotTailsDir } from './host/references/snapshot-tails.ts'
 import { ContentSearch, contentIndexFile } from './host/search/content-search.ts'
 import { serveHostSearch } from './host/search/host-search.ts'
 import { SessionLogLocator } from './host/search/log-locator.ts'
@@ -53,8 +54,9 @@ export function apply(ctx: Context, config: Config): void {
   const settings = installSessionsSettings(ctx, config)
   const index = new SessionIndex(ctx, { startAfterMs: START_AFTER_MS, startFrom: bootSettled(ctx) })
   const logs = new SessionLogLocator(ctx)
-  const content = new ContentSearch(ctx, index, logs, { file: contentIndexFile() })
-  const surfaces = new SurfaceCache(ctx, index)
+  const tails = new SnapshotTails(ctx, index, logs, { dir: snapshotTailsDir() })
+  const content = new ContentSearch(ctx, index, logs, { file: contentIndexFile(), follower: tails })
+  const surfaces = new SurfaceCache(ctx, index, { tails })
   const preparer = new SnapshotPreparer(ctx, surfaces, index)
   const check = new SendCheck({ resolver: new ScopedMentionResolver(index), preparer })
   const outcomes = new OutcomeLog()

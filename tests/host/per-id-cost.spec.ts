@@ -7,7 +7,7 @@
  * service gives. One look at a log tells its revision or that it is deleted.
  * Without a request, the first listing waits for the host's settled boot.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { SessionId } from '@deepseek-ai/dsh-session'
@@ -143,13 +143,14 @@ describe('per-id cost of the routes', () => {
     expect(await (await post(url, 'preflight', { sessionId: TARGET, text: `compare ${mention(unknownId(7), 'Never')}` })).json()).toMatchObject({ ok: false, code: 'out-of-scope' })
   })
 
-  it('tells a stored log\'s revision and a deleted log apart in one look at the file', async () => {
+  it('tells a stored log\'s revision and size and a deleted log apart in one look at the file', async () => {
     const { reader } = await coldHost()
     const index = new SessionIndex(reader.ctx)
     await index.ready()
     const logs = new SessionLogLocator(reader.ctx)
     const header = index.get(id(2))!
-    expect(await logs.state(header)).toEqual({ revision: expect.stringMatching(/^\d+:[\d.]+$/) })
+    const state = await logs.state(header)
+    expect(state).toEqual({ revision: expect.stringMatching(/^\d+:[\d.]+$/), bytes: statSync(logs.path(header)!).size })
     expect(await logs.state({ id: TARGET, cwd: A, createdAt: 0 })).toEqual({ revision: expect.stringMatching(/^live:\d+$/) })
     rmSync(logs.path(header)!)
     expect(await logs.state(header)).toBe('missing')

@@ -21,7 +21,7 @@ import { prepareFor, snapshotFraming } from '../../src/host/official/session-ref
 import type { CitedSource } from '../../src/host/references/cited-source.ts'
 import { narrowSurface, shownMessages } from '../../src/host/references/part-surface.ts'
 import {
-  headerBytes, messageBytes, snapshotBytes, snapshotMessages, stringifyTagSafe, trimSurface, withLeftOut,
+  headerBytes, messageBytes, NOTHING_LEFT_OUT, snapshotBytes, snapshotMessages, stringifyTagSafe, tailOf, trimSurface, withLeftOut,
 } from '../../src/host/references/retention.ts'
 import { failureOf, type ReferenceFailure } from '../../src/host/references/reference-failure.ts'
 import { SnapshotPreparer } from '../../src/host/references/snapshot-preparer.ts'
@@ -107,7 +107,11 @@ interface Environment {
   readonly preparer: SnapshotPreparer
 }
 
-async function environment(maxReferenceBytes: number, officialSurfaces: ReadonlyMap<string, SessionSurfaceSnapshot>, stored: ReadonlyMap<string, SessionSurfaceSnapshot>): Promise<Environment> {
+/**
+ * @param throughTails - whether the preparer reads each whole surface as its
+ *   kept tail, stored as JSON and read back (as the log pass keeps one for a long session).
+ */
+async function environment(maxReferenceBytes: number, officialSurfaces: ReadonlyMap<string, SessionSurfaceSnapshot>, stored: ReadonlyMap<string, SessionSurfaceSnapshot>, throughTails = false): Promise<Environment> {
   // The maps are read at each read, so one environment may serve sessions set later.
   const read = (surfaces: ReadonlyMap<string, SessionSurfaceSnapshot>, sessionId: string) => {
     const surface = surfaces.get(sessionId)
@@ -126,7 +130,12 @@ async function environment(maxReferenceBytes: number, officialSurfaces: Readonly
     if (kept === undefined) frozen.set(surface, kept = deepFreeze(structuredClone(surface)))
     return Promise.resolve(kept)
   }
-  const cache = { readSurface: shared, revisionOf: () => Promise.resolve(undefined) } as unknown as SurfaceCache
+  const readForSnapshot = async (sessionId: string, maxBytes: number) => {
+    const surface = await shared(sessionId)
+    if (!throughTails) return { surface, leftOut: NOTHING_LEFT_OUT }
+    return deepFreeze(JSON.parse(JSON.stringify(tailOf(surface, maxBytes))) as ReturnType<typeof tailOf>)
+  }
+  const cache = { readSurface: shared, readForSnapshot, revisionOf: () => Promise.resolve(undefined) } as unknown as SurfaceCache
   const index = { refresh: () => Promise.resolve() } as unknown as SessionIndex
   const preparer = new SnapshotPreparer(ctx, cache, index)
   afterTest(() => ctx.fiber.dispose())
@@ -344,14 +353,17 @@ describe('whole-session retention', () => {
     }
   })
 
-  it('makes the official snapshot of the whole surface on generated sessions', { timeout: 120_000 }, async () => {
+  it.each([
+    ['the whole surface', false],
+    ['a kept tail of it', true],
+  ])('makes the official snapshot of the whole surface on generated sessions, read as %s', { timeout: 120_000 }, async (_, throughTails) => {
     const seen = { leftOut: 0, shortened: 0, failed: 0, atTheByte: 0, empty: 0, parts: 0, several: 0 }
     // One official instance and one preparer per budget, over the sessions of the current run.
     const stored = new Map<string, SessionSurfaceSnapshot>()
     const officialSurfaces = new Map<string, SessionSurfaceSnapshot>()
     const environments = new Map<number, Promise<Environment>>()
     const environmentOf = (bytes: number) => {
-      if (!environments.has(bytes)) environments.set(bytes, environment(bytes, officialSurfaces, stored))
+      if (!environments.has(bytes)) environments.set(bytes, environment(bytes, officialSurfaces, stored, throughTails))
       return environments.get(bytes)!
     }
     await fc.assert(fc.asyncProperty(fc.array(source, { minLength: 1, maxLength: 3 }), budget, async (sources, cap) => {

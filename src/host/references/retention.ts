@@ -47,7 +47,7 @@ export interface LeftOut {
 }
 
 /** Nothing left out. */
-const NOTHING_LEFT_OUT: LeftOut = Object.freeze({ messages: 0, bytes: 0 })
+export const NOTHING_LEFT_OUT: LeftOut = Object.freeze({ messages: 0, bytes: 0 })
 
 /** A surface made ready for the official service, and what it leaves out. */
 export interface TrimmedSurface {
@@ -67,9 +67,13 @@ export interface RetentionStats {
 
 const utf8 = (text: string): number => Buffer.byteLength(text, 'utf8')
 
+function isTextBlock(block: { type: string; text?: unknown }): boolean {
+  return block.type === 'text' && typeof block.text === 'string'
+}
+
 function textOf(content: readonly { type: string; text?: string }[]): string {
   const texts: string[] = []
-  for (const block of content) if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text)
+  for (const block of content) if (isTextBlock(block)) texts.push(block.text!)
   return texts.join('\n')
 }
 
@@ -186,6 +190,38 @@ export function trimSurface(surface: SessionSurfaceSnapshot, label: string, maxB
     surface: { ...surface, events: surface.events.filter((_, index) => !left.has(index)) },
     leftOut: { messages: left.size, bytes },
   }
+}
+
+/**
+ * The part of a surface any whole-session snapshot of it reads, whatever
+ * its label: the surface trimmed as for the shortest label (the empty one),
+ * holding only the events that show a message, each with only its text
+ * blocks. A longer label leaves out more of the oldest messages, never
+ * fewer, and in the same order; so trimming this tail again under the real
+ * label leaves out the rest of what trimming the whole surface does, and
+ * the official service makes the same snapshot of either.
+ * @param maxBytes - the budget of one source's serialized snapshot.
+ * @returns the tail, and what it leaves out of the whole surface.
+ */
+export function tailOf(surface: SessionSurfaceSnapshot, maxBytes: number): TrimmedSurface {
+  const trimmed = trimSurface(surface, '', maxBytes)
+  const events: SurfaceEvent[] = []
+  trimmed.surface.events.forEach((event, index) => {
+    if (messageOf(event, index) === undefined) return
+    if (event.type === 'user/message') events.push({ ...event, data: { ...event.data, content: event.data.content.filter(isTextBlock) } })
+    else if (event.type === 'assistant/message') events.push({ ...event, data: { ...event.data, message: { ...event.data.message, content: event.data.message.content.filter(isTextBlock) } } })
+  })
+  return { surface: { session: surface.session, capturedThroughSeq: surface.capturedThroughSeq, events }, leftOut: trimmed.leftOut }
+}
+
+/**
+ * What two trims left out together.
+ * @returns the sum of both.
+ */
+export function bothLeftOut(first: LeftOut, second: LeftOut): LeftOut {
+  if (first.messages === 0) return second
+  if (second.messages === 0) return first
+  return { messages: first.messages + second.messages, bytes: first.bytes + second.bytes }
 }
 
 /**

@@ -22,7 +22,10 @@
  * the messages its snapshot leaves out to fit the budget, found in one pass
  * (see `retention.ts`), and the snapshot's statistics then count them: the
  * service makes the snapshot it makes of the whole surface, in time linear
- * in the session's length rather than quadratic.
+ * in the session's length rather than quadratic. A whole surface is read
+ * as its kept tail when the log pass kept one for the source's current log
+ * (see `snapshot-tails.ts`), and the statistics count what the tail left
+ * out as well.
  * @module @wishp3/dsh-sessions/host/references/snapshot-preparer
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
@@ -40,7 +43,7 @@ import { failureOf, pastTheLimit, type ReferenceFailure } from './reference-fail
 import type { CitedSource } from './cited-source.ts'
 import { formatNumbers } from '../../shared/message-reference.ts'
 import { narrowSurface } from './part-surface.ts'
-import { type LeftOut, trimSurface, withLeftOut } from './retention.ts'
+import { bothLeftOut, type LeftOut, NOTHING_LEFT_OUT, trimSurface, withLeftOut } from './retention.ts'
 import { SnapshotCache } from './snapshot-cache.ts'
 import type { SurfaceCache } from './surface-cache.ts'
 
@@ -260,11 +263,11 @@ export class SnapshotPreparer {
     this.instance ??= (async () => {
       const readSurface = async (id: Parameters<SurfaceCache['readSurface']>[0]): Promise<SessionSurfaceSnapshot> => {
         const preparation = this.preparation.getStore()
-        const narrowed = preparation?.parts.get(id)
-        const surface = narrowed === undefined ? await this.cache.readSurface(id) : structuredClone(narrowed)
-        if (preparation === undefined) return surface
-        const trimmed = trimSurface(surface, preparation.labels.get(id) ?? id, preparation.maxBytes)
-        preparation.leftOut.set(id, trimmed.leftOut)
+        if (preparation === undefined) return this.cache.readSurface(id)
+        const narrowed = preparation.parts.get(id)
+        const read = narrowed === undefined ? await this.cache.readForSnapshot(id, preparation.maxBytes) : { surface: structuredClone(narrowed), leftOut: NOTHING_LEFT_OUT }
+        const trimmed = trimSurface(read.surface, preparation.labels.get(id) ?? id, preparation.maxBytes)
+        preparation.leftOut.set(id, bothLeftOut(read.leftOut, trimmed.leftOut))
         return trimmed.surface
       }
       this.isolated.provide('sessionQuery', { readSurface })

@@ -8,6 +8,9 @@
  * listings) only read it. A live session is read through the query service (which copies it), never cached;
  * a session whose artifact the backend cannot locate is read every time.
  *
+ * A whole-session snapshot of a long cold session reads its kept tail
+ * instead, when one is kept for its current log (see `snapshot-tails.ts`).
+ *
  * A stored session the session index holds is read from its one log (see
  * `official/session-query.ts`), never through a listing of the whole
  * store; once the index has listed, an id it does not hold is not found
@@ -22,6 +25,8 @@ import { readStoredSurface, readStoredTitle } from '../official/session-query.ts
 import { type LogState, SessionLogLocator } from '../search/log-locator.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 import { BoundedMap } from '../bounded-map.ts'
+import { NOTHING_LEFT_OUT, type TrimmedSurface } from './retention.ts'
+import type { SnapshotTails } from './snapshot-tails.ts'
 
 /** Options of {@link SurfaceCache}. */
 export interface SurfaceCacheOptions {
@@ -29,6 +34,8 @@ export interface SurfaceCacheOptions {
   readonly ttlMs?: number
   /** Most surfaces kept; the oldest is dropped first. */
   readonly maxEntries?: number
+  /** The kept tails of long sessions, read for a whole-session snapshot instead of the log. */
+  readonly tails?: SnapshotTails
 }
 
 interface Entry {
@@ -47,10 +54,12 @@ export class SurfaceCache {
   private readonly ctx: Context
   private readonly index: SessionIndex
   private readonly logs: SessionLogLocator
+  private readonly tails: SnapshotTails | undefined
 
   constructor(ctx: Context, index: SessionIndex, options: SurfaceCacheOptions = {}) {
     this.ctx = ctx
     this.index = index
+    this.tails = options.tails
     this.logs = new SessionLogLocator(ctx)
     this.ttlMs = options.ttlMs ?? 60_000
     this.entries = new BoundedMap(options.maxEntries ?? 16)
@@ -76,6 +85,23 @@ export class SurfaceCache {
     const snapshot = await this.readStored(id)
     if (revision !== undefined) this.entries.set(id, { revision, snapshot, expires: Date.now() + this.ttlMs })
     return snapshot
+  }
+
+  /**
+   * What a whole-session snapshot of a session reads: the kept tail of a
+   * cold session when one is kept for its current log and this budget (see
+   * `snapshot-tails.ts`), else its whole surface.
+   * @param id - the session.
+   * @param maxBytes - the byte budget of the snapshot.
+   * @returns the surface (read-only) and what it already leaves out of the session.
+   */
+  async readForSnapshot(id: SessionId, maxBytes: number): Promise<TrimmedSurface> {
+    if (this.tails !== undefined && this.ctx.sessions.get(id) === undefined) {
+      const state = await this.stateOf(id)
+      const tail = typeof state === 'string' ? undefined : await this.tails.read(id, state.revision, maxBytes)
+      if (tail !== undefined) return tail
+    }
+    return { surface: await this.readSurface(id), leftOut: NOTHING_LEFT_OUT }
   }
 
   /**

@@ -34,7 +34,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
 import { LiveChanges } from './live-changes.ts'
-import { LogPass, type ContentSink } from './log-pass.ts'
+import { LogPass, type ContentSink, type LogFollower } from './log-pass.ts'
 import { liveRevision, type SessionLogLocator } from './log-locator.ts'
 import type { ContentHit } from './index-search.ts'
 import type { ContentEntry } from './sqlite-index.ts'
@@ -67,6 +67,8 @@ export interface ContentSearchOptions {
   readonly file?: string
   /** Largest share of one core the log pass keeps busy. */
   readonly duty?: number
+  /** What else the log pass lets keep something of the logs it visits. */
+  readonly follower?: LogFollower
   /** Milliseconds a live session waits after an event before its text is indexed again. */
   readonly liveDelayMs?: number
   /** The worker's module (tests only). */
@@ -165,7 +167,10 @@ export class ContentSearch implements ContentSink {
     this.live = new LiveChanges(options.liveDelayMs ?? 250, id => this.liveChanged(id))
     this.workerModule = options.workerModule ?? workerModule()
     this.engineAsked = options.engine
-    this.pass = new LogPass(ctx, sessions, logs, this, options.duty === undefined ? {} : { duty: options.duty })
+    this.pass = new LogPass(ctx, sessions, logs, this, {
+      ...(options.duty === undefined ? {} : { duty: options.duty }),
+      ...(options.follower === undefined ? {} : { follower: options.follower }),
+    })
     ctx.on('session/event', (session, event) => {
       if (messageText(event) !== undefined || titleOf(event) !== undefined) this.live.changed(session.id)
     })

@@ -23,12 +23,13 @@ export interface LogHeader {
 }
 
 /**
- * What can be told of a session's content in one look: its revision;
+ * What can be told of a session's content in one look: its revision (and,
+ * for a cold session, its log's size in bytes);
  * `'missing'` when the backend names a log file for a session that is not
  * live and there is none; `'unknown'` when no file is named or it cannot be
  * read for another reason.
  */
-export type LogState = { readonly revision: string } | 'missing' | 'unknown'
+export type LogState = { readonly revision: string; readonly bytes?: number } | 'missing' | 'unknown'
 
 /**
  * The revision of a live session's content.
@@ -97,7 +98,7 @@ export class SessionLogLocator {
     const live = this.ctx.sessions.get(SessionId(header.id))
     if (live !== undefined) return { revision: liveRevision(live) }
     const info = await this.logStat(header)
-    return typeof info === 'string' ? info : { revision: `${info.size}:${info.mtimeMs}` }
+    return typeof info === 'string' ? info : { revision: `${info.size}:${info.mtimeMs}`, bytes: info.size }
   }
 
   /** Size and modification time of the session's log file; `'missing'` when the named file does not exist, `'unknown'` when none is named or it cannot be read. */

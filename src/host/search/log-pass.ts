@@ -2,7 +2,9 @@
  * The one background pass over session logs, shared by the title repair and
  * the content index: each cold session whose log changed since the content
  * index last read it (or that the index never read) is read once, and that
- * one read gives both its latest title and its searchable text. Sessions
+ * one read gives both its latest title and its searchable text. A follower
+ * (the kept snapshot tails of long sessions) is then asked of each cold
+ * session visited, read now or not, and reads what it wants itself. Sessions
  * still lacking a title go first, newest first; live sessions are left to
  * their events.
  *
@@ -22,7 +24,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-projection-cache'
 import type {} from '@deepseek-ai/dsh-session-query'
-import type { SessionLogLocator } from './log-locator.ts'
+import type { LogHeader, SessionLogLocator } from './log-locator.ts'
 import type { EntrySummary } from './worker-protocol.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 
@@ -45,10 +47,30 @@ export interface ContentSink {
   followLive(id: string): void
 }
 
+/**
+ * What else keeps something of the cold logs the pass visits (the kept
+ * snapshot tails of long sessions): asked of each cold session after the
+ * content index holds its current text, whether or not its log was read
+ * for that just now.
+ */
+export interface LogFollower {
+  /**
+   * Whether it would keep something of this revision of a session's log.
+   * @param bytes - the log file's size.
+   */
+  wants(id: string, revision: string, bytes: number): Promise<boolean>
+  /** Keeps it, reading what it needs of the session. */
+  keep(session: LogHeader, revision: string, signal: AbortSignal): Promise<void>
+  /** At the end of a pass: the sessions the session index lists; what it keeps of any other is dropped. */
+  passed(listed: ReadonlySet<string>): Promise<void>
+}
+
 /** Options of {@link LogPass}. */
 export interface LogPassOptions {
   /** Largest share of one core the pass keeps busy, between 0 and 1. */
   readonly duty?: number
+  /** What else keeps something of the logs visited. */
+  readonly follower?: LogFollower
 }
 
 /** Figures of the passes so far. */
@@ -78,6 +100,7 @@ export class LogPass {
   private readonly sessions: SessionIndex
   private readonly logs: SessionLogLocator
   private readonly sink: ContentSink
+  private readonly follower: LogFollower | undefined
 
   constructor(ctx: Context, sessions: SessionIndex, logs: SessionLogLocator, sink: ContentSink, options: LogPassOptions = {}) {
     this.ctx = ctx
@@ -85,6 +108,7 @@ export class LogPass {
     this.logs = logs
     this.sink = sink
     this.duty = Math.min(1, Math.max(0.05, options.duty ?? 0.45))
+    this.follower = options.follower
     ctx.effect(() => () => this.controller.abort(), 'dsh-sessions: log pass')
   }
 
@@ -131,6 +155,10 @@ export class LogPass {
       await (elapsed >= 1 ? sleep(elapsed * (1 / this.duty - 1)) : nextTurn())
     }
     for (const id of this.indexedButGone()) this.sink.forget(id)
+    if (this.sessions.isListed && this.follower !== undefined) {
+      await this.follower.passed(new Set(this.sessions.list().map(session => session.id)))
+        .catch((error: unknown) => { this.ctx.logger('dsh-sessions').warn('log pass: %s', error) })
+    }
     this.stats.passes += 1
     this.stats.lastPassMs = performance.now() - started
   }
@@ -146,7 +174,8 @@ export class LogPass {
       return
     }
     const path = this.logs.path(session)
-    const revision = path === undefined ? undefined : await this.logs.revision(session)
+    const state = path === undefined ? undefined : await this.logs.state(session)
+    const revision = typeof state === 'object' ? state.revision : undefined
     if (path === undefined || revision === undefined || !this.sink.available) {
       await this.titleWithoutLog(session.id)
       return
@@ -154,6 +183,7 @@ export class LogPass {
     const known = this.sink.entry(session.id)
     if (known?.revision === revision) {
       if (known.title !== undefined) this.sessions.repairTitle(session.id, known.title)
+      await this.follow(session, revision, typeof state === 'object' ? state.bytes : undefined)
       return
     }
     let read: { found: boolean; title: string | undefined }
@@ -167,6 +197,18 @@ export class LogPass {
     this.stats.reads += 1
     if (!read.found) return
     if (read.title !== undefined) this.sessions.repairTitle(session.id, read.title)
+    await this.follow(session, revision, typeof state === 'object' ? state.bytes : undefined)
+  }
+
+  /** Lets the follower keep what it wants of a log; its failure is logged and costs the content index nothing. */
+  private async follow(session: LogHeader, revision: string, bytes: number | undefined): Promise<void> {
+    const follower = this.follower
+    if (follower === undefined || bytes === undefined) return
+    try {
+      if (await follower.wants(session.id, revision, bytes)) await follower.keep(session, revision, this.controller.signal)
+    } catch (error) {
+      if (!this.controller.signal.aborted) this.ctx.logger('dsh-sessions').warn('log pass: keeping the snapshot tail of %s failed: %s', session.id, error)
+    }
   }
 
   private async titleWithoutLog(id: string): Promise<void> {

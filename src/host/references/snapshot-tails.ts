@@ -1,0 +1,201 @@
+/**
+ * Kept tails of long sessions. For a cold session whose log is long, the
+ * background log pass keeps, in a small file of its own, the part of the
+ * session's surface a whole-session snapshot reads (see `tailOf` in
+ * `retention.ts`): its newest messages up to the byte budget, every
+ * compaction checkpoint, and what the rest held in messages and bytes. A
+ * session cited whole for the first time is then prepared from that file
+ * instead of its whole log, and the official service makes the same
+ * snapshot of it.
+ *
+ * A tail is served only for the log revision and the byte budget it was
+ * made from; no file, another revision or another budget means the log is
+ * read as before. The file's name carries both, so telling whether a tail
+ * is current costs no read: the folder is listed once, at the first ask.
+ * Each file is written whole under a temporary name and renamed over the
+ * old one, so a stop at any moment leaves one or the other. A file that
+ * cannot be read or does not hold a tail is removed and read around. A
+ * session that leaves the session index loses its file, and a pass's end
+ * removes the files of sessions it no longer lists.
+ * @module @wishp3/dsh-sessions/host/references/snapshot-tails
+ */
+import { createHash } from 'node:crypto'
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { gunzipSync, gzipSync } from 'node:zlib'
+import type { Context } from '@deepseek-ai/cordis'
+import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
+import { SessionId } from '@deepseek-ai/dsh-session'
+import type {} from '@deepseek-ai/dsh-session-persistence'
+import type { SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
+import type {} from '@deepseek-ai/dsh-session-reference'
+import { referenceLimits } from '../official/session-reference.ts'
+import { readStoredSurface } from '../official/session-query.ts'
+import type { LogHeader, SessionLogLocator } from '../search/log-locator.ts'
+import type { LogFollower } from '../search/log-pass.ts'
+import type { SessionIndex } from '../sessions/session-index.ts'
+import { type LeftOut, tailOf, type TrimmedSurface } from './retention.ts'
+
+/** Bytes of a log file from which its session's tail is kept: a log this long takes tens of milliseconds to read and fold. */
+export const TAIL_FROM_LOG_BYTES = 256 * 1024
+
+/**
+ * Where the tails are kept: a folder beside the content index.
+ * @returns `$DSH_HOME/dsh-sessions/snapshot-tails` (`~/.dsh/…` by default).
+ */
+export function snapshotTailsDir(): string {
+  return dshHomePath('dsh-sessions', 'snapshot-tails')
+}
+
+/** What a tail file holds, named by its format. */
+const FORMAT = 'dsh-sessions-snapshot-tail'
+const VERSION = 1
+
+/** Session ids that are safe as a file name. */
+const FILE_SAFE = /^[A-Za-z0-9_-]{1,200}$/
+
+interface TailFile {
+  readonly format: typeof FORMAT
+  readonly version: typeof VERSION
+  readonly sessionId: string
+  readonly revision: string
+  readonly maxBytes: number
+  readonly leftOut: LeftOut
+  readonly surface: SessionSurfaceSnapshot
+}
+
+function isTailFile(value: unknown, sessionId: string, revision: string, maxBytes: number): value is TailFile {
+  if (typeof value !== 'object' || value === null) return false
+  const file = value as Partial<TailFile>
+  const leftOut = file.leftOut as Partial<LeftOut> | undefined
+  const surface = file.surface as Partial<SessionSurfaceSnapshot> | undefined
+  return file.format === FORMAT && file.version === VERSION && file.sessionId === sessionId && file.revision === revision && file.maxBytes === maxBytes
+    && Number.isSafeInteger(leftOut?.messages) && Number.isSafeInteger(leftOut?.bytes)
+    && surface?.session?.id === sessionId && Array.isArray(surface.events)
+}
+
+/** Options of {@link SnapshotTails}. */
+export interface SnapshotTailsOptions {
+  /** The folder of the tail files. */
+  readonly dir: string
+  /** Bytes of a log file from which a tail is kept. */
+  readonly fromLogBytes?: number
+}
+
+/** The kept tails. */
+export class SnapshotTails implements LogFollower {
+  /** The file name of each session's tail, once the folder was listed. */
+  private names: Map<string, string> | undefined
+  private listing: Promise<Map<string, string>> | undefined
+  private readonly fromLogBytes: number
+  private readonly dir: string
+  private readonly ctx: Context
+  private readonly logs: SessionLogLocator
+
+  constructor(ctx: Context, index: SessionIndex, logs: SessionLogLocator, options: SnapshotTailsOptions) {
+    this.ctx = ctx
+    this.logs = logs
+    this.dir = options.dir
+    this.fromLogBytes = options.fromLogBytes ?? TAIL_FROM_LOG_BYTES
+    ctx.effect(() => index.onRemoved(id => { void this.forget(id) }), 'dsh-sessions: snapshot tails')
+  }
+
+  /** The byte budget of one source's snapshot, as the host's official service has it now. */
+  private get maxBytes(): number {
+    return referenceLimits(this.ctx.sessionReferenceResolver).maxReferenceBytes
+  }
+
+  private nameOf(id: string, revision: string, maxBytes: number): string {
+    return `${id}.${createHash('sha256').update(`${revision}\u0000${maxBytes}`).digest('base64url').slice(0, 16)}.json.gz`
+  }
+
+  /** The folder's tails by session id, listed once. */
+  private async kept(): Promise<Map<string, string>> {
+    if (this.names !== undefined) return this.names
+    this.listing ??= (async () => {
+      const names = new Map<string, string>()
+      let files: string[] = []
+      try {
+        files = await readdir(this.dir)
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.ctx.logger('dsh-sessions').warn('snapshot tails: %s', error)
+      }
+      for (const file of files) {
+        const match = /^(.+)\.[A-Za-z0-9_-]{16}\.json\.gz$/.exec(file)
+        if (match === null) void rm(join(this.dir, file), { force: true }).catch(() => undefined)
+        else names.set(match[1]!, file)
+      }
+      this.names = names
+      return names
+    })()
+    return this.listing
+  }
+
+  async wants(id: string, revision: string, bytes: number): Promise<boolean> {
+    if (bytes < this.fromLogBytes || !FILE_SAFE.test(id) || this.ctx.get('sessionPersistence') === undefined) return false
+    return (await this.kept()).get(id) !== this.nameOf(id, revision, this.maxBytes)
+  }
+
+  async keep(session: LogHeader, revision: string, signal?: AbortSignal): Promise<void> {
+    const persistence = this.ctx.get('sessionPersistence')
+    if (persistence === undefined || !FILE_SAFE.test(session.id)) return
+    const maxBytes = this.maxBytes
+    const surface = await readStoredSurface(persistence, SessionId(session.id), signal)
+    // A log that changed while it was read is kept at the pass that reads its new revision.
+    const now = await this.logs.state(session)
+    if (typeof now === 'string' || now.revision !== revision) return
+    const tail = tailOf(surface, maxBytes)
+    const file: TailFile = { format: FORMAT, version: VERSION, sessionId: session.id, revision, maxBytes, leftOut: tail.leftOut, surface: tail.surface }
+    const names = await this.kept()
+    const name = this.nameOf(session.id, revision, maxBytes)
+    const temporary = join(this.dir, `${name}.${process.pid}.tmp`)
+    await mkdir(this.dir, { recursive: true })
+    try {
+      await writeFile(temporary, gzipSync(JSON.stringify(file), { level: 1 }))
+      await rename(temporary, join(this.dir, name))
+    } catch (error) {
+      await rm(temporary, { force: true })
+      throw error
+    }
+    const old = names.get(session.id)
+    names.set(session.id, name)
+    if (old !== undefined && old !== name) await rm(join(this.dir, old), { force: true })
+  }
+
+  /**
+   * The kept tail of a session, when it was made from this revision of its log under the current budget.
+   * @param id - a cold session the session index holds.
+   * @param revision - its log's current revision.
+   * @param maxBytes - the byte budget of the snapshot to make.
+   * @returns the tail and what it leaves out; `undefined` when none is kept for them (nothing is read then, after the folder's one listing).
+   */
+  async read(id: string, revision: string, maxBytes: number): Promise<TrimmedSurface | undefined> {
+    const name = this.nameOf(id, revision, maxBytes)
+    const names = await this.kept()
+    if (names.get(id) !== name) return undefined
+    let value: unknown
+    try {
+      value = JSON.parse(gunzipSync(await readFile(join(this.dir, name))).toString('utf8'))
+    } catch {
+      value = undefined
+    }
+    if (isTailFile(value, id, revision, maxBytes)) return { surface: value.surface, leftOut: value.leftOut }
+    if (names.get(id) === name) names.delete(id)
+    await rm(join(this.dir, name), { force: true })
+    return undefined
+  }
+
+  async passed(listed: ReadonlySet<string>): Promise<void> {
+    const names = await this.kept()
+    for (const id of [...names.keys()]) if (!listed.has(id)) await this.forget(id)
+  }
+
+  /** Removes a session's tail. */
+  async forget(id: string): Promise<void> {
+    const names = await this.kept()
+    const name = names.get(id)
+    if (name === undefined) return
+    names.delete(id)
+    await rm(join(this.dir, name), { force: true })
+  }
+}

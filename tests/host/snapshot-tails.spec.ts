@@ -1,0 +1,160 @@
+/**
+ * Kept tails of long sessions, on stored (cold) sessions of the host's JSONL
+ * backend: the log pass keeps the tail of each long log (one the content
+ * index already held included) and none of a short one; a whole-session
+ * snapshot of a session with a current tail is prepared from it without
+ * reading the log, and is the snapshot prepared from the log, byte for byte,
+ * under any label; a tail of another revision or budget, or a damaged one,
+ * is read around; a session gone loses its tail.
+ */
+import { randomBytes } from 'node:crypto'
+import { readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { SessionId } from '@deepseek-ai/dsh-session'
+import { describe, expect, it, vi } from 'vitest'
+import type { CitedSource } from '../../src/host/references/cited-source.ts'
+import { SnapshotPreparer } from '../../src/host/references/snapshot-preparer.ts'
+import { SnapshotTails } from '../../src/host/references/snapshot-tails.ts'
+import { SurfaceCache } from '../../src/host/references/surface-cache.ts'
+import { ContentSearch } from '../../src/host/search/content-search.ts'
+import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
+import { SessionIndex } from '../../src/host/sessions/session-index.ts'
+import { A, createHostHarness, type HostHarness, id, TARGET, temporaryFolder, until } from './harness.ts'
+
+const LONG = id(2)
+const SHORT = id(3)
+
+/** Text that does not compress away: the long log must be long on disk. */
+const noise = (n: number): string => `${n} 笔记 ${randomBytes(600).toString('base64')} <x> 🍐`
+
+/** A long and a short session written by one host, then a second host on the same folder, where they are cold. */
+async function coldHost(turns = 150): Promise<{ writer: HostHarness; reader: HostHarness; dir: string }> {
+  const root = temporaryFolder('dsh-sessions-tails-')
+  const writer = await createHostHarness({ persistenceRoot: root })
+  writer.session(LONG, { cwd: A, title: 'Long kiwi notes', messages: ['the first kiwi note'] })
+  for (let n = 0; n < turns; n += 1) writer.turn(LONG, `question ${noise(n)}`, `answer ${noise(n)}`)
+  writer.session(SHORT, { cwd: A, title: 'Short plum notes', messages: ['one plum note'] })
+  for (const session of [LONG, SHORT]) await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(session))!)
+  const reader = await createHostHarness({ persistenceRoot: root })
+  reader.session(TARGET, { cwd: A })
+  return { writer, reader, dir: temporaryFolder('dsh-sessions-tails-dir-') }
+}
+
+/** The reading side over a host: its index, tails kept from logs of `fromLogBytes` bytes, and a preparer that reads through them. */
+async function readers(h: HostHarness, dir: string, fromLogBytes: number): Promise<{ index: SessionIndex; logs: SessionLogLocator; tails: SnapshotTails; fresh: () => { cache: SurfaceCache; preparer: SnapshotPreparer } }> {
+  const index = new SessionIndex(h.ctx)
+  await index.ready()
+  const logs = new SessionLogLocator(h.ctx)
+  const tails = new SnapshotTails(h.ctx, index, logs, { dir, fromLogBytes })
+  const fresh = () => {
+    const cache = new SurfaceCache(h.ctx, index, { tails })
+    return { cache, preparer: new SnapshotPreparer(h.ctx, cache, index) }
+  }
+  return { index, logs, tails, fresh }
+}
+
+/** The snapshot message text and statistics of one whole-session source. */
+async function snapshotOf(preparer: SnapshotPreparer, reference: CitedSource): Promise<{ text: string; source: unknown }> {
+  const attachment = await preparer.attach({ id: TARGET, cwd: A }, [], [reference])
+  const context = attachment.prepared!.additionalContext!
+  const block = context.content[0]!
+  return { text: block.type === 'text' ? block.text : '', source: context.source }
+}
+
+describe('kept snapshot tails', () => {
+  it('prepares a long session from its kept tail without reading its log, the snapshot the log gives, under any label', { timeout: 60_000 }, async () => {
+    const { reader, dir } = await coldHost()
+    const { index, logs, tails, fresh } = await readers(reader, dir, 1)
+    const source = index.get(LONG)!
+    const state = await logs.state(source)
+    if (typeof state === 'string') throw new Error('no log state')
+    const labels: (string | undefined)[] = [undefined, 'Kiwi', '界'.repeat(300)]
+    const fromLog = fresh()
+    const expected = []
+    for (const label of labels) expected.push(await snapshotOf(fromLog.preparer, { sessionId: SessionId(LONG), ...(label === undefined ? {} : { label }) }))
+    expect(fromLog.cache.reads.get(LONG)).toBe(1)
+    // Most of the session is left out: the tail is what the snapshot needs.
+    expect(expected[0]!.source).toMatchObject({ references: [{ truncated: true, originalMessages: 301 }] })
+
+    expect(await tails.wants(LONG, state.revision, state.bytes!)).toBe(true)
+    await tails.keep(source, state.revision, new AbortController().signal)
+    expect(await tails.wants(LONG, state.revision, state.bytes!)).toBe(false)
+    expect(readdirSync(dir)).toHaveLength(1)
+
+    const inspect = vi.spyOn(reader.ctx.sessionPersistence, 'inspect')
+    const fromTail = fresh()
+    for (const [n, label] of labels.entries()) {
+      const ours = await snapshotOf(fromTail.preparer, { sessionId: SessionId(LONG), ...(label === undefined ? {} : { label }) })
+      expect(ours.text).toBe(expected[n]!.text)
+      expect(ours.source).toEqual(expected[n]!.source)
+    }
+    expect(fromTail.cache.reads.size).toBe(0)
+    expect(inspect).not.toHaveBeenCalled()
+  })
+
+  it('reads the log again once it changed, or when the budget differs, and reads around a damaged tail', { timeout: 60_000 }, async () => {
+    const { writer, reader, dir } = await coldHost(40)
+    const { index, logs, tails, fresh } = await readers(reader, dir, 1)
+    const source = index.get(LONG)!
+    const state = await logs.state(source)
+    if (typeof state === 'string') throw new Error('no log state')
+    await tails.keep(source, state.revision, new AbortController().signal)
+    expect(await tails.read(LONG, state.revision, 65_536)).toBeDefined()
+    // Another budget, another revision: nothing kept for them.
+    expect(await tails.read(LONG, state.revision, 1_000)).toBeUndefined()
+    expect(await tails.read(LONG, `${state.revision}0`, 65_536)).toBeUndefined()
+
+    // A damaged file is removed and the log read instead.
+    const [file] = readdirSync(dir)
+    writeFileSync(join(dir, file!), 'not a tail')
+    const damaged = fresh()
+    const text = (await snapshotOf(damaged.preparer, { sessionId: SessionId(LONG) })).text
+    expect(damaged.cache.reads.get(LONG)).toBe(1)
+    expect(readdirSync(dir)).toHaveLength(0)
+    expect(text).toContain('answer 39 ')
+
+    // The log grows: the tail kept before is not served for it.
+    await tails.keep(source, state.revision, new AbortController().signal)
+    writer.turn(LONG, 'the newest kiwi question', 'the newest kiwi answer')
+    await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(LONG))!)
+    const changed = fresh()
+    expect((await snapshotOf(changed.preparer, { sessionId: SessionId(LONG) })).text).toContain('the newest kiwi answer')
+    expect(changed.cache.reads.get(LONG)).toBe(1)
+  })
+
+  it('is kept by the log pass for long logs only, logs the content index already held included, and dropped with its session', { timeout: 60_000 }, async () => {
+    const { reader, dir } = await coldHost(60)
+    const { index, logs } = await readers(reader, dir, 1)
+    const long = await logs.state(index.get(LONG)!)
+    const short = await logs.state(index.get(SHORT)!)
+    if (typeof long === 'string' || typeof short === 'string') throw new Error('no log state')
+    expect(long.bytes).toBeGreaterThan(short.bytes! * 4)
+    const fromLogBytes = Math.floor((long.bytes! + short.bytes!) / 2)
+    // A content search without a follower reads every log into the file, and stops.
+    const file = join(temporaryFolder('dsh-sessions-tails-index-'), 'content-index.json')
+    const first = reader.ctx.plugin({
+      inject: ['sessions', 'sessionQuery'],
+      apply: async (ctx: typeof reader.ctx) => {
+        const content = new ContentSearch(ctx, index, logs, { file })
+        await content.whenReady()
+        await until(() => Promise.resolve(content.status().reads), reads => reads === 2)
+        await content.idle()
+      },
+    })
+    await first
+    await first.dispose()
+    // A second one over the same file reads no log; its follower still keeps the long session's tail, and only that.
+    const tails = new SnapshotTails(reader.ctx, index, logs, { dir, fromLogBytes })
+    const keep = vi.spyOn(tails, 'keep')
+    const content = new ContentSearch(reader.ctx, index, logs, { file, follower: tails })
+    await content.whenReady()
+    await until(() => Promise.resolve(readdirSync(dir)), files => files.length === 1)
+    await content.idle()
+    expect(keep.mock.calls.map(([session]) => session.id)).toEqual([LONG])
+    expect(content.status()).toMatchObject({ reads: 0 })
+    expect(readdirSync(dir)[0]).toMatch(new RegExp(`^${LONG}\\.`))
+    // A session the listing no longer holds loses its tail at the pass's end.
+    await tails.passed(new Set([SHORT, TARGET]))
+    expect(readdirSync(dir)).toHaveLength(0)
+  })
+})
