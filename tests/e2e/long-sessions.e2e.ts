@@ -17,7 +17,14 @@
  * composer: the bare host resolves it with its own official listener, the
  * plugin host with the plugin. Both times from Send to the model request are
  * printed; the plugin's is held under a generous bound.
+ *
+ * Then, once the plugin host's log pass has kept the long session's tail
+ * (a file under the home's `dsh-sessions/snapshot-tails`), the host is
+ * restarted and the session cited again: the snapshot, now prepared from
+ * the tail, is the same bytes.
  */
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, inject, it } from 'vitest'
 import { realisticSessions, type RealisticTurn } from '../../dev/corpus.ts'
 import { dshPlugin } from '../../dev/dsh-process.ts'
@@ -119,6 +126,28 @@ describe('a long stored session referenced whole', () => {
     expect(cited.following).toBe(sent[0]!.snapshot)
     expect(Buffer.from(cited.following!, 'utf8').equals(Buffer.from(sent[0]!.snapshot, 'utf8'))).toBe(true)
     expect(cited.direct.replace('PLUGIN-LONG', 'BARE-LONG')).toBe(sent[0]!.direct)
+    expect(ms).toBeLessThan(5_000)
+  })
+
+  it('after the log pass kept the session\'s tail, a restarted plugin host sends the same bytes without reading the log', async () => {
+    expect(sent).toHaveLength(1)
+    // The plugin host of the test before has listed its sessions; its log pass keeps the tail of the long log.
+    const tails = join(host.stack.home.dshHome, 'dsh-sessions', 'snapshot-tails')
+    const started = performance.now()
+    while (!(existsSync(tails) && readdirSync(tails).some(file => file.startsWith(`${source.id}.`)))) {
+      if (performance.now() - started > 100_000) throw new Error('no snapshot tail kept in 100 s')
+      await new Promise(resolve => setTimeout(resolve, 250))
+    }
+    await host.stack.restart()
+    await openApp(host.browser.page, host.stack.web.url)
+    await startNewSession(host.browser.page)
+    await chooseWorkspace(host.browser.page, 'alpha')
+    const { turn, ms } = await cite('TAIL-LONG')
+    const cited = citation(turn, 'TAIL-LONG')
+    note(`long session (${MESSAGES} messages): plugin host from the kept tail, Send → model request ${(ms / 1000).toFixed(2)} s (bare rc.8 host ${(sent[0]!.ms / 1000).toFixed(2)} s)`)
+    expect(cited.snapshots).toBe(1)
+    expect(Buffer.from(cited.following!, 'utf8').equals(Buffer.from(sent[0]!.snapshot, 'utf8'))).toBe(true)
+    expect(cited.direct.replace('TAIL-LONG', 'BARE-LONG')).toBe(sent[0]!.direct)
     expect(ms).toBeLessThan(5_000)
   })
 })
