@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { bootSettled } from '../../src/host/official/boot-settled.ts'
-import { readStoredSurface, readStoredTitle, readStoredTitleSnapshot } from '../../src/host/official/session-query.ts'
+import { readLiveSurface, readStoredSurface, readStoredTitle, readStoredTitleSnapshot } from '../../src/host/official/session-query.ts'
 import { MessageSeqs } from '../../src/host/references/message-seqs.ts'
 import { SourceMessages } from '../../src/host/references/source-messages.ts'
 import { SurfaceCache } from '../../src/host/references/surface-cache.ts'
@@ -240,6 +240,17 @@ describe('one stored log read as the official query service reads it', () => {
       expect(await readStoredTitleSnapshot(reader.ctx.sessionPersistence, sessionId)).toEqual({ session: snapshot.session, title: snapshot.title?.title })
     }
     expect(await readStoredTitle(reader.ctx.sessionPersistence, SessionId(id(3)))).toBe('Plum plans, renamed')
+  })
+
+  it('gives the same surface for every live session, without copying its events', async () => {
+    const { writer } = await coldHost()
+    writer.turn(id(2), 'a live kiwi question', 'a live kiwi answer')
+    for (const n of [2, 3]) {
+      const live = writer.ctx.sessions.get(SessionId(id(n)))!
+      const surface = readLiveSurface(live)
+      expect(surface).toEqual(await writer.ctx.sessionQuery.readSurface(SessionId(id(n))))
+      expect(surface.events.every(event => live.events.includes(event))).toBe(true)
+    }
   })
 })
 

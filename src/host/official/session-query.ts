@@ -22,11 +22,13 @@
  * log's own, borrowed: the persistence service hands out an immutable log
  * (its messages frozen) and keeps it for its next read, so the surface is
  * not copied; whoever reads it must not change it.
- * `tests/host/per-id-cost.spec.ts` compares both reads with the query
- * service's own on stored sessions and fails when they differ.
+ * A live session's surface is folded the same way from its immutable event
+ * log, which rc.8's version copies whole first.
+ * `tests/host/per-id-cost.spec.ts` compares these reads with the query
+ * service's own on stored and live sessions and fails when they differ.
  * @module @wishp3/dsh-sessions/host/official/session-query
  */
-import { foldSurface, isSurfaceEvent, type SessionHeader, type SessionId, type SurfaceEvent } from '@deepseek-ai/dsh-session'
+import { foldSurface, isSurfaceEvent, type Session, type SessionEvent, type SessionHeader, type SessionId, type SurfaceEvent } from '@deepseek-ai/dsh-session'
 import type SessionPersistence from '@deepseek-ai/dsh-session-persistence'
 import type { SessionQueryEngine, SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
 import { foldSessionTitle } from '@deepseek-ai/dsh-session-title'
@@ -62,13 +64,33 @@ export function replaceSearchSessions(engine: SessionQueryEngine, replace: (offi
 export async function readStoredSurface(persistence: SessionPersistence, id: SessionId, signal?: AbortSignal): Promise<SessionSurfaceSnapshot> {
   const { meta, events } = await persistence.inspect(id, signal)
   if (meta.id !== id) throw new TypeError(`the log read for "${id}" belongs to "${meta.id}"`)
+  return { session: structuredClone(meta), capturedThroughSeq: events.at(-1)?.seq ?? null, events: surfaceEvents(events) }
+}
+
+/** The current surface events of a log, by the session package's canonical fold, borrowed. */
+function surfaceEvents(events: readonly SessionEvent[]): SurfaceEvent[] {
   const surface: SurfaceEvent[] = []
   for (const seq of foldSurface(events).nodes) {
     const event = events[seq]
     if (event === undefined || event.seq !== seq || !isSurfaceEvent(event)) throw new TypeError(`invalid session surface: node ${seq} is not a surface event`)
     surface.push(event)
   }
-  return { session: structuredClone(meta), capturedThroughSeq: events.at(-1)?.seq ?? null, events: surface }
+  return surface
+}
+
+/**
+ * Reads a live session's surface from its event log, without copying it.
+ * rc.8's `readSurface` clones every event of a live session, tool output
+ * and all, before it folds the surface; a live session's log is an
+ * immutable snapshot whose events are frozen when they are accepted, so the
+ * fold here borrows them.
+ * @param session - the live session.
+ * @returns the surface, equal to what the query service's `readSurface` returns, its events borrowed (read-only).
+ * @throws a `TypeError` when its surface does not fold.
+ */
+export function readLiveSurface(session: Session): SessionSurfaceSnapshot {
+  const events = session.events
+  return { session: structuredClone(session.header), capturedThroughSeq: events.at(-1)?.seq ?? null, events: surfaceEvents(events) }
 }
 
 /**

@@ -5,7 +5,8 @@
  * the preflight of a send, the cost shown on its chips and the pre-step that
  * follows read each source log once. A surface served is not copied: its
  * readers (the official snapshot service, the retention, the message
- * listings) only read it. A live session is read through the query service (which copies it), never cached;
+ * listings) only read it. A live session is folded from its immutable event log at each read (see
+ * `official/session-query.ts`), never cached;
  * a session whose artifact the backend cannot locate is read every time.
  *
  * A whole-session snapshot of a long cold session reads its kept tail
@@ -21,7 +22,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-persistence'
 import { SessionQueryError, type SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
-import { readStoredSurface, readStoredTitle } from '../official/session-query.ts'
+import { readLiveSurface, readStoredSurface, readStoredTitle } from '../official/session-query.ts'
 import { type LogState, SessionLogLocator } from '../search/log-locator.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 import { BoundedMap } from '../bounded-map.ts'
@@ -71,7 +72,8 @@ export class SurfaceCache {
    * @returns the surface, shared with every reader of the same revision: read-only.
    */
   async readSurface(id: SessionId): Promise<SessionSurfaceSnapshot> {
-    if (this.ctx.sessions.get(id) !== undefined) return this.ctx.sessionQuery.readSurface(id)
+    const live = this.ctx.sessions.get(id)
+    if (live !== undefined) return readLiveSurface(live)
     const state = await this.stateOf(id)
     const revision = typeof state === 'string' ? undefined : state.revision
     const cached = this.entries.get(id)
