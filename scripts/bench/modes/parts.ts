@@ -10,8 +10,9 @@
  *   its preflight route, and the chip's size and token estimate in Chromium
  *   (the option's click to the reference dock showing them), each with the
  *   source's log never read before (its modification time moved, so no read
- *   or snapshot is reused) and read already; the snapshot bytes compared
- *   with the bare host's. Then a stored session of 50,000 messages through
+ *   or snapshot is reused) and read already, and then, after a restart
+ *   whose log pass kept each source's tail, from that tail; the snapshot
+ *   bytes compared with the bare host's. Then a stored session of 50,000 messages through
  *   the plugin only: the official retention is quadratic, so the bare host
  *   would take hours on it;
  * - a live session of 5,000 messages of the same text, in process on the
@@ -69,6 +70,10 @@ export interface PluginLongFigures {
   readonly preStepAfterPreflight: Percentiles
   readonly chipRead: Percentiles
   readonly chipCached: Percentiles
+  /** The same three, after a restart whose log pass kept the source's tail (see `snapshot-tails.ts`): no log read. */
+  readonly preflightTail: Percentiles
+  readonly preStepTail: Percentiles
+  readonly chipTail: Percentiles
   /** UTF-8 bytes of the snapshot the model got, and its token estimate as the dock shows it. */
   readonly snapshotBytes: number
   readonly tokens?: number
@@ -306,8 +311,55 @@ async function chipEstimate(page: Page, url: string, word: string, title: string
 
 interface StoredSource { readonly id: string; readonly title: string; readonly word: string; readonly messages: number; readonly log: string }
 
+/** The folder where the plugin keeps the tails of long sessions. */
+const tailsDir = (home: Home) => join(home.dshHome, 'dsh-sessions', 'snapshot-tails')
+
+/** Waits until the plugin's log pass has kept a tail of each source's current log. */
+async function tailsKept(home: Home, sources: readonly StoredSource[]): Promise<number> {
+  const started = performance.now()
+  for (;;) {
+    let files: string[] = []
+    try {
+      files = readdirSync(tailsDir(home))
+    } catch {
+      // not made yet
+    }
+    if (sources.every(source => files.some(file => file.startsWith(`${source.id}.`)))) return performance.now() - started
+    if (performance.now() - started > 600_000) throw new Error('the log pass kept no tail of the long sessions in 10 minutes')
+    await new Promise(resolve => setTimeout(resolve, 250))
+  }
+}
+
+/** The plugin host's figures for one stored source whose tail is kept: each run from a new session, the log untouched. */
+async function tailFigures(web: WebProcess, model: StandInModel, home: Home, source: StoredSource, runs: number, browser: { page: Page }): Promise<{ preflightTail: Percentiles; preStepTail: Percentiles; chipTail: Percentiles; snapshots: string[]; sizes: number[] }> {
+  const cwd = home.project('alpha')
+  const text = (marker: string) => `${marker} compare ${mentionOf(source.id, source.title)} please`
+  const label = `${source.messages.toLocaleString('en')} messages`
+  const snapshots: string[] = []
+  const sizes: number[] = []
+  const series = async (name: string, step: (n: number) => Promise<number>) => {
+    const samples: number[] = []
+    for (let n = 0; n < runs; n += 1) samples.push(await step(n))
+    console.log(`${label}: ${name} ${pair(percentiles(samples))}`)
+    return percentiles(samples)
+  }
+  const preflightTail = await series('preflight, tail kept', async () => {
+    const { ms: elapsed, source: measured } = await preflight(web.url, await newSession(web.url, cwd), text('PREFLIGHT-T'), [source.id])
+    sizes.push(measured.bytes!)
+    return elapsed
+  })
+  const preStepTail = await series('prompt → model request, tail kept', async n => {
+    const sent = await promptToRequest(web, model, await newSession(web.url, cwd), text(`STEP-T${n}`))
+    if (sent.snapshot === undefined) throw new Error(`no snapshot followed the message (${label}, tail kept)`)
+    snapshots.push(sent.snapshot)
+    return sent.ms
+  })
+  const chipTail = await series('chip picked → size estimate shown, tail kept', () => chipEstimate(browser.page, web.url, source.word, source.title))
+  return { preflightTail, preStepTail, chipTail, snapshots, sizes }
+}
+
 /** The plugin host's figures for one stored source. */
-async function pluginFigures(web: WebProcess, model: StandInModel, home: Home, source: StoredSource, runs: number, browser: { page: Page }, expected?: string): Promise<PluginLongFigures & { snapshots: string[] }> {
+async function pluginFigures(web: WebProcess, model: StandInModel, home: Home, source: StoredSource, runs: number, browser: { page: Page }, expected?: string): Promise<Omit<PluginLongFigures, 'preflightTail' | 'preStepTail' | 'chipTail'> & { snapshots: string[] }> {
   const cwd = home.project('alpha')
   const text = (marker: string) => `${marker} compare ${mentionOf(source.id, source.title)} please`
   const chips = [source.id]
@@ -421,11 +473,32 @@ async function longInRealHost(context: BenchContext, runs: number): Promise<Long
       const baseline: number[] = []
       for (let n = 0; n < runs; n += 1) baseline.push((await promptToRequest(web, model, await newSession(web.url, cwd), `PLAIN-${n} no reference here`)).ms)
       const storedFigures = await pluginFigures(web, model, home, stored!, runs, browser, bareSnapshots[0])
-      const identical = bareSnapshots.every(snapshot => snapshot === bareSnapshots[0]) && storedFigures.snapshots.every(snapshot => snapshot === bareSnapshots[0])
       const hugeFigures = await pluginFigures(web, model, home, huge!, Math.min(runs, 10), browser)
+      // Restarted: the log pass reads the logs touched above and keeps their tails; nothing of the runs before is in memory.
+      await stack.halt()
+      const restarted = performance.now()
+      web = await stack.start()
+      await openApp(browser.page, web.url)
+      const keptMs = await tailsKept(home, [stored!, huge!])
+      console.log(`plugin host restarted; the tails of both long sessions kept ${ms(performance.now() - restarted)} after the restart (${ms(keptMs)} after the app opened)`)
+      const storedTail = await tailFigures(web, model, home, stored!, runs, browser)
+      const hugeTail = await tailFigures(web, model, home, huge!, Math.min(runs, 10), browser)
+      const identical = bareSnapshots.every(snapshot => snapshot === bareSnapshots[0])
+        && [...storedFigures.snapshots, ...storedTail.snapshots].every(snapshot => snapshot === bareSnapshots[0])
+        && storedTail.sizes.every(size => size === storedFigures.snapshotBytes)
+      console.log(`${stored!.messages} messages: snapshots from the tail ${storedTail.snapshots.every(snapshot => snapshot === bareSnapshots[0]) ? 'identical to' : 'DIFFERENT from'} the bare host's`)
+      const hugeConsistent = hugeFigures.consistent && hugeTail.snapshots.every(snapshot => snapshot === hugeFigures.snapshots[0]) && hugeTail.sizes.every(size => size === hugeFigures.snapshotBytes)
       const { snapshots: _stored, ...storedRest } = storedFigures
       const { snapshots: _huge, ...hugeRest } = hugeFigures
-      return { stored: storedRest, bare: percentiles(bare), identical, baseline: percentiles(baseline), huge: hugeRest, indexedMs }
+      const tails = (figures: typeof storedTail) => ({ preflightTail: figures.preflightTail, preStepTail: figures.preStepTail, chipTail: figures.chipTail })
+      return {
+        stored: { ...storedRest, ...tails(storedTail) },
+        bare: percentiles(bare),
+        identical,
+        baseline: percentiles(baseline),
+        huge: { ...hugeRest, ...tails(hugeTail), consistent: hugeConsistent },
+        indexedMs,
+      }
     } finally {
       await browser.close()
     }
@@ -590,6 +663,9 @@ export function partsBlocks(figures: PartFigures): Block[] {
           ['first preflight after the host\'s boot and index build', ms(stored.preflightFirst), ms(huge.preflightFirst), '—'],
           ['chip picked → the dock shows its size and tokens, log never read', pair(stored.chipRead), pair(huge.chipRead), '≤ 300 ms'],
           ['chip picked → the dock shows its size and tokens, log read already', pair(stored.chipCached), pair(huge.chipCached), '≤ 300 ms'],
+          ['plugin host, prompt → model request, tail kept by the log pass', runs(stored.preStepTail), runs(huge.preStepTail), '≤ 200 ms; 50,000 messages ≤ 2 s'],
+          ['preflight route, tail kept by the log pass', pair(stored.preflightTail), pair(huge.preflightTail), '≤ 200 ms; 50,000 messages ≤ 2 s'],
+          ['chip picked → the dock shows its size and tokens, tail kept by the log pass', pair(stored.chipTail), pair(huge.chipTail), '≤ 300 ms'],
           ['plugin host, a prompt without any reference → model request', pair(long.baseline), '—', '—'],
           ['what the model gets', `${model(stored)}; identical to the bare host's in every run: ${yes(long.identical)}`, `${model(huge)}; the same bytes in every run and preflight: ${yes(huge.consistent)}`, 'identical'],
         ],
