@@ -142,6 +142,17 @@ describe('a long stored session referenced whole', () => {
     await openApp(host.browser.page, host.stack.web.url)
     await startNewSession(host.browser.page)
     await chooseWorkspace(host.browser.page, 'alpha')
+    // The chip picked from the `@` menu is measured from the tail too: its size is the snapshot's.
+    const page = host.browser.page
+    await composer(page).fill('size marker')
+    await composer(page).press('End')
+    await composer(page).pressSequentially(' @Long')
+    const picked = performance.now()
+    await page.getByRole('listbox').getByRole('option', { name: new RegExp(`Session · ${TITLE}`) }).click({ timeout: 30_000 })
+    const row = page.locator('[data-dsh-sessions-reference-dock] li').filter({ hasText: TITLE })
+    await expect.poll(() => row.innerText(), { timeout: 30_000 }).toMatch(/(kB|byte).*≈[\d,]+/)
+    note(`long session (${MESSAGES} messages): chip picked from the @ menu → its size shown ${((performance.now() - picked) / 1000).toFixed(2)} s, from the kept tail: ${(await row.innerText()).replace(/\s+/g, ' ')}`)
+    await composer(page).fill('')
     const { turn, ms } = await cite('TAIL-LONG')
     const cited = citation(turn, 'TAIL-LONG')
     note(`long session (${MESSAGES} messages): plugin host from the kept tail, Send → model request ${(ms / 1000).toFixed(2)} s (bare rc.8 host ${(sent[0]!.ms / 1000).toFixed(2)} s)`)

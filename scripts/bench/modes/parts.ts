@@ -39,10 +39,13 @@ import { hostDir } from '../../../dev/pinned-host.ts'
 import { writeSessionStore } from '../../../dev/session-store.ts'
 import { type StandInModel, textOf } from '../../../dev/stand-in-model.ts'
 import { chooseWorkspace, composer, openApp, startNewSession } from '../../../dev/web-ui.ts'
+import { DEFAULT_MAX_REFERENCE_BYTES } from '@deepseek-ai/dsh-session-reference'
 import { Config } from '../../../src/config.ts'
 import { ScopedMentionResolver } from '../../../src/host/references/mention-resolver.ts'
 import { SendCheck } from '../../../src/host/references/send-check.ts'
 import { SnapshotPreparer } from '../../../src/host/references/snapshot-preparer.ts'
+import { tailFileName } from '../../../src/host/references/snapshot-tails.ts'
+import { logRevision } from '../../../src/host/search/log-locator.ts'
 import { SurfaceCache } from '../../../src/host/references/surface-cache.ts'
 import { SessionIndex } from '../../../src/host/sessions/session-index.ts'
 import { formatMessageReference } from '../../../src/shared/message-reference.ts'
@@ -286,7 +289,12 @@ async function chipEstimate(page: Page, url: string, word: string, title: string
   await composer(page).press('End')
   await composer(page).pressSequentially(` @${word}`)
   const option = page.getByRole('listbox').getByRole('option', { name: new RegExp(`Session · ${title}`) })
-  await option.waitFor({ timeout: 30_000 })
+  try {
+    await option.waitFor({ timeout: 30_000 })
+  } catch (error) {
+    const shown = await page.getByRole('option').allInnerTexts().catch(() => [])
+    throw new Error(`no "${title}" option in 30 s; the menu shows ${JSON.stringify(shown.map(text => text.split('\n')[0]))}; the composer holds ${JSON.stringify(await composer(page).inputValue())}`, { cause: error })
+  }
   const shown = page.evaluate(name => new Promise<number>((resolve, reject) => {
     // The menu takes the pick as the pointer goes down (the option is gone before a click could reach it).
     let pickedAt: number | undefined
@@ -314,7 +322,7 @@ interface StoredSource { readonly id: string; readonly title: string; readonly w
 /** The folder where the plugin keeps the tails of long sessions. */
 const tailsDir = (home: Home) => join(home.dshHome, 'dsh-sessions', 'snapshot-tails')
 
-/** Waits until the plugin's log pass has kept a tail of each source's current log. */
+/** Waits until the plugin's log pass has kept a tail of each source's current log (under the official default budget, which the bench keeps). */
 async function tailsKept(home: Home, sources: readonly StoredSource[]): Promise<number> {
   const started = performance.now()
   for (;;) {
@@ -324,7 +332,7 @@ async function tailsKept(home: Home, sources: readonly StoredSource[]): Promise<
     } catch {
       // not made yet
     }
-    if (sources.every(source => files.some(file => file.startsWith(`${source.id}.`)))) return performance.now() - started
+    if (sources.every(source => files.includes(tailFileName(source.id, logRevision(statSync(source.log)), DEFAULT_MAX_REFERENCE_BYTES)))) return performance.now() - started
     if (performance.now() - started > 600_000) throw new Error('the log pass kept no tail of the long sessions in 10 minutes')
     await new Promise(resolve => setTimeout(resolve, 250))
   }

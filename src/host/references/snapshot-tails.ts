@@ -47,6 +47,14 @@ export function snapshotTailsDir(): string {
   return dshHomePath('dsh-sessions', 'snapshot-tails')
 }
 
+/**
+ * The name of the file of a session's tail made from one revision of its log under one budget.
+ * @returns `<session id>.<16 characters of a hash of the revision and the budget>.json.gz`.
+ */
+export function tailFileName(id: string, revision: string, maxBytes: number): string {
+  return `${id}.${createHash('sha256').update(`${revision}\u0000${maxBytes}`).digest('base64url').slice(0, 16)}.json.gz`
+}
+
 /** What a tail file holds, named by its format. */
 const FORMAT = 'dsh-sessions-snapshot-tail'
 const VERSION = 1
@@ -105,9 +113,6 @@ export class SnapshotTails implements LogFollower {
     return referenceLimits(this.ctx.sessionReferenceResolver).maxReferenceBytes
   }
 
-  private nameOf(id: string, revision: string, maxBytes: number): string {
-    return `${id}.${createHash('sha256').update(`${revision}\u0000${maxBytes}`).digest('base64url').slice(0, 16)}.json.gz`
-  }
 
   /** The folder's tails by session id, listed once. */
   private async kept(): Promise<Map<string, string>> {
@@ -133,7 +138,7 @@ export class SnapshotTails implements LogFollower {
 
   async wants(id: string, revision: string, bytes: number): Promise<boolean> {
     if (bytes < this.fromLogBytes || !FILE_SAFE.test(id) || this.ctx.get('sessionPersistence') === undefined) return false
-    return (await this.kept()).get(id) !== this.nameOf(id, revision, this.maxBytes)
+    return (await this.kept()).get(id) !== tailFileName(id, revision, this.maxBytes)
   }
 
   async keep(session: LogHeader, revision: string, signal?: AbortSignal): Promise<void> {
@@ -147,7 +152,7 @@ export class SnapshotTails implements LogFollower {
     const tail = tailOf(surface, maxBytes)
     const file: TailFile = { format: FORMAT, version: VERSION, sessionId: session.id, revision, maxBytes, leftOut: tail.leftOut, surface: tail.surface }
     const names = await this.kept()
-    const name = this.nameOf(session.id, revision, maxBytes)
+    const name = tailFileName(session.id, revision, maxBytes)
     const temporary = join(this.dir, `${name}.${process.pid}.tmp`)
     await mkdir(this.dir, { recursive: true })
     try {
@@ -170,7 +175,7 @@ export class SnapshotTails implements LogFollower {
    * @returns the tail and what it leaves out; `undefined` when none is kept for them (nothing is read then, after the folder's one listing).
    */
   async read(id: string, revision: string, maxBytes: number): Promise<TrimmedSurface | undefined> {
-    const name = this.nameOf(id, revision, maxBytes)
+    const name = tailFileName(id, revision, maxBytes)
     const names = await this.kept()
     if (names.get(id) !== name) return undefined
     let value: unknown

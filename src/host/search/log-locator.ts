@@ -40,6 +40,15 @@ export function liveRevision(session: { readonly seq: number }): string {
   return `live:${session.seq}`
 }
 
+/**
+ * The revision of a cold session's content, from its log file's status.
+ * @param info - the log file's size and modification time.
+ * @returns `size:mtime`.
+ */
+export function logRevision(info: { readonly size: number; readonly mtimeMs: number }): string {
+  return `${info.size}:${info.mtimeMs}`
+}
+
 /** Locations and revisions of session logs. */
 export class SessionLogLocator {
   private readonly ctx: Context
@@ -98,7 +107,7 @@ export class SessionLogLocator {
     const live = this.ctx.sessions.get(SessionId(header.id))
     if (live !== undefined) return { revision: liveRevision(live) }
     const info = await this.logStat(header)
-    return typeof info === 'string' ? info : { revision: `${info.size}:${info.mtimeMs}`, bytes: info.size }
+    return typeof info === 'string' ? info : { revision: logRevision(info), bytes: info.size }
   }
 
   /** Size and modification time of the session's log file; `'missing'` when the named file does not exist, `'unknown'` when none is named or it cannot be read. */
