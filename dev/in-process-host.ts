@@ -107,6 +107,8 @@ export interface HostHarness {
   mount(config?: Partial<Config>): Promise<{ url: string; dispose(): Promise<void> }>
   /** Makes a session's stored log unreadable, as a deletion on disk does; a live session stops being live. */
   breakLog(id: string): void
+  /** Stops a session being live here, as the host does when it disposes one: its log stays. */
+  detach(id: string): void
   /** Storage faults and read counts of the query engine. */
   faults: StorageFaults
   /** Sections the settings provider persisted, as `{ [namespace]: section }`. */
@@ -156,6 +158,10 @@ export async function createHostHarness(options: { maxReferenceBytes?: number; p
     breakLog(id) {
       unreadable.add(id)
       // A live session is read from memory: it leaves the live set, as a session deleted on disk is no longer open.
+      detachers.get(id)?.()
+      detachers.delete(id)
+    },
+    detach(id) {
       detachers.get(id)?.()
       detachers.delete(id)
     },

@@ -153,8 +153,41 @@ describe('kept snapshot tails', () => {
     expect(keep.mock.calls.map(([session]) => session.id)).toEqual([LONG])
     expect(content.status()).toMatchObject({ reads: 0 })
     expect(readdirSync(dir)[0]).toMatch(new RegExp(`^${LONG}\\.`))
-    // A session the listing no longer holds loses its tail at the pass's end.
+    // A session the listing no longer holds loses its tail at the pass's end (the next test's session stays).
     await tails.passed(new Set([SHORT, TARGET]))
     expect(readdirSync(dir)).toHaveLength(0)
+  })
+
+  it('is kept a moment after a long session stops being live here, without waiting for a listing', { timeout: 60_000 }, async () => {
+    const h = await createHostHarness({ persistenceRoot: temporaryFolder('dsh-sessions-tails-live-') })
+    const dir = temporaryFolder('dsh-sessions-tails-dir-')
+    h.session(TARGET, { cwd: A })
+    const index = new SessionIndex(h.ctx)
+    await index.ready()
+    const logs = new SessionLogLocator(h.ctx)
+    const tails = new SnapshotTails(h.ctx, index, logs, { dir, fromLogBytes: 1 })
+    const content = new ContentSearch(h.ctx, index, logs, { liveDelayMs: 0, follower: tails })
+    await content.whenReady()
+    await content.idle()
+    h.session(LONG, { cwd: A, title: 'Long kiwi notes', messages: ['the first kiwi note'] })
+    for (let n = 0; n < 40; n += 1) h.turn(LONG, `question ${noise(n)}`, `answer ${noise(n)}`)
+    await h.ctx.sessions.flush(h.ctx.sessions.get(SessionId(LONG))!)
+    expect(readdirSync(dir)).toHaveLength(0)
+    const list = vi.spyOn(h.ctx.sessionPersistence, 'list')
+    h.detach(LONG)
+    // The tail of the log as it is once the host has written it (a second look follows the first by 10 s).
+    const started = Date.now()
+    const current = async () => {
+      const state = await logs.state(index.get(LONG)!)
+      return typeof state === 'string' ? undefined : tails.read(LONG, state.revision, 65_536)
+    }
+    while (await current() === undefined) {
+      if (Date.now() - started > 30_000) throw new Error('no tail of the current log in 30 s')
+      await new Promise(resolve => setTimeout(resolve, 50))
+    }
+    expect(await current()).toMatchObject({ surface: { session: { id: LONG } } })
+    expect(readdirSync(dir)).toHaveLength(1)
+    expect(readdirSync(dir)[0]).toMatch(new RegExp(`^${LONG}\\.`))
+    expect(list).not.toHaveBeenCalled()
   })
 })

@@ -351,6 +351,8 @@ async function tailFigures(web: WebProcess, model: StandInModel, home: Home, sou
     console.log(`${label}: ${name} ${pair(percentiles(samples))}`)
     return percentiles(samples)
   }
+  // The chip first: the prompts below title their sessions after the source, and the `@` menu lists the newest title matches first.
+  const chipTail = await series('chip picked → size estimate shown, tail kept', () => chipEstimate(browser.page, web.url, source.word, source.title))
   const preflightTail = await series('preflight, tail kept', async () => {
     const { ms: elapsed, source: measured } = await preflight(web.url, await newSession(web.url, cwd), text('PREFLIGHT-T'), [source.id])
     sizes.push(measured.bytes!)
@@ -362,7 +364,6 @@ async function tailFigures(web: WebProcess, model: StandInModel, home: Home, sou
     snapshots.push(sent.snapshot)
     return sent.ms
   })
-  const chipTail = await series('chip picked → size estimate shown, tail kept', () => chipEstimate(browser.page, web.url, source.word, source.title))
   return { preflightTail, preStepTail, chipTail, snapshots, sizes }
 }
 

@@ -174,6 +174,10 @@ export class ContentSearch implements ContentSink {
     ctx.on('session/event', (session, event) => {
       if (messageText(event) !== undefined || titleOf(event) !== undefined) this.live.changed(session.id)
     })
+    ctx.on('session/disposed', session => {
+      // Its log changed while it was live: read it (and keep what the follower wants of it) without waiting for the next pass.
+      if (session.seq > 0) this.pass.visitSoon(session.id)
+    })
     ctx.effect(() => () => this.stop(), 'dsh-sessions: content search')
     sessions.onRemoved(id => this.forget(id))
     void this.begin()

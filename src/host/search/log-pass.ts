@@ -12,7 +12,9 @@
  * spent, so it keeps at most {@link LogPassOptions.duty} of one core and the
  * host's requests are served between sessions. A pass runs after every
  * successful listing of the session index; one that is asked for while a
- * pass runs follows it.
+ * pass runs follows it. A session that stops being live in this process is
+ * visited on its own a moment later, so its changed log is read (and its
+ * tail kept) without waiting for the next listing.
  *
  * Without a log file to read (no persistence backend that locates one), or
  * without the search worker, a session's missing title is read once per
@@ -83,6 +85,9 @@ export interface LogPassStats {
   lastPassMs: number
 }
 
+/** Milliseconds after a visit of a session that stopped being live before it is visited once more. */
+const LOOK_AGAIN_MS = 10_000
+
 const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
 const nextTurn = (): Promise<void> => new Promise(resolve => setImmediate(resolve))
 
@@ -96,6 +101,9 @@ export class LogPass {
   /** Sessions whose title was looked up without a log file; not looked up again by this process. */
   private readonly titleTried = new Set<string>()
   private readonly controller = new AbortController()
+  /** Sessions to visit soon, outside a pass, each with whether to look at it again later. */
+  private readonly soon = new Map<string, boolean>()
+  private soonTimer: NodeJS.Timeout | undefined
   private readonly ctx: Context
   private readonly sessions: SessionIndex
   private readonly logs: SessionLogLocator
@@ -109,7 +117,10 @@ export class LogPass {
     this.sink = sink
     this.duty = Math.min(1, Math.max(0.05, options.duty ?? 0.45))
     this.follower = options.follower
-    ctx.effect(() => () => this.controller.abort(), 'dsh-sessions: log pass')
+    ctx.effect(() => () => {
+      this.controller.abort()
+      clearTimeout(this.soonTimer)
+    }, 'dsh-sessions: log pass')
   }
 
   /** Starts a pass, or queues one after the pass that runs. */
@@ -130,6 +141,47 @@ export class LogPass {
       this.running = undefined
       for (const resolve of this.idleWaiters.splice(0)) resolve()
     })
+  }
+
+  /**
+   * Visits one session a moment from now, outside a pass: a session that
+   * stopped being live in this process has a log that changed, and the next
+   * pass may be minutes away. It is visited again {@link LOOK_AGAIN_MS}
+   * later, which finds a log the host was still writing at the first visit
+   * (a second visit of an unchanged log reads nothing). Visits wait for a
+   * pass that runs, and a session asked for again before its visit is
+   * visited once.
+   * @param id - the session.
+   * @param delayMs - milliseconds to wait first, for the host to finish writing its log.
+   */
+  visitSoon(id: string, delayMs = 1_000): void {
+    this.queue(id, delayMs, true)
+  }
+
+  private queue(id: string, delayMs: number, again: boolean): void {
+    if (this.controller.signal.aborted) return
+    this.soon.set(id, (this.soon.get(id) ?? false) || again)
+    if (this.soonTimer !== undefined) return
+    this.soonTimer = setTimeout(() => {
+      this.soonTimer = undefined
+      void this.visitQueued()
+    }, delayMs)
+    this.soonTimer.unref()
+  }
+
+  private async visitQueued(): Promise<void> {
+    await this.idle()
+    for (const [id, again] of [...this.soon]) {
+      this.soon.delete(id)
+      const session = this.sessions.get(id)
+      if (session === undefined || this.controller.signal.aborted) continue
+      try {
+        await this.visit(session)
+      } catch (error) {
+        if (!this.controller.signal.aborted) this.ctx.logger('dsh-sessions').warn('log pass: reading %s failed: %s', id, error)
+      }
+      if (again) setTimeout(() => this.queue(id, 0, false), LOOK_AGAIN_MS).unref()
+    }
   }
 
   /** Resolves when no pass runs or is queued. */
