@@ -341,7 +341,8 @@ async function tailsKept(home: Home, sources: readonly StoredSource[]): Promise<
 /** The plugin host's figures for one stored source whose tail is kept: each run from a new session, the log untouched. */
 async function tailFigures(web: WebProcess, model: StandInModel, home: Home, source: StoredSource, runs: number, browser: { page: Page }): Promise<{ preflightTail: Percentiles; preStepTail: Percentiles; chipTail: Percentiles; snapshots: string[]; sizes: number[] }> {
   const cwd = home.project('alpha')
-  const text = (marker: string) => `${marker} compare ${mentionOf(source.id, source.title)} please`
+  // Words before the mention keep the source's title out of the stand-in model's title of the citing session (its first four words): titles holding it would crowd the source out of the `@` menu's newest-first title matches.
+  const text = (marker: string) => `${marker} about the plans, compare ${mentionOf(source.id, source.title)} please`
   const label = `${source.messages.toLocaleString('en')} messages`
   const snapshots: string[] = []
   const sizes: number[] = []
@@ -351,7 +352,6 @@ async function tailFigures(web: WebProcess, model: StandInModel, home: Home, sou
     console.log(`${label}: ${name} ${pair(percentiles(samples))}`)
     return percentiles(samples)
   }
-  // The chip first: the prompts below title their sessions after the source, and the `@` menu lists the newest title matches first.
   const chipTail = await series('chip picked → size estimate shown, tail kept', () => chipEstimate(browser.page, web.url, source.word, source.title))
   const preflightTail = await series('preflight, tail kept', async () => {
     const { ms: elapsed, source: measured } = await preflight(web.url, await newSession(web.url, cwd), text('PREFLIGHT-T'), [source.id])
@@ -370,7 +370,8 @@ async function tailFigures(web: WebProcess, model: StandInModel, home: Home, sou
 /** The plugin host's figures for one stored source. */
 async function pluginFigures(web: WebProcess, model: StandInModel, home: Home, source: StoredSource, runs: number, browser: { page: Page }, expected?: string): Promise<Omit<PluginLongFigures, 'preflightTail' | 'preStepTail' | 'chipTail'> & { snapshots: string[] }> {
   const cwd = home.project('alpha')
-  const text = (marker: string) => `${marker} compare ${mentionOf(source.id, source.title)} please`
+  // Words before the mention keep the source's title out of the stand-in model's title of the citing session (its first four words): titles holding it would crowd the source out of the `@` menu's newest-first title matches.
+  const text = (marker: string) => `${marker} about the plans, compare ${mentionOf(source.id, source.title)} please`
   const chips = [source.id]
   const sizes = new Set<number>()
   const tokens = new Set<number>()
