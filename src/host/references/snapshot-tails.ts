@@ -92,9 +92,8 @@ export interface SnapshotTailsOptions {
 
 /** The kept tails. */
 export class SnapshotTails implements LogFollower {
-  /** The file name of each session's tail, once the folder was listed. */
-  private names: Map<string, string> | undefined
-  private listing: Promise<Map<string, string>> | undefined
+  /** The file name of each session's tail: the folder listed once, then kept current by this instance. */
+  private names: Promise<Map<string, string>> | undefined
   private readonly fromLogBytes: number
   private readonly dir: string
   private readonly ctx: Context
@@ -113,11 +112,9 @@ export class SnapshotTails implements LogFollower {
     return referenceLimits(this.ctx.sessionReferenceResolver).maxReferenceBytes
   }
 
-
   /** The folder's tails by session id, listed once. */
-  private async kept(): Promise<Map<string, string>> {
-    if (this.names !== undefined) return this.names
-    this.listing ??= (async () => {
+  private kept(): Promise<Map<string, string>> {
+    this.names ??= (async () => {
       const names = new Map<string, string>()
       let files: string[] = []
       try {
@@ -130,10 +127,9 @@ export class SnapshotTails implements LogFollower {
         if (match === null) void rm(join(this.dir, file), { force: true }).catch(() => undefined)
         else names.set(match[1]!, file)
       }
-      this.names = names
       return names
     })()
-    return this.listing
+    return this.names
   }
 
   async wants(id: string, revision: string, bytes: number): Promise<boolean> {

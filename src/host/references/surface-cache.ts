@@ -74,7 +74,11 @@ export class SurfaceCache {
   async readSurface(id: SessionId): Promise<SessionSurfaceSnapshot> {
     const live = this.ctx.sessions.get(id)
     if (live !== undefined) return readLiveSurface(live)
-    const state = await this.stateOf(id)
+    return this.readCold(id, await this.stateOf(id))
+  }
+
+  /** A session that is not live, as its log's state says: the kept read while that revision holds, else one read of its log. */
+  private async readCold(id: SessionId, state: LogState): Promise<SessionSurfaceSnapshot> {
     const revision = typeof state === 'string' ? undefined : state.revision
     const cached = this.entries.get(id)
     if (cached !== undefined && revision !== undefined && cached.revision === revision && cached.expires > Date.now()) {
@@ -98,12 +102,12 @@ export class SurfaceCache {
    * @returns the surface (read-only) and what it already leaves out of the session.
    */
   async readForSnapshot(id: SessionId, maxBytes: number): Promise<TrimmedSurface> {
-    if (this.tails !== undefined && this.ctx.sessions.get(id) === undefined) {
-      const state = await this.stateOf(id)
-      const tail = typeof state === 'string' ? undefined : await this.tails.read(id, state.revision, maxBytes)
-      if (tail !== undefined) return tail
-    }
-    return { surface: await this.readSurface(id), leftOut: NOTHING_LEFT_OUT }
+    const live = this.ctx.sessions.get(id)
+    if (this.tails === undefined || live !== undefined) return { surface: await this.readSurface(id), leftOut: NOTHING_LEFT_OUT }
+    // One look at the log tells both whether the tail is current and, when it is not, whether the read before still serves.
+    const state = await this.stateOf(id)
+    const tail = typeof state === 'string' ? undefined : await this.tails.read(id, state.revision, maxBytes)
+    return tail ?? { surface: await this.readCold(id, state), leftOut: NOTHING_LEFT_OUT }
   }
 
   /**

@@ -228,6 +228,7 @@ export class LogPass {
     const path = this.logs.path(session)
     const state = path === undefined ? undefined : await this.logs.state(session)
     const revision = typeof state === 'object' ? state.revision : undefined
+    const bytes = typeof state === 'object' ? state.bytes : undefined
     if (path === undefined || revision === undefined || !this.sink.available) {
       await this.titleWithoutLog(session.id)
       return
@@ -235,7 +236,7 @@ export class LogPass {
     const known = this.sink.entry(session.id)
     if (known?.revision === revision) {
       if (known.title !== undefined) this.sessions.repairTitle(session.id, known.title)
-      await this.follow(session, revision, typeof state === 'object' ? state.bytes : undefined)
+      await this.follow(session, revision, bytes)
       return
     }
     let read: { found: boolean; title: string | undefined }
@@ -249,7 +250,7 @@ export class LogPass {
     this.stats.reads += 1
     if (!read.found) return
     if (read.title !== undefined) this.sessions.repairTitle(session.id, read.title)
-    await this.follow(session, revision, typeof state === 'object' ? state.bytes : undefined)
+    await this.follow(session, revision, bytes)
   }
 
   /** Lets the follower keep what it wants of a log; its failure is logged and costs the content index nothing. */
