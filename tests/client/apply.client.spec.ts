@@ -2,7 +2,7 @@
 /** The browser half on the shell's own SlotRegistry, LocaleRuntime and InputTriggerService (the published rc.8 modules): dictionaries through the real locale service, every entry accepted into its declared slot with its face, features that wait for missing services, and teardown that removes everything. */
 import { Context } from '@deepseek-ai/cordis'
 import type { SessionId } from '@deepseek-ai/dsh-client-runtime/client'
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as client from '../../src/client/index.ts'
 import type { ReferenceDockInjected, ScopeCardInjected } from '../../src/client/contract.ts'
 import { en, NS, zh } from '../../src/client/locales.ts'
@@ -21,9 +21,16 @@ vi.mock('../../src/workspace-browser/mount.ts', () => ({ mountWorkspaceBrowser }
 const shell = loadShellModules(primitives)
 const sid = (id: string) => id as SessionId
 
+/** Every bench made by a test; each is torn down after it, so no follower of the page outlives its test. */
+const benches: Context[] = []
+afterEach(async () => {
+  for (const ctx of benches.splice(0)) await ctx.registry.delete(client)
+})
+
 /** A context with the shell's services: the real slot registry with the seats the plugin uses declared, the real locale and input-trigger services, and stand-ins for the rest. */
 async function bench(options: { without?: readonly string[] } = {}) {
   const ctx = new Context()
+  benches.push(ctx)
   await ctx.plugin(shell.runtime.SlotRegistry).await()
   const slots = ctx.get('slots')!
   // Stand-in for the shell's layout, conversation and settings entries: declare the seats without their owners.
@@ -42,6 +49,8 @@ async function bench(options: { without?: readonly string[] } = {}) {
     scope: (id: SessionId) => (id === sid('session-a') ? scope.ctx : undefined),
     scopeOf: (c: Context) => shell.runtime.scopeOf(c),
     list: { getSnapshot: () => ({ current: sid('session-a'), byId: {} }), subscribe: () => () => {} },
+    // The host's answer for a session that has no view bound yet.
+    binding: () => undefined,
   })
   const locale = new shell.locale.LocaleRuntime(ctx)
   locale.setLocale('en')
