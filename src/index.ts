@@ -20,6 +20,7 @@ import { SourceMessages } from './host/references/source-messages.ts'
 import { SnapshotPreparer } from './host/references/snapshot-preparer.ts'
 import { SurfaceCache } from './host/references/surface-cache.ts'
 import { SnapshotTails, snapshotTailsDir } from './host/references/snapshot-tails.ts'
+import { catalogFile } from './host/sessions/catalog-file.ts'
 import { ContentSearch, contentIndexFile } from './host/search/content-search.ts'
 import { serveHostSearch } from './host/search/host-search.ts'
 import { SessionLogLocator } from './host/search/log-locator.ts'
@@ -52,7 +53,7 @@ export const inject = ['sessionReferenceResolver', 'sessionQuery', 'sessions', '
  */
 export function apply(ctx: Context, config: Config): void {
   const settings = installSessionsSettings(ctx, config)
-  const index = new SessionIndex(ctx, { startAfterMs: START_AFTER_MS, startFrom: bootSettled(ctx) })
+  const index = new SessionIndex(ctx, { startAfterMs: START_AFTER_MS, startFrom: bootSettled(ctx), file: catalogFile() })
   const logs = new SessionLogLocator(ctx)
   const tails = new SnapshotTails(ctx, index, logs, { dir: snapshotTailsDir() })
   const content = new ContentSearch(ctx, index, logs, { file: contentIndexFile(), follower: tails })

@@ -258,7 +258,7 @@ export class ContentSearch implements ContentSink {
     }
     if (only.length === 0) return []
     try {
-      return await worker.call('search', { terms, limit, dates, dropped: this.dropped(), ...(only.length <= except.length ? { only } : { except }) })
+      return await this.stillStored(await worker.call('search', { terms, limit, dates, dropped: this.dropped(), ...(only.length <= except.length ? { only } : { except }) }))
     } catch (error) {
       if (!this.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: %s', error)
       return []
@@ -292,16 +292,33 @@ export class ContentSearch implements ContentSink {
     }
     try {
       try {
-        return await ask(this.scopesSent.get(admission.key))
+        return await this.stillStored(await ask(this.scopesSent.get(admission.key)))
       } catch (error) {
         // The worker gave the scope up (or opened its file anew): its sessions are sent again.
         if (!String(error instanceof Error ? error.message : error).includes(SCOPE_NOT_HELD)) throw error
-        return await ask(undefined)
+        return await this.stillStored(await ask(undefined))
       }
     } catch (error) {
       if (!this.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: %s', error)
       return []
     }
+  }
+
+  /**
+   * The hits whose sessions still exist. Until the session index has
+   * listed, the sessions it holds may come from its file (see
+   * `sessions/catalog-file.ts`), written before this start: a cold hit whose
+   * log file is gone since is left out (one look at each hit's log). After
+   * the listing, the index holds only sessions the host lists.
+   */
+  private async stillStored(hits: readonly ContentHit[]): Promise<readonly ContentHit[]> {
+    if (this.sessions.isListed || this.sessions.restored === 0 || hits.length === 0) return hits
+    const gone = await Promise.all(hits.map(async hit => {
+      if (this.ctx.sessions.get(hit.id as SessionHeader['id']) !== undefined) return false
+      const session = this.sessions.get(hit.id)
+      return session === undefined || (await this.logs.state(session)) === 'missing'
+    }))
+    return hits.filter((_, index) => !gone[index])
   }
 
   /** Sessions whose creation times the worker may forget: those that left both indexes since the last query. */

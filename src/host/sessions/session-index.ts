@@ -28,6 +28,15 @@
  * `startAfterMs` after `startFrom` (the host's settled boot in the plugin;
  * construction by default), or at the first call that needs the index
  * ({@link SessionIndex.wake}).
+ *
+ * Restart: with a `file`, what the last listing said (and what the host's
+ * events changed since) is kept in it (see `catalog-file.ts`), written after
+ * each listing and a few seconds after any other change. At `startFrom` or
+ * at the first call that needs the index, whichever comes first, the file
+ * fills the index while the first listing runs, and the index answers from
+ * it at once ({@link SessionIndex.ready}). The index is still not listed:
+ * an id it lacks is looked up as before the first listing, and the first
+ * listing drops what it no longer lists.
  * @module @wishp3/dsh-sessions/host/sessions/session-index
  */
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -38,6 +47,7 @@ import { SessionQueryError, type SessionRecord } from '@deepseek-ai/dsh-session-
 import { BoundedMap } from '../bounded-map.ts'
 import { readStoredTitleSnapshot } from '../official/session-query.ts'
 import { type IndexedSession, SessionCatalog } from './catalog.ts'
+import { readCatalogFile, writeCatalogFile } from './catalog-file.ts'
 
 export type { IndexedSession } from './catalog.ts'
 
@@ -57,6 +67,10 @@ export interface SessionIndexOptions {
   readonly startAfterMs?: number
   /** When the wait of `startAfterMs` begins (the host's settled boot, see `official/boot-settled.ts`); at construction when omitted. */
   readonly startFrom?: Promise<void>
+  /** The catalog's file (see `catalog-file.ts`); without one, nothing is kept across restarts. */
+  readonly file?: string
+  /** Milliseconds after a change that is not a listing before the file is written again. */
+  readonly saveAfterMs?: number
 }
 
 /** How many storage reads one text may still spend on ids the index does not know. */
@@ -75,6 +89,9 @@ const MAX_MISSES = 4096
 
 /** Most remembered sessions that left the index; the oldest are forgotten first. */
 const MAX_DEPARTURES = 1024
+
+/** Longest a stop waits for the catalog's file to be written. */
+const STOP_SAVE_MS = 2_000
 
 /** Whether a read failure is the host saying the session does not exist. */
 function isGone(error: unknown): boolean {
@@ -109,27 +126,44 @@ export class SessionIndex {
   private lastEarlyReconcile = 0
   private readonly missMs: number
   private readonly started: Promise<void>
+  /** Resolves once the index holds what the last listing said, whichever came first: the file, or a listing attempted. */
+  private readonly answering: Promise<void>
   private readonly woken: Promise<void>
+  private readonly file: string | undefined
+  private readonly saveAfterMs: number
+  private restoring: Promise<void> | undefined
+  private restoredFile!: () => void
+  /** How many sessions the file gave the index at start. */
+  private restoredCount = 0
+  /** The catalog's generation the file was last written from. */
+  private savedGeneration = -1
+  private saveTimer: ReturnType<typeof setTimeout> | undefined
+  private saving: Promise<void> = Promise.resolve()
   private readonly controller = new AbortController()
   private readonly ctx: Context
 
   constructor(ctx: Context, options: SessionIndexOptions = {}) {
     this.ctx = ctx
+    this.file = options.file
+    this.saveAfterMs = options.saveAfterMs ?? 10_000
     ctx.on('session/created', session => {
       this.upsertLive(session)
+      this.saveSoon()
     })
     ctx.on('session/event', (session, event) => {
       if (event.type === 'session/title') {
         this.announce(session.id)
         this.catalog.titled(session.header, (event.data as { title: string }).title)
+        this.saveSoon()
       } else if (this.catalog.get(session.id) === undefined) {
         this.upsertLive(session)
+        this.saveSoon()
       }
     })
     ctx.on('session/disposed', session => {
       if (session.seq === 0) this.remove(session.id)
     })
-    ctx.effect(() => () => this.controller.abort(), 'dsh-sessions: session index')
+    ctx.effect(() => () => this.stop(), 'dsh-sessions: session index')
     const reconcileMs = options.reconcileMs ?? 300_000
     this.missMs = options.missMs ?? 10_000
     ctx.effect(() => {
@@ -141,17 +175,20 @@ export class SessionIndex {
     let woke!: () => void
     this.wake = () => begin()
     this.woken = new Promise<void>(resolve => { woke = resolve })
+    const restored = new Promise<void>(resolve => { this.restoredFile = resolve })
     this.started = new Promise<void>(resolve => {
       let begun = false
       begin = () => {
         if (begun) return
         begun = true
         woke()
+        void this.restore()
         resolve(this.reconcile().then(ok => {
           if (!ok) void this.retry(options.retryMs ?? 500)
         }))
       }
     })
+    this.answering = Promise.race([this.started, restored])
     const startAfterMs = options.startAfterMs ?? 0
     if (startAfterMs <= 0) this.wake()
     else {
@@ -159,7 +196,9 @@ export class SessionIndex {
         let timer: ReturnType<typeof setTimeout> | undefined
         let stopped = false
         void (options.startFrom ?? Promise.resolve()).then(() => {
-          if (!stopped) timer = setTimeout(this.wake, startAfterMs)
+          if (stopped) return
+          void this.restore()
+          timer = setTimeout(this.wake, startAfterMs)
         })
         return () => {
           stopped = true
@@ -211,13 +250,20 @@ export class SessionIndex {
    * @param title - the latest title in its log.
    */
   repairTitle(id: string, title: string): void {
+    const before = this.catalog.generation
     this.catalog.repairTitle(id, title)
+    if (this.catalog.generation !== before) this.saveSoon()
   }
 
-  /** Starts the index if it has not started; resolves once it has. */
+  /** Starts the index if it has not started; resolves once it has, or once its file has given it what the last listing said, whichever is first. */
   ready(): Promise<void> {
     this.wake()
-    return this.started
+    return this.answering
+  }
+
+  /** How many sessions the catalog's file gave the index at start (0 without a file, or before it was read). */
+  get restored(): number {
+    return this.restoredCount
   }
 
   /** Resolves once the index has started, without starting it. */
@@ -354,6 +400,7 @@ export class SessionIndex {
   private remove(id: string): void {
     const entry = this.catalog.get(id)
     if (!this.catalog.remove(id)) return
+    this.saveSoon()
     if (entry !== undefined) this.departures.set(id, entry)
     for (const listener of this.removedListeners) {
       try {
@@ -376,6 +423,69 @@ export class SessionIndex {
     } catch (error) {
       this.ctx.logger('dsh-sessions').warn('session index: %s', error)
     }
+  }
+
+  /** Fills the index from its file once, unless a listing has already succeeded; sessions it holds already stay as they are. */
+  private restore(): Promise<void> {
+    this.restoring ??= (async () => {
+      if (this.file === undefined) return
+      const records = await readCatalogFile(this.file)
+      if (records === undefined || this.listed || this.controller.signal.aborted) return
+      for (const { header, title } of records) {
+        if (this.catalog.get(header.id) !== undefined) continue
+        this.catalog.stored(header, title)
+        this.restoredCount += 1
+      }
+      if (this.restoredCount > 0) this.restoredFile()
+    })().catch(error => {
+      this.ctx.logger('dsh-sessions').warn('session index: reading its file failed: %s', error)
+    })
+    return this.restoring
+  }
+
+  /**
+   * Writes the file after `delayMs` (or sooner, if a write is already due):
+   * only once a listing has succeeded, so the file always starts from one.
+   */
+  private saveSoon(delayMs = this.saveAfterMs): void {
+    if (this.file === undefined || !this.listed || this.controller.signal.aborted) return
+    if (this.saveTimer !== undefined) {
+      if (delayMs > 0) return
+      clearTimeout(this.saveTimer)
+    }
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined
+      void this.save()
+    }, delayMs)
+    this.saveTimer.unref()
+  }
+
+  /** Writes the file if the catalog changed since it was last written; one write at a time. */
+  private save(): Promise<void> {
+    const file = this.file
+    if (file === undefined) return this.saving
+    this.saving = this.saving.then(async () => {
+      const generation = this.catalog.generation
+      if (generation === this.savedGeneration) return
+      try {
+        await writeCatalogFile(file, this.catalog.list())
+        this.savedGeneration = generation
+      } catch (error) {
+        this.ctx.logger('dsh-sessions').warn('session index: writing its file failed: %s', error)
+      }
+    })
+    return this.saving
+  }
+
+  /** Stops: listings and reads end, and a change not yet in the file is written (bounded). */
+  private async stop(): Promise<void> {
+    this.controller.abort()
+    if (this.saveTimer === undefined) return
+    clearTimeout(this.saveTimer)
+    this.saveTimer = undefined
+    let timer: ReturnType<typeof setTimeout> | undefined
+    await Promise.race([this.save(), new Promise(resolve => { timer = setTimeout(resolve, STOP_SAVE_MS) })])
+    clearTimeout(timer)
   }
 
   /** Lists every session and merges, one listing at a time; resolves whether it succeeded. */
@@ -415,6 +525,7 @@ export class SessionIndex {
     this.announcedDuringListing.clear()
     this.listed = true
     this.misses.clear()
+    this.saveSoon(0)
     for (const listener of this.listedListeners) {
       try {
         listener()
