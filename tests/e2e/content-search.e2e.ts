@@ -35,6 +35,7 @@ interface Status {
   ready: boolean
   start: string
   reads: number
+  catalog: { listed: boolean; restored: number }
   sessions: number
   passes: number
 }
@@ -143,9 +144,13 @@ describe('content search in the @ menu of the real host', () => {
     db.close()
     const wasLive = saved.sessions.filter(([, entry]) => entry.revision?.startsWith('live:') === true).length
     expect(saved.sessions.length - wasLive).toBeGreaterThanOrEqual(SOURCES.length)
+    // What the last listing said is kept too, so the restarted host answers before its first listing of the store.
+    const catalog = join(host.stack.home.dshHome, 'dsh-sessions', 'session-catalog.json.gz')
+    await until(async () => existsSync(catalog), 'the session catalog file')
     const restarted = performance.now()
     await host.stack.restart()
     const booted = performance.now()
+    await until(async () => (await status()).catalog.restored >= SOURCES.length, 'the restored session catalog')
     await until(async () => (await status()).ready, 'the restored index')
     const readyMs = performance.now() - booted
     const after = await status()

@@ -7,7 +7,7 @@
  * - `POST /dsh-sessions/<route>` for each route of `RouteCalls` (see
  *   `shared/wire.ts`): its body is parsed into the route's request, and the
  *   route answers the route's response
- * - `GET /dsh-sessions/content-index` → where the content index stands (no session text)
+ * - `GET /dsh-sessions/content-index` → where the content index stands, and the session catalog behind it (no session text)
  * - `GET /dsh-sessions/settings` → the effective settings
  * - `POST /dsh-sessions/settings` `{ …partial settings }` → the effective settings after the write
  *
@@ -359,7 +359,7 @@ export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
     [`${ROUTE_PREFIX}/mention`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => mention(deps, req, res) },
     [`${ROUTE_PREFIX}/messages`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => messages(ctx, deps, req, res) },
     [`${ROUTE_PREFIX}/since`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => since(deps, req, res) },
-    [`${ROUTE_PREFIX}/content-index`]: { methods: { GET: 'trusted-host' }, handle: (_req, res) => Promise.resolve(send(res, 200, deps.content.status())) },
+    [`${ROUTE_PREFIX}/content-index`]: { methods: { GET: 'trusted-host' }, handle: (_req, res) => Promise.resolve(send(res, 200, { ...deps.content.status(), catalog: deps.index.catalogStatus() })) },
     [`${ROUTE_PREFIX}/settings`]: { methods: { GET: 'trusted-host', POST: 'loopback' }, handle: (req, res) => settings(deps, req, res) },
   }
   const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -266,6 +266,11 @@ export class SessionIndex {
     return this.restoredCount
   }
 
+  /** Whether a listing has succeeded since start, and how many sessions the catalog's file gave the index before it. */
+  catalogStatus(): { readonly listed: boolean; readonly restored: number } {
+    return { listed: this.listed, restored: this.restoredCount }
+  }
+
   /** Resolves once the index has started, without starting it. */
   whenStarted(): Promise<void> {
     return this.started
