@@ -114,4 +114,17 @@ describe('a restart answers from the session catalog\'s file', () => {
     await waitFor(async () => (await filed()) === [id(2), id(3), id(4)].join(), 5_000)
     expect(existsSync(`${catalogFile()}.${process.pid}.tmp`)).toBe(false)
   })
+
+  it('removes a temporary file a killed process left, and keeps one a running process is writing', async () => {
+    const { root } = await store()
+    await firstStart(root)
+    const dead = `${catalogFile()}.2147483646.tmp`
+    const alive = `${catalogFile()}.${process.ppid}.tmp`
+    writeFileSync(dead, 'half written')
+    writeFileSync(alive, 'being written')
+    expect(await readCatalogFile(catalogFile())).toHaveLength(4)
+    expect(existsSync(dead)).toBe(false)
+    expect(existsSync(alive)).toBe(true)
+    rmSync(alive)
+  })
 })

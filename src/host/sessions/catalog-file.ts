@@ -9,12 +9,13 @@
  * they do from any listing), and a session's cwd and creation time never
  * change once it exists. The file is written whole under a temporary name
  * and renamed over the old one, so a stop at any moment leaves one or the
- * other. A file that cannot be read or is not a catalog is ignored, and the
- * next save replaces it; an entry that is not well formed is skipped.
+ * other; a temporary file a killed process left is removed at the next read.
+ * A file that cannot be read or is not a catalog is ignored, and the next
+ * save replaces it; an entry that is not well formed is skipped.
  * @module @wishp3/dsh-sessions/host/sessions/catalog-file
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { gunzip, gzip } from 'node:zlib'
 import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
@@ -60,6 +61,7 @@ function recordOf(row: unknown): CatalogRecord | undefined {
  * @returns its sessions; `undefined` when there is no file, or it cannot be read or is not a catalog.
  */
 export async function readCatalogFile(file: string): Promise<CatalogRecord[] | undefined> {
+  await removeLeftovers(file)
   let value: unknown
   try {
     value = JSON.parse((await gunzipped(await readFile(file))).toString('utf8'))
@@ -75,6 +77,30 @@ export async function readCatalogFile(file: string): Promise<CatalogRecord[] | u
     if (record !== undefined) records.push(record)
   }
   return records
+}
+
+/** Removes temporary files of the catalog that a process stopped mid-write left beside it (named by that process's id). */
+async function removeLeftovers(file: string): Promise<void> {
+  const prefix = `${basename(file)}.`
+  let names: string[]
+  try {
+    names = await readdir(dirname(file))
+  } catch {
+    return
+  }
+  const left = names.filter(name => name.startsWith(prefix) && name.endsWith('.tmp') && !running(Number(name.slice(prefix.length, -'.tmp'.length))))
+  await Promise.all(left.map(name => rm(join(dirname(file), name), { force: true })))
+}
+
+/** Whether a process with this id runs (another dsh on the same home may be writing its own temporary file). */
+function running(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
 }
 
 /**
