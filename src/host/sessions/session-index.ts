@@ -473,7 +473,8 @@ export class SessionIndex {
       const generation = this.catalog.generation
       if (generation === this.savedGeneration) return
       try {
-        await writeCatalogFile(file, this.catalog.list())
+        // A draft with no event yet has no log: a restart would offer a session that does not exist.
+        await writeCatalogFile(file, this.catalog.list().filter(session => (this.ctx.sessions.get(SessionId(session.id))?.seq ?? 1) > 0))
         this.savedGeneration = generation
       } catch (error) {
         this.ctx.logger('dsh-sessions').warn('session index: writing its file failed: %s', error)
