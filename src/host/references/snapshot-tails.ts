@@ -20,15 +20,15 @@
  * @module @wishp3/dsh-sessions/host/references/snapshot-tails
  */
 import { createHash } from 'node:crypto'
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { gunzipSync, gzipSync } from 'node:zlib'
 import type { Context } from '@deepseek-ai/cordis'
 import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-persistence'
 import type { SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
 import type {} from '@deepseek-ai/dsh-session-reference'
+import { readGzipJson, writeGzipJson } from '../gzip-json-file.ts'
 import { referenceLimits } from '../official/session-reference.ts'
 import { readStoredSurface } from '../official/session-query.ts'
 import type { LogHeader, SessionLogLocator } from '../search/log-locator.ts'
@@ -149,15 +149,7 @@ export class SnapshotTails implements LogFollower {
     const file: TailFile = { format: FORMAT, version: VERSION, sessionId: session.id, revision, maxBytes, leftOut: tail.leftOut, surface: tail.surface }
     const names = await this.kept()
     const name = tailFileName(session.id, revision, maxBytes)
-    const temporary = join(this.dir, `${name}.${process.pid}.tmp`)
-    await mkdir(this.dir, { recursive: true })
-    try {
-      await writeFile(temporary, gzipSync(JSON.stringify(file), { level: 1 }))
-      await rename(temporary, join(this.dir, name))
-    } catch (error) {
-      await rm(temporary, { force: true })
-      throw error
-    }
+    await writeGzipJson(join(this.dir, name), file)
     const old = names.get(session.id)
     names.set(session.id, name)
     if (old !== undefined && old !== name) await rm(join(this.dir, old), { force: true })
@@ -174,12 +166,7 @@ export class SnapshotTails implements LogFollower {
     const name = tailFileName(id, revision, maxBytes)
     const names = await this.kept()
     if (names.get(id) !== name) return undefined
-    let value: unknown
-    try {
-      value = JSON.parse(gunzipSync(await readFile(join(this.dir, name))).toString('utf8'))
-    } catch {
-      value = undefined
-    }
+    const value = await readGzipJson(join(this.dir, name))
     if (isTailFile(value, id, revision, maxBytes)) return { surface: value.surface, leftOut: value.leftOut }
     if (names.get(id) === name) names.delete(id)
     await rm(join(this.dir, name), { force: true })

@@ -46,6 +46,7 @@ import { SearchWorker, workerModule } from './worker-client.ts'
 import { DAMAGED_MESSAGE } from './index-file.ts'
 import { SCOPES_HELD } from './held-scopes.ts'
 import { BoundedMap } from '../bounded-map.ts'
+import { boundedWait } from '../bounded-wait.ts'
 import { type EntrySummary, type IndexEngine, type LoadReason, SCOPE_NOT_HELD } from './worker-protocol.ts'
 import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 import type { IndexingProgress } from '../../shared/wire.ts'
@@ -121,13 +122,6 @@ interface SentScope {
 /** Longest a stop waits for the on-disk index to record where its build stands. */
 const STOP_SAVE_MS = 2_000
 
-/** Waits for a promise, at most `ms`; its failure is ignored. */
-async function bounded(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  await Promise.race([promise.catch(() => undefined), new Promise(resolve => { timer = setTimeout(resolve, ms) })])
-  clearTimeout(timer)
-}
-
 /** The content search. */
 export class ContentSearch implements ContentSink {
   /** Per session, what the worker's index holds. */
@@ -189,7 +183,7 @@ export class ContentSearch implements ContentSink {
     this.live.stop()
     const worker = this.worker
     if (worker === undefined) return
-    if (this.engine === 'sqlite' && this.file !== undefined && worker.alive) await bounded(worker.call('save', { file: this.file, complete: this.ready }), STOP_SAVE_MS)
+    if (this.engine === 'sqlite' && this.file !== undefined && worker.alive) await boundedWait(worker.call('save', { file: this.file, complete: this.ready }), STOP_SAVE_MS)
     await worker.stop()
   }
 
@@ -312,7 +306,8 @@ export class ContentSearch implements ContentSink {
    * the listing, the index holds only sessions the host lists.
    */
   private async stillStored(hits: readonly ContentHit[]): Promise<readonly ContentHit[]> {
-    if (this.sessions.isListed || this.sessions.restored === 0 || hits.length === 0) return hits
+    const catalog = this.sessions.catalogStatus()
+    if (catalog.listed || catalog.restored === 0 || hits.length === 0) return hits
     const gone = await Promise.all(hits.map(async hit => {
       if (this.ctx.sessions.get(hit.id as SessionHeader['id']) !== undefined) return false
       const session = this.sessions.get(hit.id)

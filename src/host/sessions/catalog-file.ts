@@ -14,15 +14,9 @@
  * save replaces it; an entry that is not well formed is skipped.
  * @module @wishp3/dsh-sessions/host/sessions/catalog-file
  */
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
-import { promisify } from 'node:util'
-import { gunzip, gzip } from 'node:zlib'
 import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
+import { readGzipJson, removeLeftoverTemporaries, writeGzipJson } from '../gzip-json-file.ts'
 import type { IndexedSession, SessionHeaderFields } from './catalog.ts'
-
-const gzipped = promisify(gzip)
-const gunzipped = promisify(gunzip)
 
 /**
  * Where the catalog is kept: beside the content index.
@@ -61,13 +55,8 @@ function recordOf(row: unknown): CatalogRecord | undefined {
  * @returns its sessions; `undefined` when there is no file, or it cannot be read or is not a catalog.
  */
 export async function readCatalogFile(file: string): Promise<CatalogRecord[] | undefined> {
-  await removeLeftovers(file)
-  let value: unknown
-  try {
-    value = JSON.parse((await gunzipped(await readFile(file))).toString('utf8'))
-  } catch {
-    return undefined
-  }
+  await removeLeftoverTemporaries(file)
+  const value = await readGzipJson(file)
   if (typeof value !== 'object' || value === null) return undefined
   const held = value as { format?: unknown; version?: unknown; sessions?: unknown }
   if (held.format !== FORMAT || held.version !== VERSION || !Array.isArray(held.sessions)) return undefined
@@ -79,46 +68,12 @@ export async function readCatalogFile(file: string): Promise<CatalogRecord[] | u
   return records
 }
 
-/** Removes temporary files of the catalog that a process stopped mid-write left beside it (named by that process's id). */
-async function removeLeftovers(file: string): Promise<void> {
-  const prefix = `${basename(file)}.`
-  let names: string[]
-  try {
-    names = await readdir(dirname(file))
-  } catch {
-    return
-  }
-  const left = names.filter(name => name.startsWith(prefix) && name.endsWith('.tmp') && !running(Number(name.slice(prefix.length, -'.tmp'.length))))
-  await Promise.all(left.map(name => rm(join(dirname(file), name), { force: true })))
-}
-
-/** Whether a process with this id runs (another dsh on the same home may be writing its own temporary file). */
-function running(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 /**
- * Writes the file whole, under a temporary name renamed over the old one.
+ * Writes the file whole (see `gzip-json-file.ts`).
  * @param sessions - every session to keep.
  * @returns the file's size in bytes.
  */
 export async function writeCatalogFile(file: string, sessions: readonly IndexedSession[]): Promise<number> {
   const rows: Row[] = sessions.map(session => [session.id, session.createdAt, session.cwd ?? null, session.title ?? null])
-  const bytes = await gzipped(JSON.stringify({ format: FORMAT, version: VERSION, sessions: rows }), { level: 1 })
-  await mkdir(dirname(file), { recursive: true })
-  const temporary = `${file}.${process.pid}.tmp`
-  try {
-    await writeFile(temporary, bytes)
-    await rename(temporary, file)
-  } catch (error) {
-    await rm(temporary, { force: true })
-    throw error
-  }
-  return bytes.length
+  return writeGzipJson(file, { format: FORMAT, version: VERSION, sessions: rows })
 }

@@ -31,7 +31,7 @@
  *
  * Restart: with a `file`, what the last listing said (and what the host's
  * events changed since) is kept in it (see `catalog-file.ts`), written after
- * each listing and a few seconds after any other change. At `startFrom` or
+ * each listing and, when the catalog changed, every `saveEveryMs`. At `startFrom` or
  * at the first call that needs the index, whichever comes first, the file
  * fills the index while the first listing runs, and the index answers from
  * it at once ({@link SessionIndex.ready}). The index is still not listed:
@@ -45,6 +45,7 @@ import { type Session, type SessionEvent, SessionId } from '@deepseek-ai/dsh-ses
 import type {} from '@deepseek-ai/dsh-session-projection-cache'
 import { SessionQueryError, type SessionRecord } from '@deepseek-ai/dsh-session-query'
 import { BoundedMap } from '../bounded-map.ts'
+import { boundedWait } from '../bounded-wait.ts'
 import { readStoredTitleSnapshot } from '../official/session-query.ts'
 import { type IndexedSession, SessionCatalog } from './catalog.ts'
 import { readCatalogFile, writeCatalogFile } from './catalog-file.ts'
@@ -69,8 +70,8 @@ export interface SessionIndexOptions {
   readonly startFrom?: Promise<void>
   /** The catalog's file (see `catalog-file.ts`); without one, nothing is kept across restarts. */
   readonly file?: string
-  /** Milliseconds after a change that is not a listing before the file is written again. */
-  readonly saveAfterMs?: number
+  /** Milliseconds between looks at whether the catalog changed since the file was written (a listing writes it at once). */
+  readonly saveEveryMs?: number
 }
 
 /** How many storage reads one text may still spend on ids the index does not know. */
@@ -130,14 +131,12 @@ export class SessionIndex {
   private readonly answering: Promise<void>
   private readonly woken: Promise<void>
   private readonly file: string | undefined
-  private readonly saveAfterMs: number
   private restoring: Promise<void> | undefined
   private restoredFile!: () => void
   /** How many sessions the file gave the index at start. */
   private restoredCount = 0
   /** The catalog's generation the file was last written from. */
   private savedGeneration = -1
-  private saveTimer: ReturnType<typeof setTimeout> | undefined
   private saving: Promise<void> = Promise.resolve()
   private readonly controller = new AbortController()
   private readonly ctx: Context
@@ -145,19 +144,15 @@ export class SessionIndex {
   constructor(ctx: Context, options: SessionIndexOptions = {}) {
     this.ctx = ctx
     this.file = options.file
-    this.saveAfterMs = options.saveAfterMs ?? 10_000
     ctx.on('session/created', session => {
       this.upsertLive(session)
-      this.saveSoon()
     })
     ctx.on('session/event', (session, event) => {
       if (event.type === 'session/title') {
         this.announce(session.id)
         this.catalog.titled(session.header, (event.data as { title: string }).title)
-        this.saveSoon()
       } else if (this.catalog.get(session.id) === undefined) {
         this.upsertLive(session)
-        this.saveSoon()
       }
     })
     ctx.on('session/disposed', session => {
@@ -171,6 +166,14 @@ export class SessionIndex {
       timer.unref()
       return () => clearInterval(timer)
     }, 'dsh-sessions: session index reconciliation')
+    if (this.file !== undefined) {
+      const saveEveryMs = options.saveEveryMs ?? 10_000
+      ctx.effect(() => {
+        const timer = setInterval(() => { if (this.listed) void this.save() }, saveEveryMs)
+        timer.unref()
+        return () => clearInterval(timer)
+      }, 'dsh-sessions: session catalog file')
+    }
     let begin!: () => void
     let woke!: () => void
     this.wake = () => begin()
@@ -250,9 +253,7 @@ export class SessionIndex {
    * @param title - the latest title in its log.
    */
   repairTitle(id: string, title: string): void {
-    const before = this.catalog.generation
     this.catalog.repairTitle(id, title)
-    if (this.catalog.generation !== before) this.saveSoon()
   }
 
   /** Starts the index if it has not started; resolves once it has, or once its file has given it what the last listing said, whichever is first. */
@@ -405,7 +406,6 @@ export class SessionIndex {
   private remove(id: string): void {
     const entry = this.catalog.get(id)
     if (!this.catalog.remove(id)) return
-    this.saveSoon()
     if (entry !== undefined) this.departures.set(id, entry)
     for (const listener of this.removedListeners) {
       try {
@@ -448,24 +448,7 @@ export class SessionIndex {
     return this.restoring
   }
 
-  /**
-   * Writes the file after `delayMs` (or sooner, if a write is already due):
-   * only once a listing has succeeded, so the file always starts from one.
-   */
-  private saveSoon(delayMs = this.saveAfterMs): void {
-    if (this.file === undefined || !this.listed || this.controller.signal.aborted) return
-    if (this.saveTimer !== undefined) {
-      if (delayMs > 0) return
-      clearTimeout(this.saveTimer)
-    }
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined
-      void this.save()
-    }, delayMs)
-    this.saveTimer.unref()
-  }
-
-  /** Writes the file if the catalog changed since it was last written; one write at a time. */
+  /** Writes the file if the catalog changed since it was last written; one write at a time. Called only once a listing has succeeded, so the file always starts from one. */
   private save(): Promise<void> {
     const file = this.file
     if (file === undefined) return this.saving
@@ -486,12 +469,7 @@ export class SessionIndex {
   /** Stops: listings and reads end, and a change not yet in the file is written (bounded). */
   private async stop(): Promise<void> {
     this.controller.abort()
-    if (this.saveTimer === undefined) return
-    clearTimeout(this.saveTimer)
-    this.saveTimer = undefined
-    let timer: ReturnType<typeof setTimeout> | undefined
-    await Promise.race([this.save(), new Promise(resolve => { timer = setTimeout(resolve, STOP_SAVE_MS) })])
-    clearTimeout(timer)
+    if (this.listed) await boundedWait(this.save(), STOP_SAVE_MS)
   }
 
   /** Lists every session and merges, one listing at a time; resolves whether it succeeded. */
@@ -531,7 +509,7 @@ export class SessionIndex {
     this.announcedDuringListing.clear()
     this.listed = true
     this.misses.clear()
-    this.saveSoon(0)
+    void this.save()
     for (const listener of this.listedListeners) {
       try {
         listener()
