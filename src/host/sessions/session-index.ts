@@ -262,11 +262,6 @@ export class SessionIndex {
     return this.answering
   }
 
-  /** How many sessions the catalog's file gave the index at start (0 without a file, or before it was read). */
-  get restored(): number {
-    return this.restoredCount
-  }
-
   /** Whether a listing has succeeded since start, and how many sessions the catalog's file gave the index before it. */
   catalogStatus(): { readonly listed: boolean; readonly restored: number } {
     return { listed: this.listed, restored: this.restoredCount }
