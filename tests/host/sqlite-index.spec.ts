@@ -174,6 +174,28 @@ describe('answers', () => {
   })
 })
 
+  it('name a word in its first piece only, yet find a run whose pairs first stand apart, and excerpt the first message of every word', () => {
+    const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
+    const disk = openIndex(path)
+    const filler = (n: number) => `filler ${n} ${'padding '.repeat(80)}`
+    // Piece 1 holds the run's pairs apart and the first quetzal; later pieces hold quetzal again, and the run whole.
+    const messages = ['不会 and 移除 apart, 会移 too, the first quetzal here', ...Array.from({ length: 40 }, (_, n) => filler(n))]
+    messages[20] = 'a second quetzal sighting'
+    messages[30] = '这里说的是不会移除的数据'
+    disk.set('session-r', entry(...messages))
+    const [word] = disk.search(queryTerms('quetzal'), () => true, 5, newestFirst)
+    expect(word?.snippet).toMatchObject({ message: 1 })
+    const [run] = disk.search(queryTerms('不会移除'), () => true, 5, newestFirst)
+    expect(run?.snippet).toMatchObject({ message: 31, text: '…说的是不会移除的数据' })
+    disk.close()
+    // The file's own record: quetzal named in one piece, each pair of the run in every piece that holds it.
+    const db = new DatabaseSync(path)
+    afterTest(() => db.close())
+    db.exec("CREATE VIRTUAL TABLE temp.placed USING fts5vocab(main, 'places', 'row')")
+    const rows = (term: string) => (db.prepare('SELECT doc FROM temp.placed WHERE term = ?').get(term) as { doc: number } | undefined)?.doc
+    expect({ quetzal: rows('quetzal'), filler: rows('filler'), 不会: rows('不会'), 移除: rows('移除') }).toEqual({ quetzal: 1, filler: 1, 不会: 2, 移除: 2 })
+  })
+
 describe('writes', () => {
   it('append only the new messages of a session whose earlier ones are unchanged, and find terms across its segments', () => {
     const disk = openIndex()

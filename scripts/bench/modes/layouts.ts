@@ -33,6 +33,7 @@ import { LAYOUT, type SqliteLayout } from '../../../src/host/search/index-file.t
 /** The layouts measured: the one the index uses first. */
 export const LAYOUTS: readonly SqliteLayout[] = [
   LAYOUT,
+  { ...LAYOUT, placesOfWords: 'every' },
   { ...LAYOUT, level: 6 },
   { ...LAYOUT, threes: false },
   { ...LAYOUT, pieceChars: 8 * 1024 },
@@ -41,7 +42,7 @@ export const LAYOUTS: readonly SqliteLayout[] = [
 ]
 
 /** A layout's name in the tables. */
-export const layoutLabel = (layout: SqliteLayout): string => `detail=${layout.detail}, prefix ${layout.prefix.length === 0 ? 'none' : layout.prefix.join(' ')}, deflate level ${layout.level}, ${layout.pieceChars / 1024} KiB pieces, ${layout.places ? 'places' : 'no places'}, ${layout.threes ? 'CJK runs of three' : 'CJK pairs only'}`
+export const layoutLabel = (layout: SqliteLayout): string => `detail=${layout.detail}, prefix ${layout.prefix.length === 0 ? 'none' : layout.prefix.join(' ')}, deflate level ${layout.level}, ${layout.pieceChars / 1024} KiB pieces, ${layout.places ? `places (words: ${layout.placesOfWords === 'first' ? 'first piece' : 'every piece'})` : 'no places'}, ${layout.threes ? 'CJK runs of three' : 'CJK pairs only'}`
 
 /** What one engine's child reports. */
 export interface EngineFigures {

@@ -56,6 +56,13 @@ export interface SqliteLayout {
   readonly places: boolean
   /** Whether Chinese and Japanese runs of three characters are terms of `terms` (a query's longer runs are then asked as those, else as their pairs). */
   readonly threes: boolean
+  /**
+   * Which pieces `places` names for a word or a single Chinese or Japanese
+   * character: the first of each segment that holds it (an excerpt is made
+   * from the first), or every one. A pair is named in every piece that holds
+   * it either way, where a run of the query is checked to stand whole.
+   */
+  readonly placesOfWords: 'first' | 'every'
 }
 
 /**
@@ -63,14 +70,14 @@ export interface SqliteLayout {
  * costs about an eighth less processor time than at level 6, for a file about
  * 1.5 % larger (see docs/performance.md).
  */
-export const LAYOUT: SqliteLayout = { detail: 'none', prefix: [], level: 1, pieceChars: PIECE_CHARS, places: true, threes: true }
+export const LAYOUT: SqliteLayout = { detail: 'none', prefix: [], level: 1, pieceChars: PIECE_CHARS, places: true, threes: true, placesOfWords: 'first' }
 
 /**
  * What a file's content is recorded to depend on: its layout but the deflate
  * level, which every reader inflates alike, so a file written at another
  * level is kept.
  */
-const layoutName = (layout: SqliteLayout): string => `detail=${layout.detail};prefix=${layout.prefix.join(',')};piece=${layout.pieceChars};places=${layout.places};threes=${layout.threes}`
+const layoutName = (layout: SqliteLayout): string => `detail=${layout.detail};prefix=${layout.prefix.join(',')};piece=${layout.pieceChars};places=${layout.places};threes=${layout.threes};words=${layout.placesOfWords}`
 
 /** A recorded layout as {@link layoutName} gives it: files of earlier versions recorded their deflate level too. */
 const recordedLayout = (name: string | undefined): string | undefined => name?.replace(/;level=\d+/, '')

@@ -115,7 +115,7 @@ export class LogPass {
     this.sessions = sessions
     this.logs = logs
     this.sink = sink
-    this.duty = Math.min(1, Math.max(0.05, options.duty ?? 0.45))
+    this.duty = Math.min(1, Math.max(0.05, options.duty ?? 0.48))
     this.follower = options.follower
     ctx.effect(() => () => {
       this.controller.abort()

@@ -108,6 +108,7 @@ export class SqliteIndex {
   private readonly pieceChars: number
   private readonly places: boolean
   private readonly threes: boolean
+  private readonly everyPiece: boolean
   /** Whether the temporary vocabulary table prefixes are expanded from exists yet, or cannot be made. */
   private vocabularyState: 'unmade' | 'made' | 'missing' = 'unmade'
   readonly path: string
@@ -120,6 +121,7 @@ export class SqliteIndex {
     this.pieceChars = (options.layout ?? LAYOUT).pieceChars
     this.places = (options.layout ?? LAYOUT).places
     this.threes = (options.layout ?? LAYOUT).threes
+    this.everyPiece = (options.layout ?? LAYOUT).placesOfWords === 'every'
     const s = (sql: string) => db.prepare(sql)
     this.statements = {
       session: s('SELECT no, messages, digest, segments FROM sessions WHERE id = ?'),
@@ -267,32 +269,47 @@ export class SqliteIndex {
       this.idsByNo.set(row.no, id)
       if (added === 0) return
       const rowid = row.no * ROW_SPAN + from
+      // Terms are gathered per piece first (a term repeats far more often within a piece than across pieces), then once per piece into the segment's.
       const terms = new Set<string>()
       let piece: StoredPiece = [[], []]
-      let pieceTerms = new Set<string>()
+      let pieceWords = new Set<string>()
+      let piecePairs = new Set<string>()
+      let pieceThrees = new Set<string>()
       let pieceAt = from
       let chars = 0
       const putPiece = (): void => {
         if (piece[0].length === 0) return
+        // `places` names, of a word or a single character, the segment's first piece that holds it (what an excerpt is made from), and of a pair every piece that holds it (a run stands whole in one of them).
+        const placed = this.places ? [...piecePairs] : []
+        for (const term of pieceWords) {
+          if (this.places && (this.everyPiece || !terms.has(term))) placed.push(term)
+          terms.add(term)
+        }
+        for (const term of piecePairs) terms.add(term)
+        for (const term of pieceThrees) terms.add(term)
         this.beforeWrite()
         this.statements.putText.run(row.no * ROW_SPAN + pieceAt, pack(piece, this.level))
         if (!this.places) return
         this.beforeWrite()
-        this.statements.putPlace.run(row.no * ROW_SPAN + pieceAt, [...pieceTerms].join(' '))
+        this.statements.putPlace.run(row.no * ROW_SPAN + pieceAt, placed.join(' '))
       }
+      const threes = this.threes
       for (let n = from; n < messages.length; n += 1) {
         const message = messages[n]!
         if (chars > 0 && chars + message.length > this.pieceChars) {
           putPiece()
           piece = [[], []]
-          pieceTerms = new Set()
+          pieceWords = new Set()
+          piecePairs = new Set()
+          pieceThrees = new Set()
           pieceAt = n
           chars = 0
         }
-        // `places` names pieces for excerpts: pairs find a run's pieces there, so its runs of three are left out.
-        visitIndexTerms(message, (term, three) => {
-          if (this.threes || !three) terms.add(term)
-          if (this.places && !three) pieceTerms.add(term)
+        // Runs of three are left out of `places`: a run's pairs find its pieces there.
+        visitIndexTerms(message, (term, kind) => {
+          if (kind === 'pair') piecePairs.add(term)
+          else if (kind !== 'three') pieceWords.add(term)
+          else if (threes) pieceThrees.add(term)
         })
         const origin = entry.origins?.[n]
         piece[0].push(message)

@@ -75,29 +75,57 @@ function grams(chars: readonly string[], size: number, into: string[]): void {
   for (let n = 0; n + size <= chars.length; n += 1) into.push(chars.slice(n, n + size).join(''))
 }
 
-/** An unspaced run's index terms: its pairs, its runs of three (`three`), and its last character. */
-function runTerms(run: string, visit: (term: string, three: boolean) => void): void {
+/** Text of one UTF-16 unit per character: no surrogate pair. */
+const NO_SURROGATE = /^[^\ud800-\udfff]*$/
+
+/** Words of text folded from ASCII: runs of its letters and digits (what {@link RUNS} finds in such text). */
+const ASCII_WORDS = /[a-z0-9]+/g
+
+/**
+ * What an index term is: a word of a script written with spaces, or of an
+ * unspaced run its pair of characters, its run of three, or its last
+ * character (a run of one character is that character).
+ */
+export type TermKind = 'word' | 'pair' | 'three' | 'last'
+
+/** An unspaced run's index terms: its pairs, its runs of three, and its last character. */
+function runTerms(run: string, visit: (term: string, kind: TermKind) => void): void {
+  if (NO_SURROGATE.test(run)) {
+    // Every character is one unit: terms are slices, with no array of characters made.
+    const last = run.length - 1
+    for (let n = 0; n < last; n += 1) {
+      visit(run.slice(n, n + 2), 'pair')
+      if (n + 2 <= last) visit(run.slice(n, n + 3), 'three')
+    }
+    visit(run.slice(last), 'last')
+    return
+  }
   const chars = [...run]
   if (chars.length === 1) {
-    visit(chars[0]!, false)
+    visit(chars[0]!, 'last')
     return
   }
   for (let n = 0; n + 1 < chars.length; n += 1) {
-    visit(chars[n]! + chars[n + 1]!, false)
-    if (n + 2 < chars.length) visit(chars[n]! + chars[n + 1]! + chars[n + 2]!, true)
+    visit(chars[n]! + chars[n + 1]!, 'pair')
+    if (n + 2 < chars.length) visit(chars[n]! + chars[n + 1]! + chars[n + 2]!, 'three')
   }
-  visit(chars[chars.length - 1]!, false)
+  visit(chars[chars.length - 1]!, 'last')
 }
 
 /**
  * Visits the index terms of a text, in text order (repeats kept).
  * @param text - message text.
- * @param visit - called with each folded term, and whether it is an unspaced run of three characters.
+ * @param visit - called with each folded term and its kind.
  */
-export function visitIndexTerms(text: string, visit: (term: string, three: boolean) => void): void {
+export function visitIndexTerms(text: string, visit: (term: string, kind: TermKind) => void): void {
+  if (ASCII_ONLY.test(text)) {
+    // ASCII folds to its lower case, and its only runs are words of letters and digits.
+    for (const [word] of text.toLowerCase().matchAll(ASCII_WORDS)) visit(word, 'word')
+    return
+  }
   for (const [run] of fold(text).matchAll(RUNS)) {
     if (isUnspaced(run)) runTerms(run, visit)
-    else visit(run, false)
+    else visit(run, 'word')
   }
 }
 
