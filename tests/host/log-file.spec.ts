@@ -36,6 +36,19 @@ describe('a Zstandard log', () => {
     expect((await readLogFile(path))?.messages).toEqual(['kept'])
   })
 
+  it('reads a line split across frames, and every line alike whether its type stands first or not', async () => {
+    const typeLater = `${JSON.stringify({ seq: 9, type: 'user/message', data: { content: [{ type: 'text', text: 'type later' }], source: { kind: 'user' } } })}\n`
+    // Another event whose data holds an object that looks like a message: not a message.
+    const lookalike = `${JSON.stringify({ type: 'tool/result', data: { echo: { type: 'user/message', data: { content: [{ type: 'text', text: 'not one' }] } } } })}\n`
+    const split = line('split across two frames 跨帧')
+    // Cut inside a character of three bytes.
+    const cut = Buffer.from(split).indexOf(Buffer.from('跨')) + 1
+    const text = Buffer.from(line('first') + lookalike + split + typeLater)
+    const at = Buffer.from(line('first') + lookalike).length + cut
+    const path = logFile(zstdCompressSync(text.subarray(0, at)), zstdCompressSync(text.subarray(at)))
+    expect((await readLogFile(path))?.messages).toEqual(['first', 'split across two frames 跨帧', 'type later'])
+  })
+
   it('answers a missing file with nothing and fails on an unreadable one', async () => {
     const folder = temporaryFolder('dsh-sessions-log-')
     expect(await readLogFile(join(folder, 'gone.jsonl.zstd'))).toBeUndefined()

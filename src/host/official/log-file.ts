@@ -2,8 +2,9 @@
  * The searchable text of one session log file, read straight from disk: a
  * Zstandard log (the host's default) is decoded frame by frame with Node's
  * own decoder, a plain one is read as text, and only lines of messages and
- * titles are parsed. A torn last frame, a malformed line or an unterminated
- * last line is skipped. Needs nothing of the host, so it also runs in the
+ * titles are decoded and parsed (a line that starts with its event type, as
+ * the host writes them, is told by it without being decoded). A torn last
+ * frame, a malformed line or an unterminated last line is skipped. Needs nothing of the host, so it also runs in the
  * search worker.
  * @module @wishp3/dsh-sessions/host/official/log-file
  */
@@ -11,10 +12,16 @@ import { readFile } from 'node:fs/promises'
 import { zstdDecompressSync } from 'node:zlib'
 import { ConversationBuilder, MAX_SESSION_TEXT, messageText, type RoledConversation } from '../search/conversation.ts'
 
-/** Log lines worth parsing: messages and titles. */
+/** Event types worth parsing for search: messages and titles. */
+const WANTED_TYPES: ReadonlySet<string> = new Set(['user/message', 'assistant/message', 'session/title'])
+
+/** Event types of messages. */
+const MESSAGE_TYPES: ReadonlySet<string> = new Set(['user/message', 'assistant/message'])
+
+/** Log lines worth parsing, wherever their type stands: messages and titles. */
 const WANTED = /"type":"(?:user\/message|assistant\/message|session\/title)"/
 
-/** Log lines of messages. */
+/** Log lines of messages, wherever their type stands. */
 const MESSAGES = /"type":"(?:user\/message|assistant\/message)"/
 
 /** What Node's decoder answers with `info: true`: the output and the engine, whose `bytesWritten` is the input it consumed. */
@@ -46,7 +53,6 @@ function* frames(buffer: Buffer): Generator<Buffer> {
 }
 
 function parse(line: string, builder: ConversationBuilder): void {
-  if (!WANTED.test(line)) return
   try {
     builder.add(JSON.parse(line) as object)
   } catch {
@@ -54,8 +60,41 @@ function parse(line: string, builder: ConversationBuilder): void {
   }
 }
 
-/** The decoded lines of a log file, in order; a torn or unterminated last line is left out. `undefined` when the file does not exist. */
-async function logLines(path: string): Promise<Iterable<string> | undefined> {
+/** What an event line starts with when the host writes its type first, as it does. */
+const TYPE_FIRST = Buffer.from('{"type":"')
+
+/** Most bytes of an event type read from a line's start. */
+const MAX_TYPE_BYTES = 64
+
+/**
+ * The lines of a log's decoded text that are events of the given types, as
+ * text; a torn or unterminated last line is left out. A line that starts
+ * with its type is told by that type alone, without being decoded; any
+ * other line is decoded and matched against `pattern`, so the answer does
+ * not depend on where the type stands.
+ */
+function* linesOf(pieces: Iterable<Buffer>, types: ReadonlySet<string>, pattern: RegExp): Generator<string> {
+  let rest: Buffer | undefined
+  for (const piece of pieces) {
+    const buffer = rest === undefined || rest.length === 0 ? piece : Buffer.concat([rest, piece])
+    let start = 0
+    for (let end = buffer.indexOf(10, start); end >= 0; start = end + 1, end = buffer.indexOf(10, start)) {
+      if (buffer.compare(TYPE_FIRST, 0, TYPE_FIRST.length, start, Math.min(end, start + TYPE_FIRST.length)) === 0) {
+        const from = start + TYPE_FIRST.length
+        const quote = buffer.indexOf(34, from)
+        if (quote < 0 || quote > end || quote - from > MAX_TYPE_BYTES || !types.has(buffer.toString('latin1', from, quote))) continue
+        yield buffer.toString('utf8', start, end)
+        continue
+      }
+      const line = buffer.toString('utf8', start, end)
+      if (pattern.test(line)) yield line
+    }
+    rest = buffer.subarray(start)
+  }
+}
+
+/** The decoded text of a log file, a piece at a time (a frame of a Zstandard log, or the whole of a plain one). `undefined` when the file does not exist. */
+async function logPieces(path: string): Promise<Iterable<Buffer> | undefined> {
   let buffer: Buffer
   try {
     buffer = await readFile(path)
@@ -63,14 +102,7 @@ async function logLines(path: string): Promise<Iterable<string> | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw error
   }
-  return (function* () {
-    let rest = ''
-    for (const piece of path.endsWith('.zstd') ? frames(buffer) : [buffer]) {
-      const lines = (rest + piece.toString('utf8')).split('\n')
-      rest = lines.pop()!
-      yield* lines
-    }
-  })()
+  return path.endsWith('.zstd') ? frames(buffer) : [buffer]
 }
 
 /**
@@ -81,11 +113,10 @@ async function logLines(path: string): Promise<Iterable<string> | undefined> {
  * @returns the seqs in log order; `undefined` when the file does not exist.
  */
 export async function readMessageSeqs(path: string): Promise<number[] | undefined> {
-  const lines = await logLines(path)
-  if (lines === undefined) return undefined
+  const pieces = await logPieces(path)
+  if (pieces === undefined) return undefined
   const seqs: number[] = []
-  for (const line of lines) {
-    if (!MESSAGES.test(line)) continue
+  for (const line of linesOf(pieces, MESSAGE_TYPES, MESSAGES)) {
     let event: { seq?: unknown }
     try {
       event = JSON.parse(line) as { seq?: unknown }
@@ -104,9 +135,9 @@ export async function readMessageSeqs(path: string): Promise<number[] | undefine
  * @returns its title, message texts and their roles; `undefined` when the file does not exist.
  */
 export async function readLogFile(path: string, maxText: number = MAX_SESSION_TEXT): Promise<RoledConversation | undefined> {
-  const lines = await logLines(path)
-  if (lines === undefined) return undefined
+  const pieces = await logPieces(path)
+  if (pieces === undefined) return undefined
   const builder = new ConversationBuilder(maxText)
-  for (const line of lines) parse(line, builder)
+  for (const line of linesOf(pieces, WANTED_TYPES, WANTED)) parse(line, builder)
   return builder.roledResult()
 }
