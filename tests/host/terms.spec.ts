@@ -20,6 +20,17 @@ describe('terms', () => {
     expect(snippet.marks.map(([start, end]) => snippet.text.slice(start, end))).toEqual(['デプロイ'])
   })
 
+  it('give ASCII text, and runs of one unit per character, the same terms as the general path', () => {
+    // A character outside ASCII sends a text down the general path; its own terms are the only difference.
+    const ascii = 'Hello_World x86-64 ABC123 path/to:file.ts e-mail 2026 CamelCase'
+    expect(indexTerms(ascii)).toEqual(indexTerms(`${ascii} 中`).filter(term => term !== '中'))
+    expect(indexTerms(ascii)).toEqual(['hello', 'world', 'x86', '64', 'abc123', 'path', 'to', 'file', 'ts', 'e', 'mail', '2026', 'camelcase'])
+    // A character of two units sends a run down the array path: pairs and runs of three are of characters, not units.
+    expect(indexTerms('灰度𠀀')).toEqual(['灰度', '灰度𠀀', '度𠀀', '𠀀'])
+    expect(indexTerms('灰度')).toEqual(['灰度', '度'])
+    expect(indexTerms('灰')).toEqual(['灰'])
+  })
+
   it('need every word of a query, the last one as a prefix, and runs of three (or a pair) for unspaced text', () => {
     expect(queryTerms('Billing Migr')).toEqual([{ term: 'billing', prefix: false }, { term: 'migr', prefix: true }])
     expect(queryTerms('灰度策略')).toEqual([{ term: '灰度策', prefix: false, run: 0 }, { term: '度策略', prefix: false, run: 0 }])
