@@ -4,25 +4,29 @@
  * own decoder, a plain one is read as text, and only lines of messages and
  * titles are decoded and parsed (a line that starts with its event type, as
  * the host writes them, is told by it without being decoded). A torn last
- * frame, a malformed line or an unterminated last line is skipped. Needs nothing of the host, so it also runs in the
- * search worker.
+ * frame, a malformed line or an unterminated last line is skipped. Needs
+ * nothing of the host, so it also runs in the search worker.
  * @module @wishp3/dsh-sessions/host/official/log-file
  */
 import { readFile } from 'node:fs/promises'
 import { zstdDecompressSync } from 'node:zlib'
 import { ConversationBuilder, MAX_SESSION_TEXT, messageText, type RoledConversation } from '../search/conversation.ts'
 
-/** Event types worth parsing for search: messages and titles. */
-const WANTED_TYPES: ReadonlySet<string> = new Set(['user/message', 'assistant/message', 'session/title'])
+/** Event types a reading wants, and the pattern that finds them in a line wherever its type stands. */
+interface WantedEvents {
+  readonly types: ReadonlySet<string>
+  readonly pattern: RegExp
+}
 
-/** Event types of messages. */
-const MESSAGE_TYPES: ReadonlySet<string> = new Set(['user/message', 'assistant/message'])
+function wanted(...types: string[]): WantedEvents {
+  return { types: new Set(types), pattern: new RegExp(`"type":"(?:${types.join('|')})"`) }
+}
 
-/** Log lines worth parsing, wherever their type stands: messages and titles. */
-const WANTED = /"type":"(?:user\/message|assistant\/message|session\/title)"/
+/** Lines worth parsing for search: messages and titles. */
+const SEARCHED = wanted('user/message', 'assistant/message', 'session/title')
 
-/** Log lines of messages, wherever their type stands. */
-const MESSAGES = /"type":"(?:user\/message|assistant\/message)"/
+/** Lines of messages. */
+const MESSAGES = wanted('user/message', 'assistant/message')
 
 /** What Node's decoder answers with `info: true`: the output and the engine, whose `bytesWritten` is the input it consumed. */
 interface DecodedFrame {
@@ -70,10 +74,10 @@ const MAX_TYPE_BYTES = 64
  * The lines of a log's decoded text that are events of the given types, as
  * text; a torn or unterminated last line is left out. A line that starts
  * with its type is told by that type alone, without being decoded; any
- * other line is decoded and matched against `pattern`, so the answer does
- * not depend on where the type stands.
+ * other line is decoded and matched against the pattern, so the answer
+ * does not depend on where the type stands.
  */
-function* linesOf(pieces: Iterable<Buffer>, types: ReadonlySet<string>, pattern: RegExp): Generator<string> {
+function* linesOf(pieces: Iterable<Buffer>, { types, pattern }: WantedEvents): Generator<string> {
   let rest: Buffer | undefined
   for (const piece of pieces) {
     const buffer = rest === undefined || rest.length === 0 ? piece : Buffer.concat([rest, piece])
@@ -116,7 +120,7 @@ export async function readMessageSeqs(path: string): Promise<number[] | undefine
   const pieces = await logPieces(path)
   if (pieces === undefined) return undefined
   const seqs: number[] = []
-  for (const line of linesOf(pieces, MESSAGE_TYPES, MESSAGES)) {
+  for (const line of linesOf(pieces, MESSAGES)) {
     let event: { seq?: unknown }
     try {
       event = JSON.parse(line) as { seq?: unknown }
@@ -138,6 +142,6 @@ export async function readLogFile(path: string, maxText: number = MAX_SESSION_TE
   const pieces = await logPieces(path)
   if (pieces === undefined) return undefined
   const builder = new ConversationBuilder(maxText)
-  for (const line of linesOf(pieces, WANTED_TYPES, WANTED)) parse(line, builder)
+  for (const line of linesOf(pieces, SEARCHED)) parse(line, builder)
   return builder.roledResult()
 }

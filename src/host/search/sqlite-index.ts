@@ -280,9 +280,9 @@ export class SqliteIndex {
       const putPiece = (): void => {
         if (piece[0].length === 0) return
         // `places` names, of a word or a single character, the segment's first piece that holds it (what an excerpt is made from), and of a pair every piece that holds it (a run stands whole in one of them).
-        const placed = this.places ? [...piecePairs] : []
+        const placed = [...piecePairs]
         for (const term of pieceWords) {
-          if (this.places && (this.everyPiece || !terms.has(term))) placed.push(term)
+          if (this.everyPiece || !terms.has(term)) placed.push(term)
           terms.add(term)
         }
         for (const term of piecePairs) terms.add(term)
