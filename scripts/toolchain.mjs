@@ -209,6 +209,8 @@ if (!nodeIsRecentEnough(process.versions.node)) {
 const started = Date.now()
 process.env.PATH = `${join(root, 'node_modules', '.bin')}:${dirname(process.execPath)}:${process.env.PATH}`
 process.env.DSH_SESSIONS_CACHE = cacheRoot
+// Tools that turn on Node's compile cache (tsdown does) keep it with the project's cache, not in the system temp folder.
+process.env.NODE_COMPILE_CACHE ??= join(cacheRoot, 'node-compile-cache')
 process.env.DSH_SESSIONS_CHROMIUM = chromiumPath()
 ensureDependencies()
 const timings = step.startsWith('test') ? join(mkdtempSync(join(tmpdir(), 'dsh-sessions-timings-')), 'files.jsonl') : undefined
