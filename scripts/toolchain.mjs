@@ -39,7 +39,8 @@ const steps = {
   ],
   start: () => [run('tsdown', []), run('node', ['scripts/start.ts', ...process.argv.slice(3)])],
   // The build's own output goes to stderr: the bench's stdout holds its report alone (`--json` pipes it into a file).
-  bench: () => [run('tsdown', [], { stdio: ['inherit', 2, 'inherit'] }), run('node', ['scripts/bench/main.ts', ...process.argv.slice(3)])],
+  // Several modes drive Chromium, and some only after minutes of setup: it is provided first, as for the tests.
+  bench: () => [ensureBrowser(), run('tsdown', [], { stdio: ['inherit', 2, 'inherit'] }), run('node', ['scripts/bench/main.ts', ...process.argv.slice(3)])],
   // Packs the build like `test:e2e`, boots the pinned host and photographs it; the Chinese pictures need a CJK font.
   screenshots: () => [ensureBrowser(), ensureCjkFont(), run('tsdown', []), run('node', ['scripts/screenshots.ts', ...process.argv.slice(3)])],
 }
