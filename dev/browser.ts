@@ -31,14 +31,21 @@ const FLAGS = [
  */
 export async function launchBrowser(options: { locale?: string } = {}): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'dsh-sessions-chromium-'))
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
-    headless: true,
-    args: FLAGS,
-    viewport: { width: 1400, height: 900 },
-    locale: options.locale ?? 'en-US',
-    permissions: ['clipboard-read', 'clipboard-write'],
-  })
+  let context: BrowserContext
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: chromiumPath,
+      headless: true,
+      args: FLAGS,
+      viewport: { width: 1400, height: 900 },
+      locale: options.locale ?? 'en-US',
+      permissions: ['clipboard-read', 'clipboard-write'],
+    })
+  } catch (error) {
+    // A launch that fails (no Chromium, say) leaves no profile folder behind.
+    rmSync(profile, { recursive: true, force: true })
+    throw error
+  }
   const page = context.pages()[0] ?? await context.newPage()
   const errors: string[] = []
   page.on('pageerror', error => errors.push(`pageerror: ${error.message}`))

@@ -1,0 +1,26 @@
+/** A browser launch that fails leaves no profile folder in the temporary folder. */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+
+describe('launchBrowser', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs()
+    vi.resetModules()
+  })
+
+  it('removes its profile folder when Chromium cannot start', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'browser-spec-'))
+    try {
+      vi.stubEnv('TMPDIR', folder)
+      vi.stubEnv('DSH_SESSIONS_CHROMIUM', join(folder, 'no-chromium-here'))
+      vi.resetModules()
+      const { launchBrowser } = await import('../../dev/browser.ts')
+      await expect(launchBrowser()).rejects.toThrow()
+      expect(readdirSync(folder).filter(name => name.startsWith('dsh-sessions-chromium-'))).toEqual([])
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  })
+})
