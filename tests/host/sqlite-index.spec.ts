@@ -4,7 +4,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
-import { IndexDamagedError, LAYOUT, SQLITE_VERSION } from '../../src/host/search/index-file.ts'
+import { FTS5_MERGE, IndexDamagedError, LAYOUT, MERGE, SQLITE_VERSION } from '../../src/host/search/index-file.ts'
 import { loadSqlite, type SqliteModule } from '../../src/host/search/sqlite-capability.ts'
 import { type ContentEntry, MAX_SEGMENTS, SqliteIndex } from '../../src/host/search/sqlite-index.ts'
 import { matchOf } from '../../src/host/search/match-expression.ts'
@@ -320,6 +320,46 @@ describe('the file', () => {
     afterTest(() => opened.index.close())
     expect(opened.rebuilt).toBeUndefined()
     expect(opened.index.search(queryTerms('quetzal'), () => true, 5, newestFirst).map(hit => [hit.id, hit.snippet.text])).toEqual([['session-a', 'the quetzal was seen at dawn']])
+  })
+
+  it('merges the segments of its term tables sixteen at a time, in a new file and in one built again', () => {
+    const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
+    const merging = (): Record<string, Record<string, number>> => {
+      const db = new DatabaseSync(path, { readOnly: true })
+      try {
+        return Object.fromEntries(['terms', 'places'].map(table => [table, Object.fromEntries((db.prepare(`SELECT k, v FROM ${table}_config WHERE k IN ('automerge', 'crisismerge')`).all() as { k: string; v: number }[]).map(row => [row.k, row.v]))]))
+      } finally {
+        db.close()
+      }
+    }
+    const first = SqliteIndex.open(sqlite, path)
+    first.index.set('session-a', entry('kiwi'))
+    first.index.checkpoint(true)
+    first.index.close()
+    expect(merging()).toEqual({ terms: MERGE, places: MERGE })
+    const db = new DatabaseSync(path)
+    db.exec("UPDATE meta SET value = '4' WHERE key = 'version'")
+    db.close()
+    const again = SqliteIndex.open(sqlite, path)
+    expect(again.rebuilt).toBe('outdated')
+    again.index.checkpoint(true)
+    again.index.close()
+    expect(merging()).toEqual({ terms: MERGE, places: MERGE })
+  })
+
+  it('keeps a file created with other merge settings, and its settings', () => {
+    const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
+    const first = SqliteIndex.open(sqlite, path, { layout: { ...LAYOUT, merge: FTS5_MERGE } })
+    first.index.set('session-a', entry('kiwi'))
+    first.index.checkpoint(true)
+    first.index.close()
+    const second = SqliteIndex.open(sqlite, path)
+    expect(second.rebuilt).toBeUndefined()
+    expect(second.index.search(queryTerms('kiwi'), () => true, 10, newestFirst).map(hit => hit.id)).toEqual(['session-a'])
+    second.index.close()
+    const db = new DatabaseSync(path, { readOnly: true })
+    expect(db.prepare("SELECT v FROM terms_config WHERE k = 'automerge'").get()).toEqual({ v: FTS5_MERGE.automerge })
+    db.close()
   })
 
   it('gives back the space of an older layout it drops', () => {

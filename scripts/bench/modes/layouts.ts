@@ -28,7 +28,7 @@ import { note } from '../figures.ts'
 import { hostDir } from '../../../dev/pinned-host.ts'
 import { IndexKeeper, sqliteFileOf } from '../../../src/host/search/index-keeper.ts'
 import { queryTerms } from '../../../src/host/search/terms.ts'
-import { LAYOUT, type SqliteLayout } from '../../../src/host/search/index-file.ts'
+import { FTS5_MERGE, LAYOUT, type SqliteLayout } from '../../../src/host/search/index-file.ts'
 
 /** The layouts measured: the one the index uses first. */
 export const LAYOUTS: readonly SqliteLayout[] = [
@@ -39,10 +39,11 @@ export const LAYOUTS: readonly SqliteLayout[] = [
   { ...LAYOUT, pieceChars: 8 * 1024 },
   { ...LAYOUT, places: false },
   { ...LAYOUT, detail: 'column' },
+  { ...LAYOUT, merge: FTS5_MERGE },
 ]
 
 /** A layout's name in the tables. */
-export const layoutLabel = (layout: SqliteLayout): string => `detail=${layout.detail}, prefix ${layout.prefix.length === 0 ? 'none' : layout.prefix.join(' ')}, deflate level ${layout.level}, ${layout.pieceChars / 1024} KiB pieces, ${layout.places ? `places (words: ${layout.placesOfWords === 'first' ? 'first piece' : 'every piece'})` : 'no places'}, ${layout.threes ? 'CJK runs of three' : 'CJK pairs only'}`
+export const layoutLabel = (layout: SqliteLayout): string => `detail=${layout.detail}, prefix ${layout.prefix.length === 0 ? 'none' : layout.prefix.join(' ')}, deflate level ${layout.level}, ${layout.pieceChars / 1024} KiB pieces, ${layout.places ? `places (words: ${layout.placesOfWords === 'first' ? 'first piece' : 'every piece'})` : 'no places'}, ${layout.threes ? 'CJK runs of three' : 'CJK pairs only'}, FTS5 merging ${layout.merge.automerge} segments at a time`
 
 /** What one engine's child reports. */
 export interface EngineFigures {

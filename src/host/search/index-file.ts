@@ -36,6 +36,26 @@ export const BUSY_MS = 5_000
 /** Segment row ids: a session's number times this, plus the first message's index. */
 export const ROW_SPAN = 2 ** 20
 
+/**
+ * How FTS5 merges the segments a file's term tables gather (one per write):
+ * it starts merging a level once it holds `automerge` segments, and a write
+ * waits for a whole merge only once a level holds `crisismerge`.
+ */
+export interface MergeSettings {
+  readonly automerge: number
+  readonly crisismerge: number
+}
+
+/** FTS5's own merge settings. */
+export const FTS5_MERGE: MergeSettings = { automerge: 4, crisismerge: 16 }
+
+/**
+ * The merge settings of the index: sixteen segments at a time rewrite each
+ * term's entries about half as often during a build as FTS5's four, for a
+ * query that looks in a few more segments (see docs/performance.md).
+ */
+export const MERGE: MergeSettings = { automerge: 16, crisismerge: 64 }
+
 /** Characters of message text stored in one compressed piece at most (a longer message is a piece of its own): an excerpt unpacks the pieces of its session only up to its first match. */
 export const PIECE_CHARS = 4 * 1024
 
@@ -63,6 +83,8 @@ export interface SqliteLayout {
    * it either way, where a run of the query is checked to stand whole.
    */
   readonly placesOfWords: 'first' | 'every'
+  /** How the term tables of a file created with this layout merge their segments; a file keeps the settings it was created with. */
+  readonly merge: MergeSettings
 }
 
 /**
@@ -70,12 +92,13 @@ export interface SqliteLayout {
  * costs about an eighth less processor time than at level 6, for a file about
  * 1.5 % larger (see docs/performance.md).
  */
-export const LAYOUT: SqliteLayout = { detail: 'none', prefix: [], level: 1, pieceChars: PIECE_CHARS, places: true, threes: true, placesOfWords: 'first' }
+export const LAYOUT: SqliteLayout = { detail: 'none', prefix: [], level: 1, pieceChars: PIECE_CHARS, places: true, threes: true, placesOfWords: 'first', merge: MERGE }
 
 /**
  * What a file's content is recorded to depend on: its layout but the deflate
- * level, which every reader inflates alike, so a file written at another
- * level is kept.
+ * level, which every reader inflates alike, and the merge settings, which
+ * change how segments are merged, not what they hold; so a file written at
+ * another level or with other merge settings is kept.
  */
 const layoutName = (layout: SqliteLayout): string => `detail=${layout.detail};prefix=${layout.prefix.join(',')};piece=${layout.pieceChars};places=${layout.places};threes=${layout.threes};words=${layout.placesOfWords}`
 
@@ -155,6 +178,9 @@ export function openIndexFile(sqlite: SqliteModule, path: string, layout: Sqlite
       if (rebuilt === 'corrupt' || rebuilt === 'outdated') for (const name of tables) db.exec(`DROP TABLE IF EXISTS "${name.replaceAll('"', '""')}"`)
       if (rebuilt !== undefined) {
         db.exec(schemaOf(layout))
+        for (const table of layout.places ? ['terms', 'places'] : ['terms']) {
+          for (const [key, value] of Object.entries(layout.merge)) db.exec(`INSERT INTO ${table}(${table}, rank) VALUES ('${key}', ${value})`)
+        }
         const write = db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)')
         write.run('format', SQLITE_FORMAT)
         write.run('version', String(SQLITE_VERSION))
