@@ -318,7 +318,8 @@ export async function measureContentSearch(context: BenchContext, options: { ses
           }
           figures = {
             buildMs,
-            firstReadMs: firstRead - booted,
+            // A build that read no log (the status said ready first) counts as having read at its end.
+            firstReadMs: (firstRead === 0 ? ready : firstRead) - booted,
             buildCores: { plugin: (after.cpuSeconds - before.cpuSeconds) / (buildMs / 1000), bare: 0 },
             apiIdle: percentiles(idle),
             apiDuringBuild: percentiles(during.api),
