@@ -24,6 +24,16 @@ function openIndex(path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content
   return index
 }
 
+/** The merge settings a closed index file records for each of its FTS5 tables. */
+function mergeSettingsOf(path: string): Record<string, Record<string, number>> {
+  const db = new DatabaseSync(path, { readOnly: true })
+  try {
+    return Object.fromEntries(['terms', 'places'].map(table => [table, Object.fromEntries((db.prepare(`SELECT k, v FROM ${table}_config WHERE k IN ('automerge', 'crisismerge')`).all() as { k: string; v: number }[]).map(row => [row.k, row.v]))]))
+  } finally {
+    db.close()
+  }
+}
+
 const entry = (...messages: string[]): ContentEntry => ({ revision: `r${messages.length}`, title: undefined, messages })
 
 /** Sessions, ids `session-0…`, the later ones newer. */
@@ -324,14 +334,7 @@ describe('the file', () => {
 
   it('merges the segments of its term tables sixteen at a time, in a new file and in one built again', () => {
     const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
-    const merging = (): Record<string, Record<string, number>> => {
-      const db = new DatabaseSync(path, { readOnly: true })
-      try {
-        return Object.fromEntries(['terms', 'places'].map(table => [table, Object.fromEntries((db.prepare(`SELECT k, v FROM ${table}_config WHERE k IN ('automerge', 'crisismerge')`).all() as { k: string; v: number }[]).map(row => [row.k, row.v]))]))
-      } finally {
-        db.close()
-      }
-    }
+    const merging = () => mergeSettingsOf(path)
     const first = SqliteIndex.open(sqlite, path)
     first.index.set('session-a', entry('kiwi'))
     first.index.checkpoint(true)
@@ -357,9 +360,7 @@ describe('the file', () => {
     expect(second.rebuilt).toBeUndefined()
     expect(second.index.search(queryTerms('kiwi'), () => true, 10, newestFirst).map(hit => hit.id)).toEqual(['session-a'])
     second.index.close()
-    const db = new DatabaseSync(path, { readOnly: true })
-    expect(db.prepare("SELECT v FROM terms_config WHERE k = 'automerge'").get()).toEqual({ v: FTS5_MERGE.automerge })
-    db.close()
+    expect(mergeSettingsOf(path)).toEqual({ terms: FTS5_MERGE, places: FTS5_MERGE })
   })
 
   it('gives back the space of an older layout it drops', () => {
