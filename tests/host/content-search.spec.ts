@@ -242,7 +242,7 @@ describe('the log pass and the index file', () => {
     for (let n = 10; n < 50; n += 1) many[n] = { createdAt: n, turns: [[`filler note number${n}`, 'ok']] }
     await writeStore(root, many)
     const first = await passHost(root, file, { duty: 0.05 })
-    await waitFor(() => first.content.status().reads >= 3)
+    await waitFor(() => first.content.status().reads >= 3, 20_000)
     await first.stop()
     const held = first.content.status().reads
     expect(held).toBeLessThan(41)
