@@ -19,7 +19,7 @@ beforeEach(() => {
   process.env.DSH_HOME = temporary('dsh-sessions-search-home-')
 })
 
-async function waitFor(check: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
+async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
   const until = Date.now() + ms
   while (!(await check())) {
     if (Date.now() > until) throw new Error('timed out')
@@ -242,7 +242,7 @@ describe('the log pass and the index file', () => {
     for (let n = 10; n < 50; n += 1) many[n] = { createdAt: n, turns: [[`filler note number${n}`, 'ok']] }
     await writeStore(root, many)
     const first = await passHost(root, file, { duty: 0.05 })
-    await waitFor(() => first.content.status().reads >= 3, 20_000)
+    await waitFor(() => first.content.status().reads >= 3)
     await first.stop()
     const held = first.content.status().reads
     expect(held).toBeLessThan(41)
