@@ -105,6 +105,10 @@ const layoutName = (layout: SqliteLayout): string => `detail=${layout.detail};pr
 /** A recorded layout as {@link layoutName} gives it: files of earlier versions recorded their deflate level too. */
 const recordedLayout = (name: string | undefined): string | undefined => name?.replace(/;level=\d+/, '')
 
+/** The statements that give a new FTS5 table the layout's merge settings. */
+const mergeOf = (table: 'terms' | 'places', merge: MergeSettings): string => Object.entries(merge).map(([key, value]) => `INSERT INTO ${table}(${table}, rank) VALUES ('${key}', ${value});`).join('\n')
+
+/** The tables of a new file, and the merge settings of its term tables (run only when the file is created or built again). */
 const schemaOf = (layout: SqliteLayout): string => `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS sessions(
@@ -120,7 +124,8 @@ CREATE INDEX IF NOT EXISTS sessions_split ON sessions(no) WHERE segments > 1;
 CREATE TABLE IF NOT EXISTS segments(row INTEGER PRIMARY KEY, size INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS texts(row INTEGER PRIMARY KEY, body BLOB NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5(body, content='', contentless_delete=1, tokenize='ascii', detail=${layout.detail}${layout.prefix.length > 0 ? `, prefix='${layout.prefix.join(' ')}'` : ''});
-${layout.places ? "CREATE VIRTUAL TABLE IF NOT EXISTS places USING fts5(body, content='', contentless_delete=1, tokenize='ascii', detail=none);" : ''}
+${mergeOf('terms', layout.merge)}
+${layout.places ? `CREATE VIRTUAL TABLE IF NOT EXISTS places USING fts5(body, content='', contentless_delete=1, tokenize='ascii', detail=none);\n${mergeOf('places', layout.merge)}` : ''}
 `
 
 /** SQLite's primary result codes for a file that is not a database, or is damaged. */
@@ -178,9 +183,6 @@ export function openIndexFile(sqlite: SqliteModule, path: string, layout: Sqlite
       if (rebuilt === 'corrupt' || rebuilt === 'outdated') for (const name of tables) db.exec(`DROP TABLE IF EXISTS "${name.replaceAll('"', '""')}"`)
       if (rebuilt !== undefined) {
         db.exec(schemaOf(layout))
-        for (const table of layout.places ? ['terms', 'places'] : ['terms']) {
-          for (const [key, value] of Object.entries(layout.merge)) db.exec(`INSERT INTO ${table}(${table}, rank) VALUES ('${key}', ${value})`)
-        }
         const write = db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)')
         write.run('format', SQLITE_FORMAT)
         write.run('version', String(SQLITE_VERSION))
