@@ -1,7 +1,8 @@
 /**
  * Configuration of the `dsh-sessions` plugin row: the reference scope, the
  * mention forms the pre-step resolves, the candidate cap, the failure mode
- * and whether the agent gets the session tools.
+ * whether the agent gets the session tools, and the free disk space the
+ * content index leaves to the host.
  * @module @wishp3/dsh-sessions/config
  */
 import z from '@deepseek-ai/schemastery'
@@ -26,6 +27,8 @@ export interface Config {
   failureMode: FailureMode
   /** Offer the model the `search_sessions` and `read_session` tools, under the same scope. */
   agentTools: boolean
+  /** Free space, in MiB, the content index leaves on its disk; 0: the larger of 1 GiB and 5 % of the disk. */
+  indexFreeSpaceMiB: number
 }
 
 /** Schema validated by cordis at load; every key is optional on input, and an invalid value fails naming its key. */
@@ -42,4 +45,38 @@ export const Config: z<Partial<Config>, Config> = z.object({
     .description('On a reference failure at send time: keep the text and continue, or reject the step.'),
   agentTools: z.boolean().default(true)
     .description('Let the agent search and read the sessions it may reference (search_sessions, read_session).'),
+  indexFreeSpaceMiB: z.natural().default(0)
+    .description('Free disk space, in MiB, the content index leaves on its disk: below it, indexing pauses. 0: the larger of 1 GiB and 5 % of the disk.'),
 })
+
+/** Largest `candidateLimit` a settings write may set (the `@` menu shows a screenful; the tools cap their own). */
+export const MAX_CANDIDATE_LIMIT = 500
+
+/** Largest `indexFreeSpaceMiB` a settings write may set: 1 PiB. */
+export const MAX_FREE_SPACE_MIB = 2 ** 30
+
+/**
+ * Why a value may not be written to a settings key, or `undefined` when it may:
+ * each key takes only its own type and range (`null`, which the schema reads
+ * as "the default", is not a value).
+ * @param key - a key of {@link Config}.
+ * @param value - the value a write names.
+ */
+export function settingRefusal(key: keyof Config, value: unknown): string | undefined {
+  const natural = (max: number, min: number): string | undefined =>
+    typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? undefined : `must be a whole number from ${min} to ${max}`
+  switch (key) {
+    case 'scope':
+      return value === 'workspace' || value === 'all' ? undefined : 'must be "workspace" or "all"'
+    case 'failureMode':
+      return value === 'passthrough' || value === 'reject' ? undefined : 'must be "passthrough" or "reject"'
+    case 'allowBareSessionIds':
+    case 'allowPlainTitleMentions':
+    case 'agentTools':
+      return typeof value === 'boolean' ? undefined : 'must be true or false'
+    case 'candidateLimit':
+      return natural(MAX_CANDIDATE_LIMIT, 1)
+    case 'indexFreeSpaceMiB':
+      return natural(MAX_FREE_SPACE_MIB, 0)
+  }
+}

@@ -56,7 +56,7 @@ export function apply(ctx: Context, config: Config): void {
   const index = new SessionIndex(ctx, { startAfterMs: START_AFTER_MS, startFrom: bootSettled(ctx), file: catalogFile() })
   const logs = new SessionLogLocator(ctx)
   const tails = new SnapshotTails(ctx, index, logs, { dir: snapshotTailsDir() })
-  const content = new ContentSearch(ctx, index, logs, { file: contentIndexFile(), follower: tails })
+  const content = new ContentSearch(ctx, index, logs, { file: contentIndexFile(), follower: tails, freeSpaceMiB: () => settings.current().indexFreeSpaceMiB })
   const surfaces = new SurfaceCache(ctx, index, { tails })
   const preparer = new SnapshotPreparer(ctx, surfaces, index)
   const check = new SendCheck({ resolver: new ScopedMentionResolver(index), preparer })

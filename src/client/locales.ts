@@ -11,6 +11,8 @@ export const zh = {
   'section.sessions': '会话',
   'section.sessionsIndexing': '会话 · 仍在索引对话内容（{indexed}/{total}）',
   'candidate.stillIndexing': '仍在索引对话内容，尚无匹配',
+  'section.sessionsPaused': '会话 · 索引已暂停：磁盘空间不足（{indexed}/{total}）',
+  'candidate.paused': '索引已暂停：磁盘空间不足，尚无匹配',
   'candidate.file': '文件',
   'candidate.folder': '文件夹',
   'candidate.session': '会话',
@@ -41,6 +43,7 @@ export const zh = {
   'settings.key.candidateLimit': '每次 @ 查询的候选上限',
   'settings.key.failureMode': '发送后引用失败时',
   'settings.key.agentTools': '允许智能体搜索会话',
+  'settings.key.indexFreeSpaceMiB': '内容索引为主机留出的磁盘空间',
   'tool.search.running': '正在搜索会话“{query}”…',
   'tool.search.done': '已搜索会话“{query}”：找到 {count} 个',
   'tool.search.failed': '搜索会话“{query}”失败',
@@ -54,6 +57,7 @@ export const zh = {
   'settings.value.off': '关闭',
   'settings.value.passthrough': '保留文本并继续',
   'settings.value.reject': '拒绝本次发送',
+  'settings.value.freeSpaceAuto': '自动（1 GiB 与磁盘 5% 取较大者）',
   'settings.source.row': '插件行配置',
   'settings.source.file': 'settings.yaml',
   'settings.save': '保存',
@@ -95,6 +99,7 @@ export const zh = {
   'since.marker': '已更新',
   'since.tooltip': '引用于 {time}，此后新增 {n} 条消息；点击查看第一条',
   'sidebar.indexing': '仍在索引对话内容（{indexed}/{total}），目前只按标题找到这些',
+  'sidebar.paused': '索引已暂停：磁盘空间不足（{indexed}/{total}），目前只找到这些',
 } satisfies Record<string, string>
 
 /** The `dsh-sessions` key union. */
@@ -117,6 +122,8 @@ export const en = {
   'section.sessions': 'Sessions',
   'section.sessionsIndexing': 'Sessions · still indexing what was said ({indexed} of {total})',
   'candidate.stillIndexing': 'Still indexing what was said: no match yet',
+  'section.sessionsPaused': 'Sessions · indexing paused: low disk space ({indexed} of {total})',
+  'candidate.paused': 'Indexing paused: low disk space; no match yet',
   'candidate.file': 'File',
   'candidate.folder': 'Folder',
   'candidate.session': 'Session',
@@ -147,6 +154,7 @@ export const en = {
   'settings.key.candidateLimit': 'Candidates per @ query',
   'settings.key.failureMode': 'When a reference fails after sending',
   'settings.key.agentTools': 'Let the agent search sessions',
+  'settings.key.indexFreeSpaceMiB': 'Disk space the content index leaves free',
   'tool.search.running': 'Searching sessions for "{query}"…',
   'tool.search.done': 'Searched sessions for "{query}": {count} found',
   'tool.search.failed': 'Searching sessions for "{query}" failed',
@@ -160,6 +168,7 @@ export const en = {
   'settings.value.off': 'Off',
   'settings.value.passthrough': 'Keep the text and continue',
   'settings.value.reject': 'Reject the send',
+  'settings.value.freeSpaceAuto': 'Automatic (1 GiB or 5 % of the disk, whichever is larger)',
   'settings.source.row': 'row config',
   'settings.source.file': 'settings.yaml',
   'settings.save': 'Save',
@@ -201,4 +210,5 @@ export const en = {
   'since.marker': 'updated since',
   'since.tooltip': 'Referenced at {time}; {n} new messages since. Click to see the first one',
   'sidebar.indexing': 'Still indexing what was said ({indexed} of {total}); so far only titles match',
+  'sidebar.paused': 'Indexing paused: low disk space ({indexed} of {total}); so far only these match',
 } satisfies Record<SessionsKey, string>

@@ -8,7 +8,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { installSettingsSection, settingsNamespace } from '@deepseek-ai/dsh-settings'
 import type z from '@deepseek-ai/schemastery'
-import { Config } from '../config.ts'
+import { Config, settingRefusal } from '../config.ts'
 import { DshSessionsError, messageOf } from './errors.ts'
 
 /** The settings namespace, also the YAML key. */
@@ -67,6 +67,8 @@ export function installSessionsSettings(ctx: Context, config: Config): SessionsS
         if (!KEYS.has(key)) throw new DshSessionsError(`unknown settings key "${key}"`, 'invalid-settings')
         // Every setting is a single value; anything nested is refused before the schema walks it.
         if (typeof value === 'object' && value !== null) throw new DshSessionsError(`settings key "${key}" must be a string, a number or a boolean`, 'invalid-settings')
+        const refusal = settingRefusal(key as keyof Config, value)
+        if (refusal !== undefined) throw new DshSessionsError(`settings key "${key}" ${refusal}`, 'invalid-settings')
       }
       try {
         Config({ ...source(), ...patch })

@@ -102,6 +102,8 @@ export interface TitlesResponse {
 export interface IndexingProgress {
   readonly indexed: number
   readonly total: number
+  /** Present while indexing is paused: `low-disk` when the disk holding the index has less free space than the plugin leaves to the host. */
+  readonly paused?: 'low-disk'
 }
 
 /**

@@ -62,7 +62,7 @@ function fileRow(file: FileReferenceCandidate, quoted: boolean, deps: MentionSou
 function sessionSection(indexing: IndexingProgress | undefined, deps: MentionSourceDeps): string {
   return indexing === undefined
     ? deps.t('section.sessions')
-    : deps.t('section.sessionsIndexing', { indexed: indexing.indexed.toLocaleString(deps.locale()), total: indexing.total.toLocaleString(deps.locale()) })
+    : deps.t(indexing.paused === 'low-disk' ? 'section.sessionsPaused' : 'section.sessionsIndexing', { indexed: indexing.indexed.toLocaleString(deps.locale()), total: indexing.total.toLocaleString(deps.locale()) })
 }
 
 /** What the sessions section holds: the sessions found, or, while the index is built and nothing matched, a row saying so (picking it inserts nothing). */
@@ -70,7 +70,7 @@ function sessionRows(citingSessionId: string, query: string, response: Candidate
   const section = sessionSection(response.indexing, deps)
   if (response.candidates.length === 0 && response.indexing !== undefined && query.trim() !== '') {
     const notice: CandidateValue = { kind: 'notice' }
-    return [{ name: deps.t('candidate.stillIndexing'), section, value: JSON.stringify(notice) }]
+    return [{ name: deps.t(response.indexing.paused === 'low-disk' ? 'candidate.paused' : 'candidate.stillIndexing'), section, value: JSON.stringify(notice) }]
   }
   return response.candidates.map(candidate => sessionRow(citingSessionId, candidate, section, deps))
 }

@@ -14,7 +14,7 @@ import type { SessionsKey } from '../locales.ts'
 import css from './ScopeCard.module.css'
 
 const SCOPES: readonly ReferenceScope[] = ['workspace', 'all']
-const OTHERS = ['allowBareSessionIds', 'allowPlainTitleMentions', 'candidateLimit', 'failureMode', 'agentTools'] as const
+const OTHERS = ['allowBareSessionIds', 'allowPlainTitleMentions', 'candidateLimit', 'failureMode', 'agentTools', 'indexFreeSpaceMiB'] as const
 
 /** A read-only key's value in the UI language. */
 function valueText(config: Config, key: (typeof OTHERS)[number], t: (key: SessionsKey) => string): string {
@@ -27,6 +27,8 @@ function valueText(config: Config, key: (typeof OTHERS)[number], t: (key: Sessio
       return String(config.candidateLimit)
     case 'failureMode':
       return t(config.failureMode === 'reject' ? 'settings.value.reject' : 'settings.value.passthrough')
+    case 'indexFreeSpaceMiB':
+      return config.indexFreeSpaceMiB === 0 ? t('settings.value.freeSpaceAuto') : `${config.indexFreeSpaceMiB} MiB`
   }
 }
 

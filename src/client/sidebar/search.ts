@@ -53,7 +53,7 @@ export class SidebarSearch {
     this.titles.learn(answer.results.flatMap(result => result.title === undefined ? [] : [[result.sessionId, result.title] as const]))
     this.indexing = answer.indexing === undefined ? undefined : {
       query,
-      note: this.t('sidebar.indexing', { indexed: answer.indexing.indexed.toLocaleString(), total: answer.indexing.total.toLocaleString() }),
+      note: this.t(answer.indexing.paused === 'low-disk' ? 'sidebar.paused' : 'sidebar.indexing', { indexed: answer.indexing.indexed.toLocaleString(), total: answer.indexing.total.toLocaleString() }),
     }
     return {
       items: answer.results.map(result => result.snippet === undefined ? { sessionId: result.sessionId } : { sessionId: result.sessionId, snippet: result.snippet.text }),

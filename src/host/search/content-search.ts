@@ -22,7 +22,22 @@
  * and at a stop, the worker records whether the build completed. A file
  * found damaged while in use is set aside by the worker, which opens a fresh
  * one; this side then answers from titles while the pass builds the index
- * again (said once in the log). Where `node:sqlite` or its FTS5 is missing
+ * again (said once in the log). Every {@link ContentSearchOptions.checkMs}
+ * the worker looks at the file's health (see `index-health.ts`) and the
+ * disk's free space.
+ *
+ * Disk space and failed writes: the index never takes the space the host
+ * needs for the user's turns. While the disk that holds the file has less
+ * free space than the floor (see `disk-space.ts`), or once it refused a
+ * write, indexing is paused: the file keeps what it holds and answers, a
+ * pass stops where it is, and the status and the notes of the `@` menu,
+ * the sidebar and `search_sessions` say "paused: low disk space". Once the
+ * disk has room again, indexing resumes by itself. What the index holds of
+ * a session is recorded here only once the worker has written it; a session
+ * whose log could not be read or whose text could not be written stays
+ * pending and is tried again {@link ContentSearchOptions.retryMs} later, and
+ * the index is ready only when every listed session is indexed or named as
+ * skipped (see `log-pass.ts`). Where `node:sqlite` or its FTS5 is missing
  * there is no content index (engine `none`, said once in the log): search is
  * by title only. Nothing here can fail the plugin's start: a worker that
  * cannot start or dies leaves the plugin without content search (titles are
@@ -44,10 +59,12 @@ import { MAX_READ_TEXT } from './conversation-reader.ts'
 import type { QueryTerm } from './terms.ts'
 import { SearchWorker, workerModule } from './worker-client.ts'
 import { DAMAGED_MESSAGE } from './index-file.ts'
+import { LOW_DISK_MESSAGE } from './disk-space.ts'
+import type { FailedVisit } from './log-pass.ts'
 import { SCOPES_HELD } from './held-scopes.ts'
 import { BoundedMap } from '../bounded-map.ts'
 import { boundedWait } from '../bounded-wait.ts'
-import { type EntrySummary, type IndexEngine, type LoadReason, SCOPE_NOT_HELD } from './worker-protocol.ts'
+import { type EntrySummary, type IndexEngine, type LoadReason, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD } from './worker-protocol.ts'
 import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 import type { IndexingProgress } from '../../shared/wire.ts'
 
@@ -72,6 +89,12 @@ export interface ContentSearchOptions {
   readonly follower?: LogFollower
   /** Milliseconds a live session waits after an event before its text is indexed again. */
   readonly liveDelayMs?: number
+  /** The `indexFreeSpaceMiB` setting, read at each look at the disk (0, the default floor, when omitted). */
+  readonly freeSpaceMiB?: () => number
+  /** Milliseconds between looks at the file's health and the disk's free space. */
+  readonly checkMs?: number
+  /** Milliseconds before a pass that left sessions pending runs again. */
+  readonly retryMs?: number
   /** The worker's module (tests only). */
   readonly workerModule?: URL
   /** `none` acts as where `node:sqlite` or FTS5 is missing (tests only); by default SQLite where it can serve. */
@@ -96,7 +119,27 @@ export interface ContentSearchStatus {
   readonly savedBytes: number
   /** Times the file was found damaged while in use, set aside and built again. */
   readonly damaged: number
+  /** `low-disk` while indexing is paused: the index's disk has less free space than the floor, or refused a write. */
+  readonly paused?: 'low-disk'
+  /** The disk's free space and the floor, in bytes, at the last look. */
+  readonly disk?: { readonly free: number; readonly floor: number }
+  /** Sessions whose log could not be read or whose text could not be written: tried again. */
+  readonly pending: number
+  /** Sessions whose visits failed again and again, with the last reason (a few named). */
+  readonly skipped: { readonly count: number; readonly sessions: readonly FailedVisit[] }
 }
+
+/** Milliseconds between looks at the file's health and the disk's free space, by default. */
+const CHECK_MS = 15_000
+
+/** Milliseconds before a pass that left sessions pending runs again, by default. */
+const RETRY_MS = 30_000
+
+/** Skipped sessions the status names. */
+const SKIPPED_NAMED = 10
+
+/** Free space a paused index waits to gain over what it had when it paused, before it writes again: a quarter of the floor, at most 8 MiB. */
+const resumeMargin = (floor: number): number => Math.min(8 * 2 ** 20, Math.floor(floor / 4))
 
 
 /**
@@ -144,6 +187,23 @@ export class ContentSearch implements ContentSink {
   private damaged = 0
   /** A rebuild after damage is under way (its message is logged once). */
   private rebuilding = false
+  /** Counts the files opened: a write that completes after another file was opened is not recorded. */
+  private epoch = 0
+  /** Whether the worker said it has no index file open (one is opened at the next look). */
+  private closed = false
+  /** Why indexing is paused, if it is. */
+  private pausedFor: 'low-disk' | undefined
+  /** The disk's free space when indexing paused (learnt at the first look after). */
+  private freeWhenPaused: number | undefined
+  private lastSpace: { free: number; floor: number } | undefined
+  private checking = false
+  private checkTimer: NodeJS.Timeout | undefined
+  private retryTimer: NodeJS.Timeout | undefined
+  /** Per live session, the revision whose write is under way. */
+  private readonly liveWriting = new Map<string, string>()
+  private readonly freeSpaceMiB: () => number
+  private readonly checkMs: number
+  private readonly retryMs: number
   private readonly live: LiveChanges
   private disposed = false
   private readonly ctx: Context
@@ -161,6 +221,9 @@ export class ContentSearch implements ContentSink {
     this.live = new LiveChanges(options.liveDelayMs ?? 250, id => this.liveChanged(id))
     this.workerModule = options.workerModule ?? workerModule()
     this.engineAsked = options.engine
+    this.freeSpaceMiB = options.freeSpaceMiB ?? (() => 0)
+    this.checkMs = options.checkMs ?? CHECK_MS
+    this.retryMs = options.retryMs ?? RETRY_MS
     this.pass = new LogPass(ctx, sessions, logs, this, {
       ...(options.duty === undefined ? {} : { duty: options.duty }),
       ...(options.follower === undefined ? {} : { follower: options.follower }),
@@ -181,6 +244,8 @@ export class ContentSearch implements ContentSink {
   private async stop(): Promise<void> {
     this.disposed = true
     this.live.stop()
+    clearInterval(this.checkTimer)
+    clearTimeout(this.retryTimer)
     const worker = this.worker
     if (worker === undefined) return
     if (this.engine === 'sqlite' && this.file !== undefined && worker.alive) await boundedWait(worker.call('save', { file: this.file, complete: this.ready }), STOP_SAVE_MS)
@@ -189,16 +254,30 @@ export class ContentSearch implements ContentSink {
 
   /** Where the index stands. */
   status(): ContentSearchStatus {
-    return { ready: this.ready, available: this.available, sessions: this.summaries.size, start: this.start, engine: this.engine, ...this.pass.stats, savedBytes: this.savedBytes, damaged: this.damaged }
+    return {
+      ready: this.ready,
+      available: this.available,
+      sessions: this.summaries.size,
+      start: this.start,
+      engine: this.engine,
+      ...this.pass.stats,
+      savedBytes: this.savedBytes,
+      damaged: this.damaged,
+      ...(this.pausedFor === undefined ? {} : { paused: this.pausedFor }),
+      ...(this.lastSpace === undefined ? {} : { disk: this.lastSpace }),
+      pending: this.pass.pending,
+      skipped: this.pass.skipped(SKIPPED_NAMED),
+    }
   }
 
   /**
    * How far the build has come, while the index does not yet answer for every session.
    * @param within - the sessions counted (a caller's scope); every listed session when omitted.
-   * @returns indexed and listed sessions among those; `undefined` once it answers for all, or without content search.
+   * @returns indexed and listed sessions among those, and whether indexing is paused; `undefined` once it answers
+   *   for all and is not paused, or without content search.
    */
   progress(within?: (session: IndexedSession) => boolean): IndexingProgress | undefined {
-    if (this.ready || !this.available) return undefined
+    if ((this.ready && this.pausedFor === undefined) || !this.available) return undefined
     let total = 0
     let indexed = 0
     for (const session of this.sessions.list()) {
@@ -206,7 +285,7 @@ export class ContentSearch implements ContentSink {
       total += 1
       if (this.summaries.has(session.id)) indexed += 1
     }
-    return { indexed, total }
+    return { indexed, total, ...(this.pausedFor === undefined ? {} : { paused: this.pausedFor }) }
   }
 
   /** Resolves once the index answers for every session. */
@@ -367,6 +446,11 @@ export class ContentSearch implements ContentSink {
     return this.worker?.alive === true
   }
 
+  /** Whether writing is paused: for lack of disk space, or while no index file is open (the log pass's sink). */
+  get paused(): boolean {
+    return this.pausedFor !== undefined || this.closed
+  }
+
   /** What the index holds of a session: its revision and title (the log pass's sink). */
   entry(id: string): EntrySummary | undefined {
     return this.summaries.get(id)
@@ -380,14 +464,19 @@ export class ContentSearch implements ContentSink {
   /** Reads a session's log into the index through the worker (the log pass's sink). */
   async readLog(id: string, path: string, revision: string): Promise<{ found: boolean; title: string | undefined }> {
     if (this.worker === undefined) throw new Error('the search worker has not started')
+    const epoch = this.epoch
     let read: { found: boolean; title: string | undefined }
     try {
       read = await this.worker.call('read', { session: id, path, revision })
     } catch (error) {
       // The file was set aside and a fresh one opened: this log is read again by the rebuild's pass.
       if (this.damagedBy(error)) return { found: false, title: undefined }
+      // Not written for lack of space, or no file open: indexing pauses, and the pass stops here.
+      if (!this.lowDiskBy(error) && String(error instanceof Error ? error.message : error).includes(NOT_OPEN_MESSAGE)) this.closed = true
       throw error
     }
+    // Written to a file set aside since: the rebuild's pass reads it again.
+    if (epoch !== this.epoch) return read
     if (read.found) this.summaries.set(id, { revision, title: read.title })
     else this.dropSummary(id)
     return read
@@ -403,12 +492,26 @@ export class ContentSearch implements ContentSink {
   followLive(id: string): void {
     const session = this.ctx.sessions.get(id as SessionHeader['id'])
     const worker = this.worker
-    if (session === undefined || worker?.alive !== true) return
+    // While paused, the pass that resumes indexing visits it.
+    if (session === undefined || worker?.alive !== true || this.pausedFor !== undefined) return
     const revision = liveRevision(session)
-    if (this.summaries.get(id)?.revision === revision) return
+    if (this.summaries.get(id)?.revision === revision || this.liveWriting.get(id) === revision) return
     const entry: ContentEntry = { revision, ...conversationOf(session.events) }
-    this.summaries.set(id, { revision, title: entry.title })
-    worker.call('put', { session: id, entry }).catch(error => { this.damagedBy(error) })
+    const epoch = this.epoch
+    this.liveWriting.set(id, revision)
+    const done = (): void => {
+      if (this.liveWriting.get(id) === revision) this.liveWriting.delete(id)
+    }
+    // Recorded only once written: a write that failed leaves the session to be written again.
+    worker.call('put', { session: id, entry }).then(() => {
+      done()
+      if (epoch === this.epoch && this.sessions.get(id) !== undefined) this.summaries.set(id, { revision, title: entry.title })
+    }, (error: unknown) => {
+      done()
+      if (this.damagedBy(error) || this.lowDiskBy(error)) return
+      this.ctx.logger('dsh-sessions').warn('content search: indexing %s failed: %s', id, error)
+      this.retrySoon()
+    })
   }
 
   private liveChanged(id: string): void {
@@ -432,38 +535,124 @@ export class ContentSearch implements ContentSink {
         this.ctx.logger('dsh-sessions').warn('content search is off: %s', error)
       })
       if (!worker.alive) this.start = 'unavailable'
-      else {
-        // Without a file, the index lives in memory (SQLite's own): nothing is restored, nothing written.
-        const loaded = await worker.call('load', { file: this.file ?? null })
-        if (this.disposed) return
-        this.engine = loaded.engine
-        this.savedBytes = loaded.bytes
-        if (loaded.engine === 'none') {
-          // Search by title only: without the worker, titles are read the way they are without content search.
-          this.start = 'unavailable'
-          this.ctx.logger('dsh-sessions').warn('content search is off, titles only: %s', loaded.why ?? 'no SQLite with FTS5')
-          this.worker = undefined
-          await worker.stop()
-        } else for (const [id, summary] of loaded.entries) this.summaries.set(id, summary)
-        if (loaded.engine !== 'none') this.start = this.file === undefined ? 'no-file' : loaded.reason
-        if (loaded.reason === 'restored') this.markReady()
-        else if (loaded.engine === 'none') { /* said above */ } else if (loaded.reason !== 'missing' && loaded.reason !== 'partial') this.ctx.logger('dsh-sessions').info('content index file %s (%s): building it again', this.file, loaded.reason)
-      }
+      else await this.load(worker)
     } catch (error) {
       this.ctx.logger('dsh-sessions').warn('content search: %s', error)
     }
     if (this.disposed) return
+    if (this.worker?.alive === true && this.engine === 'sqlite' && this.file !== undefined) {
+      this.checkTimer = setInterval(() => void this.check(), this.checkMs)
+      this.checkTimer.unref()
+    }
     this.sessions.onListed(() => this.runPass())
     if (this.sessions.isListed) this.runPass()
+  }
+
+  /** Opens the index file through the worker (at the start, and again when none could be opened before), and takes what it holds. */
+  private async load(worker: SearchWorker): Promise<void> {
+    // Without a file, the index lives in memory (SQLite's own): nothing is restored, nothing written.
+    const loaded = await worker.call('load', { file: this.file ?? null, freeSpaceMiB: this.freeSpaceMiB() })
+    if (this.disposed) return
+    this.epoch += 1
+    this.closed = false
+    this.engine = loaded.engine
+    this.savedBytes = loaded.bytes
+    this.clearSummaries()
+    if (loaded.engine === 'none') {
+      // Search by title only: without the worker, titles are read the way they are without content search.
+      this.start = 'unavailable'
+      this.ctx.logger('dsh-sessions').warn('content search is off, titles only: %s', loaded.why ?? 'no SQLite with FTS5')
+      this.worker = undefined
+      await worker.stop()
+      return
+    }
+    for (const [id, summary] of loaded.entries) this.summaries.set(id, summary)
+    this.start = this.file === undefined ? 'no-file' : loaded.reason
+    if (loaded.reason === 'restored') this.markReady()
+    else if (loaded.reason === 'low-disk') this.pause()
+    else if (loaded.reason !== 'missing' && loaded.reason !== 'partial') this.ctx.logger('dsh-sessions').info('content index file %s (%s): building it again', this.file, loaded.reason)
   }
 
   private runPass(): void {
     this.pass.schedule()
     void this.pass.idle().then(() => {
       if (this.disposed) return
-      if (this.sessions.isListed && !this.rebuilding) this.markReady()
+      if (this.sessions.isListed && !this.rebuilding && this.pausedFor === undefined) {
+        // Ready means every listed session is indexed or named as skipped; those still pending are tried again soon.
+        if (this.pass.pending === 0) this.markReady()
+        else this.retrySoon()
+      }
       void this.saved()
     })
+  }
+
+  /** Runs a pass {@link ContentSearchOptions.retryMs} from now, once however often it is asked for. */
+  private retrySoon(): void {
+    if (this.retryTimer !== undefined || this.disposed) return
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined
+      if (!this.disposed && this.pausedFor === undefined) this.runPass()
+    }, this.retryMs)
+    this.retryTimer.unref()
+  }
+
+  /**
+   * Looks at the file's health and the disk's free space through the
+   * worker: damage found is handled as any damage; a disk below the floor
+   * pauses indexing; a paused index resumes once the disk has room again
+   * (see {@link resumeMargin}); and where no file is open, one is opened.
+   */
+  private async check(): Promise<void> {
+    const worker = this.worker
+    if (this.disposed || this.checking || worker?.alive !== true || this.engine !== 'sqlite' || this.file === undefined) return
+    this.checking = true
+    try {
+      const { space, open, bytes } = await worker.call('check', { freeSpaceMiB: this.freeSpaceMiB() })
+      if (this.disposed) return
+      this.lastSpace = { free: space.free, floor: space.floor }
+      if (open) this.savedBytes = bytes
+      if (this.pausedFor === undefined) {
+        if (space.low) {
+          this.pause()
+          this.freeWhenPaused = space.free
+        } else if (!open) {
+          // The file was set aside and no fresh one could be opened then.
+          await this.load(worker)
+          this.runPass()
+        }
+        return
+      }
+      if (this.freeWhenPaused === undefined) {
+        this.freeWhenPaused = space.free
+        return
+      }
+      if (space.low || space.free < this.freeWhenPaused + resumeMargin(space.floor)) return
+      this.pausedFor = undefined
+      this.freeWhenPaused = undefined
+      this.ctx.logger('dsh-sessions').info('content search: the disk has room again (%d MiB free); indexing resumes', Math.floor(space.free / 2 ** 20))
+      if (!open) await this.load(worker)
+      this.runPass()
+    } catch (error) {
+      if (!this.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: looking at the index file failed: %s', error)
+    } finally {
+      this.checking = false
+    }
+  }
+
+  /** Pauses indexing for lack of disk space (said once in the log); the next look learns how much space there was. */
+  private pause(): void {
+    if (this.pausedFor !== undefined || this.disposed) return
+    this.pausedFor = 'low-disk'
+    this.freeWhenPaused = undefined
+    this.ctx.logger('dsh-sessions').warn('content search: indexing is paused: the disk that holds %s is low on space; what the index holds still answers, and indexing resumes once the disk has room again', this.file)
+    setImmediate(() => void this.check())
+  }
+
+  /** Whether an error of the worker says a write was not made for lack of disk space; if so, indexing pauses. */
+  private lowDiskBy(error: unknown): boolean {
+    if (!String(error instanceof Error ? error.message : error).includes(LOW_DISK_MESSAGE)) return false
+    this.pause()
+    return true
   }
 
   /** Records where the build stands in the file, and its size. */
@@ -473,7 +662,7 @@ export class ContentSearch implements ContentSink {
     try {
       this.savedBytes = (await worker.call('save', { file: this.file, complete: this.ready })).bytes
     } catch (error) {
-      if (!this.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: recording the index file failed: %s', error)
+      if (!this.damagedBy(error) && !this.lowDiskBy(error)) this.ctx.logger('dsh-sessions').warn('content search: recording the index file failed: %s', error)
     }
   }
 
@@ -488,6 +677,7 @@ export class ContentSearch implements ContentSink {
     if (this.rebuilding || this.disposed) return true
     this.rebuilding = true
     this.damaged += 1
+    this.epoch += 1
     this.ctx.logger('dsh-sessions').warn('content search: %s; it was set aside, and the index is built again from the logs (titles only meanwhile)', error instanceof Error ? error.message : String(error))
     this.clearSummaries()
     this.ready = false

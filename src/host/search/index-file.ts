@@ -30,6 +30,12 @@ export const SQLITE_VERSION = 5
 /** Bytes of a page of a new file. */
 const PAGE_SIZE = 16_384
 
+/** Pages of write-ahead log after which a commit folds it into the file (4 MiB of 16 KiB pages; SQLite's default is 1,000). */
+export const WAL_PAGES = 256
+
+/** Bytes a write-ahead log is cut back to once folded into the file. */
+export const WAL_BYTES = 4 * 2 ** 20
+
 /** Milliseconds a change waits for another process's write to finish. */
 export const BUSY_MS = 5_000
 
@@ -200,12 +206,13 @@ export function openIndexFile(sqlite: SqliteModule, path: string, layout: Sqlite
     removeIndexFile(path)
     return { db: openIndexFile(sqlite, path, layout).db, rebuilt: 'corrupt' }
   }
-  if (rebuilt === 'corrupt' || rebuilt === 'outdated') {
+  if (rebuilt !== undefined) {
     // Dropped tables leave their pages in the file: give them back (an older layout's file could be gigabytes).
+    // A new file gets its header and schema written to it at once, so a health check can read them there.
     try {
-      db.exec('VACUUM; PRAGMA wal_checkpoint(TRUNCATE)')
+      db.exec(rebuilt === 'missing' ? 'PRAGMA wal_checkpoint(TRUNCATE)' : 'VACUUM; PRAGMA wal_checkpoint(TRUNCATE)')
     } catch {
-      // another process is reading it: the pages are reused by the new build instead
+      // another process is reading it: the pages are reused by the new build instead, and the header is written at the next checkpoint
     }
   }
   return { db, rebuilt }
@@ -227,15 +234,16 @@ export function removeIndexFile(path: string): void {
  */
 export function setIndexFileAside(path: string): string {
   const aside = `${path}.damaged`
-  removeIndexFile(aside)
+  // What stood at the path may be a folder, not a file.
+  for (const end of ['', '-wal', '-shm', '-journal']) rmSync(`${aside}${end}`, { force: true, recursive: true })
   for (const end of ['', '-wal']) {
     try {
       renameSync(`${path}${end}`, `${aside}${end}`)
     } catch {
-      rmSync(`${path}${end}`, { force: true })
+      rmSync(`${path}${end}`, { force: true, recursive: true })
     }
   }
-  for (const end of ['-shm', '-journal']) rmSync(`${path}${end}`, { force: true })
+  for (const end of ['-shm', '-journal']) rmSync(`${path}${end}`, { force: true, recursive: true })
   return aside
 }
 
@@ -244,7 +252,8 @@ function connect(sqlite: SqliteModule, path: string): DatabaseSync {
   try {
     // The page size counts only when the file is created: larger pages hold the compressed pieces of text with less room left over.
     db.exec(`PRAGMA page_size = ${PAGE_SIZE}`)
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA journal_size_limit = 8388608; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -8000; PRAGMA temp_store = MEMORY')
+    // The write-ahead log is folded into the file once it holds WAL_PAGES pages, and cut back to WAL_BYTES after.
+    db.exec(`PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = ${WAL_PAGES}; PRAGMA journal_size_limit = ${WAL_BYTES}; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -8000; PRAGMA temp_store = MEMORY`)
   } catch (error) {
     db.close()
     throw error

@@ -6,23 +6,35 @@
  *
  * Where `node:sqlite` or its FTS5 is missing there is no index (engine
  * `none`): the host then searches titles only. A file found damaged after it
- * was opened is set aside and a fresh one opened in its place at once; the
- * call that found it fails with {@link IndexDamagedError}'s message, so the
- * host half builds the index again from the logs (see `content-search.ts`).
- * Changes that arrive before the file is opened are kept and written to it
- * once it is. Runs wherever it is constructed (the worker thread, or a test).
+ * was opened (by a query, a write, or a health check, see
+ * `index-health.ts`) is set aside and a fresh one opened in its place at
+ * once; the call that found it fails with {@link IndexDamagedError}'s
+ * message, so the host half builds the index again from the logs (see
+ * `content-search.ts`). Any other SQLite error leads to a health check at
+ * once.
+ *
+ * Disk space: no text is written while the disk that holds the file has
+ * less free space than the floor (see `disk-space.ts`), and a write the disk
+ * refuses is rolled back; either way the call fails with
+ * {@link LowDiskError}'s message and the file keeps what it had. A change
+ * that arrives before the file is opened, or while it cannot be, fails
+ * alike: nothing is held in memory in its place, and the host half writes
+ * it again later. Runs wherever it is constructed (the worker thread, or a
+ * test).
  * @module @wishp3/dsh-sessions/host/search/index-keeper
  */
+import { existsSync } from 'node:fs'
 import { readdir, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { readLogFile } from '../official/log-file.ts'
+import { type DiskReader, type DiskSpace, diskSpaceOf, isDiskFull, LowDiskError, statDisk } from './disk-space.ts'
 import { IndexDamagedError } from './index-file.ts'
 import { loadSqlite, type SqliteModule } from './sqlite-capability.ts'
 import type { ContentHit } from './index-search.ts'
 import { type ContentEntry, type SqliteIndexOptions, SqliteIndex } from './sqlite-index.ts'
 import type { QueryTerm } from './terms.ts'
 import { HeldScopes } from './held-scopes.ts'
-import { type HeldScopeQuery, type IndexEngine, SCOPE_NOT_HELD, type SearchScope, type WorkerCalls } from './worker-protocol.ts'
+import { type HeldScopeQuery, type IndexEngine, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD, type SearchScope, type WorkerCalls } from './worker-protocol.ts'
 
 /** Options of {@link IndexKeeper}. */
 export interface IndexKeeperOptions {
@@ -30,7 +42,10 @@ export interface IndexKeeperOptions {
   readonly engine?: IndexEngine
   /** Passed to the index file (measurements and tests). */
   readonly sqlite?: SqliteIndexOptions
+  /** How the disk's free space is read (tests give their own). */
+  readonly disk?: DiskReader
 }
+
 
 /**
  * The SQLite file of the index named by `file`, the `.json` path the plugin
@@ -57,30 +72,53 @@ export class IndexKeeper {
   private sqlite: SqliteModule | undefined
   private readonly engine: IndexEngine | undefined
   private readonly options: SqliteIndexOptions
+  private readonly readDisk: DiskReader
+  /** The folder that holds the file, whose disk's free space is checked before each write; `undefined` in memory. */
+  private folder: string | undefined
+  /** The `indexFreeSpaceMiB` setting. */
+  private freeSpaceMiB = 0
   /** Creation times of the sessions queries may find (see {@link SearchScope}). */
   private readonly createdAt = new Map<string, number>()
-  /** Changes that arrived before the file was opened, in arrival order. */
-  private readonly early = new Map<string, ContentEntry | null>()
   /** The scopes queries name (see `held-scopes.ts`); given up whenever a file is opened. */
   private readonly scopes = new HeldScopes()
 
   constructor(options: IndexKeeperOptions = {}) {
     this.engine = options.engine
     this.options = options.sqlite ?? {}
+    this.readDisk = options.disk ?? statDisk
+  }
+
+  /**
+   * Where the index's disk stands against the floor.
+   * @returns the figures; not low in memory.
+   */
+  space(): DiskSpace {
+    if (this.folder === undefined) return { free: Number.POSITIVE_INFINITY, total: 0, floor: 0, low: false }
+    return diskSpaceOf(this.folder, this.freeSpaceMiB, this.readDisk)
+  }
+
+  /** Throws {@link LowDiskError} when the disk has less free space than the floor. */
+  private ensureSpace(): void {
+    const space = this.space()
+    if (space.low) throw new LowDiskError(space)
+  }
+
+  /** The open file, or {@link NOT_OPEN_MESSAGE}. */
+  private opened(): SqliteIndex {
+    if (this.disk === undefined) throw new Error(NOT_OPEN_MESSAGE)
+    return this.disk
   }
 
   /**
    * Indexes a session's text, or forgets it (`null`).
    * @param session - the session.
    * @param entry - its text, or `null`.
+   * @throws {@link NOT_OPEN_MESSAGE} before the file is opened, {@link LowDiskError} when text is not written for lack of space.
    */
   apply(session: string, entry: ContentEntry | null): void {
-    const disk = this.disk
-    if (disk === undefined) {
-      this.early.delete(session)
-      this.early.set(session, entry)
-      return
-    }
+    const disk = this.opened()
+    // Forgetting frees space, and is tried whatever the disk holds.
+    if (entry !== null) this.ensureSpace()
     this.guarded(() => {
       if (entry === null) {
         this.scopes.forgetting(session, disk)
@@ -98,6 +136,9 @@ export class IndexKeeper {
    * @returns whether the file was there, and its latest title.
    */
   async read({ session, path, revision }: WorkerCalls['read']['args']): Promise<WorkerCalls['read']['result']> {
+    // Nothing is read that could not be written.
+    this.opened()
+    this.ensureSpace()
     const conversation = await readLogFile(path)
     this.apply(session, conversation === undefined ? null : { revision, title: conversation.title, messages: conversation.messages, ...(conversation.origins === undefined ? {} : { origins: conversation.origins }) })
     return { found: conversation !== undefined, title: conversation?.title }
@@ -166,6 +207,20 @@ export class IndexKeeper {
   }
 
   /**
+   * Looks at the file's health (see `index-health.ts`) and the disk's space.
+   * @param freeSpaceMiB - the `indexFreeSpaceMiB` setting now.
+   * @returns the disk's figures, whether a file is open, and the bytes it takes.
+   * @throws the damage message when the file was found damaged (it was set aside and a fresh one opened).
+   */
+  check(freeSpaceMiB: number): WorkerCalls['check']['result'] {
+    this.freeSpaceMiB = freeSpaceMiB
+    const disk = this.disk
+    if (disk !== undefined) this.guarded(() => disk.health())
+    const space = this.space()
+    return { space: { free: Number.isFinite(space.free) ? space.free : -1, total: space.total, floor: space.floor, low: space.low }, open: this.disk !== undefined, bytes: this.disk?.bytes() ?? 0 }
+  }
+
+  /**
    * Opens the index file (or builds it anew when unusable), removing the
    * JSON file of earlier versions; what the file holds answers at once, and
    * `partial` says that its last build did not complete. Without
@@ -173,22 +228,28 @@ export class IndexKeeper {
    * @param file - the old JSON file's path; the SQLite file sits beside it (see {@link sqliteFileOf}). `null`: no file, an index in memory (tests, and hosts without a home).
    * @returns the engine, the sessions restored, and how the file was found.
    */
-  async load(file: string | null): Promise<WorkerCalls['load']['result']> {
+  async load(file: string | null, freeSpaceMiB = 0): Promise<WorkerCalls['load']['result']> {
     const loaded = this.engine === 'none' ? { ok: false as const, reason: 'node:sqlite was not used (asked for no engine)' } : await loadSqlite()
-    if (!loaded.ok) {
-      this.early.clear()
-      return { engine: 'none', entries: [], reason: 'unavailable', bytes: 0, why: loaded.reason }
-    }
+    if (!loaded.ok) return { engine: 'none', entries: [], reason: 'unavailable', bytes: 0, why: loaded.reason }
     this.sqlite = loaded.sqlite
+    this.freeSpaceMiB = freeSpaceMiB
+    this.folder = file === null ? undefined : dirname(file)
     this.disk?.close()
+    this.disk = undefined
     this.scopes.clear()
-    const opened = SqliteIndex.open(loaded.sqlite, file === null ? ':memory:' : sqliteFileOf(file), this.options)
+    const path = file === null ? ':memory:' : sqliteFileOf(file)
+    let opened
+    try {
+      // A file is created only where there is room for it; one that exists is opened whatever the disk holds, and answers.
+      if (file !== null && !existsSync(path)) this.ensureSpace()
+      opened = SqliteIndex.open(loaded.sqlite, path, this.options)
+    } catch (error) {
+      if (error instanceof LowDiskError || isDiskFull(error)) return { engine: 'sqlite', entries: [], reason: 'low-disk', bytes: 0 }
+      return { engine: 'none', entries: [], reason: 'unavailable', bytes: 0, why: `the index file cannot be opened: ${error instanceof Error ? error.message : String(error)}` }
+    }
     this.disk = opened.index
     if (file !== null) await removeOldFiles(file)
     const disk = opened.index
-    // Changes applied before the file was opened reach it now.
-    for (const [id, entry] of this.early) this.apply(id, entry)
-    this.early.clear()
     const entries = this.guarded(() => disk.summaries())
     return { engine: 'sqlite', entries, reason: opened.rebuilt ?? (this.guarded(() => disk.complete) ? 'restored' : 'partial'), bytes: disk.bytes() }
   }
@@ -202,14 +263,37 @@ export class IndexKeeper {
     try {
       return body()
     } catch (error) {
-      if (!(error instanceof IndexDamagedError) || this.disk === undefined || this.sqlite === undefined) throw error
-      const path = this.disk.path
-      this.disk.close()
-      this.scopes.clear()
-      SqliteIndex.setAside(path)
-      this.disk = SqliteIndex.open(this.sqlite, path, this.options).index
-      throw error
+      if (isDiskFull(error)) throw new LowDiskError(this.space(), error)
+      if (this.disk === undefined || this.sqlite === undefined) throw error
+      if (!(error instanceof IndexDamagedError)) {
+        // Another SQLite error (an I/O error, a read-only file): a look at the file tells whether it is damage.
+        if (typeof (error as { errcode?: unknown } | null)?.errcode !== 'number') throw error
+        try {
+          this.disk.health()
+        } catch (found) {
+          if (found instanceof IndexDamagedError) return this.setAside(found)
+        }
+        throw error
+      }
+      return this.setAside(error)
     }
+  }
+
+  /** Sets the damaged file aside, opens a fresh one in its place (when it can be), and fails with the damage. */
+  private setAside(error: IndexDamagedError): never {
+    const disk = this.disk!
+    const path = disk.path
+    disk.close()
+    this.disk = undefined
+    this.scopes.clear()
+    SqliteIndex.setAside(path)
+    try {
+      this.ensureSpace()
+      this.disk = SqliteIndex.open(this.sqlite!, path, this.options).index
+    } catch {
+      // No room, or no file can be opened there: changes fail until the host half loads the index again.
+    }
+    throw error
   }
 
   /** Closes the index file (the worker is ending). */

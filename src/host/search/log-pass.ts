@@ -16,6 +16,13 @@
  * visited on its own a moment later, so its changed log is read (and its
  * tail kept) without waiting for the next listing.
  *
+ * Faults: a session whose visit fails (its log unreadable, or its text not
+ * written) stays pending and is visited again by the next pass; after
+ * {@link SKIP_AFTER} failures in a row it is named as skipped, with the
+ * last reason, and still tried by every later pass. While the sink is
+ * paused (its disk is low on space) a pass stops where it is and counts
+ * nothing as failed.
+ *
  * Without a log file to read (no persistence backend that locates one), or
  * without the search worker, a session's missing title is read once per
  * process through the title cache or the query service instead, and it has
@@ -28,12 +35,14 @@ import type {} from '@deepseek-ai/dsh-session-projection-cache'
 import type {} from '@deepseek-ai/dsh-session-query'
 import type { LogHeader, SessionLogLocator } from './log-locator.ts'
 import type { EntrySummary } from './worker-protocol.ts'
-import type { SessionIndex } from '../sessions/session-index.ts'
+import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 
 /** Where the pass puts what it read. */
 export interface ContentSink {
   /** Whether logs can be read into the content index at all. */
   readonly available: boolean
+  /** Whether writing to the content index is paused (a pass stops while it is). */
+  readonly paused: boolean
   /** What the content index holds of a session. */
   entry(id: string): EntrySummary | undefined
   /** Every session the content index holds. */
@@ -85,6 +94,16 @@ export interface LogPassStats {
   lastPassMs: number
 }
 
+/** Failed visits in a row after which a session is named as skipped. */
+export const SKIP_AFTER = 3
+
+/** A session whose visits failed, and why the last one did. */
+export interface FailedVisit {
+  readonly id: string
+  readonly tries: number
+  readonly reason: string
+}
+
 /** Milliseconds after a visit of a session that stopped being live before it is visited once more. */
 const LOOK_AGAIN_MS = 10_000
 
@@ -103,6 +122,8 @@ export class LogPass {
   private readonly controller = new AbortController()
   /** Sessions to visit soon, outside a pass, each with whether to look at it again later. */
   private readonly soon = new Map<string, boolean>()
+  /** Sessions whose last visit failed, by id. */
+  private readonly failures = new Map<string, FailedVisit>()
   private soonTimer: NodeJS.Timeout | undefined
   private readonly ctx: Context
   private readonly sessions: SessionIndex
@@ -174,13 +195,45 @@ export class LogPass {
     for (const [id, again] of [...this.soon]) {
       this.soon.delete(id)
       const session = this.sessions.get(id)
-      if (session === undefined || this.controller.signal.aborted) continue
-      try {
-        await this.visit(session)
-      } catch (error) {
-        if (!this.controller.signal.aborted) this.ctx.logger('dsh-sessions').warn('log pass: reading %s failed: %s', id, error)
-      }
+      if (session === undefined || this.controller.signal.aborted || this.sink.paused) continue
+      await this.tryVisit(session)
       if (again) setTimeout(() => this.queue(id, 0, false), LOOK_AGAIN_MS).unref()
+    }
+  }
+
+  /** Sessions whose last visit failed fewer than {@link SKIP_AFTER} times in a row: they are still being tried. */
+  get pending(): number {
+    let count = 0
+    for (const failure of this.failures.values()) if (failure.tries < SKIP_AFTER) count += 1
+    return count
+  }
+
+  /**
+   * Sessions whose visits failed {@link SKIP_AFTER} times in a row.
+   * @param limit - most sessions named.
+   * @returns how many, and the first few with the last reason.
+   */
+  skipped(limit: number): { count: number; sessions: FailedVisit[] } {
+    const sessions: FailedVisit[] = []
+    let count = 0
+    for (const failure of this.failures.values()) {
+      if (failure.tries < SKIP_AFTER) continue
+      count += 1
+      if (sessions.length < limit) sessions.push(failure)
+    }
+    return { count, sessions }
+  }
+
+  /** Visits a session, recording whether it failed; a failure while the sink is paused (or the pass stops) is not the session's. */
+  private async tryVisit(session: IndexedSession): Promise<void> {
+    try {
+      await this.visit(session)
+      this.failures.delete(session.id)
+    } catch (error) {
+      if (this.controller.signal.aborted || this.sink.paused) return
+      const reason = error instanceof Error ? error.message : String(error)
+      this.failures.set(session.id, { id: session.id, tries: (this.failures.get(session.id)?.tries ?? 0) + 1, reason })
+      this.ctx.logger('dsh-sessions').warn('log pass: reading %s failed: %s', session.id, reason)
     }
   }
 
@@ -195,18 +248,16 @@ export class LogPass {
     const listed = this.sessions.list()
     const order = [...listed.filter(session => this.sessions.needsTitle(session.id)), ...listed.filter(session => !this.sessions.needsTitle(session.id))]
     for (const session of order) {
-      if (this.controller.signal.aborted) return
+      // Stopped, or paused for lack of disk space: the pass ends here, uncounted, and the next one starts over.
+      if (this.controller.signal.aborted || this.sink.paused) return
       const spent = performance.now()
-      try {
-        await this.visit(session)
-      } catch (error) {
-        if (this.controller.signal.aborted) return
-        this.ctx.logger('dsh-sessions').warn('log pass: reading %s failed: %s', session.id, error)
-      }
+      await this.tryVisit(session)
       const elapsed = performance.now() - spent
       await (elapsed >= 1 ? sleep(elapsed * (1 / this.duty - 1)) : nextTurn())
     }
+    if (this.sink.paused) return
     for (const id of this.indexedButGone()) this.sink.forget(id)
+    for (const id of this.failures.keys()) if (this.sessions.get(id) === undefined) this.failures.delete(id)
     if (this.sessions.isListed && this.follower !== undefined) {
       await this.follower.passed(new Set(this.sessions.list().map(session => session.id)))
         .catch((error: unknown) => { this.ctx.logger('dsh-sessions').warn('log pass: %s', error) })

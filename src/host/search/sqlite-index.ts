@@ -39,7 +39,9 @@
  */
 import { statSync } from 'node:fs'
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import { isDiskFull } from './disk-space.ts'
 import { IndexDamagedError, isDamaged, LAYOUT, openIndexFile, removeIndexFile, ROW_SPAN, setIndexFileAside, type SqliteLayout } from './index-file.ts'
+import { type ExpectedFile, indexFileProblem } from './index-health.ts'
 import { type AdmittedRows, type ContentHit, IndexSearch, RANKED_ROWS } from './index-search.ts'
 import { prefixEnd } from './prefix-expansion.ts'
 import type { SqliteModule } from './sqlite-capability.ts'
@@ -92,6 +94,12 @@ interface Statements {
   readonly split: StatementSync
 }
 
+/** Whether an error says another connection holds the file (`SQLITE_BUSY`, `SQLITE_LOCKED`). */
+function isBusy(error: unknown): boolean {
+  const code = (error as { errcode?: unknown } | null)?.errcode
+  return typeof code === 'number' && ((code & 0xff) === 5 || (code & 0xff) === 6)
+}
+
 /** The name of a temporary table of session numbers (see {@link SqliteIndex.fillScope}). */
 const scopeTable = (slot: number): string => `scope_${Math.trunc(slot)}`
 
@@ -111,11 +119,20 @@ export class SqliteIndex {
   private readonly everyPiece: boolean
   /** Whether the temporary vocabulary table prefixes are expanded from exists yet, or cannot be made. */
   private vocabularyState: 'unmade' | 'made' | 'missing' = 'unmade'
+  private readonly sqlite: SqliteModule
+  /** What the file on disk is expected to be (see `index-health.ts`); `undefined` in memory. */
+  private readonly expected: ExpectedFile | undefined
   readonly path: string
 
-  private constructor(db: DatabaseSync, path: string, options: SqliteIndexOptions) {
+  private constructor(sqlite: SqliteModule, db: DatabaseSync, path: string, options: SqliteIndexOptions) {
+    this.sqlite = sqlite
     this.db = db
     this.path = path
+    this.expected = path === ':memory:' ? undefined : {
+      inode: statSync(path).ino,
+      pageSize: (db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size,
+      places: (options.layout ?? LAYOUT).places,
+    }
     this.beforeWrite = options.beforeWrite ?? (() => undefined)
     this.level = (options.layout ?? LAYOUT).level
     this.pieceChars = (options.layout ?? LAYOUT).pieceChars
@@ -156,15 +173,48 @@ export class SqliteIndex {
 
   /**
    * Opens the index file, creating it, or building it anew when it is not a
-   * usable file of this layout and term pipeline (see `index-file.ts`).
+   * usable file of this layout and term pipeline (see `index-file.ts`). Any
+   * other failure to open it or to prepare its statements, a folder at its
+   * path included, is taken as damage: what stands there is set aside and a
+   * fresh file opened. A full disk, or another process holding the file
+   * longer than the busy timeout, is not damage: the error is thrown.
    * @param sqlite - the `node:sqlite` module (see `loadSqlite`).
    * @param path - the file.
    * @param options - where tests put faults, and the layout.
    * @returns the index and whether it was built anew.
+   * @throws the error of a second failure, once the first one's file was set aside.
    */
   static open(sqlite: SqliteModule, path: string, options: SqliteIndexOptions = {}): SqliteOpened {
+    try {
+      return SqliteIndex.openAt(sqlite, path, options)
+    } catch (error) {
+      if (path === ':memory:' || isDiskFull(error) || isBusy(error)) throw error
+      setIndexFileAside(path)
+      return { index: SqliteIndex.openAt(sqlite, path, options).index, rebuilt: 'corrupt' }
+    }
+  }
+
+  private static openAt(sqlite: SqliteModule, path: string, options: SqliteIndexOptions): SqliteOpened {
     const { db, rebuilt } = openIndexFile(sqlite, path, options.layout ?? LAYOUT)
-    return { index: new SqliteIndex(db, path, options), rebuilt }
+    try {
+      return { index: new SqliteIndex(sqlite, db, path, options), rebuilt }
+    } catch (error) {
+      db.close()
+      throw error
+    }
+  }
+
+  /**
+   * A cheap look at the file on disk (see `index-health.ts`); a problem is
+   * reported only when a second look finds it too, so a checkpoint another
+   * process is writing at that moment is not taken for damage.
+   * @throws {@link IndexDamagedError} when the file is damaged, gone or replaced.
+   */
+  health(): void {
+    const expected = this.expected
+    if (expected === undefined) return
+    const problem = indexFileProblem(this.sqlite, this.path, expected)
+    if (problem !== undefined && indexFileProblem(this.sqlite, this.path, expected) !== undefined) throw new IndexDamagedError(new Error(problem))
   }
 
   /**

@@ -28,8 +28,8 @@ export interface WorkerStart {
   readonly engine: IndexEngine | undefined
 }
 
-/** How the index file was found when it was loaded. */
-export type LoadReason = 'restored' | 'partial' | 'missing' | 'corrupt' | 'outdated' | 'unavailable'
+/** How the index file was found when it was loaded; `low-disk`: no file exists and the disk has no room for one (nothing is open). */
+export type LoadReason = 'restored' | 'partial' | 'missing' | 'corrupt' | 'outdated' | 'unavailable' | 'low-disk'
 
 /**
  * Which sessions a query may find. The worker keeps a creation time per
@@ -64,6 +64,9 @@ export interface HeldScopeQuery {
   readonly except?: readonly string[]
 }
 
+/** What the error message of a change that came while no index file is open starts with (the host half opens one again). */
+export const NOT_OPEN_MESSAGE = 'the content index file is not open'
+
 /** What the error of a query within a scope the worker does not hold says. */
 export const SCOPE_NOT_HELD = 'the search worker does not hold this scope'
 
@@ -81,7 +84,9 @@ export interface WorkerCalls {
   /** A page of a cold session's conversation, read from its log (the `read_session` tool); `null` when the log is gone. */
   page: { args: { path: string; revision: string; from: number; maxChars: number }; result: ConversationPage | null }
   /** Opens the index file (see `index-keeper.ts`), or without one (`null`) an index in memory; engine `none` and `why` where SQLite cannot serve. */
-  load: { args: { file: string | null }; result: { engine: IndexEngine; entries: readonly (readonly [string, EntrySummary])[]; reason: LoadReason; bytes: number; why?: string } }
+  /** Looks at the file's health and the disk's free space against the floor; fails with the damage message when the file was found damaged. */
+  check: { args: { freeSpaceMiB: number }; result: { space: { free: number; total: number; floor: number; low: boolean }; open: boolean; bytes: number } }
+  load: { args: { file: string | null; freeSpaceMiB?: number }; result: { engine: IndexEngine; entries: readonly (readonly [string, EntrySummary])[]; reason: LoadReason; bytes: number; why?: string } }
 }
 
 /** A call's name. */

@@ -31,7 +31,8 @@ export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
     },
     search: ({ terms, limit, ...scope }) => keeper.find(terms, scope, limit),
     save: ({ file, complete }) => keeper.save(file, complete),
-    load: ({ file }) => keeper.load(file),
+    load: ({ file, freeSpaceMiB }) => keeper.load(file, freeSpaceMiB),
+    check: ({ freeSpaceMiB }) => keeper.check(freeSpaceMiB),
     page: ({ path, revision, from, maxChars }) => reader.page(path, revision, from, maxChars),
   }
   const serve = async (request: WorkerRequest): Promise<WorkerReply> => {

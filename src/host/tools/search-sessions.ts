@@ -94,7 +94,9 @@ export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies):
       const indexing = deps.content.progress(session => isInScope(config.scope, target, session))
       return {
         query,
-        ...(indexing === undefined ? {} : { indexing: `The index of what was said is still being built: ${indexing.indexed} of ${indexing.total} sessions so far, newest first. Titles cover every session.` }),
+        ...(indexing === undefined ? {} : { indexing: indexing.paused === 'low-disk'
+          ? `Indexing what was said is paused: low disk space. ${indexing.indexed} of ${indexing.total} sessions are indexed; the rest are found by title only until space returns.`
+          : `The index of what was said is still being built: ${indexing.indexed} of ${indexing.total} sessions so far, newest first. Titles cover every session.` }),
         sessions: found.map((candidate, n) => ({
           sessionId: candidate.sessionId,
           title: candidate.label,

@@ -1,0 +1,89 @@
+/**
+ * The free space the content index leaves to the host: the index is a
+ * convenience, the user's next turn is not, so the index writes nothing
+ * while the disk that holds it has less free space than a floor. The floor
+ * is the `indexFreeSpaceMiB` setting, or, when that is 0, the larger of
+ * {@link MIN_FLOOR_BYTES} and {@link FLOOR_SHARE} of the disk. A write that
+ * the disk refuses anyway (`SQLITE_FULL`, `ENOSPC`) counts as low space too.
+ * @module @wishp3/dsh-sessions/host/search/disk-space
+ */
+import { statfsSync } from 'node:fs'
+
+/** The least free space the index leaves when the setting is 0: 1 GiB. */
+export const MIN_FLOOR_BYTES = 2 ** 30
+
+/** The share of the disk the index leaves free when the setting is 0 (when that is more than {@link MIN_FLOOR_BYTES}). */
+export const FLOOR_SHARE = 0.05
+
+/** What the error message of a write refused for low disk space starts with; the host half reads it off the worker's answer. */
+export const LOW_DISK_MESSAGE = 'indexing is paused: low disk space'
+
+/** The free space and size of a disk, in bytes. */
+export interface DiskFigures {
+  readonly free: number
+  readonly total: number
+}
+
+/** Where a disk stands against the floor. */
+export interface DiskSpace extends DiskFigures {
+  readonly floor: number
+  /** Whether it has less free space than the floor. */
+  readonly low: boolean
+}
+
+/** Reads a disk's figures: the folder's file system, as an unprivileged writer sees it. */
+export type DiskReader = (folder: string) => DiskFigures
+
+/** The figures `statfs` gives for the folder's file system. */
+export const statDisk: DiskReader = folder => {
+  const stats = statfsSync(folder)
+  return { free: stats.bavail * stats.bsize, total: stats.blocks * stats.bsize }
+}
+
+/**
+ * The floor for a disk of this size.
+ * @param total - the disk's size in bytes.
+ * @param settingMiB - the `indexFreeSpaceMiB` setting; 0 for the default.
+ * @returns bytes the index leaves free.
+ */
+export function floorOf(total: number, settingMiB: number): number {
+  return settingMiB > 0 ? settingMiB * 2 ** 20 : Math.max(MIN_FLOOR_BYTES, Math.ceil(total * FLOOR_SHARE))
+}
+
+/**
+ * Where the folder's disk stands against the floor.
+ * @param folder - the index's folder.
+ * @param settingMiB - the `indexFreeSpaceMiB` setting.
+ * @param read - how the figures are read (tests give their own).
+ * @returns the figures; a disk whose figures cannot be read counts as not low (a failed write then says so).
+ */
+export function diskSpaceOf(folder: string, settingMiB: number, read: DiskReader = statDisk): DiskSpace {
+  let figures: DiskFigures
+  try {
+    figures = read(folder)
+  } catch {
+    return { free: Number.POSITIVE_INFINITY, total: 0, floor: 0, low: false }
+  }
+  const floor = floorOf(figures.total, settingMiB)
+  return { ...figures, floor, low: figures.free < floor }
+}
+
+/** SQLite's primary result code for a full disk. */
+const SQLITE_FULL = 13
+
+/** Whether an error says the disk is full: SQLite's `SQLITE_FULL`, or the system's `ENOSPC` (and `EDQUOT`, a full quota). */
+export function isDiskFull(error: unknown): boolean {
+  const { errcode, code, message } = (error ?? {}) as { errcode?: unknown; code?: unknown; message?: unknown }
+  if (typeof errcode === 'number' && (errcode & 0xff) === SQLITE_FULL) return true
+  if (code === 'ENOSPC' || code === 'EDQUOT') return true
+  return typeof message === 'string' && /database or disk is full|ENOSPC|no space left on device/i.test(message)
+}
+
+/** A write the index did not make because its disk is low on space (it keeps what it has, and writes again once space returns). */
+export class LowDiskError extends Error {
+  constructor(space: DiskSpace | undefined, cause?: unknown) {
+    const figures = space === undefined ? '' : ` (${Math.floor(space.free / 2 ** 20)} MiB free, ${Math.ceil(space.floor / 2 ** 20)} MiB kept for the host)`
+    super(`${LOW_DISK_MESSAGE}${figures}`, cause === undefined ? undefined : { cause })
+    this.name = 'LowDiskError'
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * A cheap look at whether the content index's file on disk is still the
+ * file the index opened, and readable. SQLite answers from its page cache
+ * and write-ahead log, so a file damaged from outside can go unnoticed for
+ * as long as nothing reads the damaged pages; this look reads the disk.
+ *
+ * It checks that the path still holds the same file (not removed, replaced
+ * or made a folder), that the file starts with SQLite's header of the
+ * index's page size and is not shorter than that header says, and then,
+ * through a fresh read-only connection (no cache of its own yet), that the
+ * schema and `meta` read back, and a few randomly chosen rows of each table
+ * read and unpack. The cost is a few dozen page reads, whatever the file's
+ * size. Damage in a page no probe reached is found when a query or write
+ * reaches it (see `sqlite-index.ts`).
+ * @module @wishp3/dsh-sessions/host/search/index-health
+ */
+import { closeSync, openSync, readSync, statSync } from 'node:fs'
+import { BUSY_MS, isDamaged, SQLITE_FORMAT } from './index-file.ts'
+import type { SqliteModule } from './sqlite-capability.ts'
+import { unpack, UnpackError } from './stored-text.ts'
+
+/** Rows read at random from each table in one look. */
+export const HEALTH_PROBES = 12
+
+/** What the file is expected to be. */
+export interface ExpectedFile {
+  /** The file's inode when the index opened it. */
+  readonly inode: number | bigint
+  readonly pageSize: number
+  /** Whether the layout has the `places` table. */
+  readonly places: boolean
+}
+
+/** SQLite's code for a read past the end of a file (`SQLITE_IOERR_SHORT_READ`). */
+const SHORT_READ = 522
+
+const HEADER = 'SQLite format 3\u0000'
+
+/** What is wrong with the file as it stands on disk, or `undefined`. */
+function fileProblem(path: string, expected: ExpectedFile): string | undefined {
+  let stat
+  try {
+    stat = statSync(path)
+  } catch {
+    return 'the file is gone'
+  }
+  if (!stat.isFile()) return 'the path holds no file'
+  if (stat.ino !== expected.inode) return 'the file was replaced'
+  const header = Buffer.alloc(100)
+  let read = 0
+  const fd = openSync(path, 'r')
+  try {
+    read = readSync(fd, header, 0, 100, 0)
+  } finally {
+    closeSync(fd)
+  }
+  if (read < 100 || header.toString('latin1', 0, 16) !== HEADER) return 'the file has no SQLite header'
+  const pageSize = header.readUInt16BE(16) === 1 ? 65_536 : header.readUInt16BE(16)
+  if (pageSize !== expected.pageSize) return 'the header names another page size'
+  // The header's page count holds when its change counter matches the one it was written with.
+  const pages = header.readUInt32BE(28)
+  if (header.readUInt32BE(24) === header.readUInt32BE(92) && stat.size < pages * pageSize) return 'the file is shorter than its header says'
+  return undefined
+}
+
+/** Reads back the schema, `meta` and random rows of each table through its own connection. */
+function readProblem(sqlite: SqliteModule, path: string, expected: ExpectedFile, probes: number): string | undefined {
+  let db
+  try {
+    db = new sqlite.DatabaseSync(path, { readOnly: true, timeout: BUSY_MS })
+  } catch (error) {
+    return isDamaged(error) ? String(error) : undefined
+  }
+  try {
+    const format = (db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value?: unknown } | undefined)?.value
+    if (format !== SQLITE_FORMAT) return 'meta does not name the index format'
+    const tables: [table: string, key: string, column: string][] = [
+      ['sessions', 'no', 'id'],
+      ['segments', 'row', 'size'],
+      ['texts', 'row', 'body'],
+      ['terms_data', 'id', 'block'],
+      ...(expected.places ? [['places_data', 'id', 'block'] as [string, string, string]] : []),
+    ]
+    for (const [table, key, column] of tables) {
+      const { top } = db.prepare(`SELECT max(${key}) AS top FROM ${table}`).get() as { top: number | null }
+      if (top === null) continue
+      const probe = db.prepare(`SELECT ${column} AS value FROM ${table} WHERE ${key} >= ? ORDER BY ${key} LIMIT 1`)
+      for (let n = 0; n < probes; n += 1) {
+        const row = probe.get(Math.floor(Math.random() * (top + 1))) as { value: unknown } | undefined
+        if (table === 'texts' && row?.value instanceof Uint8Array) unpack(row.value)
+      }
+    }
+    return undefined
+  } catch (error) {
+    const code = (error as { errcode?: unknown } | null)?.errcode
+    if (isDamaged(error) || error instanceof UnpackError || code === SHORT_READ) return String(error)
+    // Busy, locked or unreadable for another reason: not a sign of damage.
+    return undefined
+  } finally {
+    db.close()
+  }
+}
+
+/**
+ * What is wrong with the index file, if anything.
+ * @param sqlite - the `node:sqlite` module.
+ * @param path - the file.
+ * @param expected - what the file is expected to be.
+ * @param probes - rows read at random from each table.
+ * @returns why the file is damaged, or `undefined` when the look found nothing wrong.
+ */
+export function indexFileProblem(sqlite: SqliteModule, path: string, expected: ExpectedFile, probes = HEALTH_PROBES): string | undefined {
+  try {
+    return fileProblem(path, expected) ?? readProblem(sqlite, path, expected, probes)
+  } catch (error) {
+    return `the file cannot be read: ${String(error)}`
+  }
+}
