@@ -10,6 +10,7 @@ const DEFAULTS = {
   candidateLimit: 50,
   failureMode: 'passthrough',
   agentTools: true,
+  indexFreeSpaceMiB: 0,
 }
 
 describe('plugin configuration', () => {
@@ -19,7 +20,7 @@ describe('plugin configuration', () => {
   })
 
   it('keeps valid values', () => {
-    const config = { scope: 'all', allowBareSessionIds: false, allowPlainTitleMentions: false, candidateLimit: 1, failureMode: 'reject', agentTools: false } as const
+    const config = { scope: 'all', allowBareSessionIds: false, allowPlainTitleMentions: false, candidateLimit: 1, failureMode: 'reject', agentTools: false, indexFreeSpaceMiB: 2048 } as const
     expect(Config(config)).toEqual(config)
   })
 
@@ -33,6 +34,7 @@ describe('plugin configuration', () => {
     ['candidateLimit', { candidateLimit: '50' }],
     ['failureMode', { failureMode: 'ignore' }],
     ['agentTools', { agentTools: 'on' }],
+    ['indexFreeSpaceMiB', { indexFreeSpaceMiB: -1 }],
   ])('refuses an invalid %s with a message naming the key', (key, config) => {
     expect(() => Config(config as never)).toThrow(new RegExp(`\\$\\.${key}\\b`))
   })

@@ -1,5 +1,6 @@
 /** Content search: terms, excerpts, what text counts (held to the official snapshot), ranking after title matches, scope, freshness, invalidation, the index file (SQLite), damage found while it is in use, and no SQLite at all. */
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { createAssistantMessage, createUserMessage } from '@deepseek-ai/dsh-llm'
@@ -155,7 +156,7 @@ describe('content candidates through the route', () => {
 
 describe('the log pass and the index file', () => {
   /** Host over a store with the classes wired by hand, a short reconciliation and the index file in a temp folder; stopped after the test. */
-  async function passHost(root: string, file: string, options: { workerModule?: URL; engine?: 'sqlite' | 'none'; duty?: number; holdListings?: Promise<void> } = {}) {
+  async function passHost(root: string, file: string, options: { workerModule?: URL; engine?: 'sqlite' | 'none'; duty?: number; holdListings?: Promise<void>; checkMs?: number; retryMs?: number; freeSpaceMiB?: () => number } = {}) {
     const { holdListings, ...searchOptions } = options
     const h = await createHostHarness({ persistenceRoot: root })
     h.faults.holdListings = holdListings
@@ -247,7 +248,7 @@ describe('the log pass and the index file', () => {
     const held = first.content.status().reads
     expect(held).toBeLessThan(41)
     const second = await passHost(root, file)
-    await waitFor(() => second.content.status().start !== 'pending')
+    await waitFor(() => second.content.status().start !== 'pending' && second.index.isListed)
     expect(second.content.status()).toMatchObject({ start: 'partial', ready: false })
     // The routes and the tools say how far it has come (the live target is one of the listed sessions).
     expect(second.content.progress()).toMatchObject({ total: 42 })
@@ -336,10 +337,15 @@ describe('the log pass and the index file', () => {
     const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
     await writeStore(root, { 2: STORE[2]!, 3: STORE[3]!, 4: STORE[4]! })
     // The worker fails every read of session 3's log (`id(3)`, see the fixture); the pass goes newest first, so it meets 4, then 3, then 2.
-    const { content } = await passHost(root, file, { workerModule: new URL('./fixtures/unreadable-log-worker.ts', import.meta.url) })
-    await content.whenReady()
-    expect(await find(content, 'invoices')).toEqual([id(2)])
+    const { content } = await passHost(root, file, { workerModule: new URL('./fixtures/unreadable-log-worker.ts', import.meta.url), retryMs: 20 })
+    await waitFor(async () => (await find(content, 'invoices')).length === 1 && content.status().pending === 1)
+    // Not ready while a listed session is neither indexed nor named as skipped: it is tried again.
+    expect(content.status()).toMatchObject({ ready: false, skipped: { count: 0 } })
+    expect(content.progress()).toEqual({ indexed: 3, total: 4 })
     expect(await find(content, 'noted')).toEqual([id(4)])
+    await content.whenReady()
+    // Ready once it failed three times in a row and is named, with why.
+    expect(content.status()).toMatchObject({ ready: true, pending: 0, skipped: { count: 1, sessions: [{ id: id(3), tries: 3, reason: expect.stringContaining('EIO') }] } })
     expect(await find(content, 'freeze')).toEqual([])
   })
 
@@ -368,5 +374,143 @@ describe('the log pass and the index file', () => {
     await waitFor(async () => (await (await fetch(`${url}/dsh-sessions/content-index`)).json()).ready === true)
     const rows = (await (await post(url, 'candidates', { sessionId: TARGET, query: 'freeze' })).json()).candidates as { sessionId: string }[]
     expect(rows.map(row => row.sessionId)).toEqual([id(3)])
+  })
+
+  describe('under a full disk, failed writes and damage', () => {
+    const faultWorker = new URL('./fixtures/disk-fault-worker.ts', import.meta.url)
+    const MiB = 2 ** 20
+    /** The disk the fixture worker reports for the index's folder. */
+    const setDisk = (file: string, freeMiB: number | undefined): void => {
+      const figures = join(file, '..', 'disk.json')
+      if (freeMiB === undefined) rmSync(figures, { force: true })
+      else writeFileSync(figures, JSON.stringify({ free: freeMiB * MiB, total: 1_000 * MiB }))
+    }
+    /** While `on`, every write of the fixture worker fails with SQLITE_FULL. */
+    const setFull = (file: string, on: boolean): void => {
+      const marker = join(file, '..', 'full')
+      if (on) writeFileSync(marker, '')
+      else rmSync(marker, { force: true })
+    }
+    const faultHost = (root: string, file: string) => passHost(root, file, { workerModule: faultWorker, checkMs: 20, retryMs: 20, freeSpaceMiB: () => 100 })
+
+    it('creates no file on a disk below the floor, says it is paused everywhere, and builds once space returns', async () => {
+      const root = temporary('dsh-sessions-pass-')
+      const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+      await writeStore(root, { 2: STORE[2]!, 3: STORE[3]! })
+      setDisk(file, 60)
+      const { content, index } = await faultHost(root, file)
+      await index.ready()
+      await waitFor(() => content.status().start === 'low-disk' && index.isListed && content.status().disk !== undefined)
+      await content.idle()
+      expect(content.status()).toMatchObject({ ready: false, paused: 'low-disk', sessions: 0, disk: { free: 60 * MiB, floor: 100 * MiB } })
+      expect(content.progress()).toEqual({ indexed: 0, total: 3, paused: 'low-disk' })
+      expect(existsSync(sqliteFile(file))).toBe(false)
+      // Space returns: indexing resumes by itself, and the index becomes ready.
+      setDisk(file, 500)
+      await content.whenReady()
+      expect(content.status().paused).toBeUndefined()
+      expect(content.progress()).toBeUndefined()
+      expect(await find(content, 'invoices')).toEqual([id(2)])
+    })
+
+    it('pauses a build whose writes fail, keeps what it wrote, is not ready meanwhile, and indexes the rest once writes succeed', async () => {
+      const root = temporary('dsh-sessions-pass-')
+      const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+      await writeStore(root, { 2: STORE[2]!, 3: STORE[3]!, 4: STORE[4]! })
+      setDisk(file, 500)
+      const first = await faultHost(root, file)
+      await first.content.whenReady()
+      await first.stop()
+      // Two new sessions arrive while the disk refuses every write.
+      await writeStore(root, { 5: STORE[5]!, 7: STORE[7]! })
+      setFull(file, true)
+      const { content } = await faultHost(root, file)
+      await waitFor(() => content.status().paused === 'low-disk')
+      await content.idle()
+      // The file held the live target and three cold sessions; the two new ones are not written.
+      expect(content.status()).toMatchObject({ ready: false, paused: 'low-disk', sessions: 4 })
+      expect(content.progress()).toEqual({ indexed: 4, total: 6, paused: 'low-disk' })
+      expect(await find(content, 'invoices')).toEqual([id(2)])
+      expect(await find(content, 'genève')).toEqual([])
+      // The disk takes writes again, but has no more room than when it refused them: still paused.
+      setFull(file, false)
+      await waitFor(() => content.status().disk !== undefined)
+      await new Promise(resolve => setImmediate(resolve))
+      expect(content.status().paused).toBe('low-disk')
+      setDisk(file, 520)
+      await content.whenReady()
+      expect(await find(content, 'genève')).toEqual([id(7)])
+      expect(await find(content, '灰度')).toEqual([id(5)])
+    })
+
+    it('indexes a live message whose write failed once writes succeed again, and records nothing before', async () => {
+      const root = temporary('dsh-sessions-pass-')
+      const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+      await writeStore(root, { 2: STORE[2]! })
+      setDisk(file, 500)
+      const { h, content } = await faultHost(root, file)
+      await content.whenReady()
+      setFull(file, true)
+      h.turn(TARGET, 'a live word: pangolin', 'ok')
+      await waitFor(() => content.status().paused === 'low-disk')
+      expect(await find(content, 'pangolin')).toEqual([])
+      setFull(file, false)
+      setDisk(file, 520)
+      await waitFor(async () => (await find(content, 'pangolin')).length === 1)
+      expect(content.status().paused).toBeUndefined()
+    })
+
+    for (const [damage, harm] of [
+      ['truncated to 0 bytes', (path: string) => truncateSync(path, 0)],
+      ['garbage over a quarter of it', (path: string) => {
+        const size = statSync(path).size
+        const fd = openSync(path, 'r+')
+        writeSync(fd, randomBytes(Math.ceil(size / 4)), 0, Math.ceil(size / 4), Math.floor(size / 4))
+        closeSync(fd)
+      }],
+      ['random bytes over all of it', (path: string) => writeFileSync(path, randomBytes(statSync(path).size))],
+    ] as const) {
+      it(`finds a file ${damage} while running within a look, sets it aside and builds it again`, async () => {
+        const root = temporary('dsh-sessions-pass-')
+        const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+        await writeStore(root, Object.fromEntries(Array.from({ length: 24 }, (_, n) => [n + 2, { createdAt: n + 2, turns: [[`note ${n} about the ocelot ${'and more words '.repeat(400)}`, 'ok']] }])))
+        const { content } = await passHost(root, file, { checkMs: 20, retryMs: 20 })
+        await content.whenReady()
+        expect(await find(content, 'ocelot')).toHaveLength(10)
+        harm(sqliteFile(file))
+        await waitFor(() => content.status().damaged === 1)
+        expect(existsSync(`${sqliteFile(file)}.damaged`)).toBe(true)
+        await waitFor(async () => content.status().ready && (await find(content, 'ocelot')).length === 10)
+        expect(content.status()).toMatchObject({ damaged: 1, start: 'corrupt' })
+      })
+    }
+
+    for (const [damage, harm] of [
+      ['garbage in the pages behind an intact header', (path: string) => {
+        const size = statSync(path).size
+        const fd = openSync(path, 'r+')
+        writeSync(fd, randomBytes(size - 100), 0, size - 100, 100)
+        closeSync(fd)
+      }],
+      ['a folder at its path', (path: string) => {
+        rmSync(path)
+        mkdirSync(join(path, 'inside'), { recursive: true })
+      }],
+    ] as const) {
+      it(`sets a file with ${damage} aside when loading, and builds it again`, async () => {
+        const root = temporary('dsh-sessions-pass-')
+        const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+        await writeStore(root, { 2: STORE[2]!, 3: STORE[3]! })
+        const first = await passHost(root, file)
+        await first.content.whenReady()
+        await first.stop()
+        harm(sqliteFile(file))
+        const { content } = await passHost(root, file, { checkMs: 20, retryMs: 20 })
+        await content.whenReady()
+        expect(content.status()).toMatchObject({ start: 'corrupt', engine: 'sqlite', sessions: 3 })
+        expect(existsSync(`${sqliteFile(file)}.damaged`)).toBe(true)
+        expect(await find(content, 'invoices')).toEqual([id(2)])
+      })
+    }
   })
 })

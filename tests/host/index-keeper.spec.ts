@@ -1,4 +1,4 @@
-/** The worker's index and its file: changes before the file is opened reach it, the JSON file of earlier versions goes, no SQLite means no index, and a file damaged while open is set aside and replaced at once. */
+/** The worker's index and its file: a change before the file is opened is refused (nothing held in memory), the JSON file of earlier versions goes, no SQLite means no index, and a file damaged while open is set aside and replaced at once. */
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { IndexKeeper, sqliteFileOf } from '../../src/host/search/index-keeper.ts'
 import { queryTerms } from '../../src/host/search/terms.ts'
 import { DAMAGED_MESSAGE } from '../../src/host/search/index-file.ts'
+import { NOT_OPEN_MESSAGE } from '../../src/host/search/worker-protocol.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
 
 const indexFile = (): string => join(temporaryFolder('dsh-sessions-keeper-'), 'content-index.json')
@@ -20,18 +21,20 @@ function keeperOf(options: ConstructorParameters<typeof IndexKeeper>[0] = {}): I
 }
 
 describe('the keeper', () => {
-  it('writes changes that came before the file was opened, and removes the JSON file and temporary files of earlier versions', async () => {
+  it('refuses changes that come before the file is opened, holding nothing of them, and removes the JSON file and temporary files of earlier versions', async () => {
     const file = indexFile()
     writeFileSync(file, '{"an old": "memory-engine file"}')
     writeFileSync(`${file}.99999999.tmp`, 'half a file')
     const keeper = keeperOf()
-    keeper.apply('session-a', entry('the aardvark plan'))
-    keeper.apply('session-b', entry('the badger plan'))
-    keeper.apply('session-b', null)
+    expect(() => keeper.apply('session-a', entry('the aardvark plan'))).toThrow(NOT_OPEN_MESSAGE)
+    await expect(keeper.read({ session: 'session-a', path: file, revision: '1:1' })).rejects.toThrow(NOT_OPEN_MESSAGE)
     expect(find(keeper, 'aardvark')).toEqual([])
     const loaded = await keeper.load(file)
     expect(loaded).toMatchObject({ engine: 'sqlite', reason: 'missing' })
-    expect(loaded.entries.map(([id]) => id)).toEqual(['session-a'])
+    expect(loaded.entries).toEqual([])
+    keeper.apply('session-a', entry('the aardvark plan'))
+    keeper.apply('session-b', entry('the badger plan'))
+    keeper.apply('session-b', null)
     expect(find(keeper, 'aardvark')).toEqual(['session-a'])
     expect(find(keeper, 'badger')).toEqual([])
     expect(existsSync(file)).toBe(false)
@@ -41,7 +44,7 @@ describe('the keeper', () => {
 
   it('without SQLite, has no index and says why', async () => {
     const keeper = keeperOf({ engine: 'none' })
-    keeper.apply('session-a', entry('the aardvark plan'))
+    expect(() => keeper.apply('session-a', entry('the aardvark plan'))).toThrow(NOT_OPEN_MESSAGE)
     const loaded = await keeper.load(indexFile())
     expect(loaded).toMatchObject({ engine: 'none', reason: 'unavailable', entries: [] })
     expect(loaded.why).toBeTruthy()

@@ -130,7 +130,7 @@ describe('settings routes', () => {
   it('serves the effective settings and writes valid changes live', async () => {
     const { h, url } = await setup()
     expect(await (await fetch(`${url}/dsh-sessions/settings`)).json()).toEqual({
-      scope: 'workspace', allowBareSessionIds: true, allowPlainTitleMentions: true, candidateLimit: 50, failureMode: 'passthrough', agentTools: true,
+      scope: 'workspace', allowBareSessionIds: true, allowPlainTitleMentions: true, candidateLimit: 50, failureMode: 'passthrough', agentTools: true, indexFreeSpaceMiB: 0,
     })
     const res = await post(url, 'settings', { scope: 'all' })
     expect(res.status).toBe(200)
@@ -148,6 +148,32 @@ describe('settings routes', () => {
       if (typeof body === 'object' && !Array.isArray(body)) expect(error.message).toContain(Object.keys(body)[0])
     }
     expect(h.persisted()).toEqual([])
+  })
+
+  it('refuses values that are not values of their key: null, out of range, of another type, and says which key and why', async () => {
+    const { h, url } = await setup()
+    const refused: [Record<string, unknown>, string][] = [
+      [{ scope: null }, 'settings key "scope" must be "workspace" or "all"'],
+      [{ failureMode: null }, 'settings key "failureMode" must be "passthrough" or "reject"'],
+      [{ agentTools: null }, 'settings key "agentTools" must be true or false'],
+      [{ allowBareSessionIds: 'yes' }, 'settings key "allowBareSessionIds" must be true or false'],
+      [{ candidateLimit: 1e308 }, 'settings key "candidateLimit" must be a whole number from 1 to 500'],
+      [{ candidateLimit: 501 }, 'settings key "candidateLimit" must be a whole number from 1 to 500'],
+      [{ candidateLimit: 2.5 }, 'settings key "candidateLimit" must be a whole number from 1 to 500'],
+      [{ candidateLimit: null }, 'settings key "candidateLimit" must be a whole number from 1 to 500'],
+      [{ indexFreeSpaceMiB: -1 }, 'settings key "indexFreeSpaceMiB" must be a whole number from 0 to 1073741824'],
+      [{ indexFreeSpaceMiB: '100' }, 'settings key "indexFreeSpaceMiB" must be a whole number from 0 to 1073741824'],
+      [{ scope: 'all', candidateLimit: 1e308 }, 'settings key "candidateLimit" must be a whole number from 1 to 500'],
+    ]
+    for (const [body, message] of refused) {
+      const res = await post(url, 'settings', body)
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      expect(await res.json()).toEqual({ error: { code: 'invalid-settings', message } })
+    }
+    expect(h.persisted()).toEqual([])
+    // Each key's edges are taken.
+    for (const body of [{ candidateLimit: 500 }, { candidateLimit: 1 }, { indexFreeSpaceMiB: 0 }, { indexFreeSpaceMiB: 2048 }]) expect((await post(url, 'settings', body)).status).toBe(200)
+    expect(h.persisted().at(-1)).toEqual({ 'dsh-sessions': { candidateLimit: 1, indexFreeSpaceMiB: 2048 } })
   })
 
   it('refuses a deeply nested value with its own sentence before anything walks it, and keeps serving', async () => {

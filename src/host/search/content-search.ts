@@ -580,7 +580,10 @@ export class ContentSearch implements ContentSink {
       if (this.sessions.isListed && !this.rebuilding && this.pausedFor === undefined) {
         // Ready means every listed session is indexed or named as skipped; those still pending are tried again soon.
         if (this.pass.pending === 0) this.markReady()
-        else this.retrySoon()
+        else {
+          this.ready = false
+          this.retrySoon()
+        }
       }
       void this.saved()
     })
@@ -644,6 +647,8 @@ export class ContentSearch implements ContentSink {
     if (this.pausedFor !== undefined || this.disposed) return
     this.pausedFor = 'low-disk'
     this.freeWhenPaused = undefined
+    // Not ready while sessions may wait to be written.
+    this.ready = false
     this.ctx.logger('dsh-sessions').warn('content search: indexing is paused: the disk that holds %s is low on space; what the index holds still answers, and indexing resumes once the disk has room again', this.file)
     setImmediate(() => void this.check())
   }

@@ -173,7 +173,7 @@ export function openIndexFile(sqlite: SqliteModule, path: string, layout: Sqlite
     db = connect(sqlite, path)
   } catch (error) {
     if (!isDamaged(error)) throw error
-    removeIndexFile(path)
+    setIndexFileAside(path)
     return { db: openIndexFile(sqlite, path, layout).db, rebuilt: 'corrupt' }
   }
   let rebuilt: IndexFileOpened['rebuilt']
@@ -203,7 +203,7 @@ export function openIndexFile(sqlite: SqliteModule, path: string, layout: Sqlite
   } catch (error) {
     db.close()
     if (!isDamaged(error)) throw error
-    removeIndexFile(path)
+    setIndexFileAside(path)
     return { db: openIndexFile(sqlite, path, layout).db, rebuilt: 'corrupt' }
   }
   if (rebuilt !== undefined) {
