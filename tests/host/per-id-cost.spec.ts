@@ -68,6 +68,18 @@ describe('per-id cost of the routes', () => {
     expect(listings()).toBe(0)
   })
 
+  it('answers preflights, candidates and tool calls naming ids the index does not hold without a read or a listing, however many', async () => {
+    const { url, listings, inspected } = await coldHost()
+    // 32 made-up ids in one preflight text, then 32 candidates calls whose citing session is made up.
+    const text = Array.from({ length: 32 }, (_, n) => unknownId(n)).join(' ')
+    const preflight = await post(url, 'preflight', { sessionId: TARGET, text })
+    expect(preflight.status).toBe(200)
+    for (let n = 0; n < 32; n += 1) expect((await post(url, 'candidates', { sessionId: unknownId(100 + n) })).status).toBe(404)
+    expect((await post(url, 'messages', { sessionId: TARGET, source: unknownId(200) })).status).toBe(404)
+    expect(inspected()).toEqual([])
+    expect(listings()).toBe(0)
+  })
+
   it('answers since for stored sources from their own log files, without a listing or a recovery of the session', async () => {
     const { url, listings, inspected } = await coldHost()
     const sources = [...Array.from({ length: 20 }, () => ({ sessionId: id(2), capturedThroughSeq: null })), { sessionId: id(3), capturedThroughSeq: null }]

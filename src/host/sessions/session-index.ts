@@ -20,7 +20,8 @@
  * listing without it, a disposed unpersisted session, or a read that answers
  * "session not found"), never on another read error. Once a listing has
  * succeeded, an id the index does not know is unknown without touching
- * storage (a miss schedules an early reconciliation); before that, a caller
+ * storage or listing it (a session another process created since is found
+ * by the next periodic listing); before that, a caller
  * may read storage for a few ids, and misses are remembered briefly.
  *
  * Started means one thing here: the first listing has been attempted (it
@@ -82,9 +83,6 @@ export interface LookupBudget {
 /** Storage reads one text may spend on unknown ids before the first listing has succeeded. */
 export const STORAGE_READS_PER_TEXT = 2
 
-/** Earliest interval between two reconciliations that unknown ids ask for. */
-const EARLY_RECONCILE_MS = 30_000
-
 /** Most remembered misses; the oldest are forgotten first. */
 const MAX_MISSES = 4096
 
@@ -124,7 +122,6 @@ export class SessionIndex {
   /** Whether a listing has succeeded since start. */
   private listed = false
   private reconciling: Promise<boolean> | undefined
-  private lastEarlyReconcile = 0
   private readonly missMs: number
   private readonly started: Promise<void>
   /** Resolves once the index holds what the last listing said, whichever came first: the file, or a listing attempted. */
@@ -313,8 +310,8 @@ export class SessionIndex {
 
   /**
    * The session with this id. Once a listing has succeeded, an id the index
-   * lacks is unknown at once, and an early reconciliation is scheduled for
-   * sessions other processes created since. Before that, the id is read from
+   * lacks is unknown at once, with no read and no listing (sessions other
+   * processes created since come with the next periodic listing). Before that, the id is read from
    * storage while the budget lasts, and a miss is remembered briefly.
    * @param budget - the storage reads the calling text may still spend; omit for one unbudgeted read.
    * @returns the entry, or `undefined` when the index does not know the session.
@@ -323,10 +320,7 @@ export class SessionIndex {
     this.wake()
     const known = this.catalog.get(id)
     if (known !== undefined) return known
-    if (this.listed) {
-      this.reconcileSoon()
-      return undefined
-    }
+    if (this.listed) return undefined
     const until = this.misses.get(id)
     if (until !== undefined && until > Date.now()) return undefined
     if (budget !== undefined) {
@@ -372,14 +366,6 @@ export class SessionIndex {
 
   private rememberMiss(id: string): void {
     this.misses.set(id, Date.now() + this.missMs)
-  }
-
-  /** Runs a reconciliation in the background, at most once per {@link EARLY_RECONCILE_MS}. */
-  private reconcileSoon(): void {
-    const now = Date.now()
-    if (now - this.lastEarlyReconcile < EARLY_RECONCILE_MS) return
-    this.lastEarlyReconcile = now
-    void this.reconcile()
   }
 
   /** Retries a failed first listing with a doubling delay until one succeeds or the fiber ends. */
