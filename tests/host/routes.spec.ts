@@ -176,6 +176,19 @@ describe('settings routes', () => {
     expect(h.persisted().at(-1)).toEqual({ 'dsh-sessions': { candidateLimit: 1, indexFreeSpaceMiB: 2048 } })
   })
 
+  it('refuses a body nested nine levels deep for its depth, and one nested eight levels for what it says', async () => {
+    const { h, url } = await setup()
+    // The body is level 1; each array inside the value adds one.
+    const nested = (levels: number): string => `{"scope":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`
+    const eight = await post(url, 'settings', nested(8))
+    expect(eight.status).toBe(400)
+    expect((await eight.json() as { error: { message: string } }).error.message).toBe('settings key "scope" must be a string, a number or a boolean')
+    const nine = await post(url, 'settings', nested(9))
+    expect(nine.status).toBe(400)
+    expect(await nine.json()).toEqual({ error: { code: 'bad-request', message: 'the body nests deeper than 8 levels' } })
+    expect(h.persisted()).toEqual([])
+  })
+
   it('refuses a deeply nested value with its own sentence before anything walks it, and keeps serving', async () => {
     const { h, url } = await setup()
     const deep = `{"scope":${'['.repeat(20_000)}${']'.repeat(20_000)}}`

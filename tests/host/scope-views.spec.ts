@@ -9,6 +9,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { listCandidates } from '../../src/host/references/candidates.ts'
 import { IndexKeeper } from '../../src/host/search/index-keeper.ts'
+import { SqliteIndex } from '../../src/host/search/sqlite-index.ts'
 import { searchSidebar } from '../../src/host/search/sidebar-search.ts'
 import { queryTerms } from '../../src/host/search/terms.ts'
 import { SearchWorker } from '../../src/host/search/worker-client.ts'
@@ -192,6 +193,21 @@ describe('the worker\'s held scopes', () => {
     // A file opened anew holds no scope.
     await keeper.load(`${temporaryFolder('dsh-sessions-held-')}/content-index.json`)
     expect(() => find({ key: 'w', version: 1 })).toThrow(SCOPE_NOT_HELD)
+  })
+
+  it('reads a held scope smaller than the file through its table of session numbers, and one as large as the file without it', async () => {
+    const keeper = new IndexKeeper()
+    afterTest(() => keeper.close())
+    await keeper.load(`${temporaryFolder('dsh-sessions-held-')}/content-index.json`)
+    for (const name of ['a', 'b', 'c', 'd']) keeper.apply(`session-${name}`, { revision: '1:1', title: undefined, messages: ['a note about a quetzal'] })
+    const search = vi.spyOn(SqliteIndex.prototype, 'search')
+    afterTest(() => search.mockRestore())
+    const find = (key: string, ids: string[]) => keeper.find(queryTerms('quetzal'), { held: { key, version: 1, ids }, dates: ids.map((id, n) => [id, n]) }, 10).map(hit => hit.id).sort()
+    expect(find('two', ['session-a', 'session-b'])).toEqual(['session-a', 'session-b'])
+    const narrow = search.mock.calls.at(-1)![4] as { table?: string } | undefined
+    expect(narrow?.table).toMatch(/^scope_\d+$/)
+    expect(find('all', ['session-a', 'session-b', 'session-c', 'session-d'])).toEqual(['session-a', 'session-b', 'session-c', 'session-d'])
+    expect(search.mock.calls.at(-1)![4]).toBeUndefined()
   })
 
   it('is sent again by the host half when the worker gave it up', async () => {
