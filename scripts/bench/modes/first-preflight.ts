@@ -15,7 +15,7 @@ import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-referenc
 import { hostDir } from '../../../dev/pinned-host.ts'
 import { type StoredSession, spreadSessions, writeSessionStore } from '../../../dev/session-store.ts'
 import { pair, type Percentiles, percentiles, table } from '../figures.ts'
-import { newSession } from '../host-rpc.ts'
+import { newSession } from '../../../dev/host-rpc.ts'
 import type { BenchContext, BenchMode } from '../mode.ts'
 
 /** The kinds of text timed, each the first preflight of a round. */

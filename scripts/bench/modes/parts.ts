@@ -51,7 +51,7 @@ import { SessionIndex } from '../../../src/host/sessions/session-index.ts'
 import { formatMessageReference } from '../../../src/shared/message-reference.ts'
 import { currentSessionInPage, installApplyProbe, openSessionInPage } from '../../../dev/apply-probe.ts'
 import { type Block, ms, pair, type Percentiles, percentiles } from '../figures.ts'
-import { newSession, rpc } from '../host-rpc.ts'
+import { newSession, rpc } from '../../../dev/host-rpc.ts'
 import type { BenchContext, BenchMode } from '../mode.ts'
 
 /** Runs of the official path: each costs tens of seconds on 5,000 messages. */
