@@ -60,6 +60,47 @@ export interface ContentFigures {
   readonly sidebarLatency: Percentiles
   /** Per new message sent in a live session: milliseconds from its send to its first appearance in a content answer. */
   readonly findableMs: readonly number[]
+  /** The index's bytes on disk (file and write-ahead log) sampled every 100 ms during the cold build: the largest total and the largest write-ahead log seen; and both 5 s after the build. */
+  readonly disk: { readonly peakBytes: number; readonly peakWalBytes: number; readonly afterBytes: number; readonly afterWalBytes: number }
+  /** Requests naming ids the index does not hold, after the build: a preflight naming 32 made-up ids, and a candidates call whose citing session is made up; per request the wall time and the host's processor time (every thread of `dsh web`). */
+  readonly madeUpIds: { readonly preflight: Percentiles; readonly preflightCpuMs: number; readonly candidates: Percentiles; readonly candidatesCpuMs: number }
+}
+
+/** Made-up ids one preflight of the made-up-id figure names. */
+const MADE_UP_IDS = 32
+
+/** A well-formed session id no store holds. */
+const madeUpId = (n: number): string => `session-ffffffff-0000-4000-8000-${String(n).padStart(12, '0')}`
+
+/**
+ * Times requests that name ids the index does not hold, with the host's
+ * processor time per request: the plugin looks none of them up in storage
+ * and lists nothing for them.
+ */
+async function madeUpIdCost(web: WebProcess, citing: string, runs: number): Promise<ContentFigures['madeUpIds']> {
+  const text = Array.from({ length: MADE_UP_IDS }, (_, n) => madeUpId(n)).join(' ')
+  const cpuMs = async (call: () => Promise<number>): Promise<{ wall: number[]; cpuMs: number }> => {
+    const wall: number[] = []
+    const before = groupUsage(web.pid).cpuSeconds
+    for (let run = 0; run < runs; run += 1) wall.push(await call())
+    return { wall, cpuMs: (groupUsage(web.pid).cpuSeconds - before) * 1000 / runs }
+  }
+  const preflight = await cpuMs(async () => (await post(`${web.url}/dsh-sessions/preflight`, { sessionId: citing, text })).ms)
+  let n = 0
+  const candidates = await cpuMs(async () => (await post(`${web.url}/dsh-sessions/candidates`, { sessionId: madeUpId(1_000 + n++), query: 'plan' })).ms)
+  return { preflight: percentiles(preflight.wall), preflightCpuMs: preflight.cpuMs, candidates: percentiles(candidates.wall), candidatesCpuMs: candidates.cpuMs }
+}
+
+/** Bytes of the index's file and of its write-ahead log. */
+function indexFiles(folder: string): { file: number; wal: number } {
+  const size = (name: string): number => {
+    try {
+      return statSync(join(folder, name)).size
+    } catch {
+      return 0
+    }
+  }
+  return { file: size('content-index.sqlite'), wal: size('content-index.sqlite-wal') }
 }
 
 /** Sessions the bench queries are picked from (their true matches are counted over the whole corpus). */
@@ -263,7 +304,7 @@ export async function measureContentSearch(context: BenchContext, options: { ses
     const targetAt = 0
     const boots = { bare: [] as number[], plugin: [] as number[] }
     const restart: { readyMs: number; answerMs: number }[] = []
-    let figures: Pick<ContentFigures, 'buildMs' | 'firstReadMs' | 'buildCores' | 'apiIdle' | 'apiDuringBuild' | 'apiBareSameSpan' | 'rssMb' | 'indexBytes' | 'queries' | 'latency' | 'sidebarLatency' | 'findableMs'> | undefined
+    let figures: Pick<ContentFigures, 'buildMs' | 'firstReadMs' | 'buildCores' | 'apiIdle' | 'apiDuringBuild' | 'apiBareSameSpan' | 'rssMb' | 'indexBytes' | 'queries' | 'latency' | 'sidebarLatency' | 'findableMs' | 'disk' | 'madeUpIds'> | undefined
     const target = stored[targetAt]!
     const probe = queries.find(query => query.kind === 'rare word') ?? queries[0]!
 
@@ -279,7 +320,13 @@ export async function measureContentSearch(context: BenchContext, options: { ses
           const before = groupUsage(web.pid)
           let ready = 0
           let firstRead = 0
+          const folder = join(plugin.home.dshHome, 'dsh-sessions')
+          let peakBytes = 0
+          let peakWalBytes = 0
           const built = waitUntil('the cold index build', BUILD_LIMIT_MS, 100, async () => {
+            const files = indexFiles(folder)
+            peakBytes = Math.max(peakBytes, files.file + files.wal)
+            peakWalBytes = Math.max(peakWalBytes, files.wal)
             const now = await status(web)
             if (firstRead === 0 && now.reads > 0) firstRead = performance.now()
             return now.ready || `${now.sessions} sessions indexed, ${now.reads} logs read`
@@ -289,6 +336,7 @@ export async function measureContentSearch(context: BenchContext, options: { ses
           const buildMs = ready - booted
           await sleep(5_000)
           const settled = groupUsage(web.pid).rssBytes
+          const afterBuild = indexFiles(folder)
           const idle = await idleApi(web, 100)
           await post(`${web.url}/dsh-sessions/settings`, { scope: 'all' })
           const results: NonNullable<typeof figures>['queries'][number][] = []
@@ -330,6 +378,8 @@ export async function measureContentSearch(context: BenchContext, options: { ses
             latency: percentiles(all),
             sidebarLatency: percentiles(allSidebar),
             findableMs: await newMessageFindable(web, target.id),
+            disk: { peakBytes, peakWalBytes, afterBytes: afterBuild.file + afterBuild.wal, afterWalBytes: afterBuild.wal },
+            madeUpIds: await madeUpIdCost(web, target.id, options.runs),
           }
           // Each figure is printed as it is measured, so a later failure does not lose it.
           console.error(`[bench] round 1 with the plugin: ${JSON.stringify(figures)}`)
@@ -422,6 +472,8 @@ export function contentReport(figures: ContentFigures): string[] {
     `after a restart, boot to restored index / to the first right content answer: ${figures.restart.map(run => `${ms(run.readyMs)} / ${ms(run.answerMs)}`).join('; ')} (target ≤ 5 s)`,
     `content queries, all kinds p50 / p95 (target p95 ≤ 20 ms): through the @ route (candidates, scope all) ${pair(figures.latency)}; through the sidebar's route (search, limit 50) ${pair(figures.sidebarLatency)}`,
     `a new message in a live session, from its send to its first content answer: ${figures.findableMs.map(value => ms(value)).join(', ')} (target ≤ 2 s)`,
+    `index on disk during the cold build (sampled every 100 ms): at most ${(figures.disk.peakBytes / 2 ** 20).toFixed(1)} MB, of which write-ahead log at most ${(figures.disk.peakWalBytes / 2 ** 20).toFixed(1)} MB; 5 s after it ${(figures.disk.afterBytes / 2 ** 20).toFixed(1)} MB, write-ahead log ${(figures.disk.afterWalBytes / 2 ** 20).toFixed(1)} MB`,
+    `ids the index does not hold, after the build (targets: ≤ 50 ms of host processor time per request, no listing): a preflight naming ${MADE_UP_IDS} made-up ids ${pair(figures.madeUpIds.preflight)} p50 / p95, ${figures.madeUpIds.preflightCpuMs.toFixed(1)} ms of host processor time per request; candidates with a made-up citing session ${pair(figures.madeUpIds.candidates)}, ${figures.madeUpIds.candidatesCpuMs.toFixed(1)} ms per request`,
     '| kind | query | sessions that match | answered | exact | excerpts with the first mark past 20 characters | @ route p50 / p95 | sidebar route p50 / p95 |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...figures.queries.map(query => `| ${query.kind} | ${query.query} | ${query.expected} | ${query.found} | ${query.exact ? 'yes' : 'NO'} | ${query.lateMarks} | ${pair(query.latency)} | ${pair(query.sidebar)} |`),
@@ -443,6 +495,7 @@ export const content: BenchMode = {
       units: {
         sessions: 'count', workspaces: 'count', turns: 'count', messages: 'count', storeBytes: 'bytes', textBytes: 'bytes', writeMs: 'ms', bootMs: 'ms', buildMs: 'ms', firstReadMs: 'ms',
         buildCores: 'share of one core', rssMb: 'MiB', indexBytes: 'bytes', readyMs: 'ms', answerMs: 'ms', expected: 'count', found: 'count', findableMs: 'ms',
+        disk: 'bytes', preflight: 'ms', candidates: 'ms', preflightCpuMs: 'ms', candidatesCpuMs: 'ms',
       },
       blocks: contentReport(figures).map(note),
     }
