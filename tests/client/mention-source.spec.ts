@@ -3,7 +3,7 @@ import type { InputTriggerSource } from '@deepseek-ai/dsh-client-ui-input-trigge
 import { describe, expect, it, vi } from 'vitest'
 import type { SessionsApi } from '../../src/client/api.ts'
 import type { SendCheckCode } from '../../src/shared/wire.ts'
-import { en, type SessionsKey } from '../../src/client/locales.ts'
+import { en, type SessionsKey, zh } from '../../src/client/locales.ts'
 import { DraftPreflight } from '../../src/client/mention/draft-preflight.ts'
 import { createMentionSource, MENTION_SOURCE } from '../../src/client/mention/source.ts'
 import { decodeChipRef } from '../../src/client/core/chip-ref.ts'
@@ -73,6 +73,15 @@ describe('the @ source', () => {
     expect(empty.source.onPick!({ candidate: notice[0]! } as never)).toBeUndefined()
     const done = setup({ candidates: vi.fn(() => Promise.resolve({ candidates: [] })) }, vi.fn(() => Promise.resolve([] as never)))
     expect(await rows(done.source, 'quetzal')).toEqual([])
+  })
+
+  it('says indexing is paused for low disk space in the heading and the row, in both languages', async () => {
+    const paused = { indexed: 1234, total: 20000, paused: 'low-disk' as const }
+    const found = setup({ candidates: vi.fn(() => Promise.resolve({ candidates: [alpha], indexing: paused })) }, vi.fn(() => Promise.resolve([] as never)))
+    expect((await rows(found.source, 'or')).map(row => row.section)).toEqual(['Sessions · indexing paused: low disk space (1,234 of 20,000)'])
+    const empty = setup({ candidates: vi.fn(() => Promise.resolve({ candidates: [], indexing: paused })) }, vi.fn(() => Promise.resolve([] as never)))
+    expect((await rows(empty.source, 'quetzal')).map(row => [row.name, row.section])).toEqual([['Indexing paused: low disk space; no match yet', 'Sessions · indexing paused: low disk space (1,234 of 20,000)']])
+    expect([zh['section.sessionsPaused'], zh['candidate.paused']]).toEqual(['会话 · 索引已暂停：磁盘空间不足（{indexed}/{total}）', '索引已暂停：磁盘空间不足，尚无匹配'])
   })
 
   it('lists files first, then scoped sessions with id, cwd and age', async () => {

@@ -64,13 +64,14 @@ describe('the Session references card', () => {
       ['Candidates per @ query', '20', 'row config'],
       ['When a reference fails after sending', 'Keep the text and continue', 'row config'],
       ['Let the agent search sessions', 'On', 'row config'],
+      ['Disk space the content index leaves free', 'Automatic (1 GiB or 5 % of the disk, whichever is larger)', 'row config'],
     ])
     expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true)
   })
 
   it('names each read-only key and value in the UI language and says which come from settings.yaml', () => {
-    const value = Config({ allowBareSessionIds: false, failureMode: 'reject', candidateLimit: 7, agentTools: false })
-    renderCard(memoryScope(value, 'ready', { failureMode: 'reject', scope: 'all', agentTools: false }))
+    const value = Config({ allowBareSessionIds: false, failureMode: 'reject', candidateLimit: 7, agentTools: false, indexFreeSpaceMiB: 2048 })
+    renderCard(memoryScope(value, 'ready', { failureMode: 'reject', scope: 'all', agentTools: false, indexFreeSpaceMiB: 2048 }))
     fireEvent.click(screen.getByRole('button', { name: 'Expand: Session references' }))
     expect(settingRows()).toEqual([
       ['Resolve bare session ids', 'Off', 'row config'],
@@ -78,6 +79,7 @@ describe('the Session references card', () => {
       ['Candidates per @ query', '7', 'row config'],
       ['When a reference fails after sending', 'Reject the send', 'settings.yaml'],
       ['Let the agent search sessions', 'Off', 'settings.yaml'],
+      ['Disk space the content index leaves free', '2048 MiB', 'settings.yaml'],
     ])
     expect(screen.getByText(/^Other settings \(read-only here\)/).textContent).toContain('settings.yaml')
     cleanup()
@@ -89,8 +91,9 @@ describe('the Session references card', () => {
       ['每次 @ 查询的候选上限', '7', '插件行配置'],
       ['发送后引用失败时', '拒绝本次发送', '插件行配置'],
       ['允许智能体搜索会话', '关闭', '插件行配置'],
+      ['内容索引为主机留出的磁盘空间', '2048 MiB', '插件行配置'],
     ])
-    expect(document.body.textContent).not.toMatch(/allowBareSessionIds|failureMode|agentTools|true|false/)
+    expect(document.body.textContent).not.toMatch(/allowBareSessionIds|failureMode|agentTools|indexFreeSpaceMiB|true|false/)
   })
 
   it('saves a new scope through the settings scope and shows the saved value', async () => {

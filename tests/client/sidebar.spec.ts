@@ -95,6 +95,12 @@ describe('the sidebar search', () => {
     expect(search.indexingNote('quetzal')).toBe(`Still indexing what was said (${(1234).toLocaleString()} of ${(20000).toLocaleString()}); so far only titles match`)
     expect(search.indexingNote('other')).toBeUndefined()
   })
+
+  it('says indexing is paused for low disk space, for the query it answered', async () => {
+    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve({ results: [], hasMore: false, indexing: { indexed: 1234, total: 20000, paused: 'low-disk' as const } })) }, t, { learn: () => undefined })
+    await search.search('quetzal', signal(), vi.fn())
+    expect(search.indexingNote('quetzal')).toBe(`Indexing paused: low disk space (${(1234).toLocaleString()} of ${(20000).toLocaleString()}); so far only these match`)
+  })
 })
 
 describe('the title store', () => {

@@ -97,16 +97,21 @@ describe('search_sessions', () => {
     // The build is seen half done: two of the store's sessions are indexed, one of them in the caller's scope.
     const indexed = new Set([id(2), id(3)])
     const counted: string[][] = []
+    let paused = false
     Object.defineProperty(content, 'progress', {
       value: (within?: (session: { id: string }) => boolean) => {
         const sessions = index.list().filter(session => within === undefined || within(session))
         counted.push(sessions.map(session => session.id))
-        return { indexed: sessions.filter(session => indexed.has(session.id)).length, total: sessions.length }
+        return { indexed: sessions.filter(session => indexed.has(session.id)).length, total: sessions.length, ...(paused ? { paused: 'low-disk' } : {}) }
       },
     })
     const found = await search.execute({ query: 'quetzal' }, exec(h)) as { indexing?: string }
     expect(counted.at(-1)!.sort()).toEqual([id(2), id(4)])
     expect(found.indexing).toContain('1 of 2 sessions')
+    // Paused for low disk space, it says so.
+    paused = true
+    const low = await search.execute({ query: 'quetzal' }, exec(h)) as { indexing?: string }
+    expect(low.indexing).toMatch(/^Indexing what was said is paused: low disk space\. 1 of 2 sessions are indexed/)
   })
 
   it('looks from the parent\'s workspace in a subagent session', async () => {
