@@ -29,7 +29,7 @@ describe('the settings card in the user\'s language', () => {
   const host = useRealHost({
     stack: {
       beforeBoot: home => {
-        appendFileSync(join(home.dshHome, 'settings.yaml'), 'dsh-sessions:\n  failureMode: reject\n')
+        appendFileSync(join(home.dshHome, 'settings.yaml'), 'dsh-sessions:\n  failureMode: reject\n  indexFreeSpaceMiB: 2048\n')
         return Promise.resolve()
       },
     },
@@ -46,10 +46,11 @@ describe('the settings card in the user\'s language', () => {
         ['Candidates per @ query', '50', 'row config'],
         ['When a reference fails after sending', 'Reject the send', 'settings.yaml'],
         ['Let the agent search sessions', 'On', 'row config'],
+        ['Disk space the content index leaves free', '2048 MiB', 'settings.yaml'],
       ])
       const card = await browser.page.locator('[data-dsh-sessions-card]').innerText()
       expect(card).toContain('unless the dsh-sessions section of settings.yaml sets the key')
-      expect(card).not.toMatch(/allowBareSessionIds|allowPlainTitleMentions|candidateLimit|failureMode|agentTools|\btrue\b|\bfalse\b/)
+      expect(card).not.toMatch(/allowBareSessionIds|allowPlainTitleMentions|candidateLimit|failureMode|agentTools|indexFreeSpaceMiB|\btrue\b|\bfalse\b/)
       expect(browser.errors).toEqual([])
     } finally {
       await browser.close()
@@ -66,6 +67,7 @@ describe('the settings card in the user\'s language', () => {
         ['每次 @ 查询的候选上限', '50', '插件行配置'],
         ['发送后引用失败时', '拒绝本次发送', 'settings.yaml'],
         ['允许智能体搜索会话', '开启', '插件行配置'],
+        ['内容索引为主机留出的磁盘空间', '2048 MiB', 'settings.yaml'],
       ])
       const card = await browser.page.locator('[data-dsh-sessions-card]').innerText()
       expect(card).toContain('settings.yaml 的 dsh-sessions 段设置了的键以该文件为准')
