@@ -129,6 +129,9 @@ export interface ContentSearchStatus {
   readonly skipped: { readonly count: number; readonly sessions: readonly FailedVisit[] }
 }
 
+/** Whether a worker's error message holds one of the protocol's sentences. */
+const says = (error: unknown, sentence: string): boolean => String(error instanceof Error ? error.message : error).includes(sentence)
+
 /** Milliseconds between looks at the file's health and the disk's free space, by default. */
 const CHECK_MS = 15_000
 
@@ -368,7 +371,7 @@ export class ContentSearch implements ContentSink {
         return await this.stillStored(await ask(this.scopesSent.get(admission.key)))
       } catch (error) {
         // The worker gave the scope up (or opened its file anew): its sessions are sent again.
-        if (!String(error instanceof Error ? error.message : error).includes(SCOPE_NOT_HELD)) throw error
+        if (!says(error, SCOPE_NOT_HELD)) throw error
         return await this.stillStored(await ask(undefined))
       }
     } catch (error) {
@@ -472,7 +475,7 @@ export class ContentSearch implements ContentSink {
       // The file was set aside and a fresh one opened: this log is read again by the rebuild's pass.
       if (this.damagedBy(error)) return { found: false, title: undefined }
       // Not written for lack of space, or no file open: indexing pauses, and the pass stops here.
-      if (!this.lowDiskBy(error) && String(error instanceof Error ? error.message : error).includes(NOT_OPEN_MESSAGE)) this.closed = true
+      if (!this.lowDiskBy(error) && says(error, NOT_OPEN_MESSAGE)) this.closed = true
       throw error
     }
     // Written to a file set aside since: the rebuild's pass reads it again.
@@ -655,7 +658,7 @@ export class ContentSearch implements ContentSink {
 
   /** Whether an error of the worker says a write was not made for lack of disk space; if so, indexing pauses. */
   private lowDiskBy(error: unknown): boolean {
-    if (!String(error instanceof Error ? error.message : error).includes(LOW_DISK_MESSAGE)) return false
+    if (!says(error, LOW_DISK_MESSAGE)) return false
     this.pause()
     return true
   }
@@ -678,7 +681,7 @@ export class ContentSearch implements ContentSink {
    * the index again. Said once in the log per damage.
    */
   private damagedBy(error: unknown): boolean {
-    if (!String(error instanceof Error ? error.message : error).includes(DAMAGED_MESSAGE)) return false
+    if (!says(error, DAMAGED_MESSAGE)) return false
     if (this.rebuilding || this.disposed) return true
     this.rebuilding = true
     this.damaged += 1
