@@ -8,10 +8,12 @@
 import z from '@deepseek-ai/schemastery'
 
 /** Which persisted sessions a target session may reference. */
-export type ReferenceScope = 'workspace' | 'all'
+export const REFERENCE_SCOPES = ['workspace', 'all'] as const
+export type ReferenceScope = (typeof REFERENCE_SCOPES)[number]
 
 /** What the pre-step does with a reference that fails after the send was accepted. */
-export type FailureMode = 'passthrough' | 'reject'
+export const FAILURE_MODES = ['passthrough', 'reject'] as const
+export type FailureMode = (typeof FAILURE_MODES)[number]
 
 /** Effective plugin configuration after defaults. */
 export interface Config {
@@ -33,7 +35,7 @@ export interface Config {
 
 /** Schema validated by cordis at load; every key is optional on input, and an invalid value fails naming its key. */
 export const Config: z<Partial<Config>, Config> = z.object({
-  scope: z.union(['workspace', 'all'] as const).default('workspace')
+  scope: z.union(REFERENCE_SCOPES).default('workspace')
     .description('Reference only sessions of the current workspace, or every visible session.'),
   allowBareSessionIds: z.boolean().default(true)
     .description('Resolve bare session ids written in a message.'),
@@ -41,7 +43,7 @@ export const Config: z<Partial<Config>, Config> = z.object({
     .description('Resolve a typed @Title that names exactly one in-scope session.'),
   candidateLimit: z.natural().min(1).default(50)
     .description('Maximum number of @ candidates returned for one query.'),
-  failureMode: z.union(['passthrough', 'reject'] as const).default('passthrough')
+  failureMode: z.union(FAILURE_MODES).default('passthrough')
     .description('On a reference failure at send time: keep the text and continue, or reject the step.'),
   agentTools: z.boolean().default(true)
     .description('Let the agent search and read the sessions it may reference (search_sessions, read_session).'),
@@ -63,13 +65,15 @@ export const MAX_FREE_SPACE_MIB = 2 ** 30
  * @param value - the value a write names.
  */
 export function settingRefusal(key: keyof Config, value: unknown): string | undefined {
+  const oneOf = (values: readonly string[]): string | undefined =>
+    values.includes(value as string) ? undefined : `must be ${values.map(name => `"${name}"`).join(' or ')}`
   const natural = (max: number, min: number): string | undefined =>
     typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? undefined : `must be a whole number from ${min} to ${max}`
   switch (key) {
     case 'scope':
-      return value === 'workspace' || value === 'all' ? undefined : 'must be "workspace" or "all"'
+      return oneOf(REFERENCE_SCOPES)
     case 'failureMode':
-      return value === 'passthrough' || value === 'reject' ? undefined : 'must be "passthrough" or "reject"'
+      return oneOf(FAILURE_MODES)
     case 'allowBareSessionIds':
     case 'allowPlainTitleMentions':
     case 'agentTools':

@@ -8,6 +8,7 @@
  * @module @wishp3/dsh-sessions/host/search/disk-space
  */
 import { statfsSync } from 'node:fs'
+import { sqliteCodeOf } from './index-file.ts'
 
 /** The least free space the index leaves when the setting is 0: 1 GiB. */
 export const MIN_FLOOR_BYTES = 2 ** 30
@@ -73,8 +74,8 @@ const SQLITE_FULL = 13
 
 /** Whether an error says the disk is full: SQLite's `SQLITE_FULL`, or the system's `ENOSPC` (and `EDQUOT`, a full quota). */
 export function isDiskFull(error: unknown): boolean {
-  const { errcode, code, message } = (error ?? {}) as { errcode?: unknown; code?: unknown; message?: unknown }
-  if (typeof errcode === 'number' && (errcode & 0xff) === SQLITE_FULL) return true
+  if (((sqliteCodeOf(error) ?? 0) & 0xff) === SQLITE_FULL) return true
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
   if (code === 'ENOSPC' || code === 'EDQUOT') return true
   return typeof message === 'string' && /database or disk is full|ENOSPC|no space left on device/i.test(message)
 }

@@ -137,10 +137,25 @@ ${layout.places ? `CREATE VIRTUAL TABLE IF NOT EXISTS places USING fts5(body, co
 /** SQLite's primary result codes for a file that is not a database, or is damaged. */
 const DAMAGED = new Set([11, 26])
 
+/**
+ * The result code SQLite gave for an error (its extended code; the primary
+ * code is its low byte).
+ * @returns the code, or `undefined` for an error that did not come from SQLite.
+ */
+export function sqliteCodeOf(error: unknown): number | undefined {
+  const code = (error as { errcode?: unknown } | null)?.errcode
+  return typeof code === 'number' ? code : undefined
+}
+
 /** Whether an error says the file is not a usable database (as opposed to busy, full or unreadable). */
 export function isDamaged(error: unknown): boolean {
-  const code = (error as { errcode?: unknown } | null)?.errcode
-  return typeof code === 'number' && DAMAGED.has(code & 0xff)
+  return DAMAGED.has((sqliteCodeOf(error) ?? 0) & 0xff)
+}
+
+/** Whether an error says another connection holds the file (`SQLITE_BUSY`, `SQLITE_LOCKED`). */
+export function isBusy(error: unknown): boolean {
+  const primary = (sqliteCodeOf(error) ?? 0) & 0xff
+  return primary === 5 || primary === 6
 }
 
 /** The index file turned out damaged after it was opened (SQLite said so, or a stored text did not unpack). */

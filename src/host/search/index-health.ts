@@ -15,7 +15,7 @@
  * @module @wishp3/dsh-sessions/host/search/index-health
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs'
-import { BUSY_MS, isDamaged, SQLITE_FORMAT } from './index-file.ts'
+import { BUSY_MS, isDamaged, SQLITE_FORMAT, sqliteCodeOf } from './index-file.ts'
 import type { SqliteModule } from './sqlite-capability.ts'
 import { unpack, UnpackError } from './stored-text.ts'
 
@@ -92,8 +92,7 @@ function readProblem(sqlite: SqliteModule, path: string, expected: ExpectedFile,
     }
     return undefined
   } catch (error) {
-    const code = (error as { errcode?: unknown } | null)?.errcode
-    if (isDamaged(error) || error instanceof UnpackError || code === SHORT_READ) return String(error)
+    if (isDamaged(error) || error instanceof UnpackError || sqliteCodeOf(error) === SHORT_READ) return String(error)
     // Busy, locked or unreadable for another reason: not a sign of damage.
     return undefined
   } finally {

@@ -28,7 +28,7 @@ import { readdir, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { readLogFile } from '../official/log-file.ts'
 import { type DiskReader, type DiskSpace, diskSpaceOf, isDiskFull, LowDiskError, statDisk } from './disk-space.ts'
-import { IndexDamagedError } from './index-file.ts'
+import { IndexDamagedError, sqliteCodeOf } from './index-file.ts'
 import { loadSqlite, type SqliteModule } from './sqlite-capability.ts'
 import type { ContentHit } from './index-search.ts'
 import { type ContentEntry, type SqliteIndexOptions, SqliteIndex } from './sqlite-index.ts'
@@ -116,9 +116,18 @@ export class IndexKeeper {
    * @throws {@link NOT_OPEN_MESSAGE} before the file is opened, {@link LowDiskError} when text is not written for lack of space.
    */
   apply(session: string, entry: ContentEntry | null): void {
-    const disk = this.opened()
     // Forgetting frees space, and is tried whatever the disk holds.
-    if (entry !== null) this.ensureSpace()
+    this.write(entry === null ? this.opened() : this.writable(), session, entry)
+  }
+
+  /** The open file, when its disk has room for a write (see {@link ensureSpace}). */
+  private writable(): SqliteIndex {
+    const disk = this.opened()
+    this.ensureSpace()
+    return disk
+  }
+
+  private write(disk: SqliteIndex, session: string, entry: ContentEntry | null): void {
     this.guarded(() => {
       if (entry === null) {
         this.scopes.forgetting(session, disk)
@@ -136,11 +145,10 @@ export class IndexKeeper {
    * @returns whether the file was there, and its latest title.
    */
   async read({ session, path, revision }: WorkerCalls['read']['args']): Promise<WorkerCalls['read']['result']> {
-    // Nothing is read that could not be written.
-    this.opened()
-    this.ensureSpace()
+    // Nothing is read that could not be written; the space was looked at just now.
+    this.writable()
     const conversation = await readLogFile(path)
-    this.apply(session, conversation === undefined ? null : { revision, title: conversation.title, messages: conversation.messages, ...(conversation.origins === undefined ? {} : { origins: conversation.origins }) })
+    this.write(this.opened(), session, conversation === undefined ? null : { revision, title: conversation.title, messages: conversation.messages, ...(conversation.origins === undefined ? {} : { origins: conversation.origins }) })
     return { found: conversation !== undefined, title: conversation?.title }
   }
 
@@ -267,7 +275,7 @@ export class IndexKeeper {
       if (this.disk === undefined || this.sqlite === undefined) throw error
       if (!(error instanceof IndexDamagedError)) {
         // Another SQLite error (an I/O error, a read-only file): a look at the file tells whether it is damage.
-        if (typeof (error as { errcode?: unknown } | null)?.errcode !== 'number') throw error
+        if (sqliteCodeOf(error) === undefined) throw error
         try {
           this.disk.health()
         } catch (found) {

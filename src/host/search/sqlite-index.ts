@@ -40,7 +40,7 @@
 import { statSync } from 'node:fs'
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { isDiskFull } from './disk-space.ts'
-import { IndexDamagedError, isDamaged, LAYOUT, openIndexFile, removeIndexFile, ROW_SPAN, setIndexFileAside, type SqliteLayout } from './index-file.ts'
+import { IndexDamagedError, isBusy, isDamaged, LAYOUT, openIndexFile, removeIndexFile, ROW_SPAN, setIndexFileAside, type SqliteLayout } from './index-file.ts'
 import { type ExpectedFile, indexFileProblem } from './index-health.ts'
 import { type AdmittedRows, type ContentHit, IndexSearch, RANKED_ROWS } from './index-search.ts'
 import { prefixEnd } from './prefix-expansion.ts'
@@ -92,12 +92,6 @@ interface Statements {
   readonly dropSession: StatementSync
   readonly idOf: StatementSync
   readonly split: StatementSync
-}
-
-/** Whether an error says another connection holds the file (`SQLITE_BUSY`, `SQLITE_LOCKED`). */
-function isBusy(error: unknown): boolean {
-  const code = (error as { errcode?: unknown } | null)?.errcode
-  return typeof code === 'number' && ((code & 0xff) === 5 || (code & 0xff) === 6)
 }
 
 /** The name of a temporary table of session numbers (see {@link SqliteIndex.fillScope}). */

@@ -3,6 +3,7 @@
  * per call, each answered once with its result or an error message.
  * @module @wishp3/dsh-sessions/host/search/worker-protocol
  */
+import type { DiskSpace } from './disk-space.ts'
 import type { ContentHit } from './index-search.ts'
 import type { ConversationText } from './conversation.ts'
 import type { ConversationPage } from './conversation-page.ts'
@@ -85,7 +86,7 @@ export interface WorkerCalls {
   page: { args: { path: string; revision: string; from: number; maxChars: number }; result: ConversationPage | null }
   /** Opens the index file (see `index-keeper.ts`), or without one (`null`) an index in memory; engine `none` and `why` where SQLite cannot serve. */
   /** Looks at the file's health and the disk's free space against the floor; fails with the damage message when the file was found damaged. */
-  check: { args: { freeSpaceMiB: number }; result: { space: { free: number; total: number; floor: number; low: boolean }; open: boolean; bytes: number } }
+  check: { args: { freeSpaceMiB: number }; result: { space: DiskSpace; open: boolean; bytes: number } }
   load: { args: { file: string | null; freeSpaceMiB?: number }; result: { engine: IndexEngine; entries: readonly (readonly [string, EntrySummary])[]; reason: LoadReason; bytes: number; why?: string } }
 }
 
