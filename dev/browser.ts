@@ -1,21 +1,27 @@
 /**
- * Debian's Chromium driven by playwright-core: headless, a fresh profile
- * folder per launch, background networking off (this machine has no route
- * out), clipboard permissions granted.
+ * Debian's Chromium driven by playwright-core: headless, background
+ * networking off (this machine has no route out), clipboard permissions
+ * granted. One Chromium process serves many pages, each in a fresh context
+ * (its own storage, cookies and locale), as a fresh profile would.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { chromiumPath } from './paths.ts'
 
-/** A launched browser with one page. */
+/** One page in a context of its own. */
 export interface Browser {
   readonly context: BrowserContext
   readonly page: Page
   /** Uncaught page errors and console errors, in order. */
   readonly errors: string[]
-  /** Closes the browser and deletes its profile folder. */
+  /** Closes the context (and, for {@link launchBrowser}, the Chromium behind it). */
+  close(): Promise<void>
+}
+
+/** A running Chromium that opens fresh contexts. */
+export interface Chromium {
+  /** A new context with one page, in the UI language asked for (`en-US` unless given). */
+  open(options?: { readonly locale?: string }): Promise<Browser>
+  /** Closes every context and ends the process. */
   close(): Promise<void>
 }
 
@@ -25,40 +31,42 @@ const FLAGS = [
 ]
 
 /**
- * Launches Chromium.
- * @param options - the UI language the page asks for (`en` unless given).
- * @returns the browser.
+ * Starts Chromium; playwright keeps its profile in a temporary folder it removes on close and on a failed launch.
+ * @returns the running browser.
  */
-export async function launchBrowser(options: { locale?: string } = {}): Promise<Browser> {
-  const profile = mkdtempSync(join(tmpdir(), 'dsh-sessions-chromium-'))
-  let context: BrowserContext
-  try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: chromiumPath,
-      headless: true,
-      args: FLAGS,
-      viewport: { width: 1400, height: 900 },
-      locale: options.locale ?? 'en-US',
-      permissions: ['clipboard-read', 'clipboard-write'],
-    })
-  } catch (error) {
-    // A launch that fails (no Chromium, say) leaves no profile folder behind.
-    rmSync(profile, { recursive: true, force: true })
-    throw error
-  }
-  const page = context.pages()[0] ?? await context.newPage()
-  const errors: string[] = []
-  page.on('pageerror', error => errors.push(`pageerror: ${error.message}`))
-  page.on('console', message => {
-    if (message.type() === 'error') errors.push(`console: ${message.text()}`)
-  })
+export async function startChromium(): Promise<Chromium> {
+  const running = await chromium.launch({ executablePath: chromiumPath, headless: true, args: FLAGS })
   return {
-    context,
-    page,
-    errors,
-    close: async () => {
-      await context.close()
-      rmSync(profile, { recursive: true, force: true })
+    async open(options = {}) {
+      const context = await running.newContext({
+        viewport: { width: 1400, height: 900 },
+        locale: options.locale ?? 'en-US',
+        permissions: ['clipboard-read', 'clipboard-write'],
+      })
+      const page = await context.newPage()
+      const errors: string[] = []
+      page.on('pageerror', error => errors.push(`pageerror: ${error.message}`))
+      page.on('console', message => {
+        if (message.type() === 'error') errors.push(`console: ${message.text()}`)
+      })
+      return { context, page, errors, close: () => context.close() }
     },
+    close: () => running.close(),
+  }
+}
+
+/**
+ * Launches a Chromium of its own with one page, for a tool that needs a single browser.
+ * @param options - the UI language the page asks for (`en-US` unless given).
+ * @returns the page; closing it ends that Chromium.
+ */
+export async function launchBrowser(options: { readonly locale?: string } = {}): Promise<Browser> {
+  const started = await startChromium()
+  try {
+    const opened = await started.open(options)
+    return { ...opened, close: async () => { await opened.close(); await started.close() } }
+  } catch (error) {
+    await started.close()
+    throw error
   }
 }

@@ -2,7 +2,7 @@
  * Steps a user takes in the rc.8 web UI, by role and placeholder (class
  * names are hashed). English UI unless the browser asked for another locale.
  */
-import type { Locator, Page } from 'playwright-core'
+import type { Locator, Page, Request } from 'playwright-core'
 
 const NEW_SESSION_COMPOSER = 'textarea[placeholder="Describe what you want to build"], textarea[placeholder="Choose a workspace to start"]'
 const COMPOSER = '[data-composer-card] textarea'
@@ -79,33 +79,67 @@ export async function selectText(page: Page, text: string): Promise<void> {
  * @param project - a folder directly under the dsh process's HOME.
  */
 export async function chooseWorkspace(page: Page, project: string): Promise<void> {
-  await page.getByRole('button', { name: 'Choose workspace' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Select Workspace Directory' })
-  const addWorkspace = page.getByRole('menuitem', { name: 'Add workspace…' })
-  await dialog.or(addWorkspace).waitFor()
-  if (await addWorkspace.isVisible()) {
+  const creates = watchCreates(page)
+  try {
+    await page.getByRole('button', { name: 'Choose workspace' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Select Workspace Directory' })
+    const addWorkspace = page.getByRole('menuitem', { name: 'Add workspace…' })
+    await dialog.or(addWorkspace).waitFor()
     const known = page.getByRole('menuitem', { name: project, exact: true })
-    if (await known.isVisible()) {
+    if (await addWorkspace.isVisible() && await known.isVisible()) {
       await known.click()
-      await settled(page, project)
-      return
+    } else {
+      if (await addWorkspace.isVisible()) await addWorkspace.click()
+      await dialog.getByText(project, { exact: true }).click()
+      await dialog.getByRole('button', { name: 'Open' }).click()
     }
-    await addWorkspace.click()
+    await settled(page, project, creates)
+  } finally {
+    creates.stop()
   }
-  await dialog.getByText(project, { exact: true }).click()
-  await dialog.getByRole('button', { name: 'Open' }).click()
-  await settled(page, project)
+}
+
+/** The page's `session.create` calls still waiting for their answer, from the moment of watching. */
+interface CreateWatch {
+  pending(): number
+  stop(): void
+}
+
+function watchCreates(page: Page): CreateWatch {
+  const open = new Set<Request>()
+  const isCreate = (request: Request) => request.method() === 'POST'
+    && (new URL(request.url()).pathname.endsWith('session.create') || (request.postData() ?? '').includes('"method":"session.create"'))
+  const started = (request: Request) => { if (isCreate(request)) open.add(request) }
+  const ended = (request: Request) => { open.delete(request) }
+  page.on('request', started)
+  page.on('requestfinished', ended)
+  page.on('requestfailed', ended)
+  return {
+    pending: () => open.size,
+    stop: () => {
+      page.off('request', started)
+      page.off('requestfinished', ended)
+      page.off('requestfailed', ended)
+    },
+  }
 }
 
 /**
- * Waits until the hero names the chosen workspace and the blank session the
- * host opens for it has replaced the previous one (a message sent earlier
- * lands in the previous workspace).
+ * Waits until the hero names the chosen workspace and the session the host
+ * opens for it is on screen: the host reuses the workspace's blank session
+ * at once or creates one, so every `session.create` the choice started has
+ * answered and two frames have rendered the session it opened (a message
+ * sent earlier would land in the previous workspace).
  */
-async function settled(page: Page, project: string): Promise<void> {
+async function settled(page: Page, project: string, creates: CreateWatch): Promise<void> {
   await page.getByRole('button', { name: 'Choose workspace' }).filter({ hasText: new RegExp(`^${project}$`) }).waitFor()
   await composer(page).waitFor()
-  await page.waitForTimeout(500)
+  const deadline = Date.now() + 30_000
+  while (creates.pending() > 0) {
+    if (Date.now() > deadline) throw new Error(`the session the host creates for ${project} did not answer within 30 s`)
+    await page.evaluate(() => new Promise(resolve => requestAnimationFrame(resolve)))
+  }
+  await page.evaluate(() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve))))
 }
 
 /**

@@ -14,7 +14,7 @@ import { spreadSessions, writeSessionStore } from '../../dev/session-store.ts'
 import { percentile } from '../../dev/percentile.ts'
 import { note } from '../../dev/timing.ts'
 import { composer } from '../../dev/web-ui.ts'
-import { useRealHost } from './harness/real-host.ts'
+import { useSoleTopic } from './harness/real-host.ts'
 
 const SAMPLES = 20
 
@@ -24,7 +24,7 @@ const GENEROUS_P95_MS = 400
 describe('session candidates latency in the real UI at 200 sessions', () => {
   let target = ''
 
-  const host = useRealHost({
+  const host = useSoleTopic({
     stack: { beforeBoot: async home => { await writeSessionStore(hostDir(), home, spreadSessions(home, 200, 20)) } },
     browser: {
       prepare: launched => {

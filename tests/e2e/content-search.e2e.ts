@@ -15,12 +15,11 @@ import { DatabaseSync } from 'node:sqlite'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser } from '../../dev/browser.ts'
 import { hostDir } from '../../dev/pinned-host.ts'
 import { writeSessionStore } from '../../dev/session-store.ts'
 import { chooseWorkspace, composer, openApp, sendAndAwaitReply, startNewSession } from '../../dev/web-ui.ts'
 import { citation } from './harness/requests.ts'
-import { useRealHost } from './harness/real-host.ts'
+import { useSoleTopic } from './harness/real-host.ts'
 import { untilAsync as until } from './harness/wait.ts'
 
 const SOURCES = [
@@ -54,7 +53,7 @@ async function sessionRows(page: Page, text: string): Promise<string[]> {
 }
 
 describe('content search in the @ menu of the real host', () => {
-  const host = useRealHost({
+  const host = useSoleTopic({
     stack: {
       beforeBoot: async home => {
         // Without the host's title cache: the titles below come from the plugin's log pass, which also builds the index.
@@ -155,7 +154,7 @@ describe('content search in the @ menu of the real host', () => {
     const readyMs = performance.now() - booted
     const after = await status()
     expect(after.start).toBe('restored')
-    const browser = await launchBrowser()
+    const browser = await host.open()
     try {
       await openApp(browser.page, host.stack.web.url)
       await startNewSession(browser.page)
@@ -166,7 +165,7 @@ describe('content search in the @ menu of the real host', () => {
       await browser.close()
     }
     // The Chinese UI shows the same rows with its own marks.
-    const zh = await launchBrowser({ locale: 'zh-CN' })
+    const zh = await host.open({ locale: 'zh-CN' })
     try {
       // The app opens on a new session in the host's workspace, alpha.
       await openApp(zh.page, host.stack.web.url)

@@ -12,14 +12,13 @@
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser } from '../../dev/browser.ts'
 import { hostDir } from '../../dev/pinned-host.ts'
 import { citation } from './harness/requests.ts'
 import type { Stack } from '../../dev/stack.ts'
 import { type StoredSession, writeSessionStore } from '../../dev/session-store.ts'
 import { chooseWorkspace, composer, openApp, startNewSession } from '../../dev/web-ui.ts'
 import { untilAsync as until } from './harness/wait.ts'
-import { useRealHost } from './harness/real-host.ts'
+import { useSoleTopic } from './harness/real-host.ts'
 import { openRowMenu, rowOf } from './harness/session-rows.ts'
 
 const ALPHA_TITLE = 'Orchard plans'
@@ -41,7 +40,7 @@ describe('Copy reference in the row menu and the session header', () => {
   let alpha: StoredSession
   let beta: StoredSession
 
-  const host = useRealHost({
+  const host = useSoleTopic({
     stack: {
       beforeBoot: async home => {
         // Beta first: the sidebar opens the workspace of the newest session, alpha.
@@ -65,7 +64,7 @@ describe('Copy reference in the row menu and the session header', () => {
   })
 
   it('copies the canonical mention from the row menu, with its own toast beside the row', async () => {
-    const browser = await launchBrowser()
+    const browser = await host.open()
     try {
       const page = browser.page
       await openApp(page, host.stack.web.url)
@@ -93,7 +92,7 @@ describe('Copy reference in the row menu and the session header', () => {
   })
 
   it('resolves a pasted reference like a chip in the same workspace, and not outside it', async () => {
-    const browser = await launchBrowser()
+    const browser = await host.open()
     try {
       const page = browser.page
       await openApp(page, host.stack.web.url)
@@ -114,7 +113,7 @@ describe('Copy reference in the row menu and the session header', () => {
   })
 
   it('copies the id and the reference from the session header, with the toast below the button', async () => {
-    const browser = await launchBrowser()
+    const browser = await host.open()
     try {
       const page = browser.page
       await openApp(page, host.stack.web.url)
@@ -141,7 +140,7 @@ describe('Copy reference in the row menu and the session header', () => {
   })
 
   it('shows the failure toast when the host cannot give the reference', async () => {
-    const browser = await launchBrowser()
+    const browser = await host.open()
     try {
       const page = browser.page
       await page.route('**/dsh-sessions/mention', route => route.abort())
@@ -158,7 +157,7 @@ describe('Copy reference in the row menu and the session header', () => {
   })
 
   it('speaks Chinese with the UI in Chinese', async () => {
-    const browser = await launchBrowser({ locale: 'zh-CN' })
+    const browser = await host.open({ locale: 'zh-CN' })
     try {
       const page = browser.page
       await openApp(page, host.stack.web.url)

@@ -8,18 +8,17 @@
  * failing the failure toast shows; Chinese strings.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser } from '../../dev/browser.ts'
 import { hostDir } from '../../dev/pinned-host.ts'
 import { type StoredSession, writeSessionStore } from '../../dev/session-store.ts'
 import { openApp, startNewSession } from '../../dev/web-ui.ts'
 import { untilAsync as until } from './harness/wait.ts'
-import { useRealHost } from './harness/real-host.ts'
+import { useSoleTopic } from './harness/real-host.ts'
 import { openRowMenu, rowOf, toastBeside } from './harness/session-rows.ts'
 
 describe('Copy session ID in the session row menu', () => {
   let sessions: StoredSession[]
 
-  const host = useRealHost({
+  const host = useSoleTopic({
     stack: {
       beforeBoot: async home => {
         sessions = await writeSessionStore(hostDir(), home, [
@@ -43,7 +42,7 @@ describe('Copy session ID in the session row menu', () => {
   })
 
   it('copies the exact id and shows a status toast beside its row for 4 s', async () => {
-    const browser = await launchBrowser()
+    const browser = await host.open()
     try {
       const page = browser.page
       await openApp(page, host.stack.web.url)
@@ -83,7 +82,7 @@ describe('Copy session ID in the session row menu', () => {
   })
 
   it('puts the toast at the height of whichever row it came from', async () => {
-    const browser = await launchBrowser()
+    const browser = await host.open()
     try {
       const page = browser.page
       await openApp(page, host.stack.web.url)
@@ -106,7 +105,7 @@ describe('Copy session ID in the session row menu', () => {
   })
 
   it('offers no menu on the blank New Session row', async () => {
-    const browser = await launchBrowser()
+    const browser = await host.open()
     try {
       const page = browser.page
       await openApp(page, host.stack.web.url)
@@ -120,7 +119,7 @@ describe('Copy session ID in the session row menu', () => {
   })
 
   it('shows the failure toast when both clipboard paths refuse', async () => {
-    const browser = await launchBrowser()
+    const browser = await host.open()
     try {
       const page = browser.page
       await browser.context.addInitScript(() => {
@@ -138,7 +137,7 @@ describe('Copy session ID in the session row menu', () => {
   })
 
   it('speaks Chinese with the UI in Chinese', async () => {
-    const browser = await launchBrowser({ locale: 'zh-CN' })
+    const browser = await host.open({ locale: 'zh-CN' })
     try {
       const page = browser.page
       await openApp(page, host.stack.web.url)

@@ -16,7 +16,7 @@ import { type StoredSession, writeSessionStore } from '../../dev/session-store.t
 import { report } from '../../dev/timing.ts'
 import { citation } from './harness/requests.ts'
 import { chooseWorkspace, composer, openApp, send, startNewSession } from '../../dev/web-ui.ts'
-import { useRealHost } from './harness/real-host.ts'
+import { useSoleTopic } from './harness/real-host.ts'
 
 const TRUSTED = 'box.test'
 const LONG_TITLE = `Quarterly orchard budget review ${'with a title that keeps going '.repeat(8)}`.trim()
@@ -48,7 +48,7 @@ describe('hardening in the real host', () => {
   let stray: string
   let recoveredMs: number | undefined
 
-  const host = useRealHost({
+  const host = useSoleTopic({
     stack: {
       webArgs: ['--trusted-host', TRUSTED],
       fixtures: [join(repoRoot, 'tests/e2e/fixtures/storage-probe')],

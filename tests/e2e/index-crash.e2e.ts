@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { type RealisticSpec, realisticCorpus } from '../../dev/corpus.ts'
 import { hostDir } from '../../dev/pinned-host.ts'
 import { corpusSessions, type StoredSession, writeSessionStore } from '../../dev/session-store.ts'
-import { useRealHost } from './harness/real-host.ts'
+import { useSoleTopic } from './harness/real-host.ts'
 import { untilAsync as until } from './harness/wait.ts'
 
 /** Sessions of the store: enough that the paced cold build takes seconds. */
@@ -31,7 +31,7 @@ interface Status {
 describe('the content index after kill -9 of the real host', () => {
   let stored: StoredSession[] = []
   let corpus: RealisticSpec[] = []
-  const host = useRealHost({
+  const host = useSoleTopic({
     stack: {
       beforeBoot: async home => {
         corpus = realisticCorpus(hostDir(), { sessions: SESSIONS, workspaces: 1, seed: 7 })

@@ -33,7 +33,7 @@ import { type StoredSession, writeSessionStore } from '../../dev/session-store.t
 import type { RecordedRequest } from '../../dev/stand-in-model.ts'
 import { note } from '../../dev/timing.ts'
 import { chooseWorkspace, composer, openApp, startNewSession } from '../../dev/web-ui.ts'
-import { useRealHost } from './harness/real-host.ts'
+import { useSoleTopic } from './harness/real-host.ts'
 import { citation } from './harness/requests.ts'
 
 const MESSAGES = 1_500
@@ -66,7 +66,7 @@ function snapshotData(text: string): { sessionId: string; label: string; convers
 
 describe('a long stored session referenced whole', () => {
   let source: StoredSession
-  const host = useRealHost({
+  const host = useSoleTopic({
     bare: true,
     stack: {
       beforeBoot: async home => {

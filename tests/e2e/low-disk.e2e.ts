@@ -20,7 +20,7 @@ import { type StoredSession, writeSessionStore } from '../../dev/session-store.t
 import { humanText } from '../../dev/stand-in-model.ts'
 import { chooseWorkspace, composer, openApp, startNewSession } from '../../dev/web-ui.ts'
 import { WAL_BYTES } from '../../src/host/search/index-file.ts'
-import { useRealHost } from './harness/real-host.ts'
+import { useSoleTopic } from './harness/real-host.ts'
 import { untilAsync as until } from './harness/wait.ts'
 
 const MiB = 2 ** 20
@@ -74,7 +74,7 @@ describe.skipIf(skipped !== undefined)('the content index on a nearly full disk 
   const mounts: string[] = []
   let disk = ''
   let stored: StoredSession[] = []
-  const host = useRealHost({
+  const host = useSoleTopic({
     stack: {
       beforeBoot: async home => {
         disk = join(home.home, 'disk')

@@ -9,12 +9,11 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { launchBrowser } from '../../dev/browser.ts'
 import { citation } from './harness/requests.ts'
 import { hostDir } from '../../dev/pinned-host.ts'
 import { writeSessionStore } from '../../dev/session-store.ts'
 import { composer, openApp } from '../../dev/web-ui.ts'
-import { useRealHost } from './harness/real-host.ts'
+import { useSoleTopic } from './harness/real-host.ts'
 
 const ALPHA_TEXT = 'Orchard plans for spring planting'
 const BETA_TEXT = 'Budget review for beta team'
@@ -61,7 +60,7 @@ describe('the @ menu, session chips and the settings card in the real host', () 
   let alphaId: string
   let betaId: string
 
-  const host = useRealHost({
+  const host = useSoleTopic({
     stack: {
       beforeBoot: async home => {
         const [alpha, beta] = await writeSessionStore(hostDir(), home, [
@@ -134,7 +133,7 @@ describe('the @ menu, session chips and the settings card in the real host', () 
   })
 
   it('shows the menu, the card and a preflight failure in Chinese', async () => {
-    const zh = await launchBrowser({ locale: 'zh-CN' })
+    const zh = await host.open({ locale: 'zh-CN' })
     try {
       const page = zh.page
       await openApp(page, host.stack.web.url)

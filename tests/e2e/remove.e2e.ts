@@ -5,15 +5,14 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { launchBrowser } from '../../dev/browser.ts'
 import { dshPlugin, dumpConfig } from '../../dev/dsh-process.ts'
 import { PLUGIN } from '../../dev/stack.ts'
 import { report } from '../../dev/timing.ts'
 import { openApp, startSessionWithTurn } from '../../dev/web-ui.ts'
-import { useRealHost } from './harness/real-host.ts'
+import { useSoleTopic } from './harness/real-host.ts'
 
 describe('removing the plugin', () => {
-  const host = useRealHost({ browser: false })
+  const host = useSoleTopic({ browser: false })
 
   it('leaves a web profile that boots without the plugin row or bundle', async () => {
     await host.stack.web.stop()
@@ -28,7 +27,7 @@ describe('removing the plugin', () => {
 
     const web = await host.stack.restart()
     report('dsh web boot after remove', web.bootMs)
-    const browser = await launchBrowser()
+    const browser = await host.open()
     try {
       await openApp(browser.page, web.url)
       const entries = await browser.page.evaluate(() =>

@@ -8,9 +8,8 @@ import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { launchBrowser } from '../../dev/browser.ts'
 import { openApp } from '../../dev/web-ui.ts'
-import { useRealHost } from './harness/real-host.ts'
+import { useSoleTopic } from './harness/real-host.ts'
 
 /** Opens Settings → Plugins → Plugin configuration, expands the card and reads each read-only setting as [name, value, source]. */
 async function readOnlySettings(page: Page, expandLabel: RegExp): Promise<string[][]> {
@@ -26,7 +25,7 @@ async function readOnlySettings(page: Page, expandLabel: RegExp): Promise<string
 }
 
 describe('the settings card in the user\'s language', () => {
-  const host = useRealHost({
+  const host = useSoleTopic({
     stack: {
       beforeBoot: home => {
         appendFileSync(join(home.dshHome, 'settings.yaml'), 'dsh-sessions:\n  failureMode: reject\n  indexFreeSpaceMiB: 2048\n')
@@ -37,7 +36,7 @@ describe('the settings card in the user\'s language', () => {
   })
 
   it('shows names, values and sources in English', async () => {
-    const browser = await launchBrowser()
+    const browser = await host.open()
     try {
       await openApp(browser.page, host.stack.web.url)
       expect(await readOnlySettings(browser.page, /^Expand: Session references$/)).toEqual([
@@ -58,7 +57,7 @@ describe('the settings card in the user\'s language', () => {
   })
 
   it('shows names, values and sources in Chinese', async () => {
-    const browser = await launchBrowser({ locale: 'zh-CN' })
+    const browser = await host.open({ locale: 'zh-CN' })
     try {
       await openApp(browser.page, host.stack.web.url)
       expect(await readOnlySettings(browser.page, /^展开: 会话引用$/)).toEqual([

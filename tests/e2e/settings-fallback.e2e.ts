@@ -7,14 +7,13 @@
 import { appendFileSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { launchBrowser } from '../../dev/browser.ts'
 import { installApplyProbe, readProbe } from '../../dev/apply-probe.ts'
 import { PLUGIN } from '../../dev/stack.ts'
 import { openApp } from '../../dev/web-ui.ts'
-import { useRealHost } from './harness/real-host.ts'
+import { useSoleTopic } from './harness/real-host.ts'
 
 describe('an invalid stored settings section', () => {
-  const host = useRealHost({
+  const host = useSoleTopic({
     stack: {
       beforeBoot: home => {
         appendFileSync(join(home.dshHome, 'settings.yaml'), 'dsh-sessions:\n  scope: galaxy\n')
@@ -25,7 +24,7 @@ describe('an invalid stored settings section', () => {
   })
 
   it('boots the web UI with the plugin applied and falls back to the row configuration', async () => {
-    const browser = await launchBrowser()
+    const browser = await host.open()
     try {
       await installApplyProbe(browser.context, PLUGIN, 'dsh-sessions')
       await openApp(browser.page, host.stack.web.url)

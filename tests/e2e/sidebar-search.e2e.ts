@@ -19,7 +19,7 @@ import { hostDir } from '../../dev/pinned-host.ts'
 import { type StoredSession, writeSessionStore } from '../../dev/session-store.ts'
 import { chooseWorkspace, openApp, sendAndAwaitReply, startNewSession } from '../../dev/web-ui.ts'
 import { hostSearchInPage, installApplyProbe } from '../../dev/apply-probe.ts'
-import { useRealHost } from './harness/real-host.ts'
+import { useSoleTopic } from './harness/real-host.ts'
 import { untilAsync } from './harness/wait.ts'
 import { PLUGIN } from '../../dev/stack.ts'
 
@@ -39,7 +39,7 @@ const LATE_ENGLISH = 'Some long introduction that we wrote at length before we f
 const LATE_CHINESE = '这是一段很长的开场白，我们先介绍了项目的背景和目标，然后讨论了上线步骤和金丝雀部署的细节以及后续的安排。'
 
 describe('the sidebar\'s Search sessions box and rows', () => {
-  const host = useRealHost({
+  const host = useSoleTopic({
     stack: {
       beforeBoot: async (home, options) => {
         // A separate headless dsh process, then a store written without the host's projection cache: both as another process leaves them.

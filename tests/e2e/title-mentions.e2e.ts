@@ -8,13 +8,13 @@
  * alike.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { type Browser, launchBrowser } from '../../dev/browser.ts'
+import type { Browser } from '../../dev/browser.ts'
 import { hostDir } from '../../dev/pinned-host.ts'
 import { citation } from './harness/requests.ts'
 import { writeSessionStore } from '../../dev/session-store.ts'
 import { chooseWorkspace, composer, openApp, startNewSession } from '../../dev/web-ui.ts'
 import { untilAsync as until } from './harness/wait.ts'
-import { useRealHost } from './harness/real-host.ts'
+import { useSoleTopic } from './harness/real-host.ts'
 
 const SOURCES = [
   { title: '发布计划', text: '发布计划正文：周五冻结代码' },
@@ -24,7 +24,7 @@ const SOURCES = [
 ]
 
 describe('@Title followed directly by CJK text, and in either Unicode form', () => {
-  const host = useRealHost({
+  const host = useSoleTopic({
     stack: {
       beforeBoot: async home => {
         await writeSessionStore(hostDir(), home, SOURCES.map(source => ({ cwd: home.project('alpha'), ...source })))
@@ -55,7 +55,7 @@ describe('@Title followed directly by CJK text, and in either Unicode form', () 
   }
 
   it('resolves titles followed directly by Chinese text, from an English UI', async () => {
-    const browser = await launchBrowser()
+    const browser = await host.open()
     try {
       await openApp(browser.page, host.stack.web.url)
       await startNewSession(browser.page)
@@ -80,7 +80,7 @@ describe('@Title followed directly by CJK text, and in either Unicode form', () 
   })
 
   it('resolves the same from a Chinese UI, with the shorter title when the longer does not fit', async () => {
-    const browser = await launchBrowser({ locale: 'zh-CN' })
+    const browser = await host.open({ locale: 'zh-CN' })
     try {
       await openApp(browser.page, host.stack.web.url)
       await browser.page.getByText(/^Title @发布计划总结一下/).first().click()

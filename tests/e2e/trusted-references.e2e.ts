@@ -16,9 +16,8 @@ import { hostDir } from '../../dev/pinned-host.ts'
 import { repoRoot } from '../../dev/paths.ts'
 import { citation, isSnapshot, userTexts } from './harness/requests.ts'
 import { type StoredSession, writeSessionStore } from '../../dev/session-store.ts'
-import { launchBrowser } from '../../dev/browser.ts'
 import { chooseWorkspace, composer, openApp, startNewSession } from '../../dev/web-ui.ts'
-import { useRealHost } from './harness/real-host.ts'
+import { useSoleTopic } from './harness/real-host.ts'
 
 const WORDS = ['Orchard', 'Harbour', 'Meadow', 'Quarry', 'Lantern', 'Pebble', 'Willow', 'Cinder', 'Juniper'] as const
 
@@ -65,7 +64,7 @@ describe('references the user can trust, in the real host', () => {
   let sources: Record<string, StoredSession>
   let betaId: string
 
-  const host = useRealHost({
+  const host = useSoleTopic({
     stack: {
       fixtures: [join(repoRoot, 'tests/e2e/fixtures/storage-probe')],
       beforeBoot: async home => {
@@ -229,7 +228,7 @@ describe('references the user can trust, in the real host', () => {
   })
 
   it('speaks Chinese: the cost line, the limit and a reference that was not attached', async () => {
-    const zh = await launchBrowser({ locale: 'zh-CN' })
+    const zh = await host.open({ locale: 'zh-CN' })
     try {
       const page = zh.page
       const zhDock = () => page.locator('[data-dsh-sessions-reference-dock]')
