@@ -19,6 +19,7 @@ import { hostDir } from '../../dev/pinned-host.ts'
 import { writeSessionStore } from '../../dev/session-store.ts'
 import { chooseWorkspace, composer, openApp, sendAndAwaitReply, startNewSession } from '../../dev/web-ui.ts'
 import { citation } from './harness/requests.ts'
+import { menuRows } from './harness/menu.ts'
 import { useSoleTopic } from './harness/real-host.ts'
 import { untilAsync as until } from './harness/wait.ts'
 
@@ -39,13 +40,7 @@ interface Status {
   passes: number
 }
 
-/** Types `text` and returns the menu rows once the session group has settled. */
-async function menu(page: Page, text: string): Promise<string[]> {
-  await composer(page).fill('')
-  await composer(page).fill(text)
-  await page.waitForTimeout(400)
-  return page.getByRole('listbox').getByRole('option').allInnerTexts()
-}
+const menu = menuRows
 
 /** The session rows of a menu, as "name | description". */
 async function sessionRows(page: Page, text: string): Promise<string[]> {
