@@ -93,7 +93,7 @@ describe('session candidates latency in the real UI at 200 sessions', () => {
       await menu.waitFor({ state: 'hidden' })
       await composer(page).fill(`sample ${sample} `)
       await composer(page).press('End')
-      await page.waitForTimeout(50)
+      await page.evaluate(() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve))))
       alone.push(await time('@', all))
       plusOne.push(await time(key, letter))
       await page.keyboard.press('Backspace')

@@ -26,6 +26,17 @@ import { type Stack, startStack } from '../../dev/stack.ts'
 import { chooseWorkspace, composer, newSessionButton, openApp, sendAndAwaitReply, startNewSession, startSessionWithTurn } from '../../dev/web-ui.ts'
 import { citation } from './harness/requests.ts'
 import { until } from './harness/wait.ts'
+import { type QuietWatch, watchQuiet } from './harness/quiet.ts'
+
+/** Each page's requests, watched from its launch. */
+const watches = new WeakMap<Page, QuietWatch>()
+
+/** Waits until the page has no request in flight and has drawn the answers. */
+async function quiet(page: Page): Promise<void> {
+  const watch = watches.get(page)
+  if (watch === undefined) throw new Error('this page was launched without a request watch')
+  await watch.settle()
+}
 
 interface FilesObservation {
   rows: Record<string, string[]>
@@ -48,7 +59,7 @@ function prepareHome(home: Home): Promise<void> {
 async function rows(page: Page, query: string): Promise<string[]> {
   await composer(page).fill('')
   await composer(page).fill(`look @${query}`)
-  await page.waitForTimeout(500)
+  await quiet(page)
   const all = await page.getByRole('listbox').getByRole('option').allInnerTexts()
   return all.filter(text => /^(File|Folder) · /.test(text))
 }
@@ -73,7 +84,7 @@ async function observeFiles(stack: Stack, browser: Browser): Promise<FilesObserv
   await composer(page).fill('')
   await composer(page).fill('open @sr')
   await page.getByRole('listbox').getByRole('option', { name: /Folder · src\// }).click()
-  await page.waitForTimeout(300)
+  await quiet(page)
   const folderPick = await composer(page).inputValue()
 
   await composer(page).fill('')
@@ -141,7 +152,7 @@ async function observeWorkspace(stack: Stack, browser: Browser): Promise<Workspa
   await page.getByRole('button', { name: 'Search sessions' }).click()
   await page.getByPlaceholder('Search sessions...').fill('Beta')
   await page.locator('[class*=searchResultRow]').first().waitFor()
-  await page.waitForTimeout(500)
+  await quiet(page)
   seen.search = (await page.locator('[class*=searchResultRow]').allInnerTexts()).map(text => text.split('\n').filter(line => !/ago|^now$/.test(line)).join(' | '))
   await page.getByPlaceholder('Search sessions...').fill('')
   await page.keyboard.press('Escape')
@@ -184,7 +195,7 @@ async function observeWorkspace(stack: Stack, browser: Browser): Promise<Workspa
   await tree(page).getByText('gamma', { exact: true }).waitFor()
   // Adding a workspace opens a blank session in it; observe once that row is there.
   await tree(page).getByText('New Session', { exact: true }).waitFor()
-  await page.waitForTimeout(300)
+  await quiet(page)
   seen.afterAddWorkspace = await sidebar(page)
 
   await rowTitle(page, 'Title Alpha first question').click()
@@ -205,6 +216,7 @@ beforeAll(async () => {
     const stack = await startStack({ hostBin: inject('hostBin'), ...(tarball === undefined ? {} : { tarball }), beforeBoot: prepareHome })
     stacks.push(stack)
     const browser = await launchBrowser()
+    watches.set(browser.page, watchQuiet(browser.page))
     browsers.push(browser)
     files.push(await observeFiles(stack, browser))
     workspaces.push(await observeWorkspace(stack, browser))

@@ -17,6 +17,7 @@ import { repoRoot } from '../../dev/paths.ts'
 import { citation, isSnapshot, userTexts } from './harness/requests.ts'
 import { type StoredSession, writeSessionStore } from '../../dev/session-store.ts'
 import { chooseWorkspace, composer, openApp, startNewSession } from '../../dev/web-ui.ts'
+import { expectRefusedSend } from './harness/prompts.ts'
 import { useSoleTopic } from './harness/real-host.ts'
 
 const WORDS = ['Orchard', 'Harbour', 'Meadow', 'Quarry', 'Lantern', 'Pebble', 'Willow', 'Cinder', 'Juniper'] as const
@@ -110,9 +111,7 @@ describe('references the user can trust, in the real host', () => {
     await expect.poll(() => dock().getByRole('alert').innerText(), { timeout: 10_000 }).toContain('at most 3 sessions')
     const draft = await composer(host.browser.page).inputValue()
     const before = turns()
-    await host.browser.page.getByRole('button', { name: 'Send message' }).click()
-    await host.browser.page.getByRole('alert').filter({ hasText: 'A message can reference at most 3 sessions' }).first().waitFor()
-    await host.browser.page.waitForTimeout(1_000)
+    await expectRefusedSend(host.browser.page, () => host.browser.page.getByRole('button', { name: 'Send message' }).click(), 'A message can reference at most 3 sessions')
     expect(turns()).toBe(before)
     expect(await composer(host.browser.page).inputValue()).toBe(draft)
     await composer(host.browser.page).fill('')
@@ -132,8 +131,13 @@ describe('references the user can trust, in the real host', () => {
     expect(cited.direct).toContain(betaId)
     expect(cited.following).toContain('Harbour body text')
     expect(cited.following).not.toContain('Beta ledger')
-    // An id the scope does not show is answered as one that does not exist: no notice names it.
-    await host.browser.page.waitForTimeout(1_500)
+    // An id the scope does not show is answered as one that does not exist: the step recorded its outcome before the
+    // model was asked, and no outcome the page could show names it.
+    const outcomes = await fetch(`${host.stack.web.url}/dsh-sessions/outcomes`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: host.stack.model.turns().at(-1)!.sessionId, after: 0, waitMs: 0 }),
+    })
+    expect(outcomes.status).toBe(200)
+    expect(await outcomes.text()).not.toContain(betaId)
     expect(await dock().getByRole('alert').filter({ hasText: betaId }).count()).toBe(0)
   })
 
