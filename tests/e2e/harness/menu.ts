@@ -1,23 +1,37 @@
 /** Reading the composer's `@` menu once the plugin's candidates for what was typed have come and been drawn. */
-import type { Page } from 'playwright-core'
+import type { Page, Response } from 'playwright-core'
 import { composer } from '../../../dev/web-ui.ts'
 
+const frames = (page: Page) => page.evaluate(() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+
 /**
- * Types `text` into an emptied composer and returns the menu's rows once the candidates request for it has
- * answered and two frames have drawn the answer (an empty list when the menu stays closed).
+ * Types `text` into an emptied composer and returns the menu's rows once what the typing asked for has been drawn:
+ * the `@` trigger asks the plugin for candidates in the same task as the keystroke (it has no debounce), so when no
+ * candidates request has started two frames after the typing, the menu stays as it is (closed, or files only);
+ * when one has, its answer and two more frames are awaited.
  * @param page - the app page.
  * @param text - what the user types, ending in the `@` query.
- * @returns each row's text.
+ * @returns each row's text (an empty list when the menu is closed).
  */
 export async function menuRows(page: Page, text: string): Promise<string[]> {
   await composer(page).fill('')
-  const answered = page.waitForResponse(res => {
-    if (new URL(res.url()).pathname !== '/dsh-sessions/candidates') return false
-    const query = (JSON.parse(res.request().postData() ?? '{}') as { query?: unknown }).query
-    return query === undefined || (typeof query === 'string' && text.includes(query))
-  }, { timeout: 30_000 })
-  await composer(page).fill(text)
-  await answered
-  await page.evaluate(() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+  let answer: Promise<Response> | undefined
+  const started = (request: import('playwright-core').Request) => {
+    if (new URL(request.url()).pathname === '/dsh-sessions/candidates') answer ??= request.response().then(response => {
+      if (response === null) throw new Error('the candidates request got no answer')
+      return response
+    })
+  }
+  page.on('request', started)
+  try {
+    await composer(page).fill(text)
+    await frames(page)
+  } finally {
+    page.off('request', started)
+  }
+  if (answer !== undefined) {
+    await answer
+    await frames(page)
+  }
   return page.getByRole('listbox').getByRole('option').allInnerTexts()
 }
