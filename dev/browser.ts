@@ -4,6 +4,9 @@
  * granted. One Chromium process serves many pages, each in a fresh context
  * (its own storage, cookies and locale), as a fresh profile would.
  */
+import { readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { chromiumPath } from './paths.ts'
 
@@ -25,17 +28,32 @@ export interface Chromium {
   close(): Promise<void>
 }
 
+/** Folders playwright makes in the temporary folder for a launch. */
+const PLAYWRIGHT_FOLDERS = /^(playwright-artifacts-|playwright_chromiumdev_profile-)/
+
+function leftovers(): string[] {
+  return readdirSync(tmpdir()).filter(name => PLAYWRIGHT_FOLDERS.test(name))
+}
+
 const FLAGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
 ]
 
 /**
- * Starts Chromium; playwright keeps its profile in a temporary folder it removes on close and on a failed launch.
+ * Starts Chromium; playwright keeps its profile in a temporary folder it removes on close.
  * @returns the running browser.
  */
 export async function startChromium(): Promise<Chromium> {
-  const running = await chromium.launch({ executablePath: chromiumPath, headless: true, args: FLAGS })
+  const before = new Set(leftovers())
+  let running: import('playwright-core').Browser
+  try {
+    running = await chromium.launch({ executablePath: chromiumPath, headless: true, args: FLAGS })
+  } catch (error) {
+    // A failed launch leaves playwright's folders behind: the ones it made for this launch go.
+    for (const name of leftovers()) if (!before.has(name)) rmSync(join(tmpdir(), name), { recursive: true, force: true })
+    throw error
+  }
   return {
     async open(options = {}) {
       const context = await running.newContext({

@@ -8,6 +8,7 @@ import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_pro
 import { promisify } from 'node:util'
 import type { Home } from './home.ts'
 import { nodeBin, repoBin } from './paths.ts'
+import { until } from './poll.ts'
 
 /** What a dsh process runs with. */
 export interface DshOptions {
@@ -180,14 +181,14 @@ export async function startWeb(options: DshOptions, web: { cwd: string; port?: n
         reject(new Error(`dsh web exited during boot:\n${output}`))
       })
     })
-    const deadline = Date.now() + limit
-    for (;;) {
+    let status = 0
+    await until(async () => {
       if (child.exitCode !== null) throw new Error(`dsh web exited during boot:\n${output}`)
-      const status = await fetch(url).then(res => res.status, () => 0)
-      if (status === 200) break
-      if (Date.now() > deadline) throw new Error(`dsh web did not answer 200 within ${limit / 1000} s (last ${status}):\n${output}`)
-      await new Promise(resolve => setTimeout(resolve, 50))
-    }
+      status = await fetch(url).then(res => res.status, () => 0)
+      return status === 200
+    }, 'dsh web to answer 200', limit, 50).catch((error: unknown) => {
+      throw child.exitCode !== null ? error : new Error(`dsh web did not answer 200 within ${limit / 1000} s (last ${status}):\n${output}`, { cause: error })
+    })
     return { url, bootMs: performance.now() - started, pid: child.pid!, output: () => output, stop, kill }
   } catch (error) {
     await stop()

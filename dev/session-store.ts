@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { type ConversationSpec, type ConversationTurn, type RealisticTurn, toolOutput } from './corpus.ts'
 import type { Home } from './home.ts'
+import { until } from './poll.ts'
 
 /** One written session. */
 export interface StoredSession {
@@ -183,23 +184,19 @@ async function mountTitleCache(hostDir: string, ctx: import('@deepseek-ai/cordis
   await plugin('@deepseek-ai/dsh-session-projection', {}, 'default')
   await plugin('@deepseek-ai/dsh-session-title', { fallbackMaxWords: 5, fallbackMaxBytes: 40, maxTitleBytes: 80 }, 'default')
   await plugin('@deepseek-ai/dsh-session-projection-cache', { writeEveryEvents: 200, writeIntervalMs: 5000 }, 'default')
-  for (let waited = 0; ctx.get('sessionProjectionCache') === undefined; waited += 25) {
-    if (waited > 10_000) throw new Error('the host\'s projection cache service did not start')
-    await new Promise(resolve => setTimeout(resolve, 25))
-  }
+  await until(() => ctx.get('sessionProjectionCache') !== undefined, 'the host\'s projection cache service to start', 10_000, 25)
   return ctx.get('sessionProjectionCache') as { write(session: unknown): Promise<void> }
 }
 
 /** Waits until the cache file on disk holds the last session written. */
 async function cacheWritten(home: Home, lastId: string): Promise<void> {
   const file = join(home.dshHome, 'storages', 'session_projcache.json')
-  for (let waited = 0; ; waited += 50) {
+  const holdsLast = () => {
     try {
-      if (readFileSync(file, 'utf8').includes(lastId)) return
+      return readFileSync(file, 'utf8').includes(lastId)
     } catch {
-      // not written yet
+      return false
     }
-    if (waited > 10_000) throw new Error('the host\'s projection cache file was not written')
-    await new Promise(resolve => setTimeout(resolve, 50))
   }
+  await until(holdsLast, 'the host\'s projection cache file to hold the last session written', 10_000, 50)
 }

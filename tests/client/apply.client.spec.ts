@@ -122,7 +122,7 @@ describe('the browser half on the shell\'s own services', () => {
     expect(ids(slots.entries('conversation.session.header.actions'))).toEqual(['dsh-sessions-copy'])
     expect(ids(slots.entries('shell.overlay'))).toEqual(['dsh-sessions-quote-button'])
     ctx.provide('settingsScope', { bind: () => ({ getSnapshot: () => ({ status: 'loading' }), subscribe: () => () => {}, set: vi.fn(), unset: vi.fn() }) })
-    await new Promise(resolve => setTimeout(resolve, 0))
+    await new Promise(resolve => setImmediate(resolve))
     expect(ids(slots.entries('settings.plugin.item'))).toEqual(['dsh-sessions'])
   })
 

@@ -75,7 +75,7 @@ describe('browser dictionaries', () => {
     expect(slotRegister.mock.calls.map(call => (call as unknown[])[0] as { name: string; id?: string }).map(options => options.id ?? options.name))
       .toEqual(['dsh-sessions-references', 'dsh-sessions-copy', 'dsh-sessions-message-reference', 'search_sessions', 'read_session'].map(id => (id.includes('_') ? 'tool.call.toolview' : id)))
     ctx.provide('inputTriggers', { registerSource })
-    await new Promise(resolve => setTimeout(resolve, 0))
+    await new Promise(resolve => setImmediate(resolve))
     expect(registerSource.mock.calls.map(call => (call as unknown[])[0] as { name: string }).map(source => source.name)).toEqual(['dsh-sessions-quote'])
     await fiber.dispose()
   })

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /** The reference dock: each session chip's cost before the send, what blocks it, and after a send what was not attached. */
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { en, type SessionsKey } from '../../src/client/locales.ts'
 import type { DockChip } from '../../src/client/contract.ts'
@@ -53,8 +53,6 @@ function renderDock(response: PreflightResponse, occurrences = [occurrence('s-a'
   return { view, measure, restore, open, replace, messages, report: (outcome: Outcome) => act(() => { report!(outcome) }) }
 }
 
-const settle = () => act(() => new Promise(resolve => setTimeout(resolve, 200)))
-
 describe('the reference dock', () => {
   it('shows what each chip adds, and that a source was cut to fit', async () => {
     const { measure } = renderDock({ ok: true, text: '', references: [], sources: [
@@ -62,7 +60,7 @@ describe('the reference dock', () => {
       { sessionId: 's-b', label: 'Beta plans', chip: true, ok: true, bytes: 65_536, tokens: 16_400, truncated: true },
     ] })
     expect(screen.getAllByText('Measuring…')).toHaveLength(2)
-    await settle()
+    await waitFor(() => { expect(screen.queryAllByText('Measuring…')).toHaveLength(0) })
     expect(measure).toHaveBeenCalledTimes(1)
     expect(measure.mock.calls[0]![0].map(chip => chip.sessionId)).toEqual(['s-a', 's-b'])
     const rows = screen.getAllByRole('listitem').map(item => `${item.querySelector('[title]')!.textContent} ${item.querySelector('[role=status]')!.textContent}`)
@@ -96,8 +94,7 @@ describe('the reference dock', () => {
       { sessionId: 's-a', label: 'Alpha notes', chip: true, ok: false, code: 'too-large', message: 'raw' },
       { sessionId: 's-b', label: 'Beta plans', chip: true, ok: true, bytes: 100, tokens: 25 },
     ] })
-    await settle()
-    expect(screen.getByText('Cannot reference "Alpha notes": the session is too large to reference.')).toBeTruthy()
+    await waitFor(() => { expect(screen.getByText('Cannot reference "Alpha notes": the session is too large to reference.')).toBeTruthy() })
     expect(screen.getByRole('alert').textContent).toBe(en['error.tooMany'])
   })
 

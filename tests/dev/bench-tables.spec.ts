@@ -26,7 +26,7 @@ describe('bench figures', () => {
       expect(running).toBe(false)
       running = true
       calls.push(calls.length)
-      await new Promise(resolve => setTimeout(resolve, 1))
+      await new Promise(resolve => setImmediate(resolve))
       running = false
     }, 2)
     expect(calls).toEqual([0, 1, 2, 3, 4])

@@ -35,6 +35,7 @@ import { note } from '../../dev/timing.ts'
 import { chooseWorkspace, composer, openApp, startNewSession } from '../../dev/web-ui.ts'
 import { useSoleTopic } from './harness/real-host.ts'
 import { citation } from './harness/requests.ts'
+import { until as poll } from '../wait.ts'
 
 const MESSAGES = 1_500
 const TITLE = 'Long ingest notes'
@@ -86,10 +87,7 @@ describe('a long stored session referenced whole', () => {
     const before = host.stack.model.turns().length
     const started = performance.now()
     await page.getByRole('button', { name: 'Send message' }).click()
-    while (host.stack.model.turns().length === before) {
-      if (performance.now() - started > 100_000) throw new Error(`no model request for ${marker} in 100 s`)
-      await new Promise(resolve => setTimeout(resolve, 10))
-    }
+    await poll(() => host.stack.model.turns().length > before, `a model request for ${marker}`, 100_000, 10)
     return { turn: host.stack.model.turns().at(-1)!, ms: performance.now() - started }
   }
 
@@ -133,11 +131,7 @@ describe('a long stored session referenced whole', () => {
     expect(sent).toHaveLength(1)
     // The plugin host of the test before has listed its sessions; its log pass keeps the tail of the long log.
     const tails = join(host.stack.home.dshHome, 'dsh-sessions', 'snapshot-tails')
-    const started = performance.now()
-    while (!(existsSync(tails) && readdirSync(tails).some(file => file.startsWith(`${source.id}.`)))) {
-      if (performance.now() - started > 100_000) throw new Error('no snapshot tail kept in 100 s')
-      await new Promise(resolve => setTimeout(resolve, 250))
-    }
+    await poll(() => existsSync(tails) && readdirSync(tails).some(file => file.startsWith(`${source.id}.`)), 'a snapshot tail kept', 100_000, 250)
     await host.stack.restart()
     await openApp(host.browser.page, host.stack.web.url)
     await startNewSession(host.browser.page)

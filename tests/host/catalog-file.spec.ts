@@ -12,14 +12,9 @@ import { describe, expect, it } from 'vitest'
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { catalogFile, readCatalogFile } from '../../src/host/sessions/catalog-file.ts'
 import { A, B, createHostHarness, type HostHarness, id, mention, post, TARGET, temporaryFolder } from './harness.ts'
+import { until } from '../wait.ts'
 
-async function waitFor(check: () => Promise<boolean>, ms: number): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out')
-    await new Promise(resolve => setTimeout(resolve, 20))
-  }
-}
+const waitFor = (check: () => Promise<boolean>, ms: number): Promise<void> => until(check, 'the condition', ms)
 
 interface Candidate {
   readonly sessionId: string
@@ -103,13 +98,11 @@ describe('a restart answers from the session catalog\'s file', () => {
     second.faults.holdListings = new Promise(resolve => { release = resolve })
     second.session(TARGET, { cwd: A })
     const { url } = await second.mount()
-    let answered = false
-    const menu = candidates(url).then(list => { answered = true; return list })
+    const menu = candidates(url)
     await waitFor(async () => (second.faults.calls.get('listSessions') ?? 0) > 0, 5_000)
-    await new Promise(resolve => setTimeout(resolve, 200))
-    expect(answered).toBe(false)
     second.faults.holdListings = undefined
     release()
+    // The damaged file holds no session: an answer that had not waited for the listing would name none of these.
     expect((await menu).map(candidate => candidate.sessionId)).toEqual(expect.arrayContaining([id(2), id(4)]))
     await waitFor(async () => (await filed()) === [id(2), id(3), id(4)].join(), 5_000)
     expect(existsSync(`${catalogFile()}.${process.pid}.tmp`)).toBe(false)

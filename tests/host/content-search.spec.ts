@@ -13,6 +13,7 @@ import { conversationOf } from '../../src/host/search/conversation.ts'
 import { queryTerms } from '../../src/host/search/terms.ts'
 import { SessionIndex } from '../../src/host/sessions/session-index.ts'
 import { A, B, createHostHarness, type HostHarness, id, post, TARGET, temporaryFolder } from './harness.ts'
+import { until } from '../wait.ts'
 
 const temporary = temporaryFolder
 
@@ -20,13 +21,7 @@ beforeEach(() => {
   process.env.DSH_HOME = temporary('dsh-sessions-search-home-')
 })
 
-async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('timed out')
-    await new Promise(resolve => setTimeout(resolve, 20))
-  }
-}
+const waitFor = (check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> => until(check, 'the condition', ms)
 
 interface Stored {
   readonly cwd?: string

@@ -4,12 +4,13 @@ import { SessionQueryError } from '@deepseek-ai/dsh-session-query'
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { SessionIndex } from '../../src/host/sessions/session-index.ts'
 import { ContentSearch } from '../../src/host/search/content-search.ts'
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { hostileTexts, QUADRATIC_KINDS } from '../../dev/hostile-texts.ts'
 import { A, createHostHarness, type HostHarness, id, PATHOLOGICAL, post, TARGET, texts, unknownId } from './harness.ts'
+import { until } from '../wait.ts'
 
 async function setup(config: Record<string, unknown> = {}, before?: (h: HostHarness) => void): Promise<{ h: HostHarness; url: string }> {
   const h = await createHostHarness()
@@ -32,13 +33,7 @@ function storageReads(h: HostHarness): number {
 /** The hostile texts that name unknown sessions (the quadratic kinds have their own test). */
 const namingTexts = (): [string, string][] => Object.entries(hostileTexts()).filter(([kind]) => !(QUADRATIC_KINDS as readonly string[]).includes(kind))
 
-async function waitFor(check: () => Promise<boolean>, ms: number): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`)
-    await new Promise(resolve => setTimeout(resolve, 50))
-  }
-}
+const waitFor = (check: () => Promise<boolean>, ms: number): Promise<void> => until(check, `the condition within ${ms} ms`, ms, 50)
 
 describe('bounded work per text', () => {
   it.each(Object.entries(PATHOLOGICAL))('resolves %s in linear time at the route and at the step, the official step included', async (_, text) => {
@@ -153,10 +148,11 @@ describe('index faults', () => {
     detach()
     expect(h.ctx.sessions.get(SessionId(id(9)))).toBeUndefined()
     expect(index.get(id(9))?.id).toBe(id(9))
+    // The held listing has merged once the index tells its listeners so.
+    const merged = new Promise<void>(resolve => { const off = index.onListed(() => { off(); resolve() }) })
     h.faults.holdListings = undefined
     release()
-    await waitFor(async () => index.isListed && (h.faults.calls.get('listSessions') ?? 0) > listings, 2_000)
-    await new Promise(resolve => setTimeout(resolve, 50))
+    await merged
     expect(index.get(id(9))?.id).toBe(id(9))
     expect(await index.lookup(id(9))).toBeDefined()
   })
@@ -164,20 +160,30 @@ describe('index faults', () => {
   it('starts no second listing from the timer while one is in flight, so an older listing never finishes last', async () => {
     const h = await createHostHarness()
     h.session(TARGET, { cwd: A })
-    const index = new SessionIndex(h.ctx, { reconcileMs: 20 })
-    await index.ready()
-    let release!: () => void
-    h.faults.holdListings = new Promise(resolve => { release = resolve })
-    const before = h.faults.calls.get('listSessions') ?? 0
-    await waitFor(async () => (h.faults.calls.get('listSessions') ?? 0) > before, 2_000)
-    // Ten timer periods pass while the listing waits: none starts another.
-    await new Promise(resolve => setTimeout(resolve, 200))
-    expect(h.faults.calls.get('listSessions')).toBe(before + 1)
-    // Released, it finishes, and the timer's listings follow it one at a time.
-    h.faults.holdListings = undefined
-    release()
-    await waitFor(async () => (h.faults.calls.get('listSessions') ?? 0) >= before + 3, 2_000)
-    expect(index.get(TARGET)?.id).toBe(TARGET)
+    // The index's periodic timer runs on a clock the test moves, a period at a time.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    try {
+      const index = new SessionIndex(h.ctx, { reconcileMs: 20 })
+      await index.ready()
+      let release!: () => void
+      h.faults.holdListings = new Promise(resolve => { release = resolve })
+      const before = h.faults.calls.get('listSessions') ?? 0
+      await vi.advanceTimersByTimeAsync(20)
+      await waitFor(async () => (h.faults.calls.get('listSessions') ?? 0) > before, 2_000)
+      // Ten timer periods pass while the listing waits: none starts another.
+      await vi.advanceTimersByTimeAsync(200)
+      expect(h.faults.calls.get('listSessions')).toBe(before + 1)
+      // Released, it finishes, and the timer's listings follow it one at a time.
+      h.faults.holdListings = undefined
+      release()
+      await waitFor(async () => {
+        await vi.advanceTimersByTimeAsync(20)
+        return (h.faults.calls.get('listSessions') ?? 0) >= before + 3
+      }, 2_000)
+      expect(index.get(TARGET)?.id).toBe(TARGET)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('keeps a live session that is not on disk yet across listings that do not include it', async () => {
@@ -277,8 +283,8 @@ describe('the first preflight after boot', () => {
     })
     const messages = post(url, 'messages', { sessionId: TARGET, source: id(2) })
     const candidates = candidateIds(url)
+    // The requests started the first listing, so both are waiting on it when it is released.
     await waitFor(async () => (h.faults.calls.get('listSessions') ?? 0) > 0, 2_000)
-    await new Promise(resolve => setTimeout(resolve, 100))
     h.faults.holdListings = undefined
     release()
     const listed = await messages

@@ -14,6 +14,7 @@ import { ContentSearch } from '../../src/host/search/content-search.ts'
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { SessionIndex } from '../../src/host/sessions/session-index.ts'
 import { afterTest } from './cleanup.ts'
+import { until as poll } from '../wait.ts'
 
 export type { HostHarness }
 export { afterTest, temporaryFolder } from './cleanup.ts'
@@ -110,13 +111,11 @@ export const PATHOLOGICAL: Record<string, string> = Object.fromEntries(QUADRATIC
  * @throws when it is not within 5 s, naming the last value read.
  */
 export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 5_000
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`timed out; last ${JSON.stringify(value)}`)
-    await new Promise(resolve => setTimeout(resolve, 20))
-  }
+  let value: T | undefined
+  await poll(async () => done(value = await read()), 'a value as wanted', 5_000).catch((error: unknown) => {
+    throw new Error(`timed out; last ${JSON.stringify(value)}`, { cause: error })
+  })
+  return value as T
 }
 
 /**

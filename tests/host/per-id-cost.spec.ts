@@ -20,6 +20,7 @@ import { SurfaceCache } from '../../src/host/references/surface-cache.ts'
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { SessionIndex } from '../../src/host/sessions/session-index.ts'
 import { A, B, createHostHarness, type HostHarness, id, mention, post, TARGET, unknownId, until } from './harness.ts'
+import { until as poll } from '../wait.ts'
 
 const roots: string[] = []
 
@@ -180,7 +181,13 @@ describe('per-id cost of the routes', () => {
 
 describe('the first preflight after boot, while the store is still being listed', () => {
   /** The cold host with its first listing held until `release`. */
-  async function heldHost(): Promise<{ reader: HostHarness; release: () => void; listings: () => number; settled: (text: string) => Promise<{ done: boolean; answer: Promise<unknown> }> }> {
+  async function heldHost(): Promise<{
+    reader: HostHarness
+    release: () => void
+    listings: () => number
+    answered: (text: string) => Promise<{ done: boolean; answer: unknown }>
+    pending: (text: string) => Promise<{ done: boolean; answer: Promise<unknown> }>
+  }> {
     const root = mkdtempSync(join(tmpdir(), 'dsh-sessions-per-id-'))
     roots.push(root)
     const writer = await createHostHarness({ persistenceRoot: root })
@@ -195,33 +202,39 @@ describe('the first preflight after boot, while the store is still being listed'
     reader.faults.holdListings = new Promise(resolve => { release = resolve })
     const { url } = await reader.mount()
     // The index's own first listing starts (a candidates request asks for it) and is held; the reads counted come after.
-    void post(url, 'candidates', { sessionId: TARGET })
-    while ((reader.faults.calls.get('listSessions') ?? 0) === 0) await new Promise(resolve => setTimeout(resolve, 20))
-    await new Promise(resolve => setTimeout(resolve, 100))
     const list = vi.spyOn(reader.ctx.sessionPersistence, 'list')
-    const settled = async (text: string) => {
+    void post(url, 'candidates', { sessionId: TARGET })
+    await poll(() => (reader.faults.calls.get('listSessions') ?? 0) > 0 && list.mock.calls.length > 0, 'the first listing, held')
+    const listed = list.mock.calls.length
+    /** An answer that does not wait for the held listing resolves; one that waits never does, and the test fails on its time limit. */
+    const answered = async (text: string) => ({ done: true, answer: await post(url, 'preflight', { sessionId: TARGET, text }).then(res => res.json()) as unknown })
+    /**
+     * Starts a preflight, then asks one that names no session, which is answered at once, listing or not: once that
+     * answer has come, the first would have come too unless it waits for the listing.
+     */
+    const pending = async (text: string) => {
       let done = false
       const answer = post(url, 'preflight', { sessionId: TARGET, text }).then(res => res.json()).finally(() => { done = true })
-      await Promise.race([answer, new Promise(resolve => setTimeout(resolve, 1_000))])
+      await (await post(url, 'preflight', { sessionId: TARGET, text: 'a plain question about retries' })).json()
       return { done, answer }
     }
-    return { reader, release, listings: () => list.mock.calls.length, settled }
+    return { reader, release, listings: () => list.mock.calls.length - listed, answered, pending }
   }
 
   it('resolves a mention and a bare id from their own logs at once, scope included, without waiting for the listing', async () => {
-    const { release, listings, settled } = await heldHost()
-    const same = await settled(`compare ${mention(id(2), 'Kiwi')} and ${id(4)}`)
+    const { release, listings, answered } = await heldHost()
+    const same = await answered(`compare ${mention(id(2), 'Kiwi')} and ${id(4)}`)
     expect(same.done).toBe(true)
     const answer = await same.answer as { ok: boolean; sources: { sessionId: string; bytes?: number }[] }
     expect(answer.ok).toBe(true)
     expect(answer.sources.map(source => source.sessionId)).toEqual([id(2), id(4)])
     expect(answer.sources[0]!.bytes).toBeGreaterThan(0)
     // Another workspace's session is refused as out of scope, read from its log too, before any listing.
-    const other = await settled(`compare ${mention(id(3), 'Plum')}`)
+    const other = await answered(`compare ${mention(id(3), 'Plum')}`)
     expect(other.done).toBe(true)
     expect(await other.answer).toMatchObject({ ok: false, code: 'out-of-scope' })
     // An id no log holds is unknown: the mention fails as under a listed index.
-    const missing = await settled(`compare ${mention(unknownId(1), 'Nothing')}`)
+    const missing = await answered(`compare ${mention(unknownId(1), 'Nothing')}`)
     expect(missing.done).toBe(true)
     expect(await missing.answer).toMatchObject({ ok: false, code: 'out-of-scope' })
     // Each id cost its one log: no listing of the store, which the query service's own per-id read makes.
@@ -230,9 +243,9 @@ describe('the first preflight after boot, while the store is still being listed'
   })
 
   it('waits for the listing for a text that may hold an @Title, and for one naming more sessions than a text may read', async () => {
-    const { release, settled } = await heldHost()
-    const titled = await settled(`compare ${mention(id(2), 'Kiwi')} with @Fig plans`)
-    const many = await settled(`compare ${id(2)} ${id(4)} ${id(5)}`)
+    const { release, pending } = await heldHost()
+    const titled = await pending(`compare ${mention(id(2), 'Kiwi')} with @Fig plans`)
+    const many = await pending(`compare ${id(2)} ${id(4)} ${id(5)}`)
     expect(titled.done).toBe(false)
     expect(many.done).toBe(false)
     release()
@@ -272,14 +285,22 @@ describe('the first listing without a request', () => {
     let settle!: () => void
     h.ctx.provide('loader', { await: () => new Promise<void>(resolve => { settle = resolve }) })
     const listings = () => h.faults.calls.get('listSessions') ?? 0
-    const index = new SessionIndex(h.ctx, { startAfterMs: 40, startFrom: bootSettled(h.ctx) })
-    await new Promise(resolve => setTimeout(resolve, 200))
-    expect([index.isListed, listings()]).toEqual([false, 0])
-    const settledAt = performance.now()
-    settle()
-    await until(async () => index.isListed, listed => listed)
-    expect(performance.now() - settledAt).toBeGreaterThanOrEqual(35)
-    expect(listings()).toBe(1)
+    // The index's timers on a clock the test moves: 200 ms pass before the boot settles, then 39 more after it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const index = new SessionIndex(h.ctx, { startAfterMs: 40, startFrom: bootSettled(h.ctx) })
+      await vi.advanceTimersByTimeAsync(200)
+      expect([index.isListed, listings()]).toEqual([false, 0])
+      settle()
+      await vi.advanceTimersByTimeAsync(39)
+      expect(listings()).toBe(0)
+      await vi.advanceTimersByTimeAsync(1)
+      vi.useRealTimers()
+      await until(async () => index.isListed, listed => listed)
+      expect(listings()).toBe(1)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('reads the settling of the Loader rc.8 boots with through its public await()', async () => {

@@ -19,6 +19,7 @@ import { readSessionTool } from '../../src/host/tools/read-session.ts'
 import { searchSessionsTool } from '../../src/host/tools/search-sessions.ts'
 import { framedContent, Framing } from '../../src/host/tools/tool-output.ts'
 import { A, B, createHostHarness, type HostHarness, id, searchIndexes, TARGET } from './harness.ts'
+import { until as poll } from '../wait.ts'
 
 async function setup(config: Partial<Config> = {}): Promise<{ h: HostHarness; search: ToolDefinition; read: ToolDefinition; index: SessionIndex; content: ContentSearch; configure: (next: Partial<Config>) => void }> {
   const h = await createHostHarness()
@@ -38,13 +39,7 @@ function exec(h: HostHarness, sessionId = TARGET): ToolRunContext {
   return { agent, signal: new AbortController().signal } as unknown as ToolRunContext
 }
 
-async function until(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 5_000
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out')
-    await new Promise(resolve => setTimeout(resolve, 20))
-  }
-}
+const until = (check: () => Promise<boolean>): Promise<void> => poll(check, 'the condition', 5_000)
 
 describe('search_sessions', () => {
   it('ranks exactly as the @ menu does, inside the scope, without the calling session', async () => {

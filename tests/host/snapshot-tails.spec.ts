@@ -20,6 +20,7 @@ import { ContentSearch } from '../../src/host/search/content-search.ts'
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { SessionIndex } from '../../src/host/sessions/session-index.ts'
 import { A, createHostHarness, type HostHarness, id, TARGET, temporaryFolder, until } from './harness.ts'
+import { until as poll } from '../wait.ts'
 
 const LONG = id(2)
 const SHORT = id(3)
@@ -176,15 +177,11 @@ describe('kept snapshot tails', () => {
     const list = vi.spyOn(h.ctx.sessionPersistence, 'list')
     h.detach(LONG)
     // The tail of the log as it is once the host has written it (a second look follows the first by 10 s).
-    const started = Date.now()
     const current = async () => {
       const state = await logs.state(index.get(LONG)!)
       return typeof state === 'string' ? undefined : tails.read(LONG, state.revision, 65_536)
     }
-    while (await current() === undefined) {
-      if (Date.now() - started > 30_000) throw new Error('no tail of the current log in 30 s')
-      await new Promise(resolve => setTimeout(resolve, 50))
-    }
+    await poll(async () => await current() !== undefined, 'a tail of the current log', 30_000, 50)
     expect(await current()).toMatchObject({ surface: { session: { id: LONG } } })
     expect(readdirSync(dir)).toHaveLength(1)
     expect(readdirSync(dir)[0]).toMatch(new RegExp(`^${LONG}\\.`))

@@ -17,8 +17,16 @@ import { report } from '../../../dev/timing.ts'
 import { citation } from '../harness/requests.ts'
 import { chooseWorkspace, composer, openApp, send, startNewSession } from '../../../dev/web-ui.ts'
 import { type Topic, useTopic } from '../harness/real-host.ts'
+import { until as poll } from '../../wait.ts'
 
 const TRUSTED = 'box.test'
+
+/**
+ * Bounds that hold beside the other group on a busy machine: linear work answers in a fraction of them. The
+ * in-process specs hold the tight bound that tells linear from quadratic work, and `npm run bench` the figures.
+ */
+const GENEROUS_ROUTE_MS = 3_000
+const GENEROUS_SEND_MS = 10_000
 const LONG_TITLE = `Quarterly orchard budget review ${'with a title that keeps going '.repeat(8)}`.trim()
 const PATTERN_TITLE = "Cost $& benefit $$ $' notes"
 
@@ -138,7 +146,7 @@ export const hardening: Topic = {
         expect(JSON.parse(res.body)).toMatchObject({ ok: true, references: [] })
       }
       report('preflight of 60 KB of unknown ids (worst of 5)', Math.max(...samples))
-      expect(Math.max(...samples)).toBeLessThan(1_000)
+      expect(Math.max(...samples)).toBeLessThan(GENEROUS_ROUTE_MS)
 
       await openApp(host.browser.page, host.stack.web.url)
       await startNewSession(host.browser.page)
@@ -150,7 +158,7 @@ export const hardening: Topic = {
       await expect.poll(() => host.stack.model.turns().length, { timeout: 30_000, interval: 20 }).toBe(before + 1)
       const elapsed = performance.now() - started
       report('send to model request, 60 KB of unknown ids', elapsed)
-      expect(elapsed).toBeLessThan(5_000)
+      expect(elapsed).toBeLessThan(GENEROUS_SEND_MS)
       const texts = host.stack.model.turns().at(-1)!.body.messages.filter(m => m.role === 'user').map(m => JSON.stringify(m.content))
       expect(texts.some(t => t.includes('unknown ids marker'))).toBe(true)
       expect(texts.filter(t => t.includes('## Referenced sessions'))).toHaveLength(1)
@@ -178,7 +186,7 @@ export const hardening: Topic = {
       const preflightMs = Math.max(...samples)
       report('preflight of 60,000 characters of unclosed @[ (worst of 5)', preflightMs)
       // The pattern run as a regular expression takes seconds here.
-      expect(preflightMs).toBeLessThan(1_000)
+      expect(preflightMs).toBeLessThan(GENEROUS_ROUTE_MS)
 
       await openApp(host.browser.page, host.stack.web.url)
       await startNewSession(host.browser.page)
@@ -188,18 +196,18 @@ export const hardening: Topic = {
       await send(host.browser.page, `brackets marker\n${text}`)
       // While the step runs, the host keeps answering its other requests.
       let slowest = 0
-      while (host.stack.model.turns().length === before && performance.now() - sent < 30_000) {
+      await poll(async () => {
         const asked = performance.now()
         await raw(host.stack.web.url, '/dsh-sessions/content-index', json, 'GET')
         slowest = Math.max(slowest, performance.now() - asked)
-        await new Promise(resolve => setTimeout(resolve, 20))
-      }
+        return host.stack.model.turns().length > before
+      }, 'the model request of the long text', 30_000)
       const elapsed = performance.now() - sent
       report('send to model request, 60,000 characters of unclosed @[', elapsed)
       report('slowest other request meanwhile', slowest)
       expect(host.stack.model.turns().length).toBe(before + 1)
-      expect(elapsed).toBeLessThan(5_000)
-      expect(slowest).toBeLessThan(1_000)
+      expect(elapsed).toBeLessThan(GENEROUS_SEND_MS)
+      expect(slowest).toBeLessThan(GENEROUS_ROUTE_MS)
       const typed = host.stack.model.turns().at(-1)!.body.messages.filter(m => m.role === 'user').map(m => JSON.stringify(m.content)).find(t => t.includes('brackets marker'))
       // Invisible word joiners at most: the same characters as typed.
       expect(typed?.replaceAll('\u2060', '')).toContain(text)

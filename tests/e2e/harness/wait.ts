@@ -1,4 +1,5 @@
-/** Polling for conditions outside a test body (hooks cannot use `expect.poll`). */
+/** Polling for conditions outside a test body (hooks cannot use `expect.poll`), on the shared poll of `tests/wait.ts`. */
+import { until as poll } from '../../wait.ts'
 
 /**
  * Resolves once `condition` holds.
@@ -6,12 +7,8 @@
  * @param what - named in the timeout error.
  * @param timeoutMs - how long to wait.
  */
-export async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise(resolve => setTimeout(resolve, 50))
-  }
+export function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  return poll(condition, what, timeoutMs, 50)
 }
 
 /**
@@ -20,10 +17,6 @@ export async function until(condition: () => boolean, what: string, timeoutMs = 
  * @param what - named in the timeout error.
  * @param timeoutMs - how long to wait.
  */
-export async function untilAsync(condition: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise(resolve => setTimeout(resolve, 250))
-  }
+export function untilAsync(condition: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  return poll(condition, what, timeoutMs, 250)
 }
