@@ -188,7 +188,8 @@ export const contentSearch: Topic = {
         // In a session of the topic's workspace, one an earlier test started.
         await installApplyProbe(zh.context, PLUGIN, 'dsh-sessions')
         await openApp(zh.page, host.stack.web.url)
-        await openSessionInPage(zh.page, adopted)
+        // The page knows the session once its list of sessions has come.
+        await expect.poll(() => openSessionInPage(zh.page, adopted).then(() => true, () => false), { timeout: 30_000 }).toBe(true)
         await zh.page.getByText('You said: we adopted a small pet', { exact: false }).first().waitFor()
         const rows = await menu(zh.page, '@灰度策略')
         expect(rows.filter(row => row.startsWith('会话 · ')).map(row => row.split('\n').join(' | '))).toEqual([
