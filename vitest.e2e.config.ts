@@ -1,4 +1,23 @@
+import { basename } from 'node:path'
+import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import { defineConfig } from 'vitest/config'
+
+/**
+ * The real-host files, longest first, so that two workers finish together:
+ * without a cache of earlier runs vitest starts the largest files first, and
+ * the group files are small. A file not named here starts after these.
+ */
+const LONGEST_FIRST = ['menus', 'hardened', 'search', 'conversation', 'parity', 'low-disk', 'long-sessions', 'index-crash', 'profile', 'start']
+
+class LongestFirst extends BaseSequencer {
+  override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const at = LONGEST_FIRST.indexOf(basename(file.moduleId, '.e2e.ts'))
+      return at === -1 ? LONGEST_FIRST.length : at
+    }
+    return Promise.resolve([...files].sort((a, b) => rank(a) - rank(b)))
+  }
+}
 
 /**
  * Real-host browser tests. Each file is a group of topics that shares one
@@ -16,5 +35,6 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 120_000,
     hookTimeout: 300_000,
+    sequence: { sequencer: LongestFirst },
   },
 })
