@@ -83,8 +83,9 @@ export const contentSearch: Topic = {
 
     it('finds a rare word of a message body with an excerpt, and the picked row sends that session', async () => {
       const page = host.browser.page
+      // A session the page has just created may be unknown to the plugin for a moment: the menu is read until it is known.
+      await expect.poll(() => sessionRows(page, 'Ask @quetzal'), { timeout: 15_000 }).toHaveLength(1)
       const rows = await sessionRows(page, 'Ask @quetzal')
-      expect(rows).toHaveLength(1)
       expect(rows[0]).toMatch(/^Session · Old chat \| The «quetzal»coatl codename came up once\. · .*ago$/)
       await page.getByRole('listbox').getByRole('option', { name: /Session · Old chat/ }).click()
       await expect.poll(() => composer(page).inputValue()).toBe('Ask @Old chat ')
@@ -103,7 +104,7 @@ export const contentSearch: Topic = {
       const page = host.browser.page
       await startNewSession(page)
       await chooseWorkspace(page, OWN)
-      expect(await sessionRows(page, '@"billing migration')).toEqual([
+      await expect.poll(() => sessionRows(page, '@"billing migration'), { timeout: 15_000 }).toEqual([
         expect.stringMatching(/^Session · Weekly sync \| We planned the «billing» «migration» for Q3\. · /),
       ])
       // Title matches come first and look as they always did; content-only matches follow.
@@ -177,7 +178,7 @@ export const contentSearch: Topic = {
         await openApp(browser.page, host.stack.web.url)
         await startNewSession(browser.page)
         await chooseWorkspace(browser.page, OWN)
-        expect(await sessionRows(browser.page, '@quetzal')).toEqual([expect.stringMatching(/^Session · Old chat \| /)])
+        await expect.poll(() => sessionRows(browser.page, '@quetzal'), { timeout: 15_000 }).toEqual([expect.stringMatching(/^Session · Old chat \| /)])
         expect(await sessionRows(browser.page, '@axolotl')).toHaveLength(1)
       } finally {
         await browser.close()
