@@ -18,8 +18,11 @@ import { type Topic, useTopic } from '../harness/real-host.ts'
 
 const SAMPLES = 20
 
-/** The bound this test holds: well past the bench's 150 ms target, far under the built-in menu's 0.9–2.4 s. */
-const GENEROUS_P95_MS = 400
+/**
+ * The bound this test holds beside another real-host file on a busy machine (440 ms seen there at p95, 50–90 ms
+ * alone): well past the bench's 150 ms target, under the built-in menu's 0.9–2.4 s.
+ */
+const GENEROUS_P95_MS = 750
 
 export const candidatesLatency: Topic = {
   seed: async home => { await writeSessionStore(hostDir(), home, spreadSessions(home, 200, 20)) },
