@@ -63,6 +63,8 @@ export interface Candidate {
   readonly mention: string
   /** Present when the session was found by what was said in it rather than by title, id or cwd. */
   readonly snippet?: Snippet
+  /** The name of the session's workspace folder, under scope `all` when it is not the citing session's. */
+  readonly workspace?: string
 }
 
 /** `POST /dsh-sessions/candidates` answer. */

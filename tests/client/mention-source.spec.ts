@@ -72,7 +72,9 @@ describe('the @ source', () => {
     expect(notice.map(row => [row.name, row.section])).toEqual([['Still indexing what was said: no match yet', 'Sessions · still indexing what was said (1,234 of 20,000)']])
     expect(empty.source.onPick!({ candidate: notice[0]! } as never)).toBeUndefined()
     const done = setup({ candidates: vi.fn(() => Promise.resolve({ candidates: [] })) }, vi.fn(() => Promise.resolve([] as never)))
-    expect(await rows(done.source, 'quetzal')).toEqual([])
+    const none = await rows(done.source, 'quetzal')
+    expect(none.map(row => [row.name, row.section])).toEqual([['No sessions match “quetzal”', 'Sessions']])
+    expect(done.source.onPick!({ candidate: none[0]! } as never)).toBeUndefined()
   })
 
   it('says indexing is paused for low disk space in the heading and the row, in both languages', async () => {
@@ -84,15 +86,18 @@ describe('the @ source', () => {
     expect([zh['section.sessionsPaused'], zh['candidate.paused']]).toEqual(['会话 · 索引已暂停：磁盘空间不足（{indexed}/{total}）', '索引已暂停：磁盘空间不足，尚无匹配'])
   })
 
-  it('lists files first, then scoped sessions with id, cwd and age', async () => {
-    const { source, api, files } = setup()
+  it('lists files first, then scoped sessions by title with their age and another workspace\'s name, never an id or a path', async () => {
+    const elsewhere = { ...alpha, sessionId: 'session-b', label: 'Orchard plans', cwd: '/w/beta', workspace: 'beta', createdAt: NOW - 7_200_000 }
+    const { source, api, files } = setup({ candidates: vi.fn(() => Promise.resolve({ candidates: [alpha, untitled, elsewhere] })) })
     const list = await rows(source, 'or')
     expect(list.map(row => [row.name, row.description, row.section])).toEqual([
       ['Folder · src/', 'src', 'Files & folders'],
       ['File · README.md', 'README.md', 'Files & folders'],
-      ['Session · Orchard plans', 'session-a · /w/alpha · 2 minutes ago', 'Sessions'],
-      ['Session · session-u', '(no working directory) · 5 seconds ago', 'Sessions'],
+      ['Session · Orchard plans', '2 minutes ago', 'Sessions'],
+      ['Session · session-u', '5 seconds ago', 'Sessions'],
+      ['Session · Orchard plans', '2 hours ago · beta', 'Sessions'],
     ])
+    expect(list.map(row => row.description).join(' ')).not.toMatch(/session-a|\/w\//)
     expect(files).toHaveBeenCalledWith('session-t', 'or', expect.any(AbortSignal))
     expect(api.candidates).toHaveBeenCalledWith('session-t', 'or', expect.any(AbortSignal))
     expect(source).toMatchObject({ trigger: '@', name: MENTION_SOURCE, showGroupTitle: false })
@@ -115,6 +120,13 @@ describe('the @ source', () => {
     const { source } = setup({ candidates: vi.fn(() => Promise.resolve({ candidates: [found] })) })
     const [row] = (await rows(source, 'bill')).filter(item => item.section === 'Sessions')
     expect(row).toMatchObject({ name: 'Session · Orchard plans', description: '…we planned the <b>«billing»</b> «migration» for Q3 · 2 minutes ago' })
+  })
+
+  it('says a query matched nothing, in both languages, and says nothing for an empty query', async () => {
+    const { source } = setup({ candidates: vi.fn(() => Promise.resolve({ candidates: [] })) }, vi.fn(() => Promise.resolve([] as never)))
+    expect((await rows(source, ' zqxj ')).map(row => row.name)).toEqual(['No sessions match “zqxj”'])
+    expect(await rows(source, '')).toEqual([])
+    expect(zh['candidate.noMatch']).toBe('没有匹配“{query}”的会话')
   })
 
   it('never rejects: a failing group is left out', async () => {

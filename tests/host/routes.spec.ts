@@ -40,6 +40,21 @@ describe('candidates route', () => {
     expect(await ids(url, { limit: 1 })).toEqual([id(2)])
   })
 
+  it('leaves out a draft open with no message yet, and names another workspace\'s folder under scope all', async () => {
+    const h = await createHostHarness()
+    h.session(TARGET, { cwd: A })
+    h.session(id(2), { cwd: A, title: 'Alpha notes', messages: ['alpha text'] })
+    h.session(id(3), { cwd: B, title: 'Beta notes', messages: ['beta text'] })
+    h.session(id(5), { cwd: A })
+    const { url } = await h.mount({ scope: 'all' })
+    const res = await post(url, 'candidates', { sessionId: TARGET })
+    const { candidates } = await res.json() as { candidates: { sessionId: string; workspace?: string }[] }
+    expect(candidates.map(c => [c.sessionId, c.workspace])).toEqual([[id(2), undefined], [id(3), B.split('/').at(-1)]])
+    // Once the draft has a message it is offered like any other session.
+    h.turn(id(5), 'a first question', 'an answer')
+    expect(await ids(url, {})).toContain(id(5))
+  })
+
   it('returns the same set and order as the official listCandidates for every query', async () => {
     const h = await createHostHarness()
     const cwds = [A, B, '/w/gamma', undefined]

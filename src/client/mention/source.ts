@@ -75,17 +75,25 @@ function sessionRows(citingSessionId: string, query: string, response: Candidate
   return response.candidates.map(candidate => sessionRow(citingSessionId, candidate, section, deps))
 }
 
+/** The row a query that matches nothing shows; picking it inserts nothing. */
+function noMatchRow(query: string, deps: MentionSourceDeps): InputTriggerCandidate {
+  const notice: CandidateValue = { kind: 'notice' }
+  return { name: deps.t('candidate.noMatch', { query: query.trim() }), section: deps.t('section.sessions'), value: JSON.stringify(notice) }
+}
+
+/**
+ * A session row: its title, then what tells two like titles apart, its age
+ * and, for a session of another workspace, that workspace's name. A session
+ * found by what was said in it shows the excerpt first, so the match stays
+ * visible in a narrow row. The id stays with the row menu's Copy session ID.
+ */
 function sessionRow(citingSessionId: string, candidate: Candidate, section: string, deps: MentionSourceDeps): InputTriggerCandidate {
   const age = formatAge(candidate.createdAt, deps.now(), deps.locale())
-  // A session found by what was said in it shows where: the excerpt first, so
-  // the match stays visible in a narrow row.
-  const parts = candidate.snippet !== undefined
-    ? [emphasise(candidate.snippet, deps.t('candidate.matchOpen'), deps.t('candidate.matchClose')), age]
-    : [
-        ...(candidate.label === candidate.sessionId ? [] : [candidate.sessionId]),
-        candidate.cwd ?? deps.t('candidate.noCwd'),
-        age,
-      ]
+  const parts = [
+    ...(candidate.snippet === undefined ? [] : [emphasise(candidate.snippet, deps.t('candidate.matchOpen'), deps.t('candidate.matchClose'))]),
+    age,
+    ...(candidate.workspace === undefined ? [] : [candidate.workspace]),
+  ]
   const value: CandidateValue = { kind: 'session', citingSessionId, candidate }
   return {
     name: `${deps.t('candidate.session')} · ${candidate.label}`,
@@ -112,10 +120,12 @@ export function createMentionSource(deps: MentionSourceDeps): InputTriggerSource
       const sessions = deps.api.candidates(session.sessionId, query, signal).catch((): CandidatesResponse => ({ candidates: [] }))
       const [fileItems, sessionResponse] = await Promise.all([files, sessions])
       if (signal.aborted) return []
-      return [
+      const rows = [
         ...fileItems.flatMap(file => fileRow(file, quoted === true, deps)),
         ...sessionRows(session.sessionId, query, sessionResponse, deps),
       ]
+      // A query that matches nothing says so, where the menu would otherwise close without a word.
+      return rows.length > 0 || query.trim() === '' ? rows : [noMatchRow(query, deps)]
     },
     onPick({ candidate }) {
       if (candidate.value === undefined) return undefined

@@ -5,9 +5,12 @@
  * group); then the sessions found only by what was said in them, best match
  * first, then newest, each with an excerpt. Both are restricted to the
  * configured scope before anything is matched, so no excerpt of a session
- * outside it is ever made. Served from the session and content indexes.
+ * outside it is ever made. A draft the page holds open with no message yet
+ * has nothing to reference and is left out. Served from the session and
+ * content indexes.
  * @module @wishp3/dsh-sessions/host/references/candidates
  */
+import { basename } from 'node:path'
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type { Config } from '../../config.ts'
@@ -26,7 +29,8 @@ export function mentionOf(session: IndexedSession): string {
   return formatSessionReferenceMention({ sessionId: SessionId(session.id), label: session.label })
 }
 
-function candidate(session: IndexedSession, snippet?: Snippet): Candidate {
+function candidate(session: IndexedSession, target: ReferenceTarget, snippet?: Snippet): Candidate {
+  const elsewhere = session.cwd !== undefined && session.cwd !== target.cwd
   return {
     sessionId: session.id,
     label: session.label,
@@ -34,6 +38,7 @@ function candidate(session: IndexedSession, snippet?: Snippet): Candidate {
     createdAt: session.createdAt,
     mention: mentionOf(session),
     ...(snippet === undefined ? {} : { snippet }),
+    ...(elsewhere ? { workspace: basename(session.cwd) } : {}),
   }
 }
 
@@ -59,8 +64,8 @@ export async function listCandidates(
   const view = scopeViewsOf(index).of(config.scope, target.cwd)
   for (const session of typed === '' ? view.ranked : view.matching(typed)) {
     if (found.length >= cap) break
-    if (session.id === target.id) continue
-    found.push(candidate(session))
+    if (session.id === target.id || index.isEmptyDraft(session.id)) continue
+    found.push(candidate(session, target))
   }
   if (content === undefined || found.length >= cap || typed === '') return found
   const terms = queryTerms(query)
@@ -68,7 +73,7 @@ export async function listCandidates(
   const except = [target.id, ...found.map(({ sessionId }) => sessionId)]
   for (const hit of await content.find(terms, { key: view.set.key, sessions: view.set.ids, except }, cap - found.length)) {
     const session = index.get(hit.id)
-    if (session !== undefined) found.push(candidate(session, hit.snippet))
+    if (session !== undefined) found.push(candidate(session, target, hit.snippet))
   }
   return found
 }

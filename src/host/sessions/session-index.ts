@@ -397,6 +397,17 @@ export class SessionIndex {
     }
   }
 
+  /**
+   * Whether a session is a draft open in this process with no message yet: nothing in it to reference. Only a
+   * live session is looked at, up to its first message.
+   * @param id - the session.
+   * @returns `true` for a live session without a user message.
+   */
+  isEmptyDraft(id: string): boolean {
+    const live = this.ctx.sessions.get(SessionId(id))
+    return live !== undefined && !live.events.some(event => event.type === 'user/message')
+  }
+
   /** Notes that the host's events named a session, so a listing already under way keeps it. */
   private announce(id: string): void {
     if (this.reconciling !== undefined) this.announcedDuringListing.add(id)
