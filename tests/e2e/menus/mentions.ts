@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { citation } from '../harness/requests.ts'
 import { hostDir } from '../../../dev/pinned-host.ts'
 import { writeSessionStore } from '../../../dev/session-store.ts'
-import { composer, openApp } from '../../../dev/web-ui.ts'
+import { chooseWorkspace, composer, openApp, startNewSession } from '../../../dev/web-ui.ts'
 import { menuRows } from '../harness/menu.ts'
 import { expectRefusedSend } from '../harness/prompts.ts'
 import { type Topic, useTopic } from '../harness/real-host.ts'
@@ -70,14 +70,15 @@ export const mentions: Topic = {
   tests: group => describe('the @ menu, session chips and the settings card in the real host', () => {
     const host = useTopic(group, { workspace: OWN })
 
-    it('lists the files group and only the alpha session, each once', async () => {
+    it('lists the files group and only this workspace\'s session, each once, by title and age', async () => {
       await expect.poll(async () => (await openMenu(host.browser.page, 'Compare @')).length, { timeout: 15_000 }).toBe(4)
       const options = await openMenu(host.browser.page, 'Compare @')
       const names = options.map(text => text.split('\n')[0])
       expect(names).toEqual(['Folder · src/', 'File · README.md', 'File · notes.txt', `Session · ${ALPHA_TITLE}`])
-      expect(options.at(-1)).toContain(alphaId)
-      expect(options.at(-1)).toContain(host.stack.home.project(OWN))
-      expect(options.at(-1)).toMatch(/ago/)
+      // The title, then the age; the id and the workspace's path stay out of the row.
+      expect(options.at(-1)).toMatch(new RegExp(`^Session · ${ALPHA_TITLE}\\n\\d+ (seconds?|minutes?) ago$`))
+      expect(options.at(-1)).not.toContain(alphaId)
+      expect(options.at(-1)).not.toContain(host.stack.home.project(OWN))
       expect(await host.browser.page.getByRole('listbox').innerText()).toContain('Files & folders')
       expect(await host.browser.page.getByRole('listbox').innerText()).not.toContain('Session conversations')
       await composer(host.browser.page).fill('')
@@ -101,12 +102,28 @@ export const mentions: Topic = {
 
     it('switches the scope from the settings card, persisted and live', async () => {
       const page = host.browser.page
-      expect(await openMenu(page, '@Ledger')).toEqual([])
+      expect(await openMenu(page, '@Ledger')).toEqual(['No sessions match “Ledger”'])
       await setScope(page, 'All visible sessions', /Expand: Session references/)
       expect(readFileSync(join(host.stack.home.dshHome, 'settings.yaml'), 'utf8')).toMatch(/^dsh-sessions:\n {2}scope: all$/m)
       const options = await openMenu(page, '@Ledger')
       expect(options.map(text => text.split('\n')[0])).toEqual([`Session · ${BETA_TITLE}`])
-      expect(options[0]).toContain(betaId)
+      // Another workspace's session names that workspace after its age.
+      expect(options[0]).toMatch(new RegExp(`\\d+ (seconds?|minutes?) ago · ${OTHER}$`))
+      expect(options[0]).not.toContain(betaId)
+      await composer(page).fill('')
+    })
+
+    it('leaves a draft with no message out of the menu, and says when nothing matches', async () => {
+      const page = host.browser.page
+      // A blank draft in this workspace, then back to a session of it with messages.
+      await startNewSession(page)
+      await chooseWorkspace(page, OWN)
+      await page.locator('[role=tree]').getByText(/^Title pick marker/).first().click()
+      await composer(page).waitFor()
+      await expect.poll(async () => (await openMenu(page, '@')).map(text => text.split('\n')[0]), { timeout: 15_000 }).toContain(`Session · ${ALPHA_TITLE}`)
+      const sessions = (await openMenu(page, '@')).map(text => text.split('\n')[0] ?? '').filter(name => name.startsWith('Session · '))
+      expect(sessions.filter(name => /^Session · session-/.test(name))).toEqual([])
+      expect(await openMenu(page, '@zqxj')).toEqual(['No sessions match “zqxj”'])
       await composer(page).fill('')
     })
 
@@ -137,6 +154,7 @@ export const mentions: Topic = {
         expect(await page.getByRole('listbox').innerText()).toContain('文件与文件夹')
         expect(options.map(text => text.split('\n')[0])).toContain('文件 · README.md')
         expect(options.find(text => text.startsWith(`会话 · ${ALPHA_TITLE}`))).toMatch(/前/)
+        expect(await openMenu(page, '@zqxj')).toEqual(['没有匹配“zqxj”的会话'])
         await setScope(page, '仅当前工作区', /展开: 会话引用/)
         expect(readFileSync(join(host.stack.home.dshHome, 'settings.yaml'), 'utf8')).toMatch(/^dsh-sessions:\n {2}scope: workspace$/m)
 
