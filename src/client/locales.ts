@@ -98,6 +98,7 @@ export const zh = {
   'source.open': '打开「{label}」',
   'since.marker': '已更新',
   'since.tooltip': '引用于 {time}，此后新增 {n} 条消息；点击查看第一条',
+  'since.tooltipOne': '引用于 {time}，此后新增 1 条消息；点击查看',
   'sidebar.indexing': '仍在索引对话内容（{indexed}/{total}），目前只按标题找到这些',
   'sidebar.paused': '索引已暂停：磁盘空间不足（{indexed}/{total}），目前只找到这些',
 } satisfies Record<string, string>
@@ -209,6 +210,7 @@ export const en = {
   'source.open': 'Open “{label}”',
   'since.marker': 'updated since',
   'since.tooltip': 'Referenced at {time}; {n} new messages since. Click to see the first one',
+  'since.tooltipOne': 'Referenced at {time}; 1 new message since. Click to see it',
   'sidebar.indexing': 'Still indexing what was said ({indexed} of {total}); so far only titles match',
   'sidebar.paused': 'Indexing paused: low disk space ({indexed} of {total}); so far only these match',
 } satisfies Record<SessionsKey, string>

@@ -12,12 +12,14 @@ const STEPS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
  * @param createdAt - creation time, epoch milliseconds.
  * @param now - the current time, epoch milliseconds.
  * @param locale - a BCP 47 locale (`zh`, `en`).
- * @returns e.g. `5 minutes ago` / `5分钟前`.
+ * @returns e.g. `5 minutes ago` / `5分钟前`, `48秒前`.
  */
 export function formatAge(createdAt: number, now: number, locale: string): string {
   let amount = Math.max(0, (now - createdAt) / 1000)
+  // Chinese reads 48秒前 in the short style (the long one says 48秒钟前); the other units read alike in both.
+  const style = locale.startsWith('zh') ? 'short' : 'long'
   for (const [unit, size] of STEPS) {
-    if (amount < size) return new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(-Math.floor(amount), unit)
+    if (amount < size) return new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style }).format(-Math.floor(amount), unit)
     amount /= size
   }
   return ''

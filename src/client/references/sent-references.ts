@@ -108,7 +108,7 @@ export function decorateSentReferences(deps: SentReferencesDeps): () => void {
           tag.setAttribute(SOURCE_ATTR, source.sessionId)
           tag.textContent = deps.t('since.marker')
           const time = source.capturedAt === undefined ? '?' : new Intl.DateTimeFormat(deps.locale(), { dateStyle: 'medium', timeStyle: 'short' }).format(source.capturedAt)
-          tag.title = deps.t('since.tooltip', { time, n: answer.newMessages.toLocaleString(deps.locale()) })
+          tag.title = answer.newMessages === 1 ? deps.t('since.tooltipOne', { time }) : deps.t('since.tooltip', { time, n: answer.newMessages.toLocaleString(deps.locale()) })
         }
       }
     }

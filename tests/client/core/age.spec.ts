@@ -11,6 +11,8 @@ describe('session age', () => {
     [now - 24 * 3_600_000, 'en', 'yesterday'],
     [now - 400 * 24 * 3_600_000, 'en', 'last year'],
     [now - 5 * 60_000, 'zh', '5分钟前'],
+    [now - 48_000, 'zh', '48秒前'],
+    [now - 2 * 3_600_000, 'zh-CN', '2小时前'],
     [now + 60_000, 'en', 'now'],
   ])('formats %d in %s as %s', (createdAt, locale, text) => {
     expect(formatAge(createdAt, now, locale)).toBe(text)
