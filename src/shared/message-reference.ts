@@ -259,3 +259,18 @@ export function formatNumbers(numbers: readonly number[]): string {
   }
   return runs.join(', ')
 }
+
+/**
+ * How many messages a label's numbers name, read back from what
+ * {@link formatNumbers} wrote after the label's last ` · `.
+ * @param label - a part reference's label, e.g. `Kiwi plans · #3–#7, #9`.
+ * @returns the count; `undefined` for a label without numbers.
+ */
+export function countNumbers(label: string): number | undefined {
+  const suffix = / · (#\d{1,16}(?:–#\d{1,16})?(?:, #\d{1,16}(?:–#\d{1,16})?)*)$/u.exec(label)?.[1]
+  if (suffix === undefined) return undefined
+  return suffix.split(', ').reduce((count, run) => {
+    const [from, to] = run.split('–').map(number => Number(number.slice(1)))
+    return count + (to === undefined ? 1 : to - from! + 1)
+  }, 0)
+}

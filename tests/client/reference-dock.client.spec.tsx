@@ -2,7 +2,7 @@
 /** The reference dock: each session chip's cost before the send, what blocks it, and after a send what was not attached. */
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { en, type SessionsKey } from '../../src/client/locales.ts'
+import { en, type SessionsKey, zh } from '../../src/client/locales.ts'
 import type { DockChip } from '../../src/client/contract.ts'
 import { ReferenceDock } from '../../src/client/references/ReferenceDock.tsx'
 import { encodeChipRef } from '../../src/client/core/chip-ref.ts'
@@ -134,5 +134,17 @@ describe('the reference dock', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Reference these messages' }))
     expect(replace).toHaveBeenLastCalledWith(expect.any(Number), expect.objectContaining({ label: 'Alpha notes · #2, #4' }))
     expect((replace.mock.calls.at(-1) as unknown as [number, { mention: string }])[1].mention).toMatch(/\/5,12\)$/)
+  })
+
+  it('names what a part chip holds in its narrowing choice, not the label the chip shows', () => {
+    const part = (cited: string, label: string) => ({
+      occurrenceId: (occurrenceIds += 1),
+      source: 'dsh-sessions',
+      ref: encodeChipRef({ kind: 'session', citingSessionId: 'session-t', citedSessionId: cited, label, mention: `@[${label}](dsh-messages:abc/9-12)` }),
+    })
+    renderDock({ ok: true, text: '', references: [], sources: [] }, [part('s-a', 'Alpha notes · #3, #4'), part('s-b', 'Beta plans · #2')])
+    const [two, one] = screen.getAllByRole('combobox', { name: 'What to reference' }) as HTMLSelectElement[]
+    expect([two!.selectedOptions[0]!.textContent, one!.selectedOptions[0]!.textContent]).toEqual(['2 messages', '1 message'])
+    expect([zh['narrow.part'], zh['narrow.partOne']]).toEqual(['{n} 条消息', '1 条消息'])
   })
 })

@@ -3,7 +3,7 @@ import { encodeSessionReferenceUri, parseSessionReferenceText } from '@deepseek-
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { describe, expect, it } from 'vitest'
 import {
-  formatMessageReference, MAX_SELECTION_ITEMS, messageReferenceUri, normalizeSelection, parseMessageReferenceUri, scanMessageReferences, selects,
+  countNumbers, formatMessageReference, formatNumbers, MAX_SELECTION_ITEMS, messageReferenceUri, normalizeSelection, parseMessageReferenceUri, scanMessageReferences, selects,
 } from '../../src/shared/message-reference.ts'
 
 const ID = 'session-00000000-0000-4000-8000-000000000002'
@@ -70,5 +70,13 @@ describe('the message reference text form', () => {
       scanMessageReferences(text)
       expect(performance.now() - started, text.slice(0, 20)).toBeLessThan(2_000)
     }
+  })
+})
+
+describe('the numbers of a part reference\'s label', () => {
+  it('counts what formatNumbers wrote, and nothing for a label without numbers', () => {
+    for (const numbers of [[4], [7, 8], [3, 4, 5, 6, 7, 9], [1, 3, 5]]) expect(countNumbers(`Kiwi plans · ${formatNumbers(numbers)}`)).toBe(numbers.length)
+    expect(countNumbers('Kiwi plans')).toBeUndefined()
+    expect(countNumbers('Notes · #1 · and more')).toBeUndefined()
   })
 })

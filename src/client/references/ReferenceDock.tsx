@@ -13,7 +13,7 @@
  * @module @wishp3/dsh-sessions/client/references/ReferenceDock
  */
 import { useEffect, useMemo, useState } from 'react'
-import { MESSAGE_REFERENCE_SCHEME } from '../../shared/message-reference.ts'
+import { countNumbers, MESSAGE_REFERENCE_SCHEME } from '../../shared/message-reference.ts'
 import type { Outcome, PreflightResponse, SendCheckCode, SourceMessagesResponse, SourceOutcome } from '../../shared/wire.ts'
 import type { DockChip, ReferenceDockProps } from '../contract.ts'
 import { decodeChipRef } from '../core/chip-ref.ts'
@@ -47,6 +47,13 @@ type Narrowing =
   | { readonly kind: 'loading' }
   | { readonly kind: 'failed'; readonly text: string }
   | { readonly kind: 'choosing'; readonly messages: SourceMessagesResponse; readonly chosen: ReadonlySet<number> }
+
+/** What a part chip holds, as its narrowing choice names it: how many messages, not the label the chip shows already. */
+function partWords(label: string, t: ReferenceDockProps['t']): string {
+  const count = countNumbers(label)
+  if (count === undefined) return label
+  return count === 1 ? t('narrow.partOne') : t('narrow.part', { n: String(count) })
+}
 
 /**
  * One chip's narrowing control: a choice of how much of the source to cite,
@@ -105,7 +112,7 @@ function NarrowControl(props: { chip: DockChip; dock: ReferenceDockProps }) {
         <option value="last-1">{t('narrow.lastTurn')}</option>
         <option value="last-3">{t('narrow.lastTurns', { n: '3' })}</option>
         <option value="choose">{t('narrow.choose')}</option>
-        {reach === 'part' ? <option value="part">{chip.label}</option> : null}
+        {reach === 'part' ? <option value="part">{partWords(chip.label, t)}</option> : null}
       </select>
       {state.kind === 'failed' ? <span className={css.blocked} role="alert">{state.text}</span> : null}
       {state.kind === 'choosing'
