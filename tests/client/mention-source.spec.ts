@@ -156,7 +156,7 @@ describe('the @ source', () => {
   })
 
   it.each([
-    ['out-of-scope', 'Cannot reference "Orchard plans": the current workspace has no such session.'],
+    ['out-of-scope', 'Cannot reference "Orchard plans": it isn\'t one of this workspace\'s sessions. To reference sessions of every workspace, choose "All visible sessions" in Settings → Plugins → Plugin configuration → Session references.'],
     ['not-found', 'Cannot reference "Orchard plans": the session was deleted or cannot be read.'],
     ['too-many', 'A message can reference at most 3 sessions.'],
     ['too-large', 'Cannot reference "Orchard plans": the session is too large to reference.'],

@@ -102,7 +102,7 @@ describe('the reference dock', () => {
     const { report, restore } = renderDock({ ok: true, text: '', references: [], sources: [] }, [])
     report({ id: 1, at: 0, kind: 'not-attached', references: [{ sessionId: 'session-x', label: 'session-x', code: 'out-of-scope', message: 'raw' }] })
     expect(screen.getByRole('alert').textContent).toContain('Sent without these references:')
-    expect(screen.getByRole('alert').textContent).toContain('Cannot reference "session-x": the current workspace has no such session.')
+    expect(screen.getByRole('alert').textContent).toContain('Cannot reference "session-x": it isn\'t one of this workspace\'s sessions.')
     report({ id: 2, at: 0, kind: 'rejected', references: [{ label: 'Gone', code: 'not-found', message: 'raw' }], text: 'my words' })
     expect(restore).toHaveBeenCalledWith('my words')
     // The unsent message stays readable in the notice whether or not the composer could take it back.

@@ -118,9 +118,9 @@ export const partReferences: Topic = {
       await composer(page()).fill(`BETA-MARK ${copied}`)
       await expect.poll(() => composer(page()).inputValue(), { timeout: 10_000 }).toBe(`BETA-MARK @${title} · #4 `)
       const dock = page().locator('[data-dsh-sessions-reference-dock]')
-      await expect.poll(() => dock.innerText(), { timeout: 15_000 }).toContain('the current workspace has no such session')
+      await expect.poll(() => dock.innerText(), { timeout: 15_000 }).toContain('isn\'t one of this workspace\'s sessions')
       const before = turns().length
-      await expectRefusedSend(page(), () => page().getByRole('button', { name: 'Send message' }).click(), /no such session/)
+      await expectRefusedSend(page(), () => page().getByRole('button', { name: 'Send message' }).click(), /isn't one of this workspace's sessions/)
       expect(turns().length).toBe(before)
       expect(await composer(page()).inputValue()).toBe(`BETA-MARK @${title} · #4 `)
       // Clicking the chip opens its source; the draft is there when the user comes back.

@@ -248,7 +248,7 @@ export const trustedReferences: Topic = {
         await expect.poll(turns, { timeout: 30_000 }).toBe(before + 1)
         const notice = zhDock().getByRole('alert').filter({ hasText: '消息已发送，但以下引用未附带' })
         await notice.waitFor({ timeout: 15_000 })
-        expect(await notice.innerText()).toContain('无法引用「Beta ledger」：当前工作区中没有这个会话。')
+        expect(await notice.innerText()).toContain('无法引用「Beta ledger」：它不是当前工作区的会话。')
       } finally {
         await zh.close()
       }
