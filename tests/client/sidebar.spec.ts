@@ -25,11 +25,11 @@ describe('the sidebar search', () => {
     hasMore: true,
   }
 
-  it('answers from the plugin\'s route: excerpts as text, the matching message kept for opening', async () => {
+  it('answers from the plugin\'s route: excerpts as text with the matches marked as the @ menu marks them, the matching message kept for opening', async () => {
     const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve(answer)) }, t, { learn: () => undefined })
     const host = vi.fn()
     expect(await search.search('quetzal', signal(), host)).toEqual({
-      items: [{ sessionId: 'a' }, { sessionId: 'b', snippet: 'the QUETZAL rollout' }, { sessionId: 'c', snippet: 'quetzal' }],
+      items: [{ sessionId: 'a' }, { sessionId: 'b', snippet: 'the «QUETZAL» rollout' }, { sessionId: 'c', snippet: '«quetzal»' }],
       hasMore: true,
     })
     expect(host).not.toHaveBeenCalled()

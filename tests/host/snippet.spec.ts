@@ -41,10 +41,12 @@ describe('excerpts', () => {
     expect(snippetOf(['sword'], queryTerms('word'))).toBeUndefined()
   })
 
-  it('start a few CJK characters before a Chinese match, never at the title tag before it', () => {
+  it('start a Chinese excerpt at a phrase: after the nearest space or punctuation before the match, at the text\'s start, or at the match', () => {
     const snippet = snippetOf(['[title: 梨计划] 我们讨论了发布流程和灰度策略的细节'], queryTerms('灰度'))!
-    expect(snippet.text).toBe('…流程和灰度策略的细节')
-    expect(snippet.text.indexOf('灰度')).toBeLessThan(20)
+    expect(snippet.text).toBe('…我们讨论了发布流程和灰度策略的细节')
+    expect(snippetOf(['发布计划正文：周五冻结代码'], queryTerms('冻结'))!.text).toBe('…周五冻结代码')
+    expect(snippetOf(['我们讨论了发布流程和灰度策略'], queryTerms('灰度策略'))!.text).toBe('我们讨论了发布流程和灰度策略')
+    expect(snippetOf(['这是一段没有任何标点而且非常非常长的中文句子里面藏着一个目标词语'], queryTerms('目标'))!.text).toBe('…目标词语')
   })
 
   it('start a few whole words before an English match, never inside a word', () => {

@@ -11,6 +11,7 @@
  * @module @wishp3/dsh-sessions/client/sidebar/search
  */
 import type { SessionsApi } from '../api.ts'
+import { emphasise } from '../core/snippet.ts'
 import type { SessionsLookup } from '../locales.ts'
 import type { SearchPage } from '../../workspace-browser/contract.ts'
 import type { TitleStore } from './titles.ts'
@@ -56,7 +57,10 @@ export class SidebarSearch {
       note: this.t(answer.indexing.paused === 'low-disk' ? 'sidebar.paused' : 'sidebar.indexing', { indexed: answer.indexing.indexed.toLocaleString(), total: answer.indexing.total.toLocaleString() }),
     }
     return {
-      items: answer.results.map(result => result.snippet === undefined ? { sessionId: result.sessionId } : { sessionId: result.sessionId, snippet: result.snippet.text }),
+      // The matches marked as the `@` menu marks them: the rows draw the excerpt as text.
+      items: answer.results.map(result => result.snippet === undefined
+        ? { sessionId: result.sessionId }
+        : { sessionId: result.sessionId, snippet: emphasise(result.snippet, this.t('candidate.matchOpen'), this.t('candidate.matchClose')) }),
       hasMore: answer.hasMore,
     }
   }

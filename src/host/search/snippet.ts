@@ -117,7 +117,28 @@ function startsWord(char: (k: number) => string, k: number): boolean {
  * @param first - the index of the match's first character.
  * @returns the index of the excerpt's first character.
  */
+/** What ends a phrase: a space or a punctuation mark, in any script. */
+const PHRASE_END = /[\s\p{P}]/u
+
+/**
+ * Where an excerpt of unspaced text (Chinese, Japanese) starts: just after
+ * the nearest space or punctuation mark within {@link LEAD} characters before
+ * the match; at the text's start when that is as near; else at the match
+ * itself, never inside a phrase.
+ */
+function phraseStart(char: (k: number) => string, first: number): number {
+  for (let k = first - 1; k >= 0 && first - k <= LEAD; k -= 1) {
+    if (!PHRASE_END.test(char(k))) continue
+    let start = k + 1
+    while (start < first && PHRASE_END.test(char(start))) start += 1
+    return start
+  }
+  return first <= LEAD ? 0 : first
+}
+
 function leadStart(char: (k: number) => string, first: number): number {
+  const here = char(first) as string | undefined
+  if (here !== undefined && isUnspaced(here)) return phraseStart(char, first)
   let start = first
   let words = 0
   for (let k = first - 1; k >= 0 && first - k <= LEAD && words < LEAD_WORDS; k -= 1) {

@@ -114,7 +114,7 @@ export const contentSearch: Topic = {
       expect(billing[0]).toMatch(/^Session · Billing notes \| \d+ (seconds?|minutes?) ago$/)
       expect(await sessionRows(page, '@freeze win')).toEqual([])
       expect(await sessionRows(page, '@"freeze win')).toEqual([expect.stringMatching(/^Session · Weekly sync \| .*«freeze» «win»dow/)])
-      expect(await sessionRows(page, '@灰度策略')).toEqual([expect.stringMatching(/^Session · 发布评审 \| …流程和«灰度策略» · /)])
+      expect(await sessionRows(page, '@灰度策略')).toEqual([expect.stringMatching(/^Session · 发布评审 \| 我们讨论了发布流程和«灰度策略» · /)])
       await composer(page).fill('')
     })
 
@@ -195,7 +195,7 @@ export const contentSearch: Topic = {
         await zh.page.getByText('You said: we adopted a small pet', { exact: false }).first().waitFor()
         const rows = await menu(zh.page, '@灰度策略')
         expect(rows.filter(row => row.startsWith('会话 · ')).map(row => row.split('\n').join(' | '))).toEqual([
-          expect.stringMatching(/^会话 · 发布评审 \| …流程和【灰度策略】 · /),
+          expect.stringMatching(/^会话 · 发布评审 \| 我们讨论了发布流程和【灰度策略】 · /),
         ])
       } finally {
         await zh.close()

@@ -91,7 +91,7 @@ export const sidebarSearch: Topic = {
     it('finds a session by a word of its message in any case, with an excerpt, and by a Chinese substring, a title word and in another workspace', async () => {
       const page = host.browser.page
       await search(page, 'marmoset')
-      await expect.poll(() => results(page).allInnerTexts(), { timeout: 15_000 }).toEqual([expect.stringMatching(/Kiwi plans[\s\S]*We ship MARMOSET on Monday/)])
+      await expect.poll(() => results(page).allInnerTexts(), { timeout: 15_000 }).toEqual([expect.stringMatching(/Kiwi plans[\s\S]*We ship «MARMOSET» on Monday/)])
       for (const [query, title] of [['回滚', '梨计划'], ['验收流程', '梨计划'], ['kiwi', 'Kiwi plans'], ['plumbago', 'Plum plans'], ['zephyrine', undefined]] as const) {
         await search(page, query)
         await expect.poll(async () => (await results(page).allInnerTexts()).join('\n'), { timeout: 15_000, message: query }).toMatch(title ?? /ZEPHYRINE/)
