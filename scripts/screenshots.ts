@@ -337,9 +337,11 @@ try {
 
     // The sidebar's Search sessions box: title and content matches with their excerpts.
     if (wanted('sidebar-search')) {
+      // The box opens from the magnifier, as a user opens it; typed into while closed it would search unseen.
       const box = page.getByPlaceholder(ui.searchBox)
-      if (!(await box.isVisible())) await page.getByRole('button', { name: ui.searchButton }).first().click()
-      await box.fill(ui.searchQuery)
+      await page.getByRole('button', { name: ui.searchButton }).first().click()
+      await box.waitFor({ state: 'visible' })
+      await box.pressSequentially(ui.searchQuery)
       const results = page.getByRole('tree', { name: ui.results })
       await until('the search results', async () => (await results.getByRole('treeitem').count()) >= 2, 15_000)
       await page.waitForTimeout(500)
