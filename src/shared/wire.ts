@@ -165,11 +165,17 @@ export interface OutcomeReference {
 export interface Outcome {
   readonly id: number
   readonly at: number
-  /** `not-attached`: the message was sent without these snapshots; `rejected`: the step was rejected and the message not sent. */
-  readonly kind: 'not-attached' | 'rejected'
+  /**
+   * `not-attached`: the message was sent without these snapshots; `rejected`: the step was rejected and the message
+   * not sent; `ids-as-text`: bare ids in the message named no session the scope shows (unknown and out of scope
+   * alike) and went as the text they are.
+   */
+  readonly kind: 'not-attached' | 'rejected' | 'ids-as-text'
   readonly references: readonly OutcomeReference[]
   /** The message as the user wrote it, for a rejected step. */
   readonly text?: string
+  /** How many distinct ids went as text, for `ids-as-text`. */
+  readonly count?: number
 }
 
 /** `POST /dsh-sessions/outcomes` answer. */

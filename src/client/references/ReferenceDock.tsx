@@ -186,7 +186,17 @@ export function ReferenceDock(props: ReferenceDockProps) {
   const reason = (code: SendCheckCode | undefined, label: string) => t(failureKey(code), { label })
   return (
     <section className={css.dock} aria-label={t('dock.label')} data-dsh-sessions-reference-dock="">
-      {notices.map(outcome => (
+      {notices.map(outcome => outcome.kind === 'ids-as-text'
+        ? (
+            // One quiet line, however many ids a pasted log held: how many, never which.
+            <div key={outcome.id} className={css.quiet} role="status">
+              {(outcome.count ?? 0) === 1 ? t('outcome.idsAsTextOne') : t('outcome.idsAsText', { n: (outcome.count ?? 0).toLocaleString(props.locale()) })}
+              <button type="button" className={css.action} onClick={() => { setNotices(current => current.filter(known => known.id !== outcome.id)) }}>
+                {t('outcome.dismiss')}
+              </button>
+            </div>
+          )
+        : (
         <div key={outcome.id} className={css.notice} role="alert">
           <span className={css.noticeTitle}>{t(outcome.kind === 'rejected' ? 'outcome.rejected' : 'outcome.notAttached')}</span>
           <ul className={css.reasons}>
@@ -200,7 +210,7 @@ export function ReferenceDock(props: ReferenceDockProps) {
             {t('outcome.dismiss')}
           </button>
         </div>
-      ))}
+          ))}
       {chips.length > 0
         ? (
             <ul className={css.chips}>

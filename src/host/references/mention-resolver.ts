@@ -47,6 +47,8 @@ export interface ResolvedText {
   /** One in-scope source per session, in text order; a session cited only in parts carries the messages cited. */
   readonly references: readonly CitedSource[]
   readonly failures: readonly ReferenceFailure[]
+  /** Distinct bare ids that named no session the scope shows, unknown and out of scope alike: they stay text. */
+  readonly idsAsText: number
 }
 
 interface Found {
@@ -159,6 +161,7 @@ export class ScopedMentionResolver {
       }
     }
 
+    const asText = new Set<string>()
     if (config.allowBareSessionIds) {
       for (const bare of scanBareSessionIds(text, claimed)) {
         if (bare.id === target.id) {
@@ -168,11 +171,12 @@ export class ScopedMentionResolver {
         // A bare id resolves only when it names a session the scope shows; any other stays as written.
         const session = await lookup(bare.id)
         if (session !== undefined && isInScope(config.scope, target, session)) found.push({ at: bare.start, reference: { sessionId: SessionId(bare.id), label: session.label } })
+        else asText.add(bare.id)
       }
     }
 
     const references = mergeSources(found.sort((a, b) => a.at - b.at).map(({ reference }) => reference))
-    return { text: boundLabelScans(defuseSessionUris(applySpanEdits(text, edits))), references, failures }
+    return { text: boundLabelScans(defuseSessionUris(applySpanEdits(text, edits))), references, failures, idsAsText: asText.size }
   }
 
   /**

@@ -22,6 +22,8 @@ export interface OutcomeInput {
   readonly references: readonly OutcomeReference[]
   /** The message as the user wrote it, for a rejected step. */
   readonly text?: string
+  /** How many distinct ids went as text, for `ids-as-text`. */
+  readonly count?: number
 }
 
 /** The per-session outcome log. */

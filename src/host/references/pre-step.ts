@@ -13,7 +13,8 @@
  * and continues; `reject` rejects the step. Either way each failure goes to
  * the host logger and to the session's outcome log, which the browser shows
  * in the session the message was sent from; a rejected message's text goes
- * with it, so the browser can give it back to the user.
+ * with it, so the browser can give it back to the user. Bare ids that named
+ * no session the scope shows went as text: the outcome log says how many.
  * @module @wishp3/dsh-sessions/host/references/pre-step
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -64,6 +65,8 @@ export function registerPreStep(ctx: Context, deps: PreStepDependencies): void {
         return { kind: 'reject' }
       }
       if (left.length > 0) deps.outcomes.record(agent.id, { kind: 'not-attached', references: left.map(outcomeReference) })
+      // Ids that named nothing here go as text; the user is told how many, never which, in one line.
+      if (checked.idsAsText > 0) deps.outcomes.record(agent.id, { kind: 'ids-as-text', references: [], count: checked.idsAsText })
       const prepared = checked.prepared
       const direct = prepared !== undefined
         ? freezeMessage({ ...message, content: prepared.content })

@@ -36,6 +36,8 @@ export interface MessageCheck {
   readonly prepared?: PreparedReferencedMessage
   /** Every source that will not be attached, once each. */
   readonly failures: readonly ReferenceFailure[]
+  /** Bare ids that named no session the scope shows and stay text (see `ResolvedText.idsAsText`), summed over the text blocks. */
+  readonly idsAsText: number
 }
 
 /** What the send check uses. */
@@ -111,6 +113,7 @@ export class SendCheck {
     const failures: ReferenceFailure[] = []
     const failedIds = new Set<string>()
     let changed = false
+    let idsAsText = 0
     const readable: ContentBlock[] = []
     for (const block of content) {
       if (block.type !== 'text') {
@@ -126,9 +129,10 @@ export class SendCheck {
         failures.push(failure)
       }
       cited.push(...resolved.references)
+      idsAsText += resolved.idsAsText
     }
     const references = mergeSources(cited)
-    if (references.length === 0 || (failures.length > 0 && config.failureMode === 'reject')) return { content: readable, changed, failures }
+    if (references.length === 0 || (failures.length > 0 && config.failureMode === 'reject')) return { content: readable, changed, failures, idsAsText }
     try {
       const attachment = await this.deps.preparer.attach(target, readable, references, signal)
       return {
@@ -136,9 +140,10 @@ export class SendCheck {
         changed,
         ...(attachment.prepared === undefined ? {} : { prepared: attachment.prepared }),
         failures: [...failures, ...attachment.failures],
+        idsAsText,
       }
     } catch (error) {
-      return { content: readable, changed, failures: [...failures, ...references.map(reference => failureOf(error, reference))] }
+      return { content: readable, changed, failures: [...failures, ...references.map(reference => failureOf(error, reference))], idsAsText }
     }
   }
 }
