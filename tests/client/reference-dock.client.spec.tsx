@@ -147,4 +147,18 @@ describe('the reference dock', () => {
     expect([two!.selectedOptions[0]!.textContent, one!.selectedOptions[0]!.textContent]).toEqual(['2 messages', '1 message'])
     expect([zh['narrow.part'], zh['narrow.partOne']]).toEqual(['{n} 条消息', '1 条消息'])
   })
+
+  it('says in one quiet line how many ids went as text, never which, and lets it be dismissed', async () => {
+    const { report } = renderDock({ ok: true, text: '', references: [], sources: [] }, [])
+    report({ id: 1, at: 0, kind: 'ids-as-text', references: [], count: 1 })
+    report({ id: 2, at: 0, kind: 'ids-as-text', references: [], count: 1200 })
+    expect(screen.getAllByRole('status').map(line => line.firstChild!.textContent)).toEqual([
+      '1 id in your message names no session here; it was sent as text.',
+      '1,200 ids in your message name no session here; they were sent as text.',
+    ])
+    expect(screen.queryAllByRole('alert')).toHaveLength(0)
+    fireEvent.click(screen.getAllByRole('button', { name: 'Dismiss' })[0]!)
+    expect(screen.getAllByRole('status')).toHaveLength(1)
+    expect([zh['outcome.idsAsTextOne'], zh['outcome.idsAsText']]).toEqual(['消息中有 1 个 ID 不对应此处的任何会话，已作为文本发送。', '消息中有 {n} 个 ID 不对应此处的任何会话，已作为文本发送。'])
+  })
 })

@@ -3,7 +3,7 @@ import type { PreStepDecision } from '@deepseek-ai/dsh-agent'
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 import { describe, expect, it } from 'vitest'
-import { A, B, createHostHarness, type HostHarness, id, mention, snapshots, TARGET, texts } from './harness.ts'
+import { A, B, createHostHarness, type HostHarness, id, mention, post, snapshots, TARGET, texts } from './harness.ts'
 
 async function setup(config: Record<string, unknown> = {}, options: { maxReferenceBytes?: number } = {}): Promise<HostHarness> {
   const harness = await createHostHarness(options)
@@ -108,6 +108,22 @@ describe('pre-step resolution', () => {
     expect(snapshots(decision)).toHaveLength(1)
     expect(snapshots(decision)[0]).not.toContain('beta is elsewhere')
     expect(snapshots(await h.preStep(TARGET, [`${id(4)}`]))).toHaveLength(0)
+  })
+
+  it('says in one outcome how many bare ids named no session here, unknown and out of scope alike, counting each id once', async () => {
+    const h = await createHostHarness()
+    h.session(TARGET, { cwd: A })
+    h.session(id(2), { cwd: A, title: 'Pear orchard notes', messages: ['pears grow on trees'] })
+    h.session(id(4), { cwd: B, title: 'Beta plans', messages: ['beta is elsewhere'] })
+    const { url } = await h.mount()
+    const unknown = 'session-00000000-0000-4000-8000-00000000ffff'
+    const decision = await h.preStep(TARGET, [`${unknown} ${id(4)} ${unknown} and ${id(2)}`])
+    expect(snapshots(decision)).toHaveLength(1)
+    const { outcomes } = await (await post(url, 'outcomes', { sessionId: TARGET })).json() as { outcomes: { kind: string; count?: number; references: unknown[] }[] }
+    expect(outcomes).toEqual([expect.objectContaining({ kind: 'ids-as-text', count: 2, references: [] })])
+    // A message whose ids all resolve says nothing.
+    await h.preStep(TARGET, [`again ${id(2)}`])
+    expect(((await (await post(url, 'outcomes', { sessionId: TARGET })).json()) as { outcomes: unknown[] }).outcomes).toHaveLength(1)
   })
 
   it('rejects the step for the same failures in reject mode', async () => {

@@ -136,6 +136,10 @@ export const trustedReferences: Topic = {
       expect(outcomes.status).toBe(200)
       expect(await outcomes.text()).not.toContain(betaId)
       expect(await dock().getByRole('alert').filter({ hasText: betaId }).count()).toBe(0)
+      // The user is told, in one quiet line, that an id went as text, without which one or why.
+      const quiet = dock().getByRole('status').filter({ hasText: '1 id in your message names no session here; it was sent as text.' })
+      await quiet.waitFor({ timeout: 15_000 })
+      expect(await quiet.innerText()).not.toContain(betaId)
     })
 
     it('does not block the same typed id under reject: only what the scope shows is a reference', async () => {
