@@ -6,81 +6,28 @@
  * @module @wishp3/dsh-sessions/config
  */
 import z from '@deepseek-ai/schemastery'
+import { DEFAULTS, FAILURE_MODES, REFERENCE_SCOPES, type SettingValues } from './shared/settings-rules.ts'
 
-/** Which persisted sessions a target session may reference. */
-export const REFERENCE_SCOPES = ['workspace', 'all'] as const
-export type ReferenceScope = (typeof REFERENCE_SCOPES)[number]
+export { DEFAULTS, FAILURE_MODES, type FailureMode, MAX_CANDIDATE_LIMIT, MAX_FREE_SPACE_MIB, REFERENCE_SCOPES, type ReferenceScope, settingRefusal } from './shared/settings-rules.ts'
 
-/** What the pre-step does with a reference that fails after the send was accepted. */
-export const FAILURE_MODES = ['passthrough', 'reject'] as const
-export type FailureMode = (typeof FAILURE_MODES)[number]
-
-/** Effective plugin configuration after defaults. */
-export interface Config {
-  /** `workspace`: only sessions whose cwd equals the target's cwd; `all`: every persisted session. */
-  scope: ReferenceScope
-  /** Resolve bare `session-…` ids written in a message. */
-  allowBareSessionIds: boolean
-  /** Resolve a typed `@Title` that names exactly one in-scope session. */
-  allowPlainTitleMentions: boolean
-  /** Upper bound on the candidates one `@` query returns. */
-  candidateLimit: number
-  /** `passthrough` keeps the readable text and continues; `reject` rejects the step. */
-  failureMode: FailureMode
-  /** Offer the model the `search_sessions` and `read_session` tools, under the same scope. */
-  agentTools: boolean
-  /** Free space, in MiB, the content index leaves on its disk; 0: the larger of 1 GiB and 5 % of the disk. */
-  indexFreeSpaceMiB: number
-}
+/** Effective plugin configuration after defaults (the keys are described in `shared/settings-rules.ts`). */
+export type Config = SettingValues
 
 /** Schema validated by cordis at load; every key is optional on input, and an invalid value fails naming its key. */
 export const Config: z<Partial<Config>, Config> = z.object({
-  scope: z.union(REFERENCE_SCOPES).default('workspace')
+  scope: z.union(REFERENCE_SCOPES).default(DEFAULTS.scope)
     .description('Reference only sessions of the current workspace, or every visible session.'),
-  allowBareSessionIds: z.boolean().default(true)
+  allowBareSessionIds: z.boolean().default(DEFAULTS.allowBareSessionIds)
     .description('Resolve bare session ids written in a message.'),
-  allowPlainTitleMentions: z.boolean().default(true)
+  allowPlainTitleMentions: z.boolean().default(DEFAULTS.allowPlainTitleMentions)
     .description('Resolve a typed @Title that names exactly one in-scope session.'),
-  candidateLimit: z.natural().min(1).default(50)
+  candidateLimit: z.natural().min(1).default(DEFAULTS.candidateLimit)
     .description('Maximum number of @ candidates returned for one query.'),
-  failureMode: z.union(FAILURE_MODES).default('passthrough')
+  failureMode: z.union(FAILURE_MODES).default(DEFAULTS.failureMode)
     .description('On a reference failure at send time: keep the text and continue, or reject the step.'),
-  agentTools: z.boolean().default(true)
+  agentTools: z.boolean().default(DEFAULTS.agentTools)
     .description('Let the agent search and read the sessions it may reference (search_sessions, read_session).'),
-  indexFreeSpaceMiB: z.natural().default(0)
+  indexFreeSpaceMiB: z.natural().default(DEFAULTS.indexFreeSpaceMiB)
     .description('Free disk space, in MiB, the content index leaves on its disk: below it, indexing pauses. 0: the larger of 1 GiB and 5 % of the disk.'),
 })
 
-/** Largest `candidateLimit` a settings write may set (the `@` menu shows a screenful; the tools cap their own). */
-export const MAX_CANDIDATE_LIMIT = 500
-
-/** Largest `indexFreeSpaceMiB` a settings write may set: 1 PiB. */
-export const MAX_FREE_SPACE_MIB = 2 ** 30
-
-/**
- * Why a value may not be written to a settings key, or `undefined` when it may:
- * each key takes only its own type and range (`null`, which the schema reads
- * as "the default", is not a value).
- * @param key - a key of {@link Config}.
- * @param value - the value a write names.
- */
-export function settingRefusal(key: keyof Config, value: unknown): string | undefined {
-  const oneOf = (values: readonly string[]): string | undefined =>
-    values.includes(value as string) ? undefined : `must be ${values.map(name => `"${name}"`).join(' or ')}`
-  const natural = (max: number, min: number): string | undefined =>
-    typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? undefined : `must be a whole number from ${min} to ${max}`
-  switch (key) {
-    case 'scope':
-      return oneOf(REFERENCE_SCOPES)
-    case 'failureMode':
-      return oneOf(FAILURE_MODES)
-    case 'allowBareSessionIds':
-    case 'allowPlainTitleMentions':
-    case 'agentTools':
-      return typeof value === 'boolean' ? undefined : 'must be true or false'
-    case 'candidateLimit':
-      return natural(MAX_CANDIDATE_LIMIT, 1)
-    case 'indexFreeSpaceMiB':
-      return natural(MAX_FREE_SPACE_MIB, 0)
-  }
-}
