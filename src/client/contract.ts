@@ -102,14 +102,16 @@ export interface ScopeCardState {
   readonly value: Config | undefined
   /** Keys the `dsh-sessions` section of `settings.yaml` sets. */
   readonly fromFile: ReadonlySet<string>
+  /** The layer under `settings.yaml`: the profile's row configuration, resolved with the defaults. */
+  readonly base: Partial<Config> | undefined
 }
 
 /** `settings.plugin.item` entry keyed `dsh-sessions`, the settings card: the face its `inject` returns. */
 export interface ScopeCardInjected {
   /** The card's state; the slot renderer binds it as the `useScopeCard` selector hook. */
   readonly hooks: { readonly scopeCard: HostObservable<ScopeCardState> }
-  /** Persists a scope; rejects when the write fails. */
-  saveScope(scope: ReferenceScope): Promise<void>
+  /** Persists the changed keys, in order; rejects when a write fails. */
+  save(patch: Partial<Config>): Promise<void>
 }
 
 /** Props of the settings card: the section supplies nothing ({@link SettingsPluginItemOwnerProps}); the face, with its hook bound. */

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-/** The Session references card: collapsed by default, the scope switch, localized read-only keys with their sources, and saving. */
+/** The Session references card: collapsed by default, every key edited, checked as the route checks it, saved together, each with where its value comes from. */
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { useSyncExternalStore } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -14,8 +14,8 @@ vi.mock('@deepseek-ai/dsh-client-ui-primitives', () => ({ IconChevronDownOutline
 afterEach(cleanup)
 
 /** A settings scope as the host's `settingsScope.bind` returns it, held in memory. */
-function memoryScope(value: object | undefined, status: 'loading' | 'ready' | 'unavailable' = 'ready', user: object = {}) {
-  let snapshot = { status, value, base: {}, user, revision: 1, writable: true, mode: 'host' as const }
+function memoryScope(value: object | undefined, status: 'loading' | 'ready' | 'unavailable' = 'ready', user: object = {}, base: object = Config({})) {
+  let snapshot = { status, value, base, user, revision: 1, writable: true, mode: 'host' as const }
   const listeners = new Set<() => void>()
   return {
     getSnapshot: () => snapshot,
@@ -31,91 +31,97 @@ function memoryScope(value: object | undefined, status: 'loading' | 'ready' | 'u
   }
 }
 
-function renderCard(scope: ReturnType<typeof memoryScope>, saveScope?: (scope: 'workspace' | 'all') => Promise<void>, dictionary: Record<keyof typeof en, string> = en) {
+function renderCard(scope: ReturnType<typeof memoryScope>, save?: (patch: object) => Promise<void>, dictionary: Record<keyof typeof en, string> = en) {
   const face = bindSettingsSection(scope)
   const source = face.hooks.scopeCard
   function useScopeCard<T>(selector: (state: ScopeCardState) => T): T {
     return selector(useSyncExternalStore(source.subscribe, source.getSnapshot))
   }
-  return render(<ScopeCard t={key => dictionary[key]} useScopeCard={useScopeCard} saveScope={saveScope ?? face.saveScope} />)
+  const t = (key: keyof typeof en, params: Record<string, string> = {}) => dictionary[key].replace(/\{(\w+)\}/g, (match, name: string) => params[name] ?? match)
+  return render(<ScopeCard t={t} useScopeCard={useScopeCard} save={save ?? face.save} />)
 }
 
-/** Each read-only setting as [name, value, source]. */
+/** Each key as [name, value shown by its control, where it comes from]. */
 function settingRows(): string[][] {
-  return [...document.querySelectorAll('[data-dsh-sessions-setting]')].map(row => [
-    row.querySelector('dt')!.textContent!,
-    ...[...row.querySelectorAll('dd > span')].map(span => span.textContent!),
-  ])
+  return [...document.querySelectorAll<HTMLElement>('[data-dsh-sessions-setting]')].filter(row => row.tagName === 'DIV').map(row => {
+    const control = row.querySelector<HTMLInputElement | HTMLSelectElement>('input, select')!
+    const shown = control instanceof HTMLSelectElement ? control.selectedOptions[0]!.textContent! : control.type === 'checkbox' ? String((control as HTMLInputElement).checked) : control.value
+    return [row.querySelector('dt')!.textContent!, shown, row.querySelector('dd > span:last-child')!.textContent!]
+  })
 }
+
+const expand = (name = 'Expand: Session references') => { fireEvent.click(screen.getByRole('button', { name })) }
 
 describe('the Session references card', () => {
-  it('is collapsed by default and expands to the scope switch and the other keys, read-only', () => {
-    renderCard(memoryScope(Config({ candidateLimit: 20 })))
+  it('is collapsed by default and expands to every key, each editable, with where its value comes from', () => {
+    renderCard(memoryScope(Config({ candidateLimit: 20 }), 'ready', {}, Config({ candidateLimit: 20 })))
     const header = screen.getByRole('button', { name: 'Expand: Session references' })
     expect(header.getAttribute('aria-expanded')).toBe('false')
     expect(screen.queryByRole('radio')).toBeNull()
-    fireEvent.click(header)
+    expand()
     expect(screen.getByRole('button', { name: 'Collapse: Session references' }).getAttribute('aria-expanded')).toBe('true')
     expect((screen.getByRole('radio', { name: 'Current workspace only' }) as HTMLInputElement).checked).toBe(true)
-    expect((screen.getByRole('radio', { name: 'All visible sessions' }) as HTMLInputElement).checked).toBe(false)
     expect(settingRows()).toEqual([
-      ['Resolve bare session ids', 'On', 'row config'],
-      ['Resolve typed @Title mentions', 'On', 'row config'],
-      ['Candidates per @ query', '20', 'row config'],
-      ['When a reference fails after sending', 'Keep the text and continue', 'row config'],
-      ['Let the agent search sessions', 'On', 'row config'],
-      ['Disk space the content index leaves free', 'Automatic (1 GiB or 5 % of the disk, whichever is larger)', 'row config'],
+      ['Resolve bare session ids', 'true', 'plugin default'],
+      ['Resolve typed @Title mentions', 'true', 'plugin default'],
+      ['Let the agent search sessions', 'true', 'plugin default'],
+      ['When a reference fails after sending', 'Keep the text and continue', 'plugin default'],
+      ['Candidates per @ query', '20', 'set in the profile'],
+      ['Disk space the content index leaves free', '0', 'plugin default'],
     ])
+    expect(document.querySelectorAll('[data-dsh-sessions-card] input:disabled, [data-dsh-sessions-card] select:disabled')).toHaveLength(0)
     expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true)
   })
 
-  it('names each read-only key and value in the UI language and says which come from settings.yaml', () => {
+  it('says in the UI language which keys are set here, in the profile, or left at the default', () => {
     const value = Config({ allowBareSessionIds: false, failureMode: 'reject', candidateLimit: 7, agentTools: false, indexFreeSpaceMiB: 2048 })
-    renderCard(memoryScope(value, 'ready', { failureMode: 'reject', scope: 'all', agentTools: false, indexFreeSpaceMiB: 2048 }))
-    fireEvent.click(screen.getByRole('button', { name: 'Expand: Session references' }))
+    renderCard(memoryScope(value, 'ready', { allowBareSessionIds: false }, Config({ candidateLimit: 7 })), undefined, zh)
+    expand('展开: 会话引用')
     expect(settingRows()).toEqual([
-      ['Resolve bare session ids', 'Off', 'row config'],
-      ['Resolve typed @Title mentions', 'On', 'row config'],
-      ['Candidates per @ query', '7', 'row config'],
-      ['When a reference fails after sending', 'Reject the send', 'settings.yaml'],
-      ['Let the agent search sessions', 'Off', 'settings.yaml'],
-      ['Disk space the content index leaves free', '2048 MiB', 'settings.yaml'],
+      ['解析裸会话 ID', 'false', '在此设置'],
+      ['解析手写的 @标题', 'true', '插件默认值'],
+      ['允许智能体搜索会话', 'false', '插件默认值'],
+      ['发送后引用失败时', '拒绝本次发送', '插件默认值'],
+      ['每次 @ 查询的候选上限', '7', '在配置档中设置'],
+      ['内容索引为主机留出的磁盘空间', '2048', '插件默认值'],
     ])
-    expect(screen.getByText(/^Other settings \(read-only here\)/).textContent).toContain('settings.yaml')
-    cleanup()
-    renderCard(memoryScope(value, 'ready', { allowBareSessionIds: false }), undefined, zh)
-    fireEvent.click(screen.getByRole('button', { name: '展开: 会话引用' }))
-    expect(settingRows()).toEqual([
-      ['解析裸会话 ID', '关闭', 'settings.yaml'],
-      ['解析手写的 @标题', '开启', '插件行配置'],
-      ['每次 @ 查询的候选上限', '7', '插件行配置'],
-      ['发送后引用失败时', '拒绝本次发送', '插件行配置'],
-      ['允许智能体搜索会话', '关闭', '插件行配置'],
-      ['内容索引为主机留出的磁盘空间', '2048 MiB', '插件行配置'],
-    ])
+    expect(document.body.textContent).toContain('settings.yaml 的 dsh-sessions 段')
     expect(document.body.textContent).not.toMatch(/allowBareSessionIds|failureMode|agentTools|indexFreeSpaceMiB|true|false/)
   })
 
-  it('saves a new scope through the settings scope and shows the saved value', async () => {
+  it('saves every changed key together through the settings scope, and shows the saved values', async () => {
     const scope = memoryScope(Config({}))
     renderCard(scope)
-    fireEvent.click(screen.getByRole('button', { name: 'Expand: Session references' }))
+    expand()
     fireEvent.click(screen.getByRole('radio', { name: 'All visible sessions' }))
-    const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement
-    expect(save.disabled).toBe(false)
-    await act(async () => { fireEvent.click(save) })
-    expect(scope.set).toHaveBeenCalledWith('scope', 'all')
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Let the agent search sessions' }))
+    fireEvent.change(screen.getByRole('combobox', { name: 'When a reference fails after sending' }), { target: { value: 'reject' } })
+    fireEvent.change(screen.getByRole('spinbutton', { name: 'Candidates per @ query' }), { target: { value: '120' } })
+    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Save' })) })
+    expect(scope.set.mock.calls).toEqual([['scope', 'all'], ['agentTools', false], ['failureMode', 'reject'], ['candidateLimit', 120]])
     expect(screen.getByRole('status').textContent).toBe('Saved')
-    expect((screen.getByRole('radio', { name: 'All visible sessions' }) as HTMLInputElement).checked).toBe(true)
+    expect((screen.getByRole('checkbox', { name: 'Let the agent search sessions' }) as HTMLInputElement).checked).toBe(false)
     expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true)
+  })
+
+  it('refuses a number the route would refuse, naming the key and the range, and writes nothing', async () => {
+    const scope = memoryScope(Config({}))
+    renderCard(scope)
+    expand()
+    for (const typed of ['0', '501', '2.5', '']) {
+      fireEvent.change(screen.getByRole('spinbutton', { name: 'Candidates per @ query' }), { target: { value: typed } })
+      await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Save' })) })
+      expect(screen.getByRole('alert').textContent).toBe('“Candidates per @ query” must be a whole number from 1 to 500.')
+    }
+    expect(scope.set).not.toHaveBeenCalled()
   })
 
   it('reports a failed save and keeps the choice', async () => {
     renderCard(memoryScope(Config({})), () => Promise.reject(new Error('refused')))
-    fireEvent.click(screen.getByRole('button', { name: 'Expand: Session references' }))
+    expand()
     fireEvent.click(screen.getByRole('radio', { name: 'All visible sessions' }))
     await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Save' })) })
-    expect(screen.getByRole('status').textContent).toBe('Save failed')
+    expect(screen.getByRole('alert').textContent).toBe('Save failed')
     expect((screen.getByRole('radio', { name: 'All visible sessions' }) as HTMLInputElement).checked).toBe(true)
   })
 
@@ -132,6 +138,6 @@ describe('the Session references card', () => {
     const face = bindSettingsSection(scope)
     const first = face.hooks.scopeCard.getSnapshot()
     expect(face.hooks.scopeCard.getSnapshot()).toBe(first)
-    expect(first).toEqual({ available: true, writable: true, value: Config({}), fromFile: new Set() })
+    expect(first).toEqual({ available: true, writable: true, value: Config({}), fromFile: new Set(), base: Config({}) })
   })
 })

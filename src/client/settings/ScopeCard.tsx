@@ -1,35 +1,54 @@
 /**
- * The "Session references" card: collapsed by default; expanded, it switches
- * the reference scope and shows the other keys read-only, each by its name in
- * the UI language with its effective value and where that value comes from
- * (the plugin row config, or `settings.yaml` when the user layer sets the
- * key). Reads and writes through the injected settings scope.
+ * The "Session references" card: collapsed by default; expanded, every key
+ * of the `dsh-sessions` section is edited here, each by its name in the UI
+ * language, checked as the settings route checks it, and saved together to
+ * `settings.yaml` through the injected settings scope, applied at once. Each
+ * key says where its value comes from: set here, set in the profile's row, or
+ * the plugin's default.
  * @module @wishp3/dsh-sessions/client/settings/ScopeCard
  */
 import { useState } from 'react'
 import { IconChevronDownOutline14 } from '@deepseek-ai/dsh-client-ui-primitives'
-import type { Config, ReferenceScope } from '../../config.ts'
-import type { ScopeCardProps } from '../contract.ts'
+import type { Config } from '../../config.ts'
+import { DEFAULTS, FAILURE_MODES, MAX_CANDIDATE_LIMIT, MAX_FREE_SPACE_MIB, REFERENCE_SCOPES, settingRefusal } from '../../shared/settings-rules.ts'
+import type { ScopeCardProps, ScopeCardState } from '../contract.ts'
 import type { SessionsKey } from '../locales.ts'
 import css from './ScopeCard.module.css'
 
-const SCOPES: readonly ReferenceScope[] = ['workspace', 'all']
-const OTHERS = ['allowBareSessionIds', 'allowPlainTitleMentions', 'candidateLimit', 'failureMode', 'agentTools', 'indexFreeSpaceMiB'] as const
+const SWITCHES = ['allowBareSessionIds', 'allowPlainTitleMentions', 'agentTools'] as const
+const NUMBERS = { candidateLimit: [1, MAX_CANDIDATE_LIMIT], indexFreeSpaceMiB: [0, MAX_FREE_SPACE_MIB] } as const
+type NumberKey = keyof typeof NUMBERS
 
-/** A read-only key's value in the UI language. */
-function valueText(config: Config, key: (typeof OTHERS)[number], t: (key: SessionsKey) => string): string {
-  switch (key) {
-    case 'allowBareSessionIds':
-    case 'allowPlainTitleMentions':
-    case 'agentTools':
-      return t(config[key] ? 'settings.value.on' : 'settings.value.off')
-    case 'candidateLimit':
-      return String(config.candidateLimit)
-    case 'failureMode':
-      return t(config.failureMode === 'reject' ? 'settings.value.reject' : 'settings.value.passthrough')
-    case 'indexFreeSpaceMiB':
-      return config.indexFreeSpaceMiB === 0 ? t('settings.value.freeSpaceAuto') : `${config.indexFreeSpaceMiB} MiB`
+/** What the card holds before Save: changed values, and numbers as typed. */
+interface Staged {
+  readonly values: Partial<Config>
+  readonly typed: Partial<Record<NumberKey, string>>
+}
+
+const NOTHING: Staged = { values: {}, typed: {} }
+
+/** Where a key's value comes from, in words. */
+function sourceKey(state: ScopeCardState, key: keyof Config): SessionsKey {
+  if (state.fromFile.has(key)) return 'settings.source.here'
+  const base = state.base?.[key]
+  return base !== undefined && base !== DEFAULTS[key] ? 'settings.source.profile' : 'settings.source.default'
+}
+
+/**
+ * The patch to save, or the first refusal, in the UI language.
+ * @returns the changed keys, checked.
+ */
+function checked(staged: Staged, t: ScopeCardProps['t']): { readonly patch: Partial<Config> } | { readonly refusal: string } {
+  const patch: Record<string, unknown> = { ...staged.values }
+  for (const [key, text] of Object.entries(staged.typed) as [NumberKey, string][]) {
+    const value = text.trim() === '' ? Number.NaN : Number(text)
+    if (settingRefusal(key, value) !== undefined) {
+      const [min, max] = NUMBERS[key]
+      return { refusal: t('settings.invalidNumber', { name: t(`settings.key.${key}`), min: String(min), max: max.toLocaleString() }) }
+    }
+    patch[key] = value
   }
+  return { patch: patch as Partial<Config> }
 }
 
 /**
@@ -41,23 +60,34 @@ export function ScopeCard(props: ScopeCardProps) {
   const { t } = props
   const state = props.useScopeCard(snapshot => snapshot)
   const [open, setOpen] = useState(false)
-  const [staged, setStaged] = useState<ReferenceScope | undefined>(undefined)
-  const [status, setStatus] = useState<'idle' | 'saving' | 'saved' | 'failed'>('idle')
+  const [staged, setStaged] = useState<Staged>(NOTHING)
+  const [status, setStatus] = useState<{ readonly kind: 'idle' | 'saving' | 'saved' | 'failed' } | { readonly kind: 'refused'; readonly text: string }>({ kind: 'idle' })
   if (!state.available || state.value === undefined) return null
-  const current = state.value.scope
-  const chosen = staged ?? current
-  const dirty = chosen !== current
+  const value = { ...state.value, ...staged.values }
+  const dirty = Object.keys(staged.values).length > 0 || Object.keys(staged.typed).length > 0
+  const locked = !state.writable || status.kind === 'saving'
   const title = t('settings.title')
+  const stage = (next: Staged) => {
+    setStaged(next)
+    setStatus({ kind: 'idle' })
+  }
+  const change = <K extends keyof Config>(key: K, next: Config[K]) => { stage({ ...staged, values: { ...staged.values, [key]: next } }) }
   const save = () => {
-    setStatus('saving')
-    props.saveScope(chosen).then(
+    const result = checked(staged, t)
+    if ('refusal' in result) {
+      setStatus({ kind: 'refused', text: result.refusal })
+      return
+    }
+    setStatus({ kind: 'saving' })
+    props.save(result.patch).then(
       () => {
-        setStaged(undefined)
-        setStatus('saved')
+        setStaged(NOTHING)
+        setStatus({ kind: 'saved' })
       },
-      () => { setStatus('failed') },
+      () => { setStatus({ kind: 'failed' }) },
     )
   }
+  const source = (key: keyof Config) => <span className={css.source}>{t(sourceKey(state, key))}</span>
   return (
     <li className={open ? `${css.card} ${css.open}` : css.card} data-dsh-sessions-card="">
       <button
@@ -76,43 +106,63 @@ export function ScopeCard(props: ScopeCardProps) {
       {open
         ? (
           <div className={css.body}>
-            <fieldset className={css.options} role="radiogroup" aria-label={t('settings.scope.label')}>
-              <legend className={css.legend}>{t('settings.scope.label')}</legend>
-              {SCOPES.map(scope => (
+            <fieldset className={css.options} role="radiogroup" aria-label={t('settings.scope.label')} data-dsh-sessions-setting="scope">
+              <legend className={css.legend}>{t('settings.scope.label')} {source('scope')}</legend>
+              {REFERENCE_SCOPES.map(scope => (
                 <label key={scope} className={css.option}>
-                  <input
-                    type="radio"
-                    name="dsh-sessions-scope"
-                    value={scope}
-                    checked={chosen === scope}
-                    disabled={!state.writable || status === 'saving'}
-                    onChange={() => {
-                      setStaged(scope)
-                      setStatus('idle')
-                    }}
-                  />
+                  <input type="radio" name="dsh-sessions-scope" value={scope} checked={value.scope === scope} disabled={locked} onChange={() => { change('scope', scope) }} />
                   {t(scope === 'workspace' ? 'settings.scope.workspace' : 'settings.scope.all')}
                 </label>
               ))}
             </fieldset>
-            <p className={css.hint}>{t('settings.others')}</p>
             <dl className={css.others}>
-              {OTHERS.map(key => (
+              {SWITCHES.map(key => (
                 <div key={key} className={css.setting} data-dsh-sessions-setting={key}>
-                  <dt>{t(`settings.key.${key}`)}</dt>
+                  <dt><label htmlFor={`dsh-sessions-${key}`}>{t(`settings.key.${key}`)}</label></dt>
                   <dd>
-                    <span>{valueText(state.value!, key, t)}</span>
-                    <span className={css.source}>{t(state.fromFile.has(key) ? 'settings.source.file' : 'settings.source.row')}</span>
+                    <input id={`dsh-sessions-${key}`} type="checkbox" checked={value[key]} disabled={locked} onChange={event => { change(key, event.currentTarget.checked) }} />
+                    {source(key)}
+                  </dd>
+                </div>
+              ))}
+              <div className={css.setting} data-dsh-sessions-setting="failureMode">
+                <dt><label htmlFor="dsh-sessions-failureMode">{t('settings.key.failureMode')}</label></dt>
+                <dd>
+                  <select id="dsh-sessions-failureMode" value={value.failureMode} disabled={locked} onChange={event => { change('failureMode', event.currentTarget.value as Config['failureMode']) }}>
+                    {FAILURE_MODES.map(mode => <option key={mode} value={mode}>{t(mode === 'reject' ? 'settings.value.reject' : 'settings.value.passthrough')}</option>)}
+                  </select>
+                  {source('failureMode')}
+                </dd>
+              </div>
+              {(Object.keys(NUMBERS) as NumberKey[]).map(key => (
+                <div key={key} className={css.setting} data-dsh-sessions-setting={key}>
+                  <dt><label htmlFor={`dsh-sessions-${key}`}>{t(`settings.key.${key}`)}</label></dt>
+                  <dd>
+                    <input
+                      id={`dsh-sessions-${key}`}
+                      className={css.number}
+                      type="number"
+                      inputMode="numeric"
+                      min={NUMBERS[key][0]}
+                      max={NUMBERS[key][1]}
+                      step={1}
+                      value={staged.typed[key] ?? String(value[key])}
+                      disabled={locked}
+                      onChange={event => { stage({ ...staged, typed: { ...staged.typed, [key]: event.currentTarget.value } }) }}
+                    />
+                    {key === 'indexFreeSpaceMiB' ? <span className={css.source}>{t('settings.value.freeSpaceHint')}</span> : null}
+                    {source(key)}
                   </dd>
                 </div>
               ))}
             </dl>
+            <p className={css.hint}>{t('settings.others')}</p>
             <div className={css.footer}>
-              {status === 'saved' || status === 'failed'
-                ? <span className={css.hint} role="status">{t(status === 'saved' ? 'settings.saved' : 'settings.saveFailed')}</span>
+              {status.kind === 'saved' || status.kind === 'failed' || status.kind === 'refused'
+                ? <span className={css.hint} role={status.kind === 'saved' ? 'status' : 'alert'}>{status.kind === 'refused' ? status.text : t(status.kind === 'saved' ? 'settings.saved' : 'settings.saveFailed')}</span>
                 : null}
-              <button type="button" className={css.save} disabled={!dirty || !state.writable || status === 'saving'} onClick={save}>
-                {t(status === 'saving' ? 'settings.saving' : 'settings.save')}
+              <button type="button" className={css.save} disabled={!dirty || locked} onClick={save}>
+                {t(status.kind === 'saving' ? 'settings.saving' : 'settings.save')}
               </button>
             </div>
           </div>

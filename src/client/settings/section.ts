@@ -36,16 +36,19 @@ function userKeys(user: unknown): ReadonlySet<string> {
  */
 export function bindSettingsSection(scope: SettingsScope<unknown>): ScopeCardInjected {
   let source: unknown
-  let state: ScopeCardState = { available: false, writable: false, value: undefined, fromFile: new Set() }
+  let state: ScopeCardState = { available: false, writable: false, value: undefined, fromFile: new Set(), base: undefined }
   const getSnapshot = (): ScopeCardState => {
     const snapshot = scope.getSnapshot()
     if (snapshot === source) return state
     source = snapshot
-    state = { available: snapshot.status === 'ready', writable: snapshot.writable, value: resolved(snapshot.value), fromFile: userKeys(snapshot.user) }
+    const base = typeof snapshot.base === 'object' && snapshot.base !== null ? snapshot.base as Partial<Config> : undefined
+    state = { available: snapshot.status === 'ready', writable: snapshot.writable, value: resolved(snapshot.value), fromFile: userKeys(snapshot.user), base }
     return state
   }
   return {
     hooks: { scopeCard: { getSnapshot, subscribe: listener => scope.subscribe(listener) } },
-    saveScope: next => scope.set('scope', next),
+    save: async patch => {
+      for (const [key, value] of Object.entries(patch)) await scope.set(key, value)
+    },
   }
 }
