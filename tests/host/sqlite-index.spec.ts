@@ -180,7 +180,7 @@ describe('answers', () => {
     disk.set('session-a', { ...entry(...long), origins: long.map((_, n) => ({ seq: 10 + n, time: 1000 + n, role: n % 2 === 0 ? 'user' : 'assistant' })) })
     const [hit] = disk.search(queryTerms('quetzal'), () => true, 5, newestFirst)
     expect(hit).toMatchObject({ snippet: { message: 251, text: 'here the quetzal appears at last' }, origin: { seq: 260, time: 1250, role: 'user' } })
-    expect(disk.search(queryTerms('灰度策略'), () => true, 5, newestFirst)[0]!.snippet).toMatchObject({ message: 301, text: '…里讨论灰度策略的细节' })
+    expect(disk.search(queryTerms('灰度策略'), () => true, 5, newestFirst)[0]!.snippet).toMatchObject({ message: 301, text: '这里讨论灰度策略的细节' })
   })
 })
 
@@ -196,7 +196,7 @@ describe('answers', () => {
     const [word] = disk.search(queryTerms('quetzal'), () => true, 5, newestFirst)
     expect(word?.snippet).toMatchObject({ message: 1 })
     const [run] = disk.search(queryTerms('不会移除'), () => true, 5, newestFirst)
-    expect(run?.snippet).toMatchObject({ message: 31, text: '…说的是不会移除的数据' })
+    expect(run?.snippet).toMatchObject({ message: 31, text: '这里说的是不会移除的数据' })
     disk.close()
     // The file's own record: quetzal named in one piece, each pair of the run in every piece that holds it.
     const db = new DatabaseSync(path)

@@ -128,7 +128,7 @@ export function ScopeCard(props: ScopeCardProps) {
               <div className={css.setting} data-dsh-sessions-setting="failureMode">
                 <dt><label htmlFor="dsh-sessions-failureMode">{t('settings.key.failureMode')}</label></dt>
                 <dd>
-                  <select id="dsh-sessions-failureMode" value={value.failureMode} disabled={locked} onChange={event => { change('failureMode', event.currentTarget.value as Config['failureMode']) }}>
+                  <select id="dsh-sessions-failureMode" value={value.failureMode} disabled={locked} onChange={event => { const picked = event.currentTarget.value; change('failureMode', FAILURE_MODES.find(mode => mode === picked) ?? value.failureMode) }}>
                     {FAILURE_MODES.map(mode => <option key={mode} value={mode}>{t(mode === 'reject' ? 'settings.value.reject' : 'settings.value.passthrough')}</option>)}
                   </select>
                   {source('failureMode')}
