@@ -74,6 +74,8 @@ export interface ReferenceDockInjected {
   locale(): string
   /** Checks the chips together: what each adds, or why it cannot be attached. */
   measure(chips: readonly DockChip[], signal: AbortSignal): Promise<PreflightResponse>
+  /** Follows the sends the plugin refused in this session; returns a function that stops following. */
+  onRefused(listener: () => void): () => void
   /** Reports this session's outcomes after each send until the signal ends. */
   watch(onOutcome: (outcome: Outcome) => void, signal: AbortSignal): void
   /** Puts a rejected message back into the composer when it is empty. */

@@ -17,6 +17,7 @@ import { copyFeature } from './copy/register.ts'
 import { en, NS, zh } from './locales.ts'
 import { mentionsFeature } from './mention/register.ts'
 import { quotesFeature } from './quote/register.ts'
+import { RefusedSends } from './references/refused-sends.ts'
 import { referenceDockFeature } from './references/register.ts'
 import { settingsCardFeature } from './settings/register.ts'
 import { sessionToolsFeature } from './tools/register.ts'
@@ -32,8 +33,9 @@ export function apply(ctx: ClientContext): void {
   ctx.effect(() => ctx.locale.register(NS, { zh, en }), 'dsh-sessions: dictionaries')
   const t = ctx.locale.bind(NS)
   const api = createSessionsApi((input, init) => fetch(input, init))
-  ctx.plugin(mentionsFeature, { api, t })
-  ctx.plugin(referenceDockFeature, { api, t })
+  const refused = new RefusedSends()
+  ctx.plugin(mentionsFeature, { api, t, refused })
+  ctx.plugin(referenceDockFeature, { api, t, refused })
   ctx.plugin(settingsCardFeature)
   ctx.plugin(quotesFeature, { t })
   ctx.plugin(copyFeature, { api, t })

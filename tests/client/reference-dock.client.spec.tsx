@@ -21,6 +21,7 @@ const occurrence = (source: string, label: string) => ({
 function renderDock(response: PreflightResponse, occurrences = [occurrence('s-a', 'Alpha notes'), occurrence('s-b', 'Beta plans')]) {
   const measure = vi.fn((_chips: readonly DockChip[], _signal: AbortSignal) => Promise.resolve(response))
   let report: ((outcome: Outcome) => void) | undefined
+  let refuse: (() => void) | undefined
   const restore = vi.fn()
   const open = vi.fn()
   const replace = vi.fn(() => true)
@@ -43,6 +44,7 @@ function renderDock(response: PreflightResponse, occurrences = [occurrence('s-a'
       locale={() => 'en'}
       measure={measure}
       watch={onOutcome => { report = onOutcome }}
+      onRefused={listener => { refuse = listener; return () => { refuse = undefined } }}
       restore={restore}
       open={open}
       messages={messages}
@@ -50,7 +52,7 @@ function renderDock(response: PreflightResponse, occurrences = [occurrence('s-a'
       replace={replace}
     />,
   )
-  return { view, measure, restore, open, replace, messages, report: (outcome: Outcome) => act(() => { report!(outcome) }) }
+  return { view, measure, restore, open, replace, messages, report: (outcome: Outcome) => act(() => { report!(outcome) }), refuse: () => act(() => { refuse!() }) }
 }
 
 describe('the reference dock', () => {
@@ -77,12 +79,12 @@ describe('the reference dock', () => {
     await act(() => Promise.resolve())
     expect(screen.getByRole('status').textContent).toBe('100 bytes · ≈25 tokens')
     view.rerender(
-      <ReferenceDock t={t} input={{ occurrences: [picked] }} source="dsh-sessions" locale={() => 'en'} measure={measure} watch={() => {}} restore={vi.fn()} open={vi.fn()} messages={vi.fn()} wholeMention={() => Promise.resolve('')} replace={vi.fn(() => true)} />,
+      <ReferenceDock t={t} input={{ occurrences: [picked] }} source="dsh-sessions" locale={() => 'en'} measure={measure} watch={() => {}} onRefused={() => () => {}} restore={vi.fn()} open={vi.fn()} messages={vi.fn()} wholeMention={() => Promise.resolve('')} replace={vi.fn(() => true)} />,
     )
     expect(measure).toHaveBeenCalledTimes(1)
     const second = occurrence('s-b', 'Beta plans')
     view.rerender(
-      <ReferenceDock t={t} input={{ occurrences: [picked, second] }} source="dsh-sessions" locale={() => 'en'} measure={measure} watch={() => {}} restore={vi.fn()} open={vi.fn()} messages={vi.fn()} wholeMention={() => Promise.resolve('')} replace={vi.fn(() => true)} />,
+      <ReferenceDock t={t} input={{ occurrences: [picked, second] }} source="dsh-sessions" locale={() => 'en'} measure={measure} watch={() => {}} onRefused={() => () => {}} restore={vi.fn()} open={vi.fn()} messages={vi.fn()} wholeMention={() => Promise.resolve('')} replace={vi.fn(() => true)} />,
     )
     expect(measure).toHaveBeenCalledTimes(2)
     // The measure of the chips before is cancelled.
@@ -160,5 +162,16 @@ describe('the reference dock', () => {
     fireEvent.click(screen.getAllByRole('button', { name: 'Dismiss' })[0]!)
     expect(screen.getAllByRole('status')).toHaveLength(1)
     expect([zh['outcome.idsAsTextOne'], zh['outcome.idsAsText']]).toEqual(['消息中有 1 个 ID 不对应此处的任何会话，已作为文本发送。', '消息中有 {n} 个 ID 不对应此处的任何会话，已作为文本发送。'])
+  })
+
+  it('measures the chips again after a refused send, so a source that failed at the send shows failed', async () => {
+    const healthy: PreflightResponse = { ok: true, text: '', references: [], sources: [{ sessionId: 's-a', label: 'Alpha notes', chip: true, ok: true, bytes: 100, tokens: 25 }] }
+    const gone: PreflightResponse = { ok: false, code: 'not-found', message: 'raw', sources: [{ sessionId: 's-a', label: 'Alpha notes', chip: true, ok: false, code: 'not-found', message: 'raw' }] }
+    const { measure, refuse } = renderDock(healthy, [occurrence('s-a', 'Alpha notes')])
+    await waitFor(() => { expect(screen.getByRole('status').textContent).toBe('100 bytes · ≈25 tokens') })
+    measure.mockImplementation(() => Promise.resolve(gone))
+    await refuse()
+    await waitFor(() => { expect(screen.getByRole('status').textContent).toBe('Cannot reference "Alpha notes": the session was deleted or cannot be read.') })
+    expect(measure).toHaveBeenCalledTimes(2)
   })
 })

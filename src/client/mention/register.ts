@@ -18,12 +18,15 @@ import { DraftPreflight } from './draft-preflight.ts'
 import { createMentionSource, MENTION_SOURCE } from './source.ts'
 import { openChipsOnClick } from './chip-open.ts'
 import { chipWrittenReferences, type WrittenChipsPort } from './written-chips.ts'
+import type { RefusedSends } from '../references/refused-sends.ts'
 
 /** What the browser entry gives the feature. */
 export interface MentionsConfig {
   /** The plugin's routes. */
   readonly api: SessionsApi
   readonly t: SessionsLookup
+  /** Where a refused send is reported, for the reference dock. */
+  readonly refused: RefusedSends
 }
 
 /** The `@` feature, a child plugin of the browser half. */
@@ -37,7 +40,7 @@ export const mentionsFeature = {
  * Registers the source on the feature's fiber.
  * @param config - the routes and the locale lookup.
  */
-function registerMentions(ctx: ClientContext, { api, t }: MentionsConfig): void {
+function registerMentions(ctx: ClientContext, { api, t, refused }: MentionsConfig): void {
   const scope = (sessionId: string) => ctx.sessions.scope(SessionId(sessionId))
   const batch = new DraftPreflight({
     source: MENTION_SOURCE,
@@ -57,7 +60,10 @@ function registerMentions(ctx: ClientContext, { api, t }: MentionsConfig): void 
     listFiles: (sessionId, query, signal) => ctx.remote.fileReferences.list(SessionId(sessionId), query, signal)
       .then(result => (result.ok ? result.value : [])),
     api,
-    checkDraft: (sessionId, signal) => batch.check(sessionId, signal),
+    checkDraft: (sessionId, signal) => batch.check(sessionId, signal).catch((error: unknown) => {
+      refused.report(sessionId)
+      throw error
+    }),
     t,
     locale: () => ctx.locale.getLocale().active,
     now: Date.now,

@@ -162,6 +162,9 @@ export function ReferenceDock(props: ReferenceDockProps) {
   const [notices, setNotices] = useState<readonly Outcome[]>([])
 
   // Measured as soon as the draft's chips change (a chip picked, pasted or removed); a change under way cancels the measure before it.
+  // A refused send measures the chips again: a source that failed at the send shows failed, not as it was picked.
+  const [refusals, setRefusals] = useState(0)
+  useEffect(() => props.onRefused(() => { setRefusals(count => count + 1) }), [])
   useEffect(() => {
     if (chips.length === 0) return undefined
     const abort = new AbortController()
@@ -169,7 +172,7 @@ export function ReferenceDock(props: ReferenceDockProps) {
       if (!abort.signal.aborted) setMeasured({ key, response })
     }, () => {})
     return () => { abort.abort() }
-  }, [key])
+  }, [key, refusals])
 
   useEffect(() => {
     const abort = new AbortController()

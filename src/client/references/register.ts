@@ -19,6 +19,7 @@ import { NS, type SessionsLookup } from '../locales.ts'
 import { MENTION_SOURCE } from '../mention/source.ts'
 import { ReferenceDock } from './ReferenceDock.tsx'
 import { decorateSentReferences } from './sent-references.ts'
+import type { RefusedSends } from './refused-sends.ts'
 
 /** Milliseconds one outcomes request waits for news. */
 const WAIT_MS = 20_000
@@ -55,7 +56,7 @@ export const referenceDockFeature = {
 }
 
 /** Registers the dock on the feature's fiber. */
-function registerReferenceDock(ctx: ClientContext, { api, t }: { readonly api: SessionsApi; readonly t: SessionsLookup }): void {
+function registerReferenceDock(ctx: ClientContext, { api, t, refused }: { readonly api: SessionsApi; readonly t: SessionsLookup; readonly refused: RefusedSends }): void {
   const seen = new Map<string, number>()
   const wholeMentions = createReferenceLookup({ api })
 
@@ -70,6 +71,7 @@ function registerReferenceDock(ctx: ClientContext, { api, t }: { readonly api: S
       measure: (chips, signal) =>
         api.preflight(sessionId, chips.map(chip => chip.mention).join(' '), chips.map(chip => chip.sessionId), signal),
       watch: (report, signal) => { void follow(api, sessionId, seen, report, signal) },
+      onRefused: listener => refused.follow(sessionId, listener),
       open: cited => { ctx.sessions.open(SessionId(cited)) },
       messages: (cited, signal) => api.messages(sessionId, cited, signal),
       wholeMention: cited => wholeMentions.load(cited),

@@ -139,6 +139,9 @@ export const mentions: Topic = {
       const alert = page.getByRole('alert').filter({ hasText: 'was deleted or cannot be read' })
       expect(await alert.innerText()).toContain(`Cannot reference "${BETA_TITLE}"`)
       expect(await composer(page).inputValue()).toBe(draft)
+      // The dock marks the chip that failed, where it showed its size before the send.
+      const row = page.locator(`[data-dsh-sessions-reference-dock] li[data-session-id="${betaId}"]`)
+      await expect.poll(() => row.innerText(), { timeout: 15_000 }).toContain('was deleted or cannot be read')
       expect(host.stack.model.turns().length).toBe(before)
       await composer(page).fill('')
     })
