@@ -101,7 +101,7 @@ const UI = {
     pickLead: '对比一下 ',
     pickQuery: '@发布计',
     pickTitle: '发布计划',
-    narrow: '引用范围',
+    narrow: '引用内容',
     partLead: '你在这里是怎么回答的：',
     quoteSource: '发布计划',
     quotes: ['周五冻结代码，周一测试，周二上午发布', '小王负责构建'],
