@@ -1,8 +1,6 @@
 /** Reading the composer's `@` menu once the plugin's candidates for what was typed have come and been drawn. */
 import type { Page, Response } from 'playwright-core'
-import { composer } from '../../../dev/web-ui.ts'
-
-const frames = (page: Page) => page.evaluate(() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+import { composer, frames } from '../../../dev/web-ui.ts'
 
 /**
  * Types `text` into an emptied composer and returns the menu's rows once what the typing asked for has been drawn:
