@@ -3,6 +3,7 @@
  * names are hashed). English UI unless the browser asked for another locale.
  */
 import type { Locator, Page, Request } from 'playwright-core'
+import { type RequestWatch, watchRequests } from './page-requests.ts'
 
 const NEW_SESSION_COMPOSER = 'textarea[placeholder="Describe what you want to build"], textarea[placeholder="Choose a workspace to start"]'
 const COMPOSER = '[data-composer-card] textarea'
@@ -79,7 +80,7 @@ export async function selectText(page: Page, text: string): Promise<void> {
  * @param project - a folder directly under the dsh process's HOME.
  */
 export async function chooseWorkspace(page: Page, project: string): Promise<void> {
-  const creates = watchCreates(page)
+  const creates = watchRequests(page, isCreate)
   try {
     await page.getByRole('button', { name: 'Choose workspace' }).click()
     const dialog = page.getByRole('dialog', { name: 'Select Workspace Directory' })
@@ -99,29 +100,10 @@ export async function chooseWorkspace(page: Page, project: string): Promise<void
   }
 }
 
-/** The page's `session.create` calls still waiting for their answer, from the moment of watching. */
-interface CreateWatch {
-  pending(): number
-  stop(): void
-}
-
-function watchCreates(page: Page): CreateWatch {
-  const open = new Set<Request>()
-  const isCreate = (request: Request) => request.method() === 'POST'
+/** Whether a request is the page's `session.create` call. */
+function isCreate(request: Request): boolean {
+  return request.method() === 'POST'
     && (new URL(request.url()).pathname.endsWith('session.create') || (request.postData() ?? '').includes('"method":"session.create"'))
-  const started = (request: Request) => { if (isCreate(request)) open.add(request) }
-  const ended = (request: Request) => { open.delete(request) }
-  page.on('request', started)
-  page.on('requestfinished', ended)
-  page.on('requestfailed', ended)
-  return {
-    pending: () => open.size,
-    stop: () => {
-      page.off('request', started)
-      page.off('requestfinished', ended)
-      page.off('requestfailed', ended)
-    },
-  }
 }
 
 /**
@@ -131,14 +113,22 @@ function watchCreates(page: Page): CreateWatch {
  * answered and two frames have rendered the session it opened (a message
  * sent earlier would land in the previous workspace).
  */
-async function settled(page: Page, project: string, creates: CreateWatch): Promise<void> {
+async function settled(page: Page, project: string, creates: RequestWatch): Promise<void> {
   await page.getByRole('button', { name: 'Choose workspace' }).filter({ hasText: new RegExp(`^${project}$`) }).waitFor()
   await composer(page).waitFor()
   const deadline = Date.now() + 30_000
-  while (creates.pending() > 0) {
+  while (creates.open().length > 0) {
     if (Date.now() > deadline) throw new Error(`the session the host creates for ${project} did not answer within 30 s`)
     await page.evaluate(() => new Promise(resolve => requestAnimationFrame(resolve)))
   }
+  await frames(page)
+}
+
+/**
+ * Resolves once the page has rendered two more frames: what a change made now has drawn by then.
+ * @param page - the browser page.
+ */
+export async function frames(page: Page): Promise<void> {
   await page.evaluate(() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve))))
 }
 

@@ -26,7 +26,7 @@ import { packPlugin } from '../dev/plugin-tarball.ts'
 import { type StoredSession, writeSessionStore } from '../dev/session-store.ts'
 import { PLUGIN } from '../dev/stack.ts'
 import { startModel } from '../dev/stand-in-model.ts'
-import { chooseWorkspace, composer, openApp, selectText, startNewSession } from '../dev/web-ui.ts'
+import { chooseWorkspace, composer, frames, openApp, selectText, startNewSession } from '../dev/web-ui.ts'
 import { demoReply } from './demo/reply.ts'
 import { demoSessions } from './demo/sessions.ts'
 
@@ -177,7 +177,6 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30
   }
 }
 
-const frames = (page: Page) => page.evaluate(() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve))))
 const card = (page: Page) => page.locator('[data-composer-card]').first()
 const dock = (page: Page) => page.locator('[data-dsh-sessions-reference-dock]').first()
 const rowOf = (page: Page, title: string) => page.locator('[data-dsh-session-row]').filter({ has: page.getByText(title, { exact: true }) }).first()

@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { userTexts } from '../harness/requests.ts'
 import { note } from '../../../dev/timing.ts'
-import { composer, openApp, selectText, send, startSessionWithTurn } from '../../../dev/web-ui.ts'
+import { composer, frames, openApp, selectText, send, startSessionWithTurn } from '../../../dev/web-ui.ts'
 import { type Topic, useTopic } from '../harness/real-host.ts'
 
 const BUTTON = '[data-dsh-sessions-quote-button]'
@@ -26,7 +26,7 @@ const BAR = '[data-dsh-sessions-quote-bar]'
  */
 async function addQuote(page: Page): Promise<void> {
   await page.locator(BUTTON).click()
-  await page.evaluate(() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+  await frames(page)
 }
 
 async function barEntries(page: Page): Promise<string[]> {

@@ -13,7 +13,7 @@ import { hostDir } from '../../../dev/pinned-host.ts'
 import { spreadSessions, writeSessionStore } from '../../../dev/session-store.ts'
 import { percentile } from '../../../dev/percentile.ts'
 import { note } from '../../../dev/timing.ts'
-import { composer } from '../../../dev/web-ui.ts'
+import { composer, frames } from '../../../dev/web-ui.ts'
 import { type Topic, useTopic } from '../harness/real-host.ts'
 
 const SAMPLES = 20
@@ -97,7 +97,7 @@ export const candidatesLatency: Topic = {
         await menu.waitFor({ state: 'hidden' })
         await composer(page).fill(`sample ${sample} `)
         await composer(page).press('End')
-        await page.evaluate(() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+        await frames(page)
         alone.push(await time('@', all))
         plusOne.push(await time(key, letter))
         await page.keyboard.press('Backspace')

@@ -1,14 +1,14 @@
 /** Reading the composer's `@` menu once the plugin's candidates for what was typed have come and been drawn. */
 import type { Page, Response } from 'playwright-core'
-import { composer } from '../../../dev/web-ui.ts'
-
-const frames = (page: Page) => page.evaluate(() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+import { until } from '../../../dev/poll.ts'
+import { composer, frames } from '../../../dev/web-ui.ts'
 
 /**
  * Types `text` into an emptied composer and returns the menu's rows once what the typing asked for has been drawn:
  * the `@` trigger asks the plugin for candidates in the same task as the keystroke (it has no debounce), so when no
  * candidates request has started two frames after the typing, the menu stays as it is (closed, or files only);
- * when one has, its answer and two more frames are awaited.
+ * when one has, its answer is awaited, then every session it named to be drawn: the menu draws the sessions with the
+ * files, which come over the host's socket and may come later than the sessions under load.
  * @param page - the app page.
  * @param text - what the user types, ending in the `@` query.
  * @returns each row's text (an empty list when the menu is closed).
@@ -29,9 +29,14 @@ export async function menuRows(page: Page, text: string): Promise<string[]> {
   } finally {
     page.off('request', started)
   }
+  const rows = () => page.getByRole('listbox').getByRole('option').allInnerTexts()
   if (answer !== undefined) {
-    await answer
+    const { candidates = [] } = await (await answer).json() as { candidates?: readonly { label: string }[] }
+    await until(async () => {
+      const drawn = await rows()
+      return candidates.every(({ label }) => drawn.some(row => row.includes(label)))
+    }, `the @ menu to draw the ${candidates.length} sessions the plugin answered for ${JSON.stringify(text)}`, 15_000)
     await frames(page)
   }
-  return page.getByRole('listbox').getByRole('option').allInnerTexts()
+  return rows()
 }

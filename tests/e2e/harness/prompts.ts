@@ -5,6 +5,7 @@
  * from a wait for a request that might still come.
  */
 import type { Page } from 'playwright-core'
+import { frames } from '../../../dev/web-ui.ts'
 
 /** Counts a page's `session.prompt` calls from the moment of watching. */
 export interface PromptWatch {
@@ -39,6 +40,6 @@ export async function expectRefusedSend(page: Page, send: () => Promise<void>, a
   await send()
   await checked
   await page.getByRole('alert').filter({ hasText: alert }).first().waitFor({ timeout: 30_000 })
-  await page.evaluate(() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+  await frames(page)
   if (prompts.count() !== 0) throw new Error(`the page asked the host for ${prompts.count()} turn(s) after a send the plugin should have refused`)
 }

@@ -6,6 +6,8 @@
  * it cannot wait for a value it does not know.
  */
 import type { Page, Request } from 'playwright-core'
+import { watchRequests } from '../../../dev/page-requests.ts'
+import { frames } from '../../../dev/web-ui.ts'
 
 /** Requests that stay open by design, answered only when there is news. */
 const LONG_LIVED = [/\/dsh-sessions\/outcomes$/, /\/api\/(events|stream|subscribe)/, /\/api$/]
@@ -17,34 +19,28 @@ export interface QuietWatch {
   stop(): void
 }
 
+function isOwnFetch(request: Request): boolean {
+  const type = request.resourceType()
+  return (type === 'fetch' || type === 'xhr') && !LONG_LIVED.some(pattern => pattern.test(new URL(request.url()).pathname))
+}
+
 /**
  * Starts watching a page's requests.
  * @param page - the app page.
  * @returns the watch.
  */
 export function watchQuiet(page: Page): QuietWatch {
-  const open = new Set<Request>()
-  const started = (request: Request) => {
-    const type = request.resourceType()
-    if ((type === 'fetch' || type === 'xhr') && !LONG_LIVED.some(pattern => pattern.test(new URL(request.url()).pathname))) open.add(request)
-  }
-  const ended = (request: Request) => { open.delete(request) }
-  page.on('request', started)
-  page.on('requestfinished', ended)
-  page.on('requestfailed', ended)
+  const watch = watchRequests(page, isOwnFetch)
   return {
     async settle(timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs
       for (;;) {
-        await page.evaluate(() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve))))
-        if (open.size === 0) return
-        if (Date.now() > deadline) throw new Error(`requests still open after ${timeoutMs} ms: ${[...open].map(request => new URL(request.url()).pathname).join(', ')}`)
+        await frames(page)
+        const open = watch.open()
+        if (open.length === 0) return
+        if (Date.now() > deadline) throw new Error(`requests still open after ${timeoutMs} ms: ${open.map(request => new URL(request.url()).pathname).join(', ')}`)
       }
     },
-    stop() {
-      page.off('request', started)
-      page.off('requestfinished', ended)
-      page.off('requestfailed', ended)
-    },
+    stop: () => { watch.stop() },
   }
 }

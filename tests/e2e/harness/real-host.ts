@@ -135,8 +135,6 @@ export function useTopic(host: RealHost, options: TopicOptions = {}): TopicHost 
   }
 }
 
-const SETTINGS_KEYS = ['scope', 'failureMode', 'allowBareSessionIds', 'allowTitleMentions', 'candidateLimit', 'agentTools', 'indexFreeSpaceMiB'] as const
-
 async function readSettings(url: string): Promise<Record<string, unknown> | undefined> {
   try {
     const res = await fetch(`${url}/dsh-sessions/settings`)
@@ -156,7 +154,8 @@ async function restoreSettings(host: RealHost, before: Record<string, unknown>):
   }
   const now = await readSettings(url)
   if (now === undefined) return
-  const patch = Object.fromEntries(SETTINGS_KEYS.filter(key => key in before && now[key] !== before[key]).map(key => [key, before[key]]))
+  // Every key the route answered with before the topic, whichever the topic changed.
+  const patch = Object.fromEntries(Object.keys(before).filter(key => now[key] !== before[key]).map(key => [key, before[key]]))
   if (Object.keys(patch).length === 0) return
   const res = await fetch(`${url}/dsh-sessions/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(patch) })
   if (!res.ok) throw new Error(`the topic's settings could not be put back (${res.status}): ${await res.text()}`)
