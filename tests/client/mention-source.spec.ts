@@ -65,7 +65,7 @@ describe('the @ source', () => {
     const building = { indexed: 1234, total: 20000 }
     const { source } = setup({ candidates: vi.fn(() => Promise.resolve({ candidates: [alpha], indexing: building })) }, vi.fn(() => Promise.resolve([] as never)))
     expect((await rows(source, 'or')).map(row => [row.name, row.section])).toEqual([
-      ['Session · Orchard plans', 'Sessions · still indexing what was said (1,234 of 20,000)'],
+      ['Orchard plans', 'Sessions · still indexing what was said (1,234 of 20,000)'],
     ])
     const empty = setup({ candidates: vi.fn(() => Promise.resolve({ candidates: [], indexing: building })) }, vi.fn(() => Promise.resolve([] as never)))
     const notice = await rows(empty.source, 'quetzal')
@@ -93,9 +93,9 @@ describe('the @ source', () => {
     expect(list.map(row => [row.name, row.description, row.section])).toEqual([
       ['Folder · src/', 'src', 'Files & folders'],
       ['File · README.md', 'README.md', 'Files & folders'],
-      ['Session · Orchard plans', '2 minutes ago', 'Sessions'],
-      ['Session · session-u', '5 seconds ago', 'Sessions'],
-      ['Session · Orchard plans', '2 hours ago · beta', 'Sessions'],
+      ['Orchard plans', '2 minutes ago', 'Sessions'],
+      ['session-u', '5 seconds ago', 'Sessions'],
+      ['Orchard plans', '2 hours ago · beta', 'Sessions'],
     ])
     expect(list.map(row => row.description).join(' ')).not.toMatch(/session-a|\/w\//)
     expect(files).toHaveBeenCalledWith('session-t', 'or', expect.any(AbortSignal))
@@ -119,7 +119,7 @@ describe('the @ source', () => {
     const found = { ...alpha, snippet: { text: '…we planned the <b>billing</b> migration for Q3', marks: [[19, 26], [31, 40]] as [number, number][] } }
     const { source } = setup({ candidates: vi.fn(() => Promise.resolve({ candidates: [found] })) })
     const [row] = (await rows(source, 'bill')).filter(item => item.section === 'Sessions')
-    expect(row).toMatchObject({ name: 'Session · Orchard plans', description: '…we planned the <b>«billing»</b> «migration» for Q3 · 2 minutes ago' })
+    expect(row).toMatchObject({ name: 'Orchard plans', description: '…we planned the <b>«billing»</b> «migration» for Q3 · 2 minutes ago' })
   })
 
   it('says a query matched nothing, in both languages, and says nothing for an empty query', async () => {

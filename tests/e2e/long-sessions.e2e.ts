@@ -142,7 +142,7 @@ describe('a long stored session referenced whole', () => {
     await composer(page).press('End')
     await composer(page).pressSequentially(' @Long')
     const picked = performance.now()
-    await page.getByRole('listbox').getByRole('option', { name: new RegExp(`Session · ${TITLE}`) }).click({ timeout: 30_000 })
+    await page.getByRole('listbox').getByRole('option', { name: new RegExp(`^${TITLE}`) }).click({ timeout: 30_000 })
     const row = page.locator('[data-dsh-sessions-reference-dock] li').filter({ hasText: TITLE })
     await expect.poll(() => row.innerText(), { timeout: 30_000 }).toMatch(/(kB|byte).*≈[\d,]+/)
     note(`long session (${MESSAGES} messages): chip picked from the @ menu → its size shown ${((performance.now() - picked) / 1000).toFixed(2)} s, from the kept tail: ${(await row.innerText()).replace(/\s+/g, ' ')}`)

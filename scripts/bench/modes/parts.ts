@@ -288,7 +288,7 @@ async function chipEstimate(page: Page, url: string, word: string, title: string
   await composer(page).fill('size marker')
   await composer(page).press('End')
   await composer(page).pressSequentially(` @${word}`)
-  const option = page.getByRole('listbox').getByRole('option', { name: new RegExp(`Session · ${title}`) })
+  const option = page.getByRole('listbox').getByRole('option', { name: new RegExp(`^${title}`) })
   try {
     await option.waitFor({ timeout: 30_000 })
   } catch (error) {

@@ -82,10 +82,12 @@ function noMatchRow(query: string, deps: MentionSourceDeps): InputTriggerCandida
 }
 
 /**
- * A session row: its title, then what tells two like titles apart, its age
- * and, for a session of another workspace, that workspace's name. A session
- * found by what was said in it shows the excerpt first, so the match stays
- * visible in a narrow row. The id stays with the row menu's Copy session ID.
+ * A session row: its title alone as the name (the menu gives the name 40 % of
+ * the row, and the section heading already says these are sessions), then
+ * what tells two like titles apart: its age and, for a session of another
+ * workspace, that workspace's name. A session found by what was said in it
+ * shows the excerpt first, so the match stays visible in a narrow row. The id
+ * stays with the row menu's Copy session ID.
  */
 function sessionRow(citingSessionId: string, candidate: Candidate, section: string, deps: MentionSourceDeps): InputTriggerCandidate {
   const age = formatAge(candidate.createdAt, deps.now(), deps.locale())
@@ -96,7 +98,7 @@ function sessionRow(citingSessionId: string, candidate: Candidate, section: stri
   ]
   const value: CandidateValue = { kind: 'session', citingSessionId, candidate }
   return {
-    name: `${deps.t('candidate.session')} · ${candidate.label}`,
+    name: candidate.label,
     description: parts.join(' · '),
     section,
     value: JSON.stringify(value),

@@ -140,7 +140,7 @@ export const partReferences: Topic = {
       await composer(page()).fill('NARROW-MARK ')
       await composer(page()).press('End')
       await composer(page()).pressSequentially('@kiwi')
-      await page().getByRole('listbox').getByRole('option', { name: new RegExp(`Session · ${title}`) }).first().click()
+      await page().getByRole('listbox').getByRole('option', { name: new RegExp(`^${title}`) }).first().click()
       await expect.poll(() => composer(page()).inputValue()).toBe(`NARROW-MARK @${title} `)
       const reach = page().getByRole('combobox', { name: 'What to reference' })
       await reach.waitFor({ timeout: 10_000 })

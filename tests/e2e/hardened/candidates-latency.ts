@@ -45,16 +45,21 @@ export const candidatesLatency: Topic = {
         method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: target, query }),
       })
       const { candidates } = await res.json() as { candidates: { label: string }[] }
-      return candidates.map(candidate => `Session · ${candidate.label}`)
+      return candidates.map(candidate => candidate.label)
     }
 
     /** Types `keys` and resolves with the milliseconds until the menu's session rows equal `rows`, each showing `marker` when given. */
     async function time(keys: string, rows: readonly string[], marker = ''): Promise<number> {
       const page = host.browser.page
       const waiting = page.waitForFunction(([wanted, mark]) => {
-        const names = [...document.querySelectorAll('[role=listbox] [role=option]')]
-          .map(option => (option.textContent ?? ''))
-          .filter(text => text.startsWith('Session · '))
+        // The rows under the sessions heading, as drawn.
+        let inSessions = false
+        const names: string[] = []
+        for (const element of document.querySelectorAll('[role=listbox] [role=presentation], [role=listbox] [role=option]')) {
+          const text = element.textContent ?? ''
+          if (element.getAttribute('role') === 'presentation') inSessions = text.startsWith('Sessions')
+          else if (inSessions) names.push(text)
+        }
         return names.length === wanted.length && names.every((name, index) => name.startsWith(wanted[index]!) && name.includes(mark))
       }, [rows, marker] as const, { polling: 'raf', timeout: 10_000 })
       const started = await page.evaluate(() => performance.now())

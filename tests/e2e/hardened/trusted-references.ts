@@ -42,7 +42,7 @@ function setFailureMode(url: string, failureMode: 'passthrough' | 'reject'): Pro
  */
 async function pick(page: Page, word: string): Promise<void> {
   const input = composer(page)
-  const option = page.getByRole('listbox').getByRole('option', { name: new RegExp(`Session · ${word} notes|会话 · ${word} notes`) })
+  const option = page.getByRole('listbox').getByRole('option', { name: new RegExp(`^${word} notes`) })
   const seen: string[] = []
   for (let attempt = 1; attempt <= 3; attempt += 1) {
     await input.press('End')

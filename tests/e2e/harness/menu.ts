@@ -40,3 +40,36 @@ export async function menuRows(page: Page, text: string): Promise<string[]> {
   }
   return rows()
 }
+
+/** The sessions sections' headings, in both languages (the indexing headings start the same way). */
+const SESSIONS_HEADINGS = ['Sessions', '会话']
+
+/**
+ * The open menu's session rows: those under a sessions heading, as drawn.
+ * @param page - the app page.
+ * @returns each session row's text, its name and description on two lines (none when the menu is closed).
+ */
+export async function drawnSessionRows(page: Page): Promise<string[]> {
+  const listbox = page.getByRole('listbox')
+  if (await listbox.count() === 0) return []
+  const drawn = await listbox.evaluate(listbox => [...listbox.querySelectorAll('[role=presentation], [role=option]')]
+    .map(element => ({ heading: element.getAttribute('role') === 'presentation', text: (element as HTMLElement).innerText })))
+  let inSessions = false
+  const rows: string[] = []
+  for (const { heading, text } of drawn) {
+    if (heading) inSessions = SESSIONS_HEADINGS.some(start => text.startsWith(start))
+    else if (inSessions) rows.push(text)
+  }
+  return rows
+}
+
+/**
+ * Types `text` as {@link menuRows} does and returns the session rows alone.
+ * @param page - the app page.
+ * @param text - what the user types, ending in the `@` query.
+ * @returns each session row's text (an empty list when the menu is closed or lists no session).
+ */
+export async function sessionMenuRows(page: Page, text: string): Promise<string[]> {
+  const rows = await menuRows(page, text)
+  return rows.length === 0 ? [] : drawnSessionRows(page)
+}

@@ -13,7 +13,7 @@ import { citation } from '../harness/requests.ts'
 import { hostDir } from '../../../dev/pinned-host.ts'
 import { writeSessionStore } from '../../../dev/session-store.ts'
 import { chooseWorkspace, composer, openApp, startNewSession } from '../../../dev/web-ui.ts'
-import { menuRows } from '../harness/menu.ts'
+import { menuRows, sessionMenuRows } from '../harness/menu.ts'
 import { expectRefusedSend } from '../harness/prompts.ts'
 import { type Topic, useTopic } from '../harness/real-host.ts'
 
@@ -74,9 +74,10 @@ export const mentions: Topic = {
       await expect.poll(async () => (await openMenu(host.browser.page, 'Compare @')).length, { timeout: 15_000 }).toBe(4)
       const options = await openMenu(host.browser.page, 'Compare @')
       const names = options.map(text => text.split('\n')[0])
-      expect(names).toEqual(['Folder · src/', 'File · README.md', 'File · notes.txt', `Session · ${ALPHA_TITLE}`])
-      // The title, then the age; the id and the workspace's path stay out of the row.
-      expect(options.at(-1)).toMatch(new RegExp(`^Session · ${ALPHA_TITLE}\\n\\d+ (seconds?|minutes?) ago$`))
+      expect(names).toEqual(['Folder · src/', 'File · README.md', 'File · notes.txt', ALPHA_TITLE])
+      expect(await sessionMenuRows(host.browser.page, 'Compare @')).toEqual([options.at(-1)])
+      // The title alone, then the age; the id and the workspace's path stay out of the row.
+      expect(options.at(-1)).toMatch(new RegExp(`^${ALPHA_TITLE}\\n\\d+ (seconds?|minutes?) ago$`))
       expect(options.at(-1)).not.toContain(alphaId)
       expect(options.at(-1)).not.toContain(host.stack.home.project(OWN))
       expect(await host.browser.page.getByRole('listbox').innerText()).toContain('Files & folders')
@@ -87,7 +88,7 @@ export const mentions: Topic = {
     it('sends a picked session chip as a snapshot after the readable message', async () => {
       const page = host.browser.page
       await composer(page).fill('pick marker ')
-      await pick(page, '@Quin', /Session · Quince plans/)
+      await pick(page, '@Quin', /^Quince plans/)
       await expect.poll(() => composer(page).inputValue()).toBe(`pick marker @${ALPHA_TITLE} `)
       await composer(page).press('End')
       await composer(page).pressSequentially('what did we plan?')
@@ -105,8 +106,8 @@ export const mentions: Topic = {
       expect(await openMenu(page, '@Ledger')).toEqual(['No sessions match “Ledger”'])
       await setScope(page, 'All visible sessions', /Expand: Session references/)
       expect(readFileSync(join(host.stack.home.dshHome, 'settings.yaml'), 'utf8')).toMatch(/^dsh-sessions:\n {2}scope: all$/m)
-      const options = await openMenu(page, '@Ledger')
-      expect(options.map(text => text.split('\n')[0])).toEqual([`Session · ${BETA_TITLE}`])
+      const options = await sessionMenuRows(page, '@Ledger')
+      expect(options.map(text => text.split('\n')[0])).toEqual([BETA_TITLE])
       // Another workspace's session names that workspace after its age.
       expect(options[0]).toMatch(new RegExp(`\\d+ (seconds?|minutes?) ago · ${OTHER}$`))
       expect(options[0]).not.toContain(betaId)
@@ -120,9 +121,9 @@ export const mentions: Topic = {
       await chooseWorkspace(page, OWN)
       await page.locator('[role=tree]').getByText(/^Title pick marker/).first().click()
       await composer(page).waitFor()
-      await expect.poll(async () => (await openMenu(page, '@')).map(text => text.split('\n')[0]), { timeout: 15_000 }).toContain(`Session · ${ALPHA_TITLE}`)
-      const sessions = (await openMenu(page, '@')).map(text => text.split('\n')[0] ?? '').filter(name => name.startsWith('Session · '))
-      expect(sessions.filter(name => /^Session · session-/.test(name))).toEqual([])
+      await expect.poll(async () => (await sessionMenuRows(page, '@')).map(text => text.split('\n')[0]), { timeout: 15_000 }).toContain(ALPHA_TITLE)
+      const sessions = (await sessionMenuRows(page, '@')).map(text => text.split('\n')[0] ?? '')
+      expect(sessions.filter(name => /^session-/.test(name))).toEqual([])
       expect(await openMenu(page, '@zqxj')).toEqual(['No sessions match “zqxj”'])
       await composer(page).fill('')
     })
@@ -130,7 +131,7 @@ export const mentions: Topic = {
     it('blocks the send when the picked source was deleted, keeping the draft and the chip', async () => {
       const page = host.browser.page
       await composer(page).fill('deleted marker ')
-      await pick(page, '@Ledger', /Session · Ledger review/)
+      await pick(page, '@Ledger', /^Ledger review/)
       const draft = `deleted marker @${BETA_TITLE} `
       await expect.poll(() => composer(page).inputValue()).toBe(draft)
       rmSync(sessionDir(host.stack.home.dshHome, betaId), { recursive: true, force: true })
@@ -152,17 +153,17 @@ export const mentions: Topic = {
         const page = zh.page
         await openApp(page, host.stack.web.url)
         await page.getByText(/^Title pick marker/).first().click()
-        await expect.poll(async () => (await openMenu(page, '@')).map(text => text.split('\n')[0]), { timeout: 15_000 }).toContain(`会话 · ${ALPHA_TITLE}`)
+        await expect.poll(async () => (await sessionMenuRows(page, '@')).map(text => text.split('\n')[0]), { timeout: 15_000 }).toContain(ALPHA_TITLE)
         const options = await openMenu(page, '@')
         expect(await page.getByRole('listbox').innerText()).toContain('文件与文件夹')
         expect(options.map(text => text.split('\n')[0])).toContain('文件 · README.md')
-        expect(options.find(text => text.startsWith(`会话 · ${ALPHA_TITLE}`))).toMatch(/前/)
+        expect(options.find(text => text.startsWith(`${ALPHA_TITLE}\n`))).toMatch(/前/)
         expect(await openMenu(page, '@zqxj')).toEqual(['没有匹配“zqxj”的会话'])
         await setScope(page, '仅当前工作区', /展开: 会话引用/)
         expect(readFileSync(join(host.stack.home.dshHome, 'settings.yaml'), 'utf8')).toMatch(/^dsh-sessions:\n {2}scope: workspace$/m)
 
         await composer(page).fill('中文 ')
-        await pick(page, '@Quin', /会话 · Quince plans/)
+        await pick(page, '@Quin', /^Quince plans/)
         const draft = `中文 @${ALPHA_TITLE} `
         await expect.poll(() => composer(page).inputValue()).toBe(draft)
         rmSync(sessionDir(host.stack.home.dshHome, alphaId), { recursive: true, force: true })

@@ -19,7 +19,7 @@ import { hostDir } from '../../../dev/pinned-host.ts'
 import { writeSessionStore } from '../../../dev/session-store.ts'
 import { chooseWorkspace, composer, openApp, sendAndAwaitReply, startNewSession } from '../../../dev/web-ui.ts'
 import { citation } from '../harness/requests.ts'
-import { menuRows } from '../harness/menu.ts'
+import { menuRows, sessionMenuRows } from '../harness/menu.ts'
 import { type Topic, useTopic } from '../harness/real-host.ts'
 import { untilAsync as until } from '../harness/wait.ts'
 import { installApplyProbe, openSessionInPage } from '../../../dev/apply-probe.ts'
@@ -62,7 +62,7 @@ const menu = menuRows
 
 /** The session rows of a menu, as "name | description". */
 async function sessionRows(page: Page, text: string): Promise<string[]> {
-  return (await menu(page, text)).filter(row => row.startsWith('Session · ')).map(row => row.split('\n').join(' | '))
+  return (await sessionMenuRows(page, text)).map(row => row.split('\n').join(' | '))
 }
 
 export const contentSearch: Topic = {
@@ -86,8 +86,8 @@ export const contentSearch: Topic = {
       // A session the page has just created may be unknown to the plugin for a moment: the menu is read until it is known.
       await expect.poll(() => sessionRows(page, 'Ask @quetzal'), { timeout: 15_000 }).toHaveLength(1)
       const rows = await sessionRows(page, 'Ask @quetzal')
-      expect(rows[0]).toMatch(/^Session · Old chat \| The «quetzal»coatl codename came up once\. · .*ago$/)
-      await page.getByRole('listbox').getByRole('option', { name: /Session · Old chat/ }).click()
+      expect(rows[0]).toMatch(/^Old chat \| The «quetzal»coatl codename came up once\. · .*ago$/)
+      await page.getByRole('listbox').getByRole('option', { name: /^Old chat/ }).click()
       await expect.poll(() => composer(page).inputValue()).toBe('Ask @Old chat ')
       await composer(page).press('End')
       await composer(page).pressSequentially('what was it?')
@@ -105,16 +105,16 @@ export const contentSearch: Topic = {
       await startNewSession(page)
       await chooseWorkspace(page, OWN)
       await expect.poll(() => sessionRows(page, '@"billing migration'), { timeout: 15_000 }).toEqual([
-        expect.stringMatching(/^Session · Weekly sync \| We planned the «billing» «migration» for Q3\. · /),
+        expect.stringMatching(/^Weekly sync \| We planned the «billing» «migration» for Q3\. · /),
       ])
       // Title matches come first and look as they always did; content-only matches follow.
       const billing = await sessionRows(page, '@billing')
-      expect(billing.map(row => row.split(' | ')[0])).toEqual(['Session · Billing notes', 'Session · Weekly sync'])
+      expect(billing.map(row => row.split(' | ')[0])).toEqual(['Billing notes', 'Weekly sync'])
       // A title match shows its age alone: the same workspace needs no name.
-      expect(billing[0]).toMatch(/^Session · Billing notes \| \d+ (seconds?|minutes?) ago$/)
+      expect(billing[0]).toMatch(/^Billing notes \| \d+ (seconds?|minutes?) ago$/)
       expect(await sessionRows(page, '@freeze win')).toEqual([])
-      expect(await sessionRows(page, '@"freeze win')).toEqual([expect.stringMatching(/^Session · Weekly sync \| .*«freeze» «win»dow/)])
-      expect(await sessionRows(page, '@灰度策略')).toEqual([expect.stringMatching(/^Session · 发布评审 \| 我们讨论了发布流程和«灰度策略» · /)])
+      expect(await sessionRows(page, '@"freeze win')).toEqual([expect.stringMatching(/^Weekly sync \| .*«freeze» «win»dow/)])
+      expect(await sessionRows(page, '@灰度策略')).toEqual([expect.stringMatching(/^发布评审 \| 我们讨论了发布流程和«灰度策略» · /)])
       await composer(page).fill('')
     })
 
@@ -124,7 +124,7 @@ export const contentSearch: Topic = {
       const post = (scope: string) => fetch(`${host.stack.web.url}/dsh-sessions/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope }) })
       expect((await post('all')).status).toBe(200)
       try {
-        expect(await sessionRows(page, '@zanzibar')).toEqual([expect.stringMatching(/^Session · Elsewhere \| The «zanzibar» billing migration in another repo\. · /)])
+        expect(await sessionRows(page, '@zanzibar')).toEqual([expect.stringMatching(/^Elsewhere \| The «zanzibar» billing migration in another repo\. · /)])
       } finally {
         await post('workspace')
       }
@@ -144,7 +144,7 @@ export const contentSearch: Topic = {
       await expect.poll(async () => (await sessionRows(page, '@axolotl')).length, { timeout: 10_000, interval: 250 }).toBe(1)
       const foundMs = performance.now() - sent
       console.log(`[content-search] a new message was findable ${foundMs.toFixed(0)} ms after its reply rendered`)
-      expect((await sessionRows(page, '@axolotl'))[0]).toMatch(/^Session · Title we adopted a small \| …small pet: an «axolotl» called Brisket · /)
+      expect((await sessionRows(page, '@axolotl'))[0]).toMatch(/^Title we adopted a small \| …small pet: an «axolotl» called Brisket · /)
       await composer(page).fill('')
     })
 
@@ -179,7 +179,7 @@ export const contentSearch: Topic = {
         await openApp(browser.page, host.stack.web.url)
         await startNewSession(browser.page)
         await chooseWorkspace(browser.page, OWN)
-        await expect.poll(() => sessionRows(browser.page, '@quetzal'), { timeout: 15_000 }).toEqual([expect.stringMatching(/^Session · Old chat \| /)])
+        await expect.poll(() => sessionRows(browser.page, '@quetzal'), { timeout: 15_000 }).toEqual([expect.stringMatching(/^Old chat \| /)])
         expect(await sessionRows(browser.page, '@axolotl')).toHaveLength(1)
       } finally {
         await browser.close()
@@ -193,9 +193,9 @@ export const contentSearch: Topic = {
         // The page knows the session once its list of sessions has come.
         await expect.poll(() => openSessionInPage(zh.page, adopted).then(() => true, () => false), { timeout: 30_000 }).toBe(true)
         await zh.page.getByText('You said: we adopted a small pet', { exact: false }).first().waitFor()
-        const rows = await menu(zh.page, '@灰度策略')
-        expect(rows.filter(row => row.startsWith('会话 · ')).map(row => row.split('\n').join(' | '))).toEqual([
-          expect.stringMatching(/^会话 · 发布评审 \| 我们讨论了发布流程和【灰度策略】 · /),
+        const rows = await sessionMenuRows(zh.page, '@灰度策略')
+        expect(rows.map(row => row.split('\n').join(' | '))).toEqual([
+          expect.stringMatching(/^发布评审 \| 我们讨论了发布流程和【灰度策略】 · /),
         ])
       } finally {
         await zh.close()
