@@ -120,7 +120,7 @@ export const contentSearch: Topic = {
 
     it('hides another workspace\'s session under workspace and shows it under all', async () => {
       const page = host.browser.page
-      expect(await sessionRows(page, '@zanzibar')).toEqual([])
+      expect(await sessionRows(page, '@zanzibar')).toEqual(['No sessions match “zanzibar”'])
       const post = (scope: string) => fetch(`${host.stack.web.url}/dsh-sessions/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scope }) })
       expect((await post('all')).status).toBe(200)
       try {
