@@ -56,7 +56,7 @@ const KIWI_TURNS = [
 /** What each language types and looks for. */
 const UI = {
   en: {
-    session: 'Session',
+    sessions: 'Sessions',
     send: 'Send message',
     contentQuery: '@quetzal',
     contentHit: 'Old chat',
@@ -94,7 +94,7 @@ const UI = {
     deletedLead: 'What was the codename in ',
   },
   zh: {
-    session: '会话',
+    sessions: '会话',
     send: '发送消息',
     contentQuery: '@灰度策略',
     contentHit: '发布评审',
@@ -253,7 +253,7 @@ try {
     // The @ menu: the files group as dsh has it, then the sessions of this workspace.
     if (wanted('at-menu')) {
       await input.fill(ui.atMenu)
-      await page.getByRole('listbox').getByRole('option', { name: new RegExp(`${ui.session} · `) }).first().waitFor({ timeout: 15_000 })
+      await page.getByRole('listbox').getByText(ui.sessions, { exact: true }).waitFor({ timeout: 15_000 })
       await page.waitForTimeout(400)
       await shoot(page, 'at-menu', lang, [page.getByRole('listbox'), card(page)])
       await input.fill('')
@@ -262,7 +262,7 @@ try {
     // The @ menu: a session found by what was said in it, with its excerpt.
     if (wanted('content-search')) {
       await input.fill(ui.contentQuery)
-      const hit = page.getByRole('listbox').getByRole('option', { name: new RegExp(`${ui.session} · ${ui.contentHit}`) })
+      const hit = page.getByRole('listbox').getByRole('option', { name: new RegExp(`^${ui.contentHit}`) })
       await hit.waitFor({ timeout: 15_000 })
       await page.waitForTimeout(400)
       await shoot(page, 'content-search', lang, [page.getByRole('listbox'), card(page)])
@@ -274,7 +274,7 @@ try {
       await input.fill(ui.pickLead)
       await input.press('End')
       await input.pressSequentially(ui.pickQuery)
-      await page.getByRole('listbox').getByRole('option', { name: new RegExp(`${ui.session} · ${ui.pickTitle}`) }).first().click()
+      await page.getByRole('listbox').getByRole('option', { name: new RegExp(`^${ui.pickTitle}`) }).first().click()
       await dock(page).getByRole('combobox', { name: ui.narrow }).waitFor({ timeout: 15_000 })
       await until('the chip measured', async () => /tokens/.test(await dock(page).innerText()))
       await page.mouse.move(0, 0)
@@ -467,7 +467,7 @@ try {
       await input.fill(UI[lang].deletedLead)
       await input.press('End')
       await input.pressSequentially(UI[lang].deletedQuery)
-      await page.getByRole('listbox').getByRole('option', { name: new RegExp(`${UI[lang].session} · ${UI[lang].deletedTitle}`) }).first().click()
+      await page.getByRole('listbox').getByRole('option', { name: new RegExp(`^${UI[lang].deletedTitle}`) }).first().click()
       await until('the chip measured', async () => /tokens/.test(await dock(page).innerText()))
       rmSync(sessionDir(id(UI[lang].deletedTitle)), { recursive: true, force: true })
       await page.getByRole('button', { name: UI[lang].send }).click()

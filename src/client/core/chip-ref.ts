@@ -5,6 +5,14 @@
  * @module @wishp3/dsh-sessions/client/core/chip-ref
  */
 
+/**
+ * How the composer draws every chip that cites conversation text: a whole
+ * session, some of its messages, or a quote of this one. All three carry the
+ * host's session glyph in place of the `@`, so they read as one kind of
+ * thing, told apart by their labels; file chips keep the host's file glyph.
+ */
+export const CONVERSATION_APPEARANCE = 'session' as const
+
 /** A session chip: which session cites which, and the canonical mention it sends. */
 export interface SessionChipRef {
   readonly kind: 'session'

@@ -12,7 +12,7 @@ import type {} from '@deepseek-ai/dsh-client-ui-input-trigger/client'
 import { SessionId } from '@deepseek-ai/dsh-session/types'
 import type { SessionsApi } from '../api.ts'
 import type { SessionsLookup } from '../locales.ts'
-import { encodeChipRef } from '../core/chip-ref.ts'
+import { CONVERSATION_APPEARANCE, encodeChipRef } from '../core/chip-ref.ts'
 import { CHIP_LABEL_MAX, clampLabel } from '../core/label.ts'
 import { DraftPreflight } from './draft-preflight.ts'
 import { createMentionSource, MENTION_SOURCE } from './source.ts'
@@ -118,6 +118,7 @@ function watchWrittenReferences(ctx: ClientContext): () => void {
         source: MENTION_SOURCE,
         ref: encodeChipRef({ kind: 'session', citingSessionId: sessionId, citedSessionId: written.sessionId, label: written.label, mention: written.mention }),
         label: clampLabel(written.label, CHIP_LABEL_MAX),
+        appearance: CONVERSATION_APPEARANCE,
         clipboardText: written.mention,
       }))
     })

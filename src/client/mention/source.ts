@@ -14,7 +14,7 @@ import { formatFileMention } from '@deepseek-ai/dsh-file-reference/grammar'
 import type { InputTriggerCandidate, InputTriggerSource } from '@deepseek-ai/dsh-client-ui-input-trigger/client'
 import { formatAge } from '../core/age.ts'
 import { emphasise } from '../core/snippet.ts'
-import { decodeChipRef, encodeChipRef, type ChipRef } from '../core/chip-ref.ts'
+import { CONVERSATION_APPEARANCE, decodeChipRef, encodeChipRef, type ChipRef } from '../core/chip-ref.ts'
 import { CHIP_LABEL_MAX, clampLabel } from '../core/label.ts'
 import type { Candidate, CandidatesResponse, IndexingProgress } from '../../shared/wire.ts'
 import type { SessionsApi } from '../api.ts'
@@ -140,7 +140,7 @@ export function createMentionSource(deps: MentionSourceDeps): InputTriggerSource
       }
       const { citingSessionId, candidate: picked } = value
       const ref: ChipRef = { kind: 'session', citingSessionId, citedSessionId: picked.sessionId, label: picked.label, mention: picked.mention }
-      return { insert: { source: MENTION_SOURCE, ref: encodeChipRef(ref), label: clampLabel(picked.label, CHIP_LABEL_MAX), appearance: 'session', clipboardText: picked.mention } }
+      return { insert: { source: MENTION_SOURCE, ref: encodeChipRef(ref), label: clampLabel(picked.label, CHIP_LABEL_MAX), appearance: CONVERSATION_APPEARANCE, clipboardText: picked.mention } }
     },
     codec: {
       clipboardText(ref) {

@@ -7,6 +7,7 @@
  * @module @wishp3/dsh-sessions/client/mention/written-chips
  */
 import type { InputState } from '../contract.ts'
+import type { CONVERSATION_APPEARANCE } from '../core/chip-ref.ts'
 import { type WrittenReference, writtenReferences } from '../core/pasted-reference.ts'
 
 /** What a chip inserted over a span carries. */
@@ -14,6 +15,7 @@ export interface ChipInsert {
   readonly source: string
   readonly ref: string
   readonly label: string
+  readonly appearance: typeof CONVERSATION_APPEARANCE
   readonly clipboardText: string
 }
 

@@ -19,6 +19,7 @@
  * @module @wishp3/dsh-sessions/client/quote/composer
  */
 import type { InputState, QuoteChip } from '../contract.ts'
+import { CONVERSATION_APPEARANCE } from '../core/chip-ref.ts'
 import { encodeQuoteRef, nextQuoteNumber, QUOTE_SOURCE } from '../core/quote.ts'
 import { quoteChipText } from './source.ts'
 
@@ -37,7 +38,7 @@ export interface ComposerPort {
   /** The session's input state, when the session has one. */
   state(sessionId: string): DraftState | undefined
   /** Dispatches `slash/input-insert-reference`; true when applied. */
-  insertReference(sessionId: string, request: { reference: { source: string; ref: string; label: string; clipboardText: string }; span: DraftSpan }): boolean
+  insertReference(sessionId: string, request: { reference: { source: string; ref: string; label: string; appearance: typeof CONVERSATION_APPEARANCE; clipboardText: string }; span: DraftSpan }): boolean
   /** Dispatches `slash/input-insert-text`; true when applied. */
   insertText(sessionId: string, request: { text: string; span: DraftSpan }): boolean
   /** Dispatches `slash/input-consume-token`; true when applied. */
@@ -85,7 +86,7 @@ export function appendQuote(port: ComposerPort, sessionId: string, text: string,
     const end = state.draft.length
     const n = nextQuoteNumber(quoteOccurrences(state).map(occurrence => occurrence.ref))
     const ref = encodeQuoteRef({ text, n })
-    const reference = { source: QUOTE_SOURCE, ref, label: label(n), clipboardText: quoteChipText(ref) }
+    const reference = { source: QUOTE_SOURCE, ref, label: label(n), appearance: CONVERSATION_APPEARANCE, clipboardText: quoteChipText(ref) }
     if (!port.insertReference(sessionId, { reference, span: { start: end, end, draftRev: state.draftRev } })) return false
     const chip = port.state(sessionId)?.occurrences.find(occurrence => occurrence.ref === ref && occurrence.offset === end)
     chipEnd = chip === undefined ? -1 : chip.offset + chip.length

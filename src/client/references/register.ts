@@ -10,7 +10,7 @@ import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
 import { SessionId } from '@deepseek-ai/dsh-session/types'
 import { createReferenceLookup } from '../copy/session-mention-lookup.ts'
-import { encodeChipRef } from '../core/chip-ref.ts'
+import { CONVERSATION_APPEARANCE, encodeChipRef } from '../core/chip-ref.ts'
 import { CHIP_LABEL_MAX, clampLabel } from '../core/label.ts'
 import type { Outcome } from '../../shared/wire.ts'
 import type { SessionsApi } from '../api.ts'
@@ -143,6 +143,7 @@ function replaceChip(ctx: ClientContext, sessionId: string, occurrenceId: number
         source: MENTION_SOURCE,
         ref: encodeChipRef({ kind: 'session', citingSessionId: sessionId, citedSessionId: chip.sessionId, label: chip.label, mention: chip.mention }),
         label: clampLabel(chip.label, CHIP_LABEL_MAX),
+        appearance: CONVERSATION_APPEARANCE,
         clipboardText: chip.mention,
       }
       if (actx.bail(actx, 'slash/input-insert-reference', { reference, span: { start: at, end: at, draftRev: next.draftRev } }) === true) return true

@@ -46,7 +46,7 @@ describe('written message references', () => {
   it('turns each into a chip over its span, and the send gives back exactly the text pasted', () => {
     const machine = inputMachine()
     machine.type(`compare ${reference} with ${reference}`)
-    const chipped = chipWrittenReferences(machine.port, 'session-t', written => ({ source: 'dsh-sessions', ref: written.mention, label: written.label, clipboardText: written.mention }))
+    const chipped = chipWrittenReferences(machine.port, 'session-t', written => ({ source: 'dsh-sessions', ref: written.mention, label: written.label, appearance: 'session', clipboardText: written.mention }))
     expect(chipped).toBe(2)
     expect(machine.draft).toBe('compare @Kiwi plans · #4 with @Kiwi plans · #4 ')
     expect(machine.occurrences.map(chip => chip.clipboardText)).toEqual([reference, reference])
@@ -55,7 +55,7 @@ describe('written message references', () => {
 
   it('leaves a draft that does not take edits alone', () => {
     const machine = inputMachine({ draft: reference, phase: 'submitting' })
-    expect(chipWrittenReferences(machine.port, 'session-t', written => ({ source: 's', ref: '', label: written.label, clipboardText: '' }))).toBe(0)
+    expect(chipWrittenReferences(machine.port, 'session-t', written => ({ source: 's', ref: '', label: written.label, appearance: 'session', clipboardText: '' }))).toBe(0)
     expect(machine.draft).toBe(reference)
   })
 })

@@ -73,6 +73,8 @@ export const partReferences: Topic = {
       // The pasted reference becomes a chip labelled with the source's title and the message's number.
       await expect.poll(() => composer(page()).inputValue(), { timeout: 10_000 }).toBe(`PART-MARK what did you answer in @${title} · #4 `)
       await expect.poll(() => page().locator('[data-decoration="chip"]').count()).toBe(1)
+      // Drawn as every chip that cites conversation text is: the host's session glyph, then the label.
+      expect(await page().locator('[data-decoration="chip"]').getAttribute('data-reference-appearance')).toBe('session')
       const turn = await sendFromComposer()
       citingId = turn.sessionId!
       const cited = citation(turn, 'PART-MARK')

@@ -58,6 +58,9 @@ export const quotes: Topic = {
       await page.locator(BUTTON).click()
       await expect.poll(() => composer(page).inputValue()).toBe('@Quote 1\n@Quote 2\n')
       await expect.poll(async () => (await barEntries(page)).length).toBe(2)
+      // Drawn as a session chip is: the host's session glyph in place of the @, then the label.
+      const chips = page.locator('[data-decoration="chip"]')
+      expect(await chips.evaluateAll(all => all.map(chip => [chip.getAttribute('data-reference-appearance'), chip.textContent]))).toEqual([['session', '@Quote 1'], ['session', '@Quote 2']])
       await page.locator(`${BAR} li`).first().getByRole('button', { name: 'Expand' }).click()
       expect(await page.locator(`${BAR} pre`).innerText()).toBe('You said: Tell me')
 

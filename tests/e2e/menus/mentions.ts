@@ -90,6 +90,7 @@ export const mentions: Topic = {
       await composer(page).fill('pick marker ')
       await pick(page, '@Quin', /^Quince plans/)
       await expect.poll(() => composer(page).inputValue()).toBe(`pick marker @${ALPHA_TITLE} `)
+      expect(await page.locator('[data-decoration="chip"]').getAttribute('data-reference-appearance')).toBe('session')
       await composer(page).press('End')
       await composer(page).pressSequentially('what did we plan?')
       const before = host.stack.model.turns().length
