@@ -18,6 +18,7 @@ import type { Outcome, PreflightResponse, SendCheckCode, SourceMessagesResponse,
 import type { DockChip, ReferenceDockProps } from '../contract.ts'
 import { decodeChipRef } from '../core/chip-ref.ts'
 import { formatSize, formatTokens } from '../core/cost.ts'
+import { failedChipStyle } from '../core/failed-chips.ts'
 import { lastTurns, narrowedChip } from '../core/narrowing.ts'
 import { failureKey } from '../mention/failure.ts'
 import css from './ReferenceDock.module.css'
@@ -187,8 +188,16 @@ export function ReferenceDock(props: ReferenceDockProps) {
   const sources = measured?.key === key ? measured.response.sources : undefined
   const tooMany = measured?.key === key && !measured.response.ok && measured.response.code === 'too-many'
   const reason = (code: SendCheckCode | undefined, label: string) => t(failureKey(code), { label })
+  // The composer marks the chips of a failing source too, every occurrence of it.
+  const failing = new Set(sources?.filter(source => !source.ok).map(source => source.sessionId))
+  const marks = failedChipStyle(failing.size === 0 ? [] : props.input.occurrences.flatMap(occurrence => {
+    if (occurrence.source !== props.source) return []
+    const ref = decodeChipRef(occurrence.ref)
+    return ref?.kind === 'session' && failing.has(ref.citedSessionId) ? [occurrence.occurrenceId] : []
+  }))
   return (
     <section className={css.dock} aria-label={t('dock.label')} data-dsh-sessions-reference-dock="">
+      {marks === '' ? null : <style data-dsh-sessions-failed-chips="">{marks}</style>}
       {notices.map(outcome => outcome.kind === 'ids-as-text'
         ? (
             // One quiet line, however many ids a pasted log held: how many, never which.

@@ -144,8 +144,14 @@ export const mentions: Topic = {
       // The dock marks the chip that failed, where it showed its size before the send.
       const row = page.locator(`[data-dsh-sessions-reference-dock] li[data-session-id="${betaId}"]`)
       await expect.poll(() => row.innerText(), { timeout: 15_000 }).toContain('was deleted or cannot be read')
+      // The composer marks that chip too, in the colour of the dock's reason, with a wavy underline.
+      const chip = page.locator('[data-decoration="chip"]').filter({ hasText: BETA_TITLE })
+      await expect.poll(() => chip.evaluate(element => getComputedStyle(element).textDecorationStyle)).toBe('wavy')
+      const reasonColour = await row.getByRole('status').evaluate(element => getComputedStyle(element).color)
+      expect(await chip.evaluate(element => getComputedStyle(element).color)).toBe(reasonColour)
       expect(host.stack.model.turns().length).toBe(before)
       await composer(page).fill('')
+      await expect.poll(() => page.locator('style[data-dsh-sessions-failed-chips]').count()).toBe(0)
     })
 
     it('shows the menu, the card and a preflight failure in Chinese', async () => {
