@@ -47,6 +47,30 @@ export interface ModelOptions {
   readonly logFile?: string
   /** The reply to a turn request (default: `Stand-in reply #<n>. You said: …`). */
   readonly reply?: (messages: readonly WireMessage[], turn: number) => string
+  /** A tool call a turn request makes, looked at before the `CALL_TOOL` form; `undefined` for none. */
+  readonly toolCall?: (messages: readonly WireMessage[]) => ToolCall | undefined
+  /** The reply once a tool has answered, or `undefined` for the default (`Stand-in reply #<n>. The tool said: …`). */
+  readonly toolReply?: (messages: readonly WireMessage[]) => string | undefined
+}
+
+/** A tool call the stand-in streams back. */
+export interface ToolCall {
+  readonly name: string
+  /** The arguments, as JSON text. */
+  readonly arguments: string
+}
+
+/**
+ * The tool answers a request holds after the person's last message: how far a scripted run of calls has got.
+ * @param messages - the request's messages.
+ * @returns how many tool messages follow the last user message.
+ */
+export function toolAnswersSinceHuman(messages: readonly WireMessage[]): number {
+  let count = 0
+  for (let index = messages.length - 1; index >= 0 && messages[index]!.role !== 'user'; index -= 1) {
+    if (messages[index]!.role === 'tool') count += 1
+  }
+  return count
 }
 
 const TITLE_PROMPT = /^Create a concise title/
@@ -104,13 +128,13 @@ function readBody(req: IncomingMessage): Promise<string> {
 const CALL_TOOL = /^CALL_TOOL ([A-Za-z0-9_-]+) (\{.*\})\s*$/s
 
 /** The tool call a request asks the stand-in to make: when the person's last message says so and no tool has answered it yet. */
-function toolCallOf(messages: readonly WireMessage[]): { name: string; arguments: string } | undefined {
+function toolCallOf(messages: readonly WireMessage[]): ToolCall | undefined {
   if (messages.at(-1)?.role === 'tool') return undefined
   const match = CALL_TOOL.exec(humanText(messages))
   return match === null ? undefined : { name: match[1]!, arguments: match[2]! }
 }
 
-function stream(res: ServerResponse, model: string, text: string, call?: { name: string; arguments: string }): void {
+function stream(res: ServerResponse, model: string, text: string, call?: ToolCall): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
   const id = `chatcmpl-standin-${Date.now()}`
   const chunk = (choice: object, extra: object = {}) =>
@@ -149,12 +173,12 @@ export async function startModel(options: ModelOptions = {}): Promise<StandInMod
       const system = body.messages.find(message => message.role === 'system')
       const kind = system !== undefined && TITLE_PROMPT.test(textOf(system)) ? 'title' : 'turn'
       if (kind === 'turn') turn += 1
-      const call = kind === 'turn' ? toolCallOf(body.messages) : undefined
+      const call = kind === 'turn' ? options.toolCall?.(body.messages) ?? toolCallOf(body.messages) : undefined
       const answered = body.messages.at(-1)?.role === 'tool' ? body.messages.at(-1)! : undefined
       const reply = kind === 'title'
         ? titleReply(body.messages)
         : call !== undefined ? `CALL ${call.name}`
-          : answered !== undefined ? `Stand-in reply #${turn}. The tool said: ${textOf(answered).slice(0, 200)}`
+          : answered !== undefined ? options.toolReply?.(body.messages) ?? `Stand-in reply #${turn}. The tool said: ${textOf(answered).slice(0, 200)}`
             : options.reply === undefined ? `Stand-in reply #${turn}. You said: ${humanText(body.messages)}` : options.reply(body.messages, turn)
       const header = req.headers['x-deepseek-harness-session-id']
       const record: RecordedRequest = { kind, body, reply, sessionId: typeof header === 'string' ? header : undefined }

@@ -25,7 +25,7 @@ import { ensureHost, hostDir } from '../dev/pinned-host.ts'
 import { packPlugin } from '../dev/plugin-tarball.ts'
 import { type StoredSession, writeSessionStore } from '../dev/session-store.ts'
 import { PLUGIN } from '../dev/stack.ts'
-import { startModel } from '../dev/stand-in-model.ts'
+import { humanText, startModel, type ToolCall, toolAnswersSinceHuman, type WireMessage } from '../dev/stand-in-model.ts'
 import { chooseWorkspace, composer, frames, openApp, selectText, startNewSession } from '../dev/web-ui.ts'
 import { demoReply } from './demo/reply.ts'
 import { demoSessions } from './demo/sessions.ts'
@@ -77,6 +77,8 @@ const UI = {
     searchQuery: 'quetzal',
     results: 'Search results',
     toolQuery: 'quetzal',
+    toolAsk: 'Where did the QUETZAL rollout come up? Read me what was decided there.',
+    toolAnswer: 'It came up in Kiwi plans: QUETZAL ships only after the staged-rollout review. Old chat mentions the quetzalcoatl codename, nothing about the rollout.',
     citing: (mention: string) => `What did you answer in ${mention} about watering?`,
     later: 'One more question for the orchard: do the vines need netting?',
     atMenu: 'Compare @',
@@ -115,6 +117,8 @@ const UI = {
     searchQuery: '灰度策略',
     results: '搜索结果',
     toolQuery: '灰度策略',
+    toolAsk: '灰度策略是在哪个会话里讨论的？读一下当时是怎么定的。',
+    toolAnswer: '在「发布评审」里讨论过：灰度先从百分之五开始。另外「Kiwi plans」提到，QUETZAL 要等灰度策略评审之后再发布。',
     citing: (mention: string) => `你在 ${mention} 里说的浇水安排是什么？`,
     later: '果园还有一个问题：藤架需要防鸟网吗？',
     atMenu: '对比 @',
@@ -197,7 +201,14 @@ async function messageReference(url: string, citing: string, source: string, num
 
 const hostBin = await ensureHost()
 const home = createHome()
-const model = await startModel({ reply: demoReply })
+/** The agent-tools pictures' turns: a person's request, the calls the stand-in makes for it one after another, and its answer. */
+const toolTurns = new Map<string, { readonly calls: readonly ToolCall[]; readonly answer: string }>()
+const toolTurn = (messages: readonly WireMessage[]) => toolTurns.get(humanText(messages))
+const model = await startModel({
+  reply: demoReply,
+  toolCall: messages => toolTurn(messages)?.calls[toolAnswersSinceHuman(messages)],
+  toolReply: messages => toolTurn(messages)?.answer,
+})
 const options = { home, hostBin, modelUrl: model.url, apiKey: 'sk-stand-in' }
 const browsers: Browser[] = []
 let web: WebProcess | undefined
@@ -399,19 +410,28 @@ try {
   const toolSessions: Partial<Record<Lang, string>> = {}
   const citing: Partial<Record<Lang, string>> = {}
   if (wanted('agent-tools')) {
-    // The person's message names the session only for the stand-in to pass it on: read as a bare id, it would also attach a snapshot.
-    await post(url, '/dsh-sessions/settings', { allowBareSessionIds: false })
+    // One request per language: the stand-in searches, reads the session it found and answers in that language.
+    toolTurns.set(UI.en.toolAsk, {
+      calls: [
+        { name: 'search_sessions', arguments: JSON.stringify({ query: UI.en.toolQuery }) },
+        { name: 'read_session', arguments: JSON.stringify({ sessionId: id('Kiwi plans'), fromMessage: 7, maxChars: 2000 }) },
+      ],
+      answer: UI.en.toolAnswer,
+    })
+    toolTurns.set(UI.zh.toolAsk, {
+      calls: [
+        { name: 'search_sessions', arguments: JSON.stringify({ query: UI.zh.toolQuery }) },
+        { name: 'read_session', arguments: JSON.stringify({ sessionId: id('发布评审'), fromMessage: 1, maxChars: 2000 }) },
+      ],
+      answer: UI.zh.toolAnswer,
+    })
     for (const lang of ['en', 'zh'] as const) {
       await newAlphaSession()
       const before = turns()
-      toolSessions[lang] = await sendIn(en, `CALL_TOOL search_sessions ${JSON.stringify({ query: UI[lang].toolQuery })}`, 'en')
-      await until('the search call answered', async () => turns() >= before + 2)
-      await en.waitForTimeout(2_000)
-      await sendIn(en, `CALL_TOOL read_session ${JSON.stringify({ sessionId: id('Kiwi plans'), fromMessage: 3, maxChars: 2000 })}`, 'en')
-      await until('the read call answered', async () => turns() >= before + 4)
-      await en.waitForTimeout(2_000)
+      toolSessions[lang] = await sendIn(en, UI[lang].toolAsk, 'en')
+      await until('both calls answered', async () => turns() >= before + 3)
+      await en.getByText(UI[lang].toolAnswer).first().waitFor({ timeout: 15_000 })
     }
-    await post(url, '/dsh-sessions/settings', { allowBareSessionIds: true })
   }
   if (wanted('updated-since')) {
     for (const lang of ['en', 'zh'] as const) {
@@ -431,9 +451,12 @@ try {
       await openSessionInPage(page, toolSessions[lang]!)
       const rows = page.locator('[data-dsh-sessions-tool]')
       await until('both tool rows', async () => (await rows.count()) === 2, 20_000)
-      await rows.first().evaluate(row => row.scrollIntoView({ block: 'start' }))
+      const ask = page.getByText(UI[lang].toolAsk).first()
+      const answer = page.getByText(UI[lang].toolAnswer).first()
+      await answer.waitFor({ timeout: 15_000 })
+      await ask.evaluate(row => row.scrollIntoView({ block: 'start' }))
       await page.waitForTimeout(500)
-      await shoot(page, 'agent-tools', lang, [rows.first(), rows.last()], 12)
+      await shoot(page, 'agent-tools', lang, [ask, rows.first(), rows.last(), answer], 12)
     }
     // A sent part reference whose source gained messages since: "updated since".
     if (wanted('updated-since')) {
