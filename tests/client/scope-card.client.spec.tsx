@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 /** The Session references card: collapsed by default, every key edited, checked as the route checks it, saved together, each with where its value comes from. */
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
-import { useSyncExternalStore } from 'react'
+import { type ReactNode, useSyncExternalStore } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Config } from '../../src/config.ts'
 import { en, zh } from '../../src/client/locales.ts'
@@ -9,7 +9,12 @@ import type { ScopeCardState } from '../../src/client/contract.ts'
 import { ScopeCard } from '../../src/client/settings/ScopeCard.tsx'
 import { bindSettingsSection } from '../../src/client/settings/section.ts'
 
-vi.mock('@deepseek-ai/dsh-client-ui-primitives', () => ({ IconChevronDownOutline14: () => null }))
+// The host's atoms as plain elements: the card's behaviour, not their look, is what this file checks.
+vi.mock('@deepseek-ai/dsh-client-ui-primitives', () => ({
+  IconChevronDownOutline14: () => null,
+  Input: ({ icon: _icon, className, ...rest }: { icon?: unknown; className?: string } & Record<string, unknown>) => <span className={className}><input {...rest} /></span>,
+  Button: ({ variant: _variant, size: _size, children, ...rest }: { variant?: string; size?: string; children?: ReactNode } & Record<string, unknown>) => <button type="button" {...rest}>{children}</button>,
+}))
 
 afterEach(cleanup)
 
@@ -46,7 +51,7 @@ function settingRows(): string[][] {
   return [...document.querySelectorAll<HTMLElement>('[data-dsh-sessions-setting]')].filter(row => row.tagName === 'DIV').map(row => {
     const control = row.querySelector<HTMLInputElement | HTMLSelectElement>('input, select')!
     const shown = control instanceof HTMLSelectElement ? control.selectedOptions[0]!.textContent! : control.type === 'checkbox' ? String((control as HTMLInputElement).checked) : control.value
-    return [row.querySelector('dt')!.textContent!, shown, row.querySelector('dd > span:last-child')!.textContent!]
+    return [row.querySelector('dt label')!.textContent!, shown, row.querySelector('[data-dsh-sessions-source]')!.textContent!]
   })
 }
 

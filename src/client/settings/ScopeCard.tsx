@@ -8,7 +8,7 @@
  * @module @wishp3/dsh-sessions/client/settings/ScopeCard
  */
 import { useState } from 'react'
-import { IconChevronDownOutline14 } from '@deepseek-ai/dsh-client-ui-primitives'
+import { Button, IconChevronDownOutline14, Input } from '@deepseek-ai/dsh-client-ui-primitives'
 import type { Config } from '../../config.ts'
 import { DEFAULTS, FAILURE_MODES, MAX_CANDIDATE_LIMIT, MAX_FREE_SPACE_MIB, REFERENCE_SCOPES, settingRefusal } from '../../shared/settings-rules.ts'
 import type { ScopeCardProps, ScopeCardState } from '../contract.ts'
@@ -87,7 +87,15 @@ export function ScopeCard(props: ScopeCardProps) {
       () => { setStatus({ kind: 'failed' }) },
     )
   }
-  const source = (key: keyof Config) => <span className={css.source}>{t(sourceKey(state, key))}</span>
+  const source = (key: keyof Config) => <span className={css.source} data-dsh-sessions-source="">{t(sourceKey(state, key))}</span>
+  // A key's row: its name and where its value comes from on the left, its control on the right.
+  const name = (key: (typeof SWITCHES)[number] | NumberKey | 'failureMode', hint?: string) => (
+    <dt className={css.name}>
+      <label htmlFor={`dsh-sessions-${key}`}>{t(`settings.key.${key}`)}</label>
+      {hint === undefined ? null : <span className={css.source}>{hint}</span>}
+      {source(key)}
+    </dt>
+  )
   return (
     <li className={open ? `${css.card} ${css.open}` : css.card} data-dsh-sessions-card="">
       <button
@@ -118,29 +126,27 @@ export function ScopeCard(props: ScopeCardProps) {
             <dl className={css.others}>
               {SWITCHES.map(key => (
                 <div key={key} className={css.setting} data-dsh-sessions-setting={key}>
-                  <dt><label htmlFor={`dsh-sessions-${key}`}>{t(`settings.key.${key}`)}</label></dt>
+                  {name(key)}
                   <dd>
-                    <input id={`dsh-sessions-${key}`} type="checkbox" checked={value[key]} disabled={locked} onChange={event => { change(key, event.currentTarget.checked) }} />
-                    {source(key)}
+                    <input id={`dsh-sessions-${key}`} className={css.check} type="checkbox" checked={value[key]} disabled={locked} onChange={event => { change(key, event.currentTarget.checked) }} />
                   </dd>
                 </div>
               ))}
               <div className={css.setting} data-dsh-sessions-setting="failureMode">
-                <dt><label htmlFor="dsh-sessions-failureMode">{t('settings.key.failureMode')}</label></dt>
+                {name('failureMode')}
                 <dd>
-                  <select id="dsh-sessions-failureMode" value={value.failureMode} disabled={locked} onChange={event => { const picked = event.currentTarget.value; change('failureMode', FAILURE_MODES.find(mode => mode === picked) ?? value.failureMode) }}>
+                  <select id="dsh-sessions-failureMode" className={css.select} value={value.failureMode} disabled={locked} onChange={event => { const picked = event.currentTarget.value; change('failureMode', FAILURE_MODES.find(mode => mode === picked) ?? value.failureMode) }}>
                     {FAILURE_MODES.map(mode => <option key={mode} value={mode}>{t(mode === 'reject' ? 'settings.value.reject' : 'settings.value.passthrough')}</option>)}
                   </select>
-                  {source('failureMode')}
                 </dd>
               </div>
               {(Object.keys(NUMBERS) as NumberKey[]).map(key => (
                 <div key={key} className={css.setting} data-dsh-sessions-setting={key}>
-                  <dt><label htmlFor={`dsh-sessions-${key}`}>{t(`settings.key.${key}`)}</label></dt>
+                  {name(key, key === 'indexFreeSpaceMiB' ? t('settings.value.freeSpaceHint') : undefined)}
                   <dd>
-                    <input
+                    <Input
                       id={`dsh-sessions-${key}`}
-                      className={css.number}
+                      className={css.number ?? ''}
                       type="number"
                       inputMode="numeric"
                       min={NUMBERS[key][0]}
@@ -150,8 +156,6 @@ export function ScopeCard(props: ScopeCardProps) {
                       disabled={locked}
                       onChange={event => { stage({ ...staged, typed: { ...staged.typed, [key]: event.currentTarget.value } }) }}
                     />
-                    {key === 'indexFreeSpaceMiB' ? <span className={css.source}>{t('settings.value.freeSpaceHint')}</span> : null}
-                    {source(key)}
                   </dd>
                 </div>
               ))}
@@ -161,9 +165,9 @@ export function ScopeCard(props: ScopeCardProps) {
               {status.kind === 'saved' || status.kind === 'failed' || status.kind === 'refused'
                 ? <span className={css.hint} role={status.kind === 'saved' ? 'status' : 'alert'}>{status.kind === 'refused' ? status.text : t(status.kind === 'saved' ? 'settings.saved' : 'settings.saveFailed')}</span>
                 : null}
-              <button type="button" className={css.save} disabled={!dirty || locked} onClick={save}>
+              <Button variant="primary" size="sm" disabled={!dirty || locked} onClick={save}>
                 {t(status.kind === 'saving' ? 'settings.saving' : 'settings.save')}
-              </button>
+              </Button>
             </div>
           </div>
         )

@@ -26,7 +26,7 @@ function settingRows(page: Page): Promise<string[][]> {
   return page.locator('div[data-dsh-sessions-setting]').evaluateAll(rows => rows.map(row => {
     const control = row.querySelector<HTMLInputElement | HTMLSelectElement>('input, select')!
     const shown = control instanceof HTMLSelectElement ? control.selectedOptions[0]!.textContent! : control.type === 'checkbox' ? String((control as HTMLInputElement).checked) : control.value
-    return [row.querySelector('dt')!.textContent!, shown, row.querySelector('dd > span:last-child')!.textContent!]
+    return [row.querySelector('dt label')!.textContent!, shown, row.querySelector('[data-dsh-sessions-source]')!.textContent!]
   }))
 }
 
