@@ -336,7 +336,7 @@ try {
       await page.getByRole('button', { name: ui.rowButton(ui.row) }).click()
       const menu = page.getByRole('menu')
       await menu.waitFor()
-      if (wanted('row-menu')) await shoot(page, 'row-menu', lang, [row, menu])
+      if (wanted('row-menu')) await shoot(page, 'row-menu', lang, [row, menu], { top: 4, right: 16, bottom: 16, left: 16 })
       await menu.getByRole('menuitem', { name: ui.copyReference }).click()
       const toast = page.locator('[data-dsh-sessions-toast]')
       await page.getByRole('status').filter({ hasText: ui.copied }).waitFor()
