@@ -1,3 +1,4 @@
+/** The stand-in model's scripted tool turns: the calls a request makes one after another, and the answer once the tools have answered. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type StandInModel, startModel, toolAnswersSinceHuman, type WireMessage } from '../../dev/stand-in-model.ts'
 

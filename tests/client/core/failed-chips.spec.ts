@@ -1,3 +1,4 @@
+/** The composer's mark on failing chips: the style sheet names the host's chips of the failing occurrences, in theme tokens. */
 import { describe, expect, it } from 'vitest'
 import { failedChipStyle } from '../../../src/client/core/failed-chips.ts'
 
