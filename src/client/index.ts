@@ -15,6 +15,7 @@ import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import { createSessionsApi } from './api.ts'
 import { copyFeature } from './copy/register.ts'
 import { en, NS, zh } from './locales.ts'
+import { MatchHighlights } from './matches/match-highlights.ts'
 import { mentionsFeature } from './mention/register.ts'
 import { quotesFeature } from './quote/register.ts'
 import { RefusedSends } from './references/refused-sends.ts'
@@ -34,10 +35,21 @@ export function apply(ctx: ClientContext): void {
   const t = ctx.locale.bind(NS)
   const api = createSessionsApi((input, init) => fetch(input, init))
   const refused = new RefusedSends()
-  ctx.plugin(mentionsFeature, { api, t, refused })
+  const matches = new MatchHighlights({ open: () => t('candidate.matchOpen'), close: () => t('candidate.matchClose') })
+  // Contained: a page that cannot highlight shows the matches between marks.
+  ctx.effect(() => {
+    try {
+      return matches.start(document)
+    } catch (error) {
+      console.warn('dsh-sessions: matches are marked, not highlighted, here', error)
+      return () => {}
+    }
+  }, 'dsh-sessions: matches highlighted')
+  const excerpt = matches.show.bind(matches)
+  ctx.plugin(mentionsFeature, { api, t, refused, excerpt })
   ctx.plugin(referenceDockFeature, { api, t, refused })
   ctx.plugin(settingsCardFeature)
   ctx.plugin(quotesFeature, { t })
-  ctx.plugin(copyFeature, { api, t })
+  ctx.plugin(copyFeature, { api, t, excerpt })
   ctx.plugin(sessionToolsFeature)
 }

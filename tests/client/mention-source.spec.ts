@@ -7,6 +7,7 @@ import { en, type SessionsKey, zh } from '../../src/client/locales.ts'
 import { DraftPreflight } from '../../src/client/mention/draft-preflight.ts'
 import { createMentionSource, MENTION_SOURCE } from '../../src/client/mention/source.ts'
 import { decodeChipRef } from '../../src/client/core/chip-ref.ts'
+import { emphasise } from '../../src/client/core/snippet.ts'
 
 const NOW = Date.UTC(2026, 10, 29, 12)
 const alpha = { sessionId: 'session-a', label: 'Orchard plans', cwd: '/w/alpha', createdAt: NOW - 120_000, mention: '@[Orchard plans](dsh-session:a)' }
@@ -42,7 +43,7 @@ function setup(overrides: Partial<SessionsApi> = {}, files = vi.fn(() => Promise
     t: englishT(),
   })
   const created = createMentionSource({
-    listFiles: files, api, t: englishT(), locale: () => 'en', now: () => NOW,
+    listFiles: files, api, t: englishT(), locale: () => 'en', now: () => NOW, excerpt: snippet => emphasise(snippet, '«', '»'),
     checkDraft: (sessionId, signal) => batch.check(sessionId, signal),
   })
   const codec = created.codec!

@@ -11,6 +11,10 @@ import { en, type SessionsKey } from '../../src/client/locales.ts'
 import { SidebarSearch } from '../../src/client/sidebar/search.ts'
 import { TitleStore } from '../../src/client/sidebar/titles.ts'
 import type { SidebarSearchResponse, TitlesResponse } from '../../src/shared/wire.ts'
+import { emphasise, type MarkedText } from '../../src/client/core/snippet.ts'
+
+/** The matches between the English marks, as a page that cannot highlight shows them. */
+const marked = (snippet: MarkedText) => emphasise(snippet, '«', '»')
 
 const t = (key: SessionsKey, params: Record<string, string> = {}) => en[key].replace(/\{(\w+)\}/g, (match, name: string) => params[name] ?? match)
 const signal = () => new AbortController().signal
@@ -26,7 +30,7 @@ describe('the sidebar search', () => {
   }
 
   it('answers from the plugin\'s route: excerpts as text with the matches marked as the @ menu marks them, the matching message kept for opening', async () => {
-    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve(answer)) }, t, { learn: () => undefined })
+    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve(answer)) }, t, { learn: () => undefined }, marked)
     const host = vi.fn()
     expect(await search.search('quetzal', signal(), host)).toEqual({
       items: [{ sessionId: 'a' }, { sessionId: 'b', snippet: 'the «QUETZAL» rollout' }, { sessionId: 'c', snippet: '«quetzal»' }],
@@ -45,7 +49,7 @@ describe('the sidebar search', () => {
     store.subscribe(heard)
     const untitled: SidebarSearchResponse = { results: [{ sessionId: 'd', snippet: { text: 'quetzal', marks: [[0, 7]], message: 1 } }], hasMore: false }
     const api = { search: vi.fn().mockResolvedValueOnce(answer).mockResolvedValueOnce(untitled).mockResolvedValueOnce({ results: [{ sessionId: 'e', title: 'Stale' }], hasMore: false }) }
-    const search = new SidebarSearch(api, t, store)
+    const search = new SidebarSearch(api, t, store, marked)
     await search.search('quetzal', signal(), vi.fn())
     expect([...store.titles]).toEqual([['a', 'Kiwi plans'], ['b', 'Plum plans'], ['c', 'Old']])
     expect(heard).toHaveBeenCalledTimes(1)
@@ -60,7 +64,7 @@ describe('the sidebar search', () => {
 
   it('falls back to the host\'s search when the route fails, and forgets the last matches', async () => {
     const api = { search: vi.fn().mockResolvedValueOnce(answer).mockRejectedValueOnce(new Error('HTTP 500')) }
-    const search = new SidebarSearch(api, t, { learn: () => undefined })
+    const search = new SidebarSearch(api, t, { learn: () => undefined }, marked)
     await search.search('quetzal', signal(), vi.fn())
     const host = vi.fn(() => Promise.resolve({ items: [{ sessionId: 'z', snippet: 'host' }], hasMore: false }))
     expect(await search.search('quetzal', signal(), host)).toEqual({ items: [{ sessionId: 'z', snippet: 'host' }], hasMore: false })
@@ -69,7 +73,7 @@ describe('the sidebar search', () => {
 
   it('does not fall back for a query the user has already replaced', async () => {
     const controller = new AbortController()
-    const search = new SidebarSearch({ search: vi.fn(() => { controller.abort(); return Promise.reject(new Error('aborted')) }) }, t, { learn: () => undefined })
+    const search = new SidebarSearch({ search: vi.fn(() => { controller.abort(); return Promise.reject(new Error('aborted')) }) }, t, { learn: () => undefined }, marked)
     const host = vi.fn()
     await expect(search.search('q', controller.signal, host)).rejects.toThrow('aborted')
     expect(host).not.toHaveBeenCalled()
@@ -79,7 +83,7 @@ describe('the sidebar search', () => {
     let answerFirst: (value: SidebarSearchResponse) => void = () => undefined
     const first = new Promise<SidebarSearchResponse>(resolve => { answerFirst = resolve })
     const api = { search: vi.fn().mockReturnValueOnce(first).mockResolvedValueOnce(answer) }
-    const search = new SidebarSearch(api, t, { learn: () => undefined })
+    const search = new SidebarSearch(api, t, { learn: () => undefined }, marked)
     const typedOver = new AbortController()
     const stale = search.search('quetz', typedOver.signal, vi.fn())
     typedOver.abort()
@@ -90,14 +94,14 @@ describe('the sidebar search', () => {
   })
 
   it('says the index is still being built, for the query it answered', async () => {
-    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve({ results: [], hasMore: false, indexing: { indexed: 1234, total: 20000 } })) }, t, { learn: () => undefined })
+    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve({ results: [], hasMore: false, indexing: { indexed: 1234, total: 20000 } })) }, t, { learn: () => undefined }, marked)
     await search.search('quetzal', signal(), vi.fn())
     expect(search.indexingNote('quetzal')).toBe(`Still indexing what was said (${(1234).toLocaleString()} of ${(20000).toLocaleString()}); so far only titles match`)
     expect(search.indexingNote('other')).toBeUndefined()
   })
 
   it('says indexing is paused for low disk space, for the query it answered', async () => {
-    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve({ results: [], hasMore: false, indexing: { indexed: 1234, total: 20000, paused: 'low-disk' as const } })) }, t, { learn: () => undefined })
+    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve({ results: [], hasMore: false, indexing: { indexed: 1234, total: 20000, paused: 'low-disk' as const } })) }, t, { learn: () => undefined }, marked)
     await search.search('quetzal', signal(), vi.fn())
     expect(search.indexingNote('quetzal')).toBe(`Indexing paused: low disk space (${(1234).toLocaleString()} of ${(20000).toLocaleString()}); so far only these match`)
   })

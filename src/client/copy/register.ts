@@ -26,6 +26,7 @@ import { MessageReferenceAction } from './MessageReferenceAction.tsx'
 import { decorateUserMessages } from './user-message-actions.tsx'
 import { createReferenceLookup } from './session-mention-lookup.ts'
 import { createSidebar } from '../sidebar/sidebar.ts'
+import type { MarkedText } from '../core/snippet.ts'
 import { createRowMenu } from './row-menu.tsx'
 import { createToastOutlet } from './toast.tsx'
 
@@ -40,6 +41,8 @@ export interface CopyConfig {
   /** The plugin's routes. */
   readonly api: SessionsApi
   readonly t: SessionsLookup
+  /** The text a search result shows for an excerpt, its matches highlighted or marked. */
+  readonly excerpt: (snippet: MarkedText) => string
 }
 
 /** The copy feature, a child plugin of the browser half. */
@@ -53,7 +56,7 @@ export const copyFeature = {
  * Registers the header buttons and mounts the workspace browser with the row-menu items, on the feature's fiber.
  * @param config - the routes and the locale lookup.
  */
-function registerCopyActions(ctx: ClientContext, { api, t }: CopyConfig): void {
+function registerCopyActions(ctx: ClientContext, { api, t, excerpt }: CopyConfig): void {
   const outlet = createToastOutlet()
   ctx.effect(() => () => { outlet.dispose() }, 'dsh-sessions: copy toasts')
   const actions = createCopyActions({
@@ -94,5 +97,5 @@ function registerCopyActions(ctx: ClientContext, { api, t }: CopyConfig): void {
       return () => {}
     }
   }, 'dsh-sessions: copy message reference on user messages')
-  mountWorkspaceBrowser(ctx, { rowMenu: createRowMenu(t, actions), sidebar: createSidebar(ctx.sessions, api, t) })
+  mountWorkspaceBrowser(ctx, { rowMenu: createRowMenu(t, actions), sidebar: createSidebar(ctx.sessions, api, t, excerpt) })
 }

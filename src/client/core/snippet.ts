@@ -27,3 +27,26 @@ export function emphasise(snippet: MarkedText, open: string, close: string): str
   }
   return text + snippet.text.slice(at)
 }
+
+/**
+ * Where the matches of known excerpts fall in a text that may show them, as
+ * a row shows an excerpt followed by more words.
+ * @param data - the text of one text node.
+ * @param excerpts - the excerpts whose matches are wanted.
+ * @returns the matches' UTF-16 `[start, end)` offsets into `data`; ranges of an excerpt out of order or bounds are left out.
+ */
+export function matchesIn(data: string, excerpts: Iterable<MarkedText>): [number, number][] {
+  const found: [number, number][] = []
+  for (const excerpt of excerpts) {
+    if (excerpt.text === '') continue
+    const at = data.indexOf(excerpt.text)
+    if (at < 0) continue
+    let after = 0
+    for (const [start, end] of excerpt.marks) {
+      if (start < after || end <= start || end > excerpt.text.length) continue
+      found.push([at + start, at + end])
+      after = end
+    }
+  }
+  return found
+}

@@ -13,6 +13,7 @@ import { SessionId } from '@deepseek-ai/dsh-session/types'
 import type { SessionsApi } from '../api.ts'
 import type { SessionsLookup } from '../locales.ts'
 import { CONVERSATION_APPEARANCE, encodeChipRef } from '../core/chip-ref.ts'
+import type { MarkedText } from '../core/snippet.ts'
 import { CHIP_LABEL_MAX, clampLabel } from '../core/label.ts'
 import { DraftPreflight } from './draft-preflight.ts'
 import { createMentionSource, MENTION_SOURCE } from './source.ts'
@@ -27,6 +28,8 @@ export interface MentionsConfig {
   readonly t: SessionsLookup
   /** Where a refused send is reported, for the reference dock. */
   readonly refused: RefusedSends
+  /** The text a row shows for an excerpt, its matches highlighted or marked. */
+  readonly excerpt: (snippet: MarkedText) => string
 }
 
 /** The `@` feature, a child plugin of the browser half. */
@@ -40,7 +43,7 @@ export const mentionsFeature = {
  * Registers the source on the feature's fiber.
  * @param config - the routes and the locale lookup.
  */
-function registerMentions(ctx: ClientContext, { api, t, refused }: MentionsConfig): void {
+function registerMentions(ctx: ClientContext, { api, t, refused, excerpt }: MentionsConfig): void {
   const scope = (sessionId: string) => ctx.sessions.scope(SessionId(sessionId))
   const batch = new DraftPreflight({
     source: MENTION_SOURCE,
@@ -67,6 +70,7 @@ function registerMentions(ctx: ClientContext, { api, t, refused }: MentionsConfi
     t,
     locale: () => ctx.locale.getLocale().active,
     now: Date.now,
+    excerpt,
   })
   ctx.effect(() => ctx.inputTriggers.registerSource(source), 'dsh-sessions: @ source')
   // Contained: a shell without what the watch follows costs the chips of written references alone; they still resolve as text.

@@ -13,7 +13,7 @@ import type { FileReferenceCandidate } from '@deepseek-ai/dsh-file-reference/typ
 import { formatFileMention } from '@deepseek-ai/dsh-file-reference/grammar'
 import type { InputTriggerCandidate, InputTriggerSource } from '@deepseek-ai/dsh-client-ui-input-trigger/client'
 import { formatAge } from '../core/age.ts'
-import { emphasise } from '../core/snippet.ts'
+import type { MarkedText } from '../core/snippet.ts'
 import { CONVERSATION_APPEARANCE, decodeChipRef, encodeChipRef, type ChipRef } from '../core/chip-ref.ts'
 import { CHIP_LABEL_MAX, clampLabel } from '../core/label.ts'
 import type { Candidate, CandidatesResponse, IndexingProgress } from '../../shared/wire.ts'
@@ -36,6 +36,8 @@ export interface MentionSourceDeps {
   locale(): string
   /** The current time in milliseconds, for the ages rows show. */
   now(): number
+  /** The text a row shows for an excerpt, its matches highlighted or marked. */
+  excerpt(snippet: MarkedText): string
 }
 
 /** What a candidate row carries to `onPick`. */
@@ -92,7 +94,7 @@ function noMatchRow(query: string, deps: MentionSourceDeps): InputTriggerCandida
 function sessionRow(citingSessionId: string, candidate: Candidate, section: string, deps: MentionSourceDeps): InputTriggerCandidate {
   const age = formatAge(candidate.createdAt, deps.now(), deps.locale())
   const parts = [
-    ...(candidate.snippet === undefined ? [] : [emphasise(candidate.snippet, deps.t('candidate.matchOpen'), deps.t('candidate.matchClose'))]),
+    ...(candidate.snippet === undefined ? [] : [deps.excerpt(candidate.snippet)]),
     age,
     ...(candidate.workspace === undefined ? [] : [candidate.workspace]),
   ]

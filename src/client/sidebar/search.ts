@@ -11,7 +11,7 @@
  * @module @wishp3/dsh-sessions/client/sidebar/search
  */
 import type { SessionsApi } from '../api.ts'
-import { emphasise } from '../core/snippet.ts'
+import type { MarkedText } from '../core/snippet.ts'
 import type { SessionsLookup } from '../locales.ts'
 import type { SearchPage } from '../../workspace-browser/contract.ts'
 import type { TitleStore } from './titles.ts'
@@ -24,12 +24,17 @@ export class SidebarSearch {
   private readonly api: Pick<SessionsApi, 'search'>
   private readonly t: SessionsLookup
   private readonly titles: Pick<TitleStore, 'learn'>
+  private readonly excerpt: (snippet: MarkedText) => string
 
-  /** @param titles - the rows' title store, which learns the titles each answer names. */
-  constructor(api: Pick<SessionsApi, 'search'>, t: SessionsLookup, titles: Pick<TitleStore, 'learn'>) {
+  /**
+   * @param titles - the rows' title store, which learns the titles each answer names.
+   * @param excerpt - the text a row shows for an excerpt, its matches highlighted or marked.
+   */
+  constructor(api: Pick<SessionsApi, 'search'>, t: SessionsLookup, titles: Pick<TitleStore, 'learn'>, excerpt: (snippet: MarkedText) => string) {
     this.api = api
     this.t = t
     this.titles = titles
+    this.excerpt = excerpt
   }
 
   /**
@@ -57,10 +62,10 @@ export class SidebarSearch {
       note: this.t(answer.indexing.paused === 'low-disk' ? 'sidebar.paused' : 'sidebar.indexing', { indexed: answer.indexing.indexed.toLocaleString(), total: answer.indexing.total.toLocaleString() }),
     }
     return {
-      // The matches marked as the `@` menu marks them: the rows draw the excerpt as text.
+      // The matches shown as the `@` menu shows them: the rows draw the excerpt as text.
       items: answer.results.map(result => result.snippet === undefined
         ? { sessionId: result.sessionId }
-        : { sessionId: result.sessionId, snippet: emphasise(result.snippet, this.t('candidate.matchOpen'), this.t('candidate.matchClose')) }),
+        : { sessionId: result.sessionId, snippet: this.excerpt(result.snippet) }),
       hasMore: answer.hasMore,
     }
   }

@@ -8,6 +8,7 @@
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import { useEffect, useMemo, useSyncExternalStore } from 'react'
 import type { SessionsApi } from '../api.ts'
+import type { MarkedText } from '../core/snippet.ts'
 import { untitledIds, withTitles } from '../core/titles.ts'
 import type { SessionsLookup } from '../locales.ts'
 import type { Sidebar } from '../../workspace-browser/contract.ts'
@@ -17,9 +18,9 @@ import { SidebarSearch } from './search.ts'
 import { TitleStore } from './titles.ts'
 
 /** Builds the module. */
-export function createSidebar(sessions: ClientContext['sessions'], api: Pick<SessionsApi, 'search' | 'titles'>, t: SessionsLookup): Sidebar {
+export function createSidebar(sessions: ClientContext['sessions'], api: Pick<SessionsApi, 'search' | 'titles'>, t: SessionsLookup, excerpt: (snippet: MarkedText) => string): Sidebar {
   const titles = new TitleStore(api)
-  const search = new SidebarSearch(api, t, titles)
+  const search = new SidebarSearch(api, t, titles, excerpt)
   return {
     search: (query, signal, hostSearch) => search.search(query, signal, hostSearch),
     indexingNote: query => search.indexingNote(query),

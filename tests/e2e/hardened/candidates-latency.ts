@@ -48,20 +48,21 @@ export const candidatesLatency: Topic = {
       return candidates.map(candidate => candidate.label)
     }
 
-    /** Types `keys` and resolves with the milliseconds until the menu's session rows equal `rows`, each showing `marker` when given. */
-    async function time(keys: string, rows: readonly string[], marker = ''): Promise<number> {
+    /** Types `keys` and resolves with the milliseconds until the menu's session rows equal `rows`, each with `highlighted` highlighted when given. */
+    async function time(keys: string, rows: readonly string[], highlighted = ''): Promise<number> {
       const page = host.browser.page
-      const waiting = page.waitForFunction(([wanted, mark]) => {
+      const waiting = page.waitForFunction(([wanted, word]) => {
+        const ranges = [...((CSS as unknown as { highlights?: Map<string, Iterable<Range>> }).highlights?.get('dsh-sessions-match') ?? [])]
         // The rows under the sessions heading, as drawn.
         let inSessions = false
-        const names: string[] = []
+        const drawn: Element[] = []
         for (const element of document.querySelectorAll('[role=listbox] [role=presentation], [role=listbox] [role=option]')) {
-          const text = element.textContent ?? ''
-          if (element.getAttribute('role') === 'presentation') inSessions = text.startsWith('Sessions')
-          else if (inSessions) names.push(text)
+          if (element.getAttribute('role') === 'presentation') inSessions = (element.textContent ?? '').startsWith('Sessions')
+          else if (inSessions) drawn.push(element)
         }
-        return names.length === wanted.length && names.every((name, index) => name.startsWith(wanted[index]!) && name.includes(mark))
-      }, [rows, marker] as const, { polling: 'raf', timeout: 10_000 })
+        return drawn.length === wanted.length && drawn.every((row, index) => (row.textContent ?? '').startsWith(wanted[index]!)
+          && (word === '' || ranges.some(range => row.contains(range.startContainer) && range.toString() === word)))
+      }, [rows, highlighted] as const, { polling: 'raf', timeout: 10_000 })
       const started = await page.evaluate(() => performance.now())
       await page.keyboard.type(keys)
       await waiting
@@ -106,9 +107,9 @@ export const candidatesLatency: Topic = {
         alone.push(await time('@', all))
         plusOne.push(await time(key, letter))
         await page.keyboard.press('Backspace')
-        // Rows for "numbe" show «numbe»r; the measured letter turns them into «number».
-        await time('numbe', content, '«numbe»')
-        contentLetter.push(await time('r', content, '«number»'))
+        // Rows for "numbe" highlight "numbe"; the measured letter turns it into "number".
+        await time('numbe', content, 'numbe')
+        contentLetter.push(await time('r', content, 'number'))
       }
       const summary = (samples: number[]) => `p50 ${percentile(samples, 0.5).toFixed(0)} ms, p95 ${percentile(samples, 0.95).toFixed(0)} ms`
       note(`keystroke to rendered session candidates at 200 sessions: @ ${summary(alone)}; @${key} ${summary(plusOne)}; content match @number ${summary(contentLetter)}`)

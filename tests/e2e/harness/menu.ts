@@ -2,6 +2,7 @@
 import type { Page, Response } from 'playwright-core'
 import { until } from '../../../dev/poll.ts'
 import { composer, frames } from '../../../dev/web-ui.ts'
+import { highlightsIn, markedTexts } from './highlights.ts'
 
 /**
  * Types `text` into an emptied composer and returns the menu's rows once what the typing asked for has been drawn:
@@ -31,11 +32,15 @@ export async function menuRows(page: Page, text: string): Promise<string[]> {
   }
   const rows = () => page.getByRole('listbox').getByRole('option').allInnerTexts()
   if (answer !== undefined) {
-    const { candidates = [] } = await (await answer).json() as { candidates?: readonly { label: string }[] }
+    const { candidates = [] } = await (await answer).json() as { candidates?: readonly { label: string; snippet?: unknown }[] }
     await until(async () => {
       const drawn = await rows()
       return candidates.every(({ label }) => drawn.some(row => row.includes(label)))
     }, `the @ menu to draw the ${candidates.length} sessions the plugin answered for ${JSON.stringify(text)}`, 15_000)
+    // An excerpt's matches are highlighted in the frame after its row is drawn.
+    if (candidates.some(candidate => candidate.snippet !== undefined)) {
+      await until(async () => await highlightsIn(page.getByRole('listbox')) > 0, `the matches in the @ menu's excerpts for ${JSON.stringify(text)}`, 15_000)
+    }
     await frames(page)
   }
   return rows()
@@ -45,21 +50,22 @@ export async function menuRows(page: Page, text: string): Promise<string[]> {
 const SESSIONS_HEADINGS = ['Sessions', '会话']
 
 /**
- * The open menu's session rows: those under a sessions heading, as drawn.
+ * The open menu's session rows: those under a sessions heading, as drawn, the highlighted matches between « and ».
  * @param page - the app page.
  * @returns each session row's text, its name and description on two lines (none when the menu is closed).
  */
 export async function drawnSessionRows(page: Page): Promise<string[]> {
   const listbox = page.getByRole('listbox')
   if (await listbox.count() === 0) return []
-  const drawn = await listbox.evaluate(listbox => [...listbox.querySelectorAll('[role=presentation], [role=option]')]
-    .map(element => ({ heading: element.getAttribute('role') === 'presentation', text: (element as HTMLElement).innerText })))
+  const items = listbox.locator('[role=presentation], [role=option]')
+  const kinds = await items.evaluateAll(elements => elements.map(element => element.getAttribute('role') === 'presentation'))
+  const texts = await markedTexts(items)
   let inSessions = false
   const rows: string[] = []
-  for (const { heading, text } of drawn) {
-    if (heading) inSessions = SESSIONS_HEADINGS.some(start => text.startsWith(start))
+  texts.forEach((text, n) => {
+    if (kinds[n] === true) inSessions = SESSIONS_HEADINGS.some(start => text.startsWith(start))
     else if (inSessions) rows.push(text)
-  }
+  })
   return rows
 }
 

@@ -195,7 +195,7 @@ export const contentSearch: Topic = {
         await zh.page.getByText('You said: we adopted a small pet', { exact: false }).first().waitFor()
         const rows = await sessionMenuRows(zh.page, '@灰度策略')
         expect(rows.map(row => row.split('\n').join(' | '))).toEqual([
-          expect.stringMatching(/^发布评审 \| 我们讨论了发布流程和【灰度策略】 · /),
+          expect.stringMatching(/^发布评审 \| 我们讨论了发布流程和«灰度策略» · .*前$/),
         ])
       } finally {
         await zh.close()

@@ -22,6 +22,7 @@ import { hostSearchInPage, installApplyProbe } from '../../../dev/apply-probe.ts
 import { type Topic, useTopic } from '../harness/real-host.ts'
 import { untilAsync } from '../harness/wait.ts'
 import { PLUGIN } from '../../../dev/stack.ts'
+import { markedTexts } from '../harness/highlights.ts'
 
 const LONG_TURNS = 40
 
@@ -91,7 +92,11 @@ export const sidebarSearch: Topic = {
     it('finds a session by a word of its message in any case, with an excerpt, and by a Chinese substring, a title word and in another workspace', async () => {
       const page = host.browser.page
       await search(page, 'marmoset')
-      await expect.poll(() => results(page).allInnerTexts(), { timeout: 15_000 }).toEqual([expect.stringMatching(/Kiwi plans[\s\S]*We ship «MARMOSET» on Monday/)])
+      // The excerpt is drawn as plain text, and its match highlighted in the theme's find colour, a token the host defines.
+      await expect.poll(() => markedTexts(results(page)), { timeout: 15_000 }).toEqual([expect.stringMatching(/Kiwi plans[\s\S]*We ship «MARMOSET» on Monday/)])
+      expect(await results(page).first().innerText()).toContain('We ship MARMOSET on Monday')
+      expect(await page.locator('style[data-dsh-sessions-matches]').textContent()).toContain('::highlight(dsh-sessions-match)')
+      expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--dsw-alias-state-warn-tertiary').trim())).not.toBe('')
       for (const [query, title] of [['回滚', '梨计划'], ['验收流程', '梨计划'], ['kiwi', 'Kiwi plans'], ['plumbago', 'Plum plans'], ['zephyrine', undefined]] as const) {
         await search(page, query)
         await expect.poll(async () => (await results(page).allInnerTexts()).join('\n'), { timeout: 15_000, message: query }).toMatch(title ?? /ZEPHYRINE/)
