@@ -2,7 +2,7 @@
 /** The matches of excerpts highlighted where the host draws them, through the page's highlight registry, or marked where the page has none. */
 import { afterEach, describe, expect, it } from 'vitest'
 import { matchesIn } from '../../src/client/core/snippet.ts'
-import { MATCH_HIGHLIGHT, MatchHighlights } from '../../src/client/matches/match-highlights.ts'
+import { MATCH_HIGHLIGHT, MatchHighlights } from '../../src/client/official/match-highlights.ts'
 
 const marks = { open: () => '«', close: () => '»' }
 const excerpt = { text: '…we planned the billing migration', marks: [[16, 23], [24, 33]] as [number, number][] }

@@ -96,7 +96,7 @@ export const sidebarSearch: Topic = {
       await expect.poll(() => markedTexts(results(page)), { timeout: 15_000 }).toEqual([expect.stringMatching(/Kiwi plans[\s\S]*We ship «MARMOSET» on Monday/)])
       expect(await results(page).first().innerText()).toContain('We ship MARMOSET on Monday')
       expect(await page.locator('style[data-dsh-sessions-matches]').textContent()).toContain('::highlight(dsh-sessions-match)')
-      expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--dsw-alias-state-warn-tertiary').trim())).not.toBe('')
+      expect(await page.evaluate(() => getComputedStyle(document.body).getPropertyValue('--dsw-alias-state-warn-tertiary').trim())).not.toBe('')
       for (const [query, title] of [['回滚', '梨计划'], ['验收流程', '梨计划'], ['kiwi', 'Kiwi plans'], ['plumbago', 'Plum plans'], ['zephyrine', undefined]] as const) {
         await search(page, query)
         await expect.poll(async () => (await results(page).allInnerTexts()).join('\n'), { timeout: 15_000, message: query }).toMatch(title ?? /ZEPHYRINE/)

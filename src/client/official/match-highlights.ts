@@ -9,7 +9,7 @@
  * Once a look finds no remembered excerpt on screen a second after the last
  * one was shown (its row may not be drawn yet before), changes of the page
  * are not looked at again until another excerpt is shown.
- * @module @wishp3/dsh-sessions/client/matches/match-highlights
+ * @module @wishp3/dsh-sessions/client/official/match-highlights
  */
 import { emphasise, type MarkedText, matchesIn } from '../core/snippet.ts'
 
