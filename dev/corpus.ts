@@ -336,6 +336,52 @@ export function conversationCorpus(hostDir: string, options: CorpusOptions): Con
   return specs
 }
 
+/**
+ * Conversations of short prose messages in two scripts, as a store of chat
+ * without code or tool output looks: about 65 % of the sessions English and
+ * 35 % Chinese, 4–22 turns of a user message of 2–5 sentences and a reply of
+ * 4–10, so a message averages about 600 bytes. The sentences are the
+ * READMEs', drawn from the session's topic for most of it and the whole pool
+ * of its language for the rest, so sentences recur across sessions as real
+ * conversations repeat their phrasing. Workspaces are assigned round-robin.
+ * @param hostDir - the pinned host's install folder (its node_modules supply the text).
+ * @param options - how many sessions and workspaces, and the seed.
+ * @yields the sessions, oldest first.
+ */
+export function* proseSessions(hostDir: string, options: CorpusOptions): Generator<ConversationSpec> {
+  const { en, zh } = loadPools(hostDir)
+  const random = createRandom(options.seed ?? 1)
+  for (let n = 0; n < options.sessions; n += 1) {
+    const language = random() < 0.65 ? 'en' : 'zh'
+    const mixed = random() < 0.05
+    const pool = language === 'en' ? en : zh
+    const other = language === 'en' ? zh : en
+    const topic = pick(random, pool.documents)
+    const sentence = (at: number): string => {
+      if (mixed && random() < 0.2) return pick(random, other.sentences)
+      return random() < 0.75 ? pool.sentences[topic[at % topic.length]!]! : pick(random, pool.sentences)
+    }
+    const run = (count: number): string => {
+      const start = randomInt(random, 0, topic.length - 1)
+      return joinSentences(Array.from({ length: count }, (_, k) => sentence(start + k)))
+    }
+    const turns: ConversationTurn[] = []
+    const turnCount = randomInt(random, 4, 22)
+    for (let t = 0; t < turnCount; t += 1) turns.push({ user: run(randomInt(random, 2, 5)), reply: run(randomInt(random, 4, 10)) })
+    yield { workspace: n % options.workspaces, language, mixed, title: fallbackTitle(turns[0]!.user), turns }
+  }
+}
+
+/** The bench's corpora by name: long realistic conversations with code and tool output, short prose in two scripts, and the first milestone's small one. */
+export const CORPORA = {
+  realistic: realisticSessions,
+  prose: proseSessions,
+  small: (hostDir: string, options: CorpusOptions): Iterable<ConversationSpec> => conversationCorpus(hostDir, options),
+} as const
+
+/** The name of a bench corpus. */
+export type CorpusName = keyof typeof CORPORA
+
 /** What one session offers to the matching rules. */
 interface Searchable {
   /** The normalised text, for Chinese and Japanese runs (matched as substrings). */

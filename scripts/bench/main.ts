@@ -6,12 +6,13 @@
  * report; `scripts/bench/tables.ts` writes that document's tables into
  * Markdown files between `<!-- bench:<mode> -->` markers.
  *
- *   npm run bench [-- --only <mode>[,<mode>…] --sessions 2000[,20000] --workspaces 20 --runs 100 --official-runs 5 --corpus realistic|small --json --out <file>]
+ *   npm run bench [-- --only <mode>[,<mode>…] --sessions 2000[,20000] --workspaces 20 --runs 100 --official-runs 5 --corpus realistic,prose[,small] --json --out <file>]
  */
 import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { availableParallelism, cpus, totalmem } from 'node:os'
 import { parseArgs } from 'node:util'
+import { CORPORA, type CorpusName } from '../../dev/corpus.ts'
 import { repoRoot } from '../../dev/paths.ts'
 import { HOST_VERSION } from '../../dev/pinned-host.ts'
 import { openBench } from './context.ts'
@@ -41,7 +42,7 @@ const USAGE = `npm run bench [-- options]
   --workspaces <n>          workspaces the store spreads over; default 20
   --runs <n>                samples per figure (modes cap it as they always did); default 100
   --official-runs <n>       runs of the official candidates call; default 5
-  --corpus realistic|small  content mode's corpus; default realistic
+  --corpus realistic,prose  the corpora of modes content and layouts, side by side; default both (small: the first milestone's)
   --layouts <n>[,<n>…]      layouts mode: which layouts, by number
   --query-sessions <n>      layouts mode: queries drawn from the first n sessions
   --json                    print one JSON document instead of Markdown
@@ -58,7 +59,7 @@ function parseSettings(): { settings: BenchSettings; only: readonly string[]; js
       workspaces: { type: 'string', default: '20' },
       runs: { type: 'string', default: '100' },
       'official-runs': { type: 'string', default: '5' },
-      corpus: { type: 'string', default: 'realistic' },
+      corpus: { type: 'string', default: 'realistic,prose' },
       layouts: { type: 'string' },
       'query-sessions': { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -77,7 +78,11 @@ function parseSettings(): { settings: BenchSettings; only: readonly string[]; js
   }
   const only = values.only === undefined ? DEFAULT_MODES : values.only.split(',').map(name => name.trim())
   for (const name of only) if (!MODES.some(mode => mode.name === name)) throw new Error(`unknown mode ${JSON.stringify(name)}; known: ${MODES.map(mode => mode.name).join(', ')}`)
-  if (values.corpus !== 'realistic' && values.corpus !== 'small') throw new Error(`--corpus is realistic or small, not ${JSON.stringify(values.corpus)}`)
+  const isCorpus = (name: string): name is CorpusName => Object.hasOwn(CORPORA, name)
+  const corpora = values.corpus.split(',').map(name => name.trim()).map(name => {
+    if (!isCorpus(name)) throw new Error(`--corpus lists ${Object.keys(CORPORA).join(', ')}, not ${JSON.stringify(name)}`)
+    return name
+  })
   const layouts = values.layouts?.split(',').map(Number)
   if (layouts?.some(layout => !Number.isSafeInteger(layout) || layout < 0) === true) throw new Error(`--layouts lists layout numbers, not ${values.layouts}`)
   const settings: BenchSettings = {
@@ -85,7 +90,7 @@ function parseSettings(): { settings: BenchSettings; only: readonly string[]; js
     workspaces: count('workspaces', values.workspaces),
     runs: count('runs', values.runs),
     officialRuns: count('official-runs', values['official-runs']),
-    corpus: values.corpus,
+    corpora,
     ...(layouts === undefined ? {} : { layouts }),
     ...(values['query-sessions'] === undefined ? {} : { querySessions: count('query-sessions', values['query-sessions']) }),
     given: [...new Set(tokens.flatMap(token => (token.kind === 'option' ? [token.name] : [])))],

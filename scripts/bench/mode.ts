@@ -2,6 +2,7 @@
  * What every bench mode is: a name, a line saying what it measures, and one
  * `run(context)` that measures and returns a {@link BenchReport}.
  */
+import type { CorpusName } from '../../dev/corpus.ts'
 import type { Stack, StackSetup } from '../../dev/stack.ts'
 import type { Block } from './figures.ts'
 
@@ -12,7 +13,8 @@ export interface BenchSettings {
   readonly workspaces: number
   readonly runs: number
   readonly officialRuns: number
-  readonly corpus: 'realistic' | 'small'
+  /** `--corpus` (modes `content` and `layouts`): the corpora measured, side by side. */
+  readonly corpora: readonly CorpusName[]
   /** `--layouts` (mode `layouts`): which of the layouts measured, by number. */
   readonly layouts?: readonly number[]
   /** `--query-sessions` (mode `layouts`). */

@@ -15,7 +15,7 @@
  */
 import { cpSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { benchQueries, type ConversationSpec, conversationCorpus, queryMatcher, realisticSessions, sessionText } from '../../../dev/corpus.ts'
+import { benchQueries, CORPORA, type ConversationSpec, type CorpusName, queryMatcher, sessionText } from '../../../dev/corpus.ts'
 import type { WebProcess } from '../../../dev/dsh-process.ts'
 import { launchBrowser } from '../../../dev/browser.ts'
 import { openApp, send, startSessionWithTurn } from '../../../dev/web-ui.ts'
@@ -29,7 +29,7 @@ import type { BenchContext, BenchMode } from '../mode.ts'
 
 /** What {@link measureContentSearch} reports. */
 export interface ContentFigures {
-  readonly corpus: 'realistic' | 'small'
+  readonly corpus: CorpusName
   readonly sessions: number
   readonly workspaces: number
   readonly turns: number
@@ -257,10 +257,9 @@ function directorySize(path: string): number {
  * @param options - store size and query repetitions.
  * @returns the figures.
  */
-export async function measureContentSearch(context: BenchContext, options: { sessions: number; workspaces: number; runs: number; corpus?: 'realistic' | 'small' }): Promise<ContentFigures> {
-  // `small`: the first milestone's corpus (2–6 short turns per session, no tool calls), to compare with its figures.
+export async function measureContentSearch(context: BenchContext, options: { sessions: number; workspaces: number; runs: number; corpus?: CorpusName }): Promise<ContentFigures> {
   // The corpus is generated as it is read, three times (queries, their true matches, the store), never held whole.
-  const generate = (): Iterable<ConversationSpec> => (options.corpus === 'small' ? conversationCorpus : realisticSessions)(hostDir(), { sessions: options.sessions, workspaces: options.workspaces })
+  const generate = (): Iterable<ConversationSpec> => CORPORA[options.corpus ?? 'realistic'](hostDir(), { sessions: options.sessions, workspaces: options.workspaces })
   const sample: ConversationSpec[] = []
   for (const spec of generate()) {
     if (sample.length >= QUERY_SESSIONS) break
@@ -481,23 +480,47 @@ export function contentReport(figures: ContentFigures): string[] {
   return lines
 }
 
+/**
+ * The targets on every corpus measured, side by side: the index's size, query latency and the cold build.
+ * @param figures - one corpus's figures each.
+ * @returns markdown lines.
+ */
+export function corporaReport(figures: readonly ContentFigures[]): string[] {
+  const row = (label: string, value: (one: ContentFigures) => string) => `| ${label} | ${figures.map(value).join(' | ')} |`
+  const slowest = (one: ContentFigures) => one.queries.reduce((worst, query) => (query.latency.p95 > worst.latency.p95 ? query : worst))
+  return [
+    `content search at ${figures[0]!.sessions} sessions, the corpora side by side`,
+    `| figure | ${figures.map(one => one.corpus).join(' | ')} |`,
+    `| --- | ${figures.map(() => '---').join(' | ')} |`,
+    row('messages / searchable text / logs', one => `${one.messages} / ${(one.textBytes / 2 ** 20).toFixed(1)} MB / ${(one.storeBytes / 2 ** 20).toFixed(1)} MB`),
+    row('plugin folder / the text (target ≤ 1.0×)', one => `${(one.indexBytes / 2 ** 20).toFixed(1)} MB / ${(one.indexBytes / one.textBytes).toFixed(2)}×`),
+    row('queries p95, @ route / sidebar route (target ≤ 20 ms)', one => `${ms(one.latency.p95)} / ${ms(one.sidebarLatency.p95)}`),
+    row('slowest query p95 (@ route)', one => `${slowest(one).query} ${ms(slowest(one).latency.p95)}`),
+    row('answers exact', one => `${one.queries.filter(query => query.exact).length} of ${one.queries.length}`),
+    row('cold build / share of a core added (targets ≤ 10 min at 20,000, ≤ 50 %)', one => `${ms(one.buildMs)} / ${((one.buildCores.plugin - one.buildCores.bare) * 100).toFixed(0)} %`),
+    row('memory added at peak (target ≤ 200 MB)', one => `${(one.rssMb.pluginPeak - one.rssMb.barePeak).toFixed(0)} MB`),
+  ]
+}
+
 /** `--only content`: content search at scale through the real host, side by side with the bare host. */
 export const content: BenchMode = {
   name: 'content',
   summary: 'content search at scale in the real host, boots, build, memory and queries beside the bare host',
   async run(context) {
-    const options = { sessions: context.sessions(), workspaces: context.settings.workspaces, runs: 30, corpus: context.settings.corpus }
-    const figures = await measureContentSearch(context, options)
+    const options = { sessions: context.sessions(), workspaces: context.settings.workspaces, runs: 30 }
+    // The corpora one after the other, each in homes of its own.
+    const figures: ContentFigures[] = []
+    for (const corpus of context.settings.corpora) figures.push(await measureContentSearch(context, { ...options, corpus }))
     return {
       mode: 'content',
-      settings: options,
+      settings: { ...options, corpora: context.settings.corpora },
       figures,
       units: {
         sessions: 'count', workspaces: 'count', turns: 'count', messages: 'count', storeBytes: 'bytes', textBytes: 'bytes', writeMs: 'ms', bootMs: 'ms', buildMs: 'ms', firstReadMs: 'ms',
         buildCores: 'share of one core', rssMb: 'MiB', indexBytes: 'bytes', readyMs: 'ms', answerMs: 'ms', expected: 'count', found: 'count', findableMs: 'ms',
         disk: 'bytes', preflight: 'ms', candidates: 'ms', preflightCpuMs: 'ms', candidatesCpuMs: 'ms',
       },
-      blocks: contentReport(figures).map(note),
+      blocks: [...figures.length > 1 ? corporaReport(figures) : [], ...figures.flatMap(one => [...contentReport(one), ''])].map(note),
     }
   },
 }

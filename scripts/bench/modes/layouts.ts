@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- --only layouts`: layouts of the SQLite content index
- * side by side on the realistic corpus (`realisticSessions`), each in a child
+ * side by side on each corpus asked for (`CORPORA`), each in a child
  * process of its own (with `--expose-gc`) so their memory starts from the
  * same baseline. A layout is what FTS5 records of each term (`detail`), its
  * prefix indexes, the deflate level and piece size of the stored text,
@@ -21,7 +21,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type BenchQuery, benchQueries, realisticSessions, sessionText } from '../../../dev/corpus.ts'
+import { type BenchQuery, benchQueries, CORPORA, type ConversationSpec, type CorpusName, sessionText } from '../../../dev/corpus.ts'
 import { percentile } from '../../../dev/percentile.ts'
 import type { BenchMode } from '../mode.ts'
 import { note } from '../figures.ts'
@@ -68,6 +68,7 @@ export interface EngineFigures {
 /** What the parent hands a child. */
 interface ChildInput {
   readonly layout: SqliteLayout
+  readonly corpus: CorpusName
   readonly sessions: number
   readonly workspaces: number
   readonly runs: number
@@ -107,7 +108,7 @@ async function child(input: ChildInput): Promise<EngineFigures> {
   const started = performance.now()
   const cpu = process.cpuUsage()
   let n = 0
-  for (const spec of realisticSessions(hostDir(), { sessions: input.sessions, workspaces: input.workspaces })) {
+  for (const spec of CORPORA[input.corpus](hostDir(), { sessions: input.sessions, workspaces: input.workspaces })) {
     const id = `session-${String(n).padStart(6, '0')}`
     ids.push(id)
     keeper.apply(id, entryOf(n, spec.turns, spec.title))
@@ -159,7 +160,7 @@ async function child(input: ChildInput): Promise<EngineFigures> {
   const before = writtenBytes()
   const appending = performance.now()
   let k = 0
-  for (const spec of realisticSessions(hostDir(), { sessions: input.sessions, workspaces: input.workspaces })) {
+  for (const spec of CORPORA[input.corpus](hostDir(), { sessions: input.sessions, workspaces: input.workspaces })) {
     if (k % Math.max(1, Math.floor(input.sessions / 100)) === 0 && k / Math.max(1, Math.floor(input.sessions / 100)) < 100) {
       const entry = entryOf(k, spec.turns, spec.title)
       reopened.apply(ids[k]!, { ...entry, revision: `live:${k}`, messages: [...entry.messages, `A new message about the quetzal rollout, number ${k}.`] })
@@ -195,12 +196,12 @@ async function child(input: ChildInput): Promise<EngineFigures> {
  * @param options - corpus size, workspaces, query runs, and which layouts (indexes into {@link LAYOUTS}).
  * @returns the figures of each layout, and the corpus's size.
  */
-export async function measureLayouts(options: { sessions: number; workspaces: number; runs: number; layouts?: readonly number[]; querySessions?: number }): Promise<{ sessions: number; messages: number; textBytes: number; layouts: EngineFigures[] }> {
+export async function measureLayouts(options: { corpus: CorpusName; sessions: number; workspaces: number; runs: number; layouts?: readonly number[]; querySessions?: number }): Promise<{ corpus: CorpusName; sessions: number; messages: number; textBytes: number; layouts: EngineFigures[] }> {
   let messages = 0
   let textBytes = 0
-  const sample: ReturnType<typeof realisticSessions> extends Generator<infer T> ? T[] : never = []
+  const sample: ConversationSpec[] = []
   const querySessions = options.querySessions ?? options.sessions
-  for (const spec of realisticSessions(hostDir(), { sessions: options.sessions, workspaces: options.workspaces })) {
+  for (const spec of CORPORA[options.corpus](hostDir(), { sessions: options.sessions, workspaces: options.workspaces })) {
     messages += spec.turns.length * 2
     textBytes += Buffer.byteLength(sessionText(spec))
     if (sample.length < querySessions) sample.push(spec)
@@ -213,7 +214,7 @@ export async function measureLayouts(options: { sessions: number; workspaces: nu
     const folder = mkdtempSync(join(tmpdir(), 'dsh-sessions-layout-'))
     try {
       const inputFile = join(folder, 'input.json')
-      writeFileSync(inputFile, JSON.stringify({ layout, sessions: options.sessions, workspaces: options.workspaces, runs: options.runs, folder, queries, partial: options.querySessions !== undefined } satisfies ChildInput))
+      writeFileSync(inputFile, JSON.stringify({ layout, corpus: options.corpus, sessions: options.sessions, workspaces: options.workspaces, runs: options.runs, folder, queries, partial: options.querySessions !== undefined } satisfies ChildInput))
       const script = fileURLToPath(import.meta.url)
       const out = await new Promise<string>((resolve, reject) => {
         const run = spawn(process.execPath, ['--expose-gc', script, '--child', inputFile], { stdio: ['ignore', 'pipe', 'inherit'] })
@@ -226,7 +227,7 @@ export async function measureLayouts(options: { sessions: number; workspaces: nu
       rmSync(folder, { recursive: true, force: true })
     }
   }
-  return { sessions: options.sessions, messages, textBytes, layouts: figures }
+  return { corpus: options.corpus, sessions: options.sessions, messages, textBytes, layouts: figures }
 }
 
 /**
@@ -241,7 +242,7 @@ export function layoutsReport(figures: Awaited<ReturnType<typeof measureLayouts>
   const name = (engine: EngineFigures) => layoutLabel(engine.layout)
   const row = (label: string, value: (engine: EngineFigures) => string) => `| ${label} | ${engines.map(value).join(' | ')} |`
   return [
-    `content index layouts at ${figures.sessions} realistic sessions, ${figures.messages} messages, ${mb(figures.textBytes)} of searchable text`,
+    `content index layouts at ${figures.sessions} ${figures.corpus} sessions, ${figures.messages} messages, ${mb(figures.textBytes)} of searchable text`,
     `| figure | ${engines.map(name).join(' | ')} |`,
     `| --- | ${engines.map(() => '---').join(' | ')} |`,
     row('build (index every session): time / share of a core', e => `${ms(e.buildMs)} / ${(100 * e.buildCores).toFixed(0)} %`),
@@ -276,13 +277,16 @@ export const layouts: BenchMode = {
   async run(context) {
     const { layouts: chosen, querySessions } = context.settings
     const options = { sessions: context.sessions(), workspaces: context.settings.workspaces, runs: 30 }
-    const figures = await measureLayouts({ ...options, ...(chosen === undefined ? {} : { layouts: chosen }), ...(querySessions === undefined ? {} : { querySessions }) })
+    const figures = []
+    for (const corpus of context.settings.corpora) {
+      figures.push(await measureLayouts({ ...options, corpus, ...(chosen === undefined ? {} : { layouts: chosen }), ...(querySessions === undefined ? {} : { querySessions }) }))
+    }
     return {
       mode: 'layouts',
-      settings: { ...options, ...(chosen === undefined ? {} : { layouts: chosen }), ...(querySessions === undefined ? {} : { querySessions }) },
+      settings: { ...options, corpora: context.settings.corpora, ...(chosen === undefined ? {} : { layouts: chosen }), ...(querySessions === undefined ? {} : { querySessions }) },
       figures,
       units: { textBytes: 'bytes', buildMs: 'ms', fileBytes: 'bytes', appendBytes: 'bytes', appendMs: 'ms' },
-      blocks: layoutsReport(figures).map(note),
+      blocks: figures.flatMap(one => [...layoutsReport(one), '']).map(note),
     }
   },
 }
