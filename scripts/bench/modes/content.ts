@@ -52,6 +52,8 @@ export interface ContentFigures {
   readonly apiBareSameSpan: Percentiles
   readonly rssMb: { readonly bare: number; readonly pluginAfterBuild: number; readonly pluginPeak: number; readonly barePeak: number }
   readonly indexBytes: number
+  /** Each file of the plugin's folder and its bytes, after the build. */
+  readonly folderFiles: Readonly<Record<string, number>>
   /** Boot to a restored index, and to the first right answer to a content query, per restart. */
   readonly restart: readonly { readonly readyMs: number; readonly answerMs: number }[]
   /** Per query: through the `@` route (`candidates`) its answer, exactness and latency; through the sidebar's route (`search`) its latency; and how many excerpts of the `@` answer had their first mark past their 20th character. */
@@ -290,7 +292,7 @@ export async function measureContentSearch(context: BenchContext, options: { ses
     const targetAt = 0
     const boots = { bare: [] as number[], plugin: [] as number[] }
     const restart: { readyMs: number; answerMs: number }[] = []
-    let figures: Pick<ContentFigures, 'buildMs' | 'firstReadMs' | 'buildCores' | 'apiIdle' | 'apiDuringBuild' | 'apiBareSameSpan' | 'rssMb' | 'indexBytes' | 'queries' | 'latency' | 'sidebarLatency' | 'findableMs' | 'disk' | 'madeUpIds'> | undefined
+    let figures: Pick<ContentFigures, 'buildMs' | 'firstReadMs' | 'buildCores' | 'apiIdle' | 'apiDuringBuild' | 'apiBareSameSpan' | 'rssMb' | 'indexBytes' | 'folderFiles' | 'queries' | 'latency' | 'sidebarLatency' | 'findableMs' | 'disk' | 'madeUpIds'> | undefined
     const target = stored[targetAt]!
     const probe = queries.find(query => query.kind === 'rare word') ?? queries[0]!
 
@@ -361,6 +363,7 @@ export async function measureContentSearch(context: BenchContext, options: { ses
             rssMb: { bare: 0, barePeak: 0, pluginAfterBuild: settled / 2 ** 20, pluginPeak: during.peakRss / 2 ** 20 },
             // The plugin's whole folder: the index file and its log, the session catalog and the kept snapshot tails.
             indexBytes: directorySize(join(plugin.home.dshHome, 'dsh-sessions')),
+            folderFiles: Object.fromEntries(readdirSync(join(plugin.home.dshHome, 'dsh-sessions')).map(name => [name, directorySize(join(plugin.home.dshHome, 'dsh-sessions', name))])),
             queries: results,
             latency: percentiles(all),
             sidebarLatency: percentiles(allSidebar),
@@ -455,7 +458,7 @@ export function contentReport(figures: ContentFigures): string[] {
     `cold index build, boot to ready: ${ms(figures.buildMs)}, of which boot to the first log read (the session index's first listing) ${ms(figures.firstReadMs)} (targets: ≤ 10 min at 20,000 realistic sessions; at 2,000 no worse than the README); processor use over that span: with the plugin ${(figures.buildCores.plugin * 100).toFixed(0)} % of one core, bare host ${(figures.buildCores.bare * 100).toFixed(0)} %, added ${((figures.buildCores.plugin - figures.buildCores.bare) * 100).toFixed(0)} % (target ≤ 50 %)`,
     `host /api (agentPreset.list) p50 / p95: idle ${pair(figures.apiIdle)}; during the build ${pair(figures.apiDuringBuild)}; p95 added ${((figures.apiDuringBuild.p95 / figures.apiIdle.p95 - 1) * 100).toFixed(0)} % (target ≤ 20 %); the bare host over the same span after its boot ${pair(figures.apiBareSameSpan)}`,
     `resident memory: bare ${figures.rssMb.bare.toFixed(0)} MB (peak over the same span ${figures.rssMb.barePeak.toFixed(0)} MB); with the plugin after the build ${figures.rssMb.pluginAfterBuild.toFixed(0)} MB, peak during it ${figures.rssMb.pluginPeak.toFixed(0)} MB; added after ${(figures.rssMb.pluginAfterBuild - figures.rssMb.bare).toFixed(0)} MB, at peak ${(figures.rssMb.pluginPeak - figures.rssMb.barePeak).toFixed(0)} MB (target ≤ 200 at every moment)`,
-    `the plugin's folder on disk (index, catalog, snapshot tails): ${(figures.indexBytes / 2 ** 20).toFixed(1)} MB, ${(figures.indexBytes / figures.storeBytes).toFixed(2)}× the logs, ${(figures.indexBytes / figures.textBytes).toFixed(2)}× the searchable text (target ≤ 1.0× the text)`,
+    `the plugin's folder on disk (index, catalog, snapshot tails): ${(figures.indexBytes / 2 ** 20).toFixed(1)} MB, ${(figures.indexBytes / figures.storeBytes).toFixed(2)}× the logs, ${(figures.indexBytes / figures.textBytes).toFixed(2)}× the searchable text (target ≤ 1.0× the text); ${Object.entries(figures.folderFiles).map(([name, bytes]) => `${name} ${(bytes / 2 ** 20).toFixed(1)} MB`).join(', ')}`,
     `after a restart, boot to restored index / to the first right content answer: ${figures.restart.map(run => `${ms(run.readyMs)} / ${ms(run.answerMs)}`).join('; ')} (target ≤ 5 s)`,
     `content queries, all kinds p50 / p95 (target p95 ≤ 20 ms): through the @ route (candidates, scope all) ${pair(figures.latency)}; through the sidebar's route (search, limit 50) ${pair(figures.sidebarLatency)}`,
     `a new message in a live session, from its send to its first content answer: ${figures.findableMs.map(value => ms(value)).join(', ')} (target ≤ 2 s)`,
