@@ -229,6 +229,11 @@ async function idleApi(web: WebProcess, calls: number): Promise<number[]> {
   return samples
 }
 
+/** Each entry of a folder and its bytes. */
+function filesOf(folder: string): Record<string, number> {
+  return Object.fromEntries(readdirSync(folder).map(name => [name, directorySize(join(folder, name))]))
+}
+
 function directorySize(path: string): number {
   const info = statSync(path)
   if (!info.isDirectory()) return info.size
@@ -363,7 +368,7 @@ export async function measureContentSearch(context: BenchContext, options: { ses
             rssMb: { bare: 0, barePeak: 0, pluginAfterBuild: settled / 2 ** 20, pluginPeak: during.peakRss / 2 ** 20 },
             // The plugin's whole folder: the index file and its log, the session catalog and the kept snapshot tails.
             indexBytes: directorySize(join(plugin.home.dshHome, 'dsh-sessions')),
-            folderFiles: Object.fromEntries(readdirSync(join(plugin.home.dshHome, 'dsh-sessions')).map(name => [name, directorySize(join(plugin.home.dshHome, 'dsh-sessions', name))])),
+            folderFiles: filesOf(join(plugin.home.dshHome, 'dsh-sessions')),
             queries: results,
             latency: percentiles(all),
             sidebarLatency: percentiles(allSidebar),
