@@ -40,6 +40,9 @@ export const LAYOUTS: readonly SqliteLayout[] = [
   { ...LAYOUT, places: false },
   { ...LAYOUT, detail: 'column' },
   { ...LAYOUT, merge: FTS5_MERGE },
+  { ...LAYOUT, pieceChars: 16 * 1024 },
+  { ...LAYOUT, pieceChars: 16 * 1024, threes: false },
+  { ...LAYOUT, pieceChars: 32 * 1024, threes: false },
 ]
 
 /** A layout's name in the tables. */
