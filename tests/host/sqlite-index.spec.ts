@@ -206,6 +206,60 @@ describe('answers', () => {
     expect({ quetzal: rows('quetzal'), filler: rows('filler'), 不会: rows('不会'), 移除: rows('移除') }).toEqual({ quetzal: 1, filler: 1, 不会: 2, 移除: 2 })
   })
 
+describe('a layout that names the pieces of long sessions only', () => {
+  const layout = { ...LAYOUT, placesFrom: 4 }
+  const openPlacing = (path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')): SqliteIndex => {
+    const { index } = SqliteIndex.open(sqlite, path, { layout })
+    afterTest(() => index.close())
+    return index
+  }
+  const placedOf = (path: string, id: string): number => {
+    const db = new DatabaseSync(path, { readOnly: true })
+    try {
+      return (db.prepare('SELECT placed FROM sessions WHERE id = ?').get(id) as { placed: number }).placed
+    } finally {
+      db.close()
+    }
+  }
+  const filler = (n: number) => `filler ${n} ${'padding '.repeat(80)}`
+
+  it('gives a plain scan\'s answers, and the excerpt of the first matching message of a short session and of a long one', () => {
+    const disk = openPlacing()
+    CORPUS.forEach((messages, n) => disk.set(`session-${n}`, entry(...messages)))
+    for (const query of QUERIES) {
+      expect([query, found(disk, query)]).toEqual([query, CORPUS.flatMap((messages, n) => (holds(messages, query) ? [`session-${n}`] : [])).sort()])
+    }
+    expect(disk.search(queryTerms('rollout'), id => id === 'session-7', 5, newestFirst)[0]!.snippet).toMatchObject({ message: 2 })
+    const long = Array.from({ length: 60 }, (_, n) => filler(n))
+    long[40] = 'the quetzal appears late'
+    long[50] = '这里说的是不会移除的数据'
+    disk.set('session-long', entry(...long))
+    expect(placedOf(disk.path, 'session-long')).toBe(1)
+    expect(placedOf(disk.path, 'session-0')).toBe(0)
+    expect(disk.search(queryTerms('quetzal'), () => true, 5, newestFirst).map(hit => [hit.id, hit.snippet.message]).sort()).toEqual([['session-6', 2], ['session-long', 41]])
+    expect(disk.search(queryTerms('不会移除'), () => true, 5, newestFirst).map(hit => [hit.id, hit.snippet.message])).toEqual([['session-long', 51]])
+  })
+
+  it('writes a short session without places, appends to it while it stays short, and writes it again whole with them once it is not', () => {
+    const disk = openPlacing()
+    const messages = ['a kiwi at first']
+    disk.set('session-a', entry(...messages))
+    expect(placedOf(disk.path, 'session-a')).toBe(0)
+    messages.push(filler(1), filler(2))
+    disk.set('session-a', entry(...messages))
+    const db = new DatabaseSync(disk.path, { readOnly: true })
+    afterTest(() => db.close())
+    const segments = () => (db.prepare('SELECT segments FROM sessions WHERE id = ?').get('session-a') as { segments: number }).segments
+    expect([placedOf(disk.path, 'session-a'), segments()]).toEqual([0, 2])
+    for (let n = 3; n < 40; n += 1) messages.push(filler(n))
+    messages.push('and a quetzal at last')
+    disk.set('session-a', entry(...messages))
+    expect([placedOf(disk.path, 'session-a'), segments()]).toEqual([1, 1])
+    expect(disk.search(queryTerms('kiwi quetzal'), () => true, 5, newestFirst).map(hit => [hit.id, hit.snippet.message])).toEqual([['session-a', 1]])
+    expect(disk.search(queryTerms('quetzal'), () => true, 5, newestFirst)[0]!.snippet.message).toBe(messages.length)
+  })
+})
+
 describe('writes', () => {
   it('append only the new messages of a session whose earlier ones are unchanged, and find terms across its segments', () => {
     const disk = openIndex()

@@ -43,10 +43,12 @@ export const LAYOUTS: readonly SqliteLayout[] = [
   { ...LAYOUT, pieceChars: 16 * 1024 },
   { ...LAYOUT, pieceChars: 16 * 1024, threes: false },
   { ...LAYOUT, pieceChars: 32 * 1024, threes: false },
+  { ...LAYOUT, placesFrom: 4 },
+  { ...LAYOUT, placesFrom: 8 },
 ]
 
 /** A layout's name in the tables. */
-export const layoutLabel = (layout: SqliteLayout): string => `detail=${layout.detail}, prefix ${layout.prefix.length === 0 ? 'none' : layout.prefix.join(' ')}, deflate level ${layout.level}, ${layout.pieceChars / 1024} KiB pieces, ${layout.places ? `places (words: ${layout.placesOfWords === 'first' ? 'first piece' : 'every piece'})` : 'no places'}, ${layout.threes ? 'CJK runs of three' : 'CJK pairs only'}, FTS5 merging ${layout.merge.automerge} segments at a time`
+export const layoutLabel = (layout: SqliteLayout): string => `detail=${layout.detail}, prefix ${layout.prefix.length === 0 ? 'none' : layout.prefix.join(' ')}, deflate level ${layout.level}, ${layout.pieceChars / 1024} KiB pieces, ${layout.places ? `places (words: ${layout.placesOfWords === 'first' ? 'first piece' : 'every piece'})` : 'no places'}, ${layout.threes ? 'CJK runs of three' : 'CJK pairs only'}, ${layout.placesFrom > 0 ? `places from ${layout.placesFrom + 1} pieces, ` : ''}FTS5 merging ${layout.merge.automerge} segments at a time`
 
 /** What one engine's child reports. */
 export interface EngineFigures {

@@ -89,6 +89,13 @@ export interface SqliteLayout {
    * it either way, where a run of the query is checked to stand whole.
    */
   readonly placesOfWords: 'first' | 'every'
+  /**
+   * Pieces a session must have for `places` to name them (0: every session).
+   * A session of no more pieces is written without, and its excerpt is made
+   * by unpacking its few pieces in order; a session that grows past it by an
+   * append is written again as one segment, with `places`.
+   */
+  readonly placesFrom: number
   /** How the term tables of a file created with this layout merge their segments; a file keeps the settings it was created with. */
   readonly merge: MergeSettings
 }
@@ -98,7 +105,7 @@ export interface SqliteLayout {
  * costs about an eighth less processor time than at level 6, for a file about
  * 1.5 % larger (see docs/performance.md).
  */
-export const LAYOUT: SqliteLayout = { detail: 'none', prefix: [], level: 1, pieceChars: PIECE_CHARS, places: true, threes: true, placesOfWords: 'first', merge: MERGE }
+export const LAYOUT: SqliteLayout = { detail: 'none', prefix: [], level: 1, pieceChars: PIECE_CHARS, places: true, threes: true, placesOfWords: 'first', placesFrom: 0, merge: MERGE }
 
 /**
  * What a file's content is recorded to depend on: its layout but the deflate
@@ -106,7 +113,7 @@ export const LAYOUT: SqliteLayout = { detail: 'none', prefix: [], level: 1, piec
  * change how segments are merged, not what they hold; so a file written at
  * another level or with other merge settings is kept.
  */
-const layoutName = (layout: SqliteLayout): string => `detail=${layout.detail};prefix=${layout.prefix.join(',')};piece=${layout.pieceChars};places=${layout.places};threes=${layout.threes};words=${layout.placesOfWords}`
+const layoutName = (layout: SqliteLayout): string => `detail=${layout.detail};prefix=${layout.prefix.join(',')};piece=${layout.pieceChars};places=${layout.places};threes=${layout.threes};words=${layout.placesOfWords}${layout.placesFrom > 0 ? `;placesFrom=${layout.placesFrom}` : ''}`
 
 /** A recorded layout as {@link layoutName} gives it: files of earlier versions recorded their deflate level too. */
 const recordedLayout = (name: string | undefined): string | undefined => name?.replace(/;level=\d+/, '')
@@ -124,7 +131,7 @@ CREATE TABLE IF NOT EXISTS sessions(
   title TEXT,
   messages INTEGER NOT NULL,
   digest TEXT NOT NULL,
-  segments INTEGER NOT NULL
+  segments INTEGER NOT NULL${layout.places && layout.placesFrom > 0 ? ', placed INTEGER NOT NULL DEFAULT 1' : ''}
 );
 CREATE INDEX IF NOT EXISTS sessions_split ON sessions(no) WHERE segments > 1;
 CREATE TABLE IF NOT EXISTS segments(row INTEGER PRIMARY KEY, size INTEGER NOT NULL);

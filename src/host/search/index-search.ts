@@ -66,6 +66,8 @@ export interface SearchedIndex {
   readonly placesOf: StatementSync
   /** Sessions of more than one segment. */
   readonly split: StatementSync
+  /** Of the given sessions, those written without `places` (their few pieces are unpacked in order). */
+  unplaced(nos: readonly number[]): ReadonlySet<number>
   /** The index's terms by prefix, for prefixes asked as their terms (see `prefix-expansion.ts`). */
   readonly vocabulary: Vocabulary
 }
@@ -175,11 +177,14 @@ export class IndexSearch {
     for (let at = 0; at < candidates.length && hits.length < limit;) {
       const take = candidates.slice(at, at + limit - hits.length)
       at += take.length
-      const nos = take.map(([, no]) => no)
+      const unplaced = this.file.unplaced(take.map(([, no]) => no))
+      const nos = take.map(([, no]) => no).filter(no => !unplaced.has(no))
       const whole = runs.map(run => this.located(matchOf(run.terms), nos))
       const first = leadIsRun ? whole[0]! : this.located(matchOf(lead, expansions), nos)
       for (const [id, no, score] of take) {
-        const excerpt = this.excerpt(no, terms, runs.map((run, n) => [run, whole[n]!.get(no)]), first.get(no))
+        const excerpt = unplaced.has(no)
+          ? this.excerptByScan(no, terms, runs)
+          : this.excerpt(no, terms, runs.map((run, n) => [run, whole[n]!.get(no)]), first.get(no))
         if (excerpt !== undefined) hits.push({ id, score, ...excerpt })
       }
     }

@@ -92,6 +92,28 @@ interface Statements {
   readonly dropSession: StatementSync
   readonly idOf: StatementSync
   readonly split: StatementSync
+  readonly placed: StatementSync
+  readonly setPlaced: StatementSync
+  readonly pieceCount: StatementSync
+  readonly unplaced: StatementSync
+}
+
+/**
+ * How many pieces a session's messages from `from` on are stored in: a piece
+ * closes before a message that would take it past `pieceChars`.
+ */
+function piecesOf(messages: readonly string[], from: number, pieceChars: number): number {
+  let pieces = 0
+  let chars = 0
+  for (let n = from; n < messages.length; n += 1) {
+    const length = messages[n]!.length
+    if (chars > 0 && chars + length > pieceChars) {
+      pieces += 1
+      chars = 0
+    }
+    chars += length
+  }
+  return chars > 0 ? pieces + 1 : pieces
 }
 
 /** The name of a temporary table of session numbers (see {@link SqliteIndex.fillScope}). */
@@ -111,6 +133,8 @@ export class SqliteIndex {
   private readonly places: boolean
   private readonly threes: boolean
   private readonly everyPiece: boolean
+  /** Pieces a session needs for `places` to name them (0: every session). */
+  private readonly placesFrom: number
   /** Whether the temporary vocabulary table prefixes are expanded from exists yet, or cannot be made. */
   private vocabularyState: 'unmade' | 'made' | 'missing' = 'unmade'
   private readonly sqlite: SqliteModule
@@ -133,6 +157,7 @@ export class SqliteIndex {
     this.places = (options.layout ?? LAYOUT).places
     this.threes = (options.layout ?? LAYOUT).threes
     this.everyPiece = (options.layout ?? LAYOUT).placesOfWords === 'every'
+    this.placesFrom = this.places ? (options.layout ?? LAYOUT).placesFrom : 0
     const s = (sql: string) => db.prepare(sql)
     this.statements = {
       session: s('SELECT no, messages, digest, segments FROM sessions WHERE id = ?'),
@@ -152,6 +177,10 @@ export class SqliteIndex {
       dropSession: s('DELETE FROM sessions WHERE no = ?'),
       idOf: s('SELECT id FROM sessions WHERE no = ?'),
       split: s('SELECT no FROM sessions WHERE segments > 1'),
+      placed: this.placesFrom > 0 ? s('SELECT placed FROM sessions WHERE no = ?') : s('SELECT 1 AS placed WHERE ? IS NOT NULL'),
+      setPlaced: this.placesFrom > 0 ? s('UPDATE sessions SET placed = ? WHERE no = ?') : s('SELECT ?, ?'),
+      pieceCount: s('SELECT count(*) AS n FROM texts WHERE row >= ? AND row < ?'),
+      unplaced: this.placesFrom > 0 ? s('SELECT no FROM sessions WHERE placed = 0 AND no IN (SELECT value FROM json_each(?))') : s('SELECT 0 AS no WHERE ? IS NULL'),
     }
     this.searcher = new IndexSearch({
       statement: sql => this.statement(sql),
@@ -161,6 +190,7 @@ export class SqliteIndex {
       texts: this.statements.text,
       placesOf: this.statements.places,
       split: this.statements.split,
+      unplaced: nos => new Set((this.statements.unplaced.all(JSON.stringify(nos)) as { no: number }[]).map(({ no }) => no)),
       vocabulary: (prefix, limit) => this.termsStarting(prefix, limit),
     }, { rankedRows: options.rankedRows ?? RANKED_ROWS, places: this.places, threes: this.threes })
   }
@@ -303,14 +333,26 @@ export class SqliteIndex {
     this.transaction(() => {
       const known = this.statements.session.get(id) as { no: number; messages: number; digest: string; segments: number } | undefined
       const digest = digestOf(messages, known?.messages ?? 0)
-      const appends = known !== undefined && known.messages <= messages.length && digest.prefix === known.digest && known.segments < MAX_SEGMENTS
+      let appends = known !== undefined && known.messages <= messages.length && digest.prefix === known.digest && known.segments < MAX_SEGMENTS
+      // A session written without `places` is written again whole, with them, once an append would take it past their threshold.
+      let placed = true
+      if (this.placesFrom > 0 && appends && known !== undefined) {
+        placed = (this.statements.placed.get(known.no) as { placed: number } | undefined)?.placed !== 0
+        const held = (this.statements.pieceCount.get(known.no * ROW_SPAN, (known.no + 1) * ROW_SPAN) as { n: number }).n
+        if (!placed && held + piecesOf(messages, known.messages, this.pieceChars) > this.placesFrom) appends = false
+      }
+      if (this.placesFrom > 0 && !appends) placed = piecesOf(messages, 0, this.pieceChars) > this.placesFrom
       if (known !== undefined && !appends) this.dropSessionText(known.no)
-      const from = appends ? known.messages : 0
+      const from = appends ? known!.messages : 0
       const added = from < messages.length ? 1 : 0
-      const segments = (appends ? known.segments : 0) + added
+      const segments = (appends ? known!.segments : 0) + added
       this.beforeWrite()
       const row = this.statements.upsert.get(id, entry.revision ?? null, entry.title ?? null, messages.length, digest.whole, segments) as { no: number }
       this.idsByNo.set(row.no, id)
+      if (this.placesFrom > 0) {
+        this.beforeWrite()
+        this.statements.setPlaced.run(placed ? 1 : 0, row.no)
+      }
       if (added === 0) return
       const rowid = row.no * ROW_SPAN + from
       // Terms are gathered per piece first (a term repeats far more often within a piece than across pieces), then once per piece into the segment's.
@@ -333,7 +375,7 @@ export class SqliteIndex {
         for (const term of pieceThrees) terms.add(term)
         this.beforeWrite()
         this.statements.putText.run(row.no * ROW_SPAN + pieceAt, pack(piece, this.level))
-        if (!this.places) return
+        if (!this.places || !placed) return
         this.beforeWrite()
         this.statements.putPlace.run(row.no * ROW_SPAN + pieceAt, placed.join(' '))
       }
