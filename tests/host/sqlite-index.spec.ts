@@ -230,6 +230,9 @@ describe('a layout that names the pieces of long sessions only', () => {
       expect([query, found(disk, query)]).toEqual([query, CORPUS.flatMap((messages, n) => (holds(messages, query) ? [`session-${n}`] : [])).sort()])
     }
     expect(disk.search(queryTerms('rollout'), id => id === 'session-7', 5, newestFirst)[0]!.snippet).toMatchObject({ message: 2 })
+    // A short session whose run stands apart in its first message and whole in its second.
+    disk.set('session-run', entry('不会移 and 会移除 apart', '这里说的是不会移除的数据'))
+    expect(disk.search(queryTerms('不会移除'), id => id === 'session-run', 5, newestFirst).map(hit => hit.snippet.message)).toEqual([2])
     const long = Array.from({ length: 60 }, (_, n) => filler(n))
     long[40] = 'the quetzal appears late'
     long[50] = '这里说的是不会移除的数据'
@@ -237,7 +240,7 @@ describe('a layout that names the pieces of long sessions only', () => {
     expect(placedOf(disk.path, 'session-long')).toBe(1)
     expect(placedOf(disk.path, 'session-0')).toBe(0)
     expect(disk.search(queryTerms('quetzal'), () => true, 5, newestFirst).map(hit => [hit.id, hit.snippet.message]).sort()).toEqual([['session-6', 2], ['session-long', 41]])
-    expect(disk.search(queryTerms('不会移除'), () => true, 5, newestFirst).map(hit => [hit.id, hit.snippet.message])).toEqual([['session-long', 51]])
+    expect(disk.search(queryTerms('不会移除'), () => true, 5, newestFirst).map(hit => [hit.id, hit.snippet.message]).sort()).toEqual([['session-long', 51], ['session-run', 2]])
   })
 
   it('writes a short session without places, appends to it while it stays short, and writes it again whole with them once it is not', () => {

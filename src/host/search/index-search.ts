@@ -238,6 +238,8 @@ export class IndexSearch {
    */
   private excerptByScan(no: number, terms: readonly QueryTerm[], runs: readonly Run[]): Pick<ContentHit, 'snippet' | 'origin'> | undefined {
     const left = new Set(runs.map(run => run.text))
+    // When the query starts with a run, the excerpt is of a message where it stands whole.
+    const leadRun = runs.length > 0 && isRun(groupsOf(terms)[0]!) ? runs[0]!.text : undefined
     let found: Pick<ContentHit, 'snippet' | 'origin'> | undefined
     const from = no * ROW_SPAN
     const pieces = this.file.statement('SELECT row, body FROM texts WHERE row >= ? AND row < ? ORDER BY row').iterate(from, from + ROW_SPAN) as Iterator<{ row: number; body: Uint8Array }>
@@ -245,11 +247,9 @@ export class IndexSearch {
       for (let next = pieces.next(); next.done !== true && (found === undefined || left.size > 0); next = pieces.next()) {
         const [messages, origins] = unpack(next.value.body)
         for (const [n, message] of messages.entries()) {
-          if (left.size > 0) {
-            const folded = foldedForMatch(message)
-            for (const run of left) if (folded.includes(run)) left.delete(run)
-          }
-          if (found === undefined) {
+          const folded = left.size > 0 || leadRun !== undefined ? foldedForMatch(message) : ''
+          for (const run of left) if (folded.includes(run)) left.delete(run)
+          if (found === undefined && (leadRun === undefined || folded.includes(leadRun))) {
             const snippet = snippetOf([message], terms)
             if (snippet !== undefined) found = excerptAt(snippet, next.value.row - from + n, origins[n])
           }
