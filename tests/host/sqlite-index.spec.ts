@@ -248,6 +248,11 @@ describe('a layout that names the pieces of long sessions only', () => {
     const messages = ['a kiwi at first']
     disk.set('session-a', entry(...messages))
     expect(placedOf(disk.path, 'session-a')).toBe(0)
+    // Nothing of it in `places`.
+    const vocabulary = new DatabaseSync(disk.path, { readOnly: true })
+    vocabulary.exec("CREATE VIRTUAL TABLE temp.placed USING fts5vocab(main, 'places', 'row')")
+    expect((vocabulary.prepare('SELECT count(*) AS n FROM temp.placed').get() as { n: number }).n).toBe(0)
+    vocabulary.close()
     messages.push(filler(1), filler(2))
     disk.set('session-a', entry(...messages))
     const db = new DatabaseSync(disk.path, { readOnly: true })

@@ -335,13 +335,13 @@ export class SqliteIndex {
       const digest = digestOf(messages, known?.messages ?? 0)
       let appends = known !== undefined && known.messages <= messages.length && digest.prefix === known.digest && known.segments < MAX_SEGMENTS
       // A session written without `places` is written again whole, with them, once an append would take it past their threshold.
-      let placed = true
+      let withPlaces = true
       if (this.placesFrom > 0 && appends && known !== undefined) {
-        placed = (this.statements.placed.get(known.no) as { placed: number } | undefined)?.placed !== 0
+        withPlaces = (this.statements.placed.get(known.no) as { placed: number } | undefined)?.placed !== 0
         const held = (this.statements.pieceCount.get(known.no * ROW_SPAN, (known.no + 1) * ROW_SPAN) as { n: number }).n
-        if (!placed && held + piecesOf(messages, known.messages, this.pieceChars) > this.placesFrom) appends = false
+        if (!withPlaces && held + piecesOf(messages, known.messages, this.pieceChars) > this.placesFrom) appends = false
       }
-      if (this.placesFrom > 0 && !appends) placed = piecesOf(messages, 0, this.pieceChars) > this.placesFrom
+      if (this.placesFrom > 0 && !appends) withPlaces = piecesOf(messages, 0, this.pieceChars) > this.placesFrom
       if (known !== undefined && !appends) this.dropSessionText(known.no)
       const from = appends ? known!.messages : 0
       const added = from < messages.length ? 1 : 0
@@ -351,7 +351,7 @@ export class SqliteIndex {
       this.idsByNo.set(row.no, id)
       if (this.placesFrom > 0) {
         this.beforeWrite()
-        this.statements.setPlaced.run(placed ? 1 : 0, row.no)
+        this.statements.setPlaced.run(withPlaces ? 1 : 0, row.no)
       }
       if (added === 0) return
       const rowid = row.no * ROW_SPAN + from
@@ -375,7 +375,7 @@ export class SqliteIndex {
         for (const term of pieceThrees) terms.add(term)
         this.beforeWrite()
         this.statements.putText.run(row.no * ROW_SPAN + pieceAt, pack(piece, this.level))
-        if (!this.places || !placed) return
+        if (!this.places || !withPlaces) return
         this.beforeWrite()
         this.statements.putPlace.run(row.no * ROW_SPAN + pieceAt, placed.join(' '))
       }
