@@ -72,6 +72,8 @@ export function dshEnv(options: DshOptions): NodeJS.ProcessEnv {
     npm_config_update_notifier: 'false',
     ...(options.modelUrl === undefined ? {} : { DEEPSEEK_BASE_URL: options.modelUrl }),
     ...(options.apiKey === undefined ? {} : { DEEPSEEK_API_KEY: options.apiKey }),
+    // A profile of the host's processes, asked for on purpose (`DSH_SESSIONS_NODE_OPTIONS=--cpu-prof …`): the run's own NODE_OPTIONS never leak in.
+    ...(process.env.DSH_SESSIONS_NODE_OPTIONS === undefined ? {} : { NODE_OPTIONS: process.env.DSH_SESSIONS_NODE_OPTIONS }),
   }
 }
 
