@@ -44,7 +44,7 @@ export const LAYOUTS: readonly SqliteLayout[] = [
   { ...LAYOUT, pieceChars: 16 * 1024, threes: false },
   { ...LAYOUT, pieceChars: 32 * 1024, threes: false },
   { ...LAYOUT, placesFrom: 4 },
-  { ...LAYOUT, placesFrom: 8 },
+  { ...LAYOUT, placesFrom: 0 },
 ]
 
 /** A layout's name in the tables. */
