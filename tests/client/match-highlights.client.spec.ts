@@ -52,13 +52,24 @@ describe('the matches of excerpts', () => {
     await frame()
     await frame()
     expect(registry.get(MATCH_HIGHLIGHT)!.ranges.map(range => range.toString())).toEqual(['billing', 'migration'])
-    // Text outside the menu and the sidebar's trees is never highlighted.
+    // Text outside the menu and the sidebar's search results is never looked at: not a paragraph, not the sidebar's session tree.
     const elsewhere = document.createElement('p')
     elsewhere.textContent = excerpt.text
-    document.body.append(elsewhere)
+    const sessions = document.createElement('div')
+    sessions.setAttribute('role', 'tree')
+    sessions.textContent = excerpt.text
+    document.body.append(elsewhere, sessions)
     await frame()
     await frame()
     expect(registry.get(MATCH_HIGHLIGHT)!.ranges).toHaveLength(2)
+    const results = document.createElement('div')
+    results.setAttribute('role', 'tree')
+    results.dataset.dshSessionsResults = ''
+    results.textContent = excerpt.text
+    document.body.append(results)
+    await frame()
+    await frame()
+    expect(registry.get(MATCH_HIGHLIGHT)!.ranges.map(range => range.startContainer.parentNode)).toEqual([menu, menu, results, results])
     stop()
     expect(registry.has(MATCH_HIGHLIGHT)).toBe(false)
     expect(document.head.querySelector('style[data-dsh-sessions-matches]')).toBeNull()

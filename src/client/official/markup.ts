@@ -35,6 +35,9 @@ const TREE_ITEM = '[role="treeitem"]'
 const SESSION_ROW = 'data-dsh-session-row'
 const SEARCH_RESULTS = '[data-dsh-sessions-results]'
 
+/** Where excerpts with matches are drawn: the composer's `@` menu and the sidebar's search results (not the sidebar's whole tree). */
+export const EXCERPT_ROOTS = `[role="listbox"], ${SEARCH_RESULTS}`
+
 const rowSelector = (key: string) => `[${CHAT_ROW}="${CSS.escape(key)}"]`
 
 /** The elements of one chat row; the page may hold hidden views of the same session with the same keys. */

@@ -4,7 +4,7 @@
  * the page's CSS Custom Highlight registry marks the ranges, styled with
  * the theme's tokens: an excerpt is shown as its text and remembered, and
  * after each change of the page the matches of the remembered excerpts in
- * the open menu and the sidebar's tree are highlighted again. A browser
+ * the open menu and the sidebar's search results are highlighted again. A browser
  * without the registry shows the matches between the locale's marks.
  * Once a look finds no remembered excerpt on screen a second after the last
  * one was shown (its row may not be drawn yet before), changes of the page
@@ -12,6 +12,7 @@
  * @module @wishp3/dsh-sessions/client/official/match-highlights
  */
 import { emphasise, type MarkedText, matchesIn } from '../core/snippet.ts'
+import { EXCERPT_ROOTS } from './markup.ts'
 
 /** The name of the highlight in the page's registry, and of its style rule. */
 export const MATCH_HIGHLIGHT = 'dsh-sessions-match'
@@ -22,8 +23,6 @@ const MAX_EXCERPTS = 200
 /** How long after an excerpt is shown its row may still be on its way. */
 const DRAWING_MS = 1_000
 
-/** Where excerpts are drawn: the `@` menu and the sidebar's trees. */
-const ROOTS = '[role=listbox], [role=tree]'
 
 /** The registry and its highlight type, where the browser has them. */
 interface HighlightRegistry {
@@ -112,7 +111,7 @@ export class MatchHighlights {
     const { doc, registry } = this
     if (doc === undefined || registry === undefined) return
     const ranges: Range[] = []
-    for (const root of doc.querySelectorAll(ROOTS)) {
+    for (const root of doc.querySelectorAll(EXCERPT_ROOTS)) {
       const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT)
       for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
         for (const [start, end] of matchesIn((node as Text).data, this.excerpts.values())) {

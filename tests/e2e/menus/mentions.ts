@@ -75,7 +75,8 @@ export const mentions: Topic = {
       const options = await openMenu(host.browser.page, 'Compare @')
       const names = options.map(text => text.split('\n')[0])
       expect(names).toEqual(['Folder · src/', 'File · README.md', 'File · notes.txt', ALPHA_TITLE])
-      expect(await sessionMenuRows(host.browser.page, 'Compare @')).toEqual([options.at(-1)])
+      // Read again by its section (the age may have turned a minute between the two reads).
+      expect((await sessionMenuRows(host.browser.page, 'Compare @')).map(row => row.split('\n')[0])).toEqual([ALPHA_TITLE])
       // The title alone, then the age; the id and the workspace's path stay out of the row.
       expect(options.at(-1)).toMatch(new RegExp(`^${ALPHA_TITLE}\\n\\d+ (seconds?|minutes?) ago$`))
       expect(options.at(-1)).not.toContain(alphaId)
