@@ -31,25 +31,6 @@ export interface SettingValues {
   indexFreeSpaceMiB: number
 }
 
-
-/** Effective plugin configuration after defaults. */
-export interface SettingValues {
-  /** `workspace`: only sessions whose cwd equals the target's cwd; `all`: every persisted session. */
-  scope: ReferenceScope
-  /** Resolve bare `session-…` ids written in a message. */
-  allowBareSessionIds: boolean
-  /** Resolve a typed `@Title` that names exactly one in-scope session. */
-  allowPlainTitleMentions: boolean
-  /** Upper bound on the candidates one `@` query returns. */
-  candidateLimit: number
-  /** `passthrough` keeps the readable text and continues; `reject` rejects the step. */
-  failureMode: FailureMode
-  /** Offer the model the `search_sessions` and `read_session` tools, under the same scope. */
-  agentTools: boolean
-  /** Free space, in MiB, the content index leaves on its disk; 0: the larger of 1 GiB and 5 % of the disk. */
-  indexFreeSpaceMiB: number
-}
-
 /** Each key's value when neither the profile's row nor `settings.yaml` sets it. */
 export const DEFAULTS: SettingValues = {
   scope: 'workspace',
