@@ -11,6 +11,9 @@ import { ContentSearch, contentIndexFile } from '../../src/host/search/content-s
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { conversationOf } from '../../src/host/search/conversation.ts'
 import { queryTerms } from '../../src/host/search/terms.ts'
+import { LAYOUT } from '../../src/host/search/index-file.ts'
+import { loadSqlite } from '../../src/host/search/sqlite-capability.ts'
+import { SqliteIndex } from '../../src/host/search/sqlite-index.ts'
 import { SessionIndex } from '../../src/host/sessions/session-index.ts'
 import { A, B, createHostHarness, type HostHarness, id, post, TARGET, temporaryFolder } from './harness.ts'
 import { until } from '../wait.ts'
@@ -230,6 +233,32 @@ describe('the log pass and the index file', () => {
     expect(second.content.status().reads).toBe(0)
     await waitFor(() => second.index.get(id(5))?.label === '发布评审')
     expect(readdirSync(join(file, '..')).filter(name => name.endsWith('.tmp') || name.endsWith('.json'))).toEqual([])
+  })
+
+  it('build a file of the previous layout again once, in the background, answering titles meanwhile, and keep it from then on', async () => {
+    const root = temporary('dsh-sessions-pass-')
+    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+    // The layout before: places named the pieces of every session.
+    const loaded = await loadSqlite()
+    if (!loaded.ok) throw new Error(loaded.reason)
+    const old = SqliteIndex.open(loaded.sqlite, sqliteFile(file), { layout: { ...LAYOUT, placesFrom: 0 } })
+    old.index.set(id(2), { revision: 'old', title: 'Billing notes', messages: ['Where are the invoices kept?'] })
+    old.index.close()
+    await writeStore(root, { 2: STORE[2]!, 5: STORE[5]! })
+    const first = await passHost(root, file)
+    // Titles answer from the listing whatever the file holds.
+    await first.index.whenStarted()
+    await waitFor(() => first.index.get(id(5))?.label === '发布评审')
+    await first.content.whenReady()
+    expect(first.content.status()).toMatchObject({ engine: 'sqlite', start: 'outdated', reads: 2 })
+    expect(await find(first.content, '灰度')).toEqual([id(5)])
+    await first.stop()
+    const second = await passHost(root, file)
+    await second.content.whenReady()
+    expect(second.content.status()).toMatchObject({ engine: 'sqlite', start: 'restored' })
+    await waitFor(() => second.content.status().passes >= 1)
+    expect(second.content.status().reads).toBe(0)
+    expect(await find(second.content, 'invoices')).toEqual([id(2)])
   })
 
   it('a build stopped midway answers from what it held at once and reads only the rest', async () => {

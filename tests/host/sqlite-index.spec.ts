@@ -359,6 +359,12 @@ describe('the file', () => {
       db.exec(`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('format', 'dsh-sessions-content-index-sqlite'), ('version', '0'), ('terms', '${termsFingerprint()}')`)
       db.close()
     }],
+    // The layout before: places named the pieces of every session.
+    ['outdated', (path: string) => {
+      const { index } = SqliteIndex.open(sqlite, path, { layout: { ...LAYOUT, placesFrom: 0 } })
+      index.set('session-old', entry('written when every session had places'))
+      index.close()
+    }],
     // The current layout, written by another term pipeline: only the fingerprint tells.
     ['outdated', (path: string) => {
       const { index } = SqliteIndex.open(sqlite, path)
