@@ -38,7 +38,7 @@ export interface BenchDocument {
 
 const USAGE = `npm run bench [-- options]
   --only <mode>[,<mode>…]   modes to run (default: ${DEFAULT_MODES.join(', ')})
-  --sessions <n>[,<n>…]     store size (a list where a mode measures several: since); default 2000
+  --sessions <n>[,<n>…]     store size (a list where a mode measures several: since, content); default 2000
   --workspaces <n>          workspaces the store spreads over; default 20
   --runs <n>                samples per figure (modes cap it as they always did); default 100
   --official-runs <n>       runs of the official candidates call; default 5

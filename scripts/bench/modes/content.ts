@@ -482,6 +482,8 @@ export function corporaTable(figures: readonly ContentFigures[]): Table {
   const row = (label: string, value: (one: ContentFigures) => string, target: string) => [label, ...figures.map(value), target]
   const slowest = (one: ContentFigures) => one.queries.reduce((worst, query) => (Math.max(query.latency.p95, query.sidebar.p95) > Math.max(worst.latency.p95, worst.sidebar.p95) ? query : worst))
   const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`
+  const median = (values: readonly number[]) => percentiles(values).p50
+  const signed = (value: number) => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(0)}`
   return {
     title: 'The content index through the real host, each corpus and size in homes of its own (p50 / p95 where two figures)',
     columns: ['', ...figures.map(one => `${one.corpus}, ${one.sessions.toLocaleString('en')} sessions`), 'target'],
@@ -496,6 +498,8 @@ export function corporaTable(figures: readonly ContentFigures[]): Table {
       row('cold build, boot to ready', one => ms(one.buildMs), '≤ 10 min at 20,000'),
       row('share of a core added during the build', one => `${((one.buildCores.plugin - one.buildCores.bare) * 100).toFixed(0)} %`, '≤ 50 %'),
       row('memory added, at the peak', one => `${(one.rssMb.pluginPeak - one.rssMb.barePeak).toFixed(0)} MB`, '≤ 200 MB'),
+      row('host /api p95 during the build, against idle', one => `${ms(one.apiDuringBuild.p95)} against ${ms(one.apiIdle.p95)}, ${signed((one.apiDuringBuild.p95 / one.apiIdle.p95 - 1) * 100)} %`, '≤ +20 %'),
+      row('dsh web boot, median with the plugin against bare', one => `${ms(median(one.bootMs.plugin))} against ${ms(median(one.bootMs.bare))}, ${signed((median(one.bootMs.plugin) / median(one.bootMs.bare) - 1) * 100)} %`, '≤ +10 %'),
       row('a restart: boot to the first right answer, slowest', one => ms(Math.max(...one.restart.map(run => run.answerMs))), '≤ 5 s'),
       row('a new message: send to found, slowest', one => ms(Math.max(...one.findableMs)), '≤ 2 s'),
     ],

@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url'
 import { type BenchQuery, benchQueries, CORPORA, type ConversationSpec, type CorpusName, sessionText } from '../../../dev/corpus.ts'
 import { percentile } from '../../../dev/percentile.ts'
 import type { BenchMode } from '../mode.ts'
-import { note } from '../figures.ts'
+import { ms, note, type Table, table } from '../figures.ts'
 import { hostDir } from '../../../dev/pinned-host.ts'
 import { IndexKeeper, sqliteFileOf } from '../../../src/host/search/index-keeper.ts'
 import { queryTerms } from '../../../src/host/search/terms.ts'
@@ -236,30 +236,57 @@ export async function measureLayouts(options: { corpus: CorpusName; sessions: nu
 }
 
 /**
- * The figures as printed lines.
- * @param figures - what {@link measureEngines} gave.
- * @returns markdown lines.
+ * A layout's name in a table: how it differs from the product's, or `chosen`.
+ * @param layout - one of {@link LAYOUTS}.
+ * @returns a few words.
  */
-export function layoutsReport(figures: Awaited<ReturnType<typeof measureLayouts>>): string[] {
-  const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`)
+export function layoutDifference(layout: SqliteLayout): string {
+  const differences: string[] = []
+  if (layout.detail !== LAYOUT.detail) differences.push(`detail=${layout.detail}`)
+  if (layout.level !== LAYOUT.level) differences.push(`deflate level ${layout.level}`)
+  if (layout.pieceChars !== LAYOUT.pieceChars) differences.push(`${layout.pieceChars / 1024} KiB pieces`)
+  if (layout.places !== LAYOUT.places) differences.push(layout.places ? 'places' : 'no places')
+  if (layout.placesOfWords !== LAYOUT.placesOfWords) differences.push(`words in ${layout.placesOfWords === 'every' ? 'every piece' : 'the first piece'}`)
+  if (layout.threes !== LAYOUT.threes) differences.push(layout.threes ? 'CJK runs of three' : 'CJK pairs only')
+  if (layout.places && layout.placesFrom !== LAYOUT.placesFrom) differences.push(layout.placesFrom === 0 ? 'places of every session' : `places from ${layout.placesFrom + 1} pieces`)
+  if (layout.merge.automerge !== LAYOUT.merge.automerge) differences.push(`merging ${layout.merge.automerge} at a time`)
+  return differences.length === 0 ? 'chosen' : differences.join(', ')
+}
+
+/**
+ * The layouts of one corpus side by side.
+ * @param figures - what {@link measureLayouts} measured.
+ * @returns a table, a column per layout.
+ */
+export function layoutsTable(figures: Awaited<ReturnType<typeof measureLayouts>>): Table {
   const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`
   const engines = figures.layouts
-  const name = (engine: EngineFigures) => layoutLabel(engine.layout)
-  const row = (label: string, value: (engine: EngineFigures) => string) => `| ${label} | ${engines.map(value).join(' | ')} |`
+  const row = (label: string, value: (engine: EngineFigures) => string) => [label, ...engines.map(value)]
+  const slowest = (engine: EngineFigures) => engine.queries.reduce((worst, query) => (query.p95 > worst.p95 ? query : worst))
+  return {
+    title: `Layouts of the content index, in process, ${figures.sessions.toLocaleString('en')} ${figures.corpus} sessions, ${figures.messages.toLocaleString('en')} messages, ${mb(figures.textBytes)} of searchable text`,
+    columns: ['', ...engines.map(engine => layoutDifference(engine.layout))],
+    rows: [
+      row('build: time / share of a core', e => `${ms(e.buildMs)} / ${(100 * e.buildCores).toFixed(0)} %`),
+      row('file on disk / searchable text', e => `${mb(e.fileBytes)} / ${(e.fileBytes / figures.textBytes).toFixed(2)}×`),
+      row('memory over the baseline: peak / settled', e => `${(e.peakMb - e.baselineMb).toFixed(0)} MB / ${(e.settledMb - e.baselineMb).toFixed(0)} MB`),
+      row('queries, all kinds: p50 / p95', e => `${ms(e.all.p50)} / ${ms(e.all.p95)}`),
+      row('the slowest query, p95', e => `${slowest(e).query} ${ms(slowest(e).p95)}`),
+      row('answers exact', e => `${e.queries.filter(query => query.exact).length} of ${e.queries.length}`),
+      row('100 new messages: bytes written / time', e => `${mb(e.appendBytes)} / ${ms(e.appendMs)}`),
+    ],
+  }
+}
+
+/**
+ * Each query on each layout, as printed lines.
+ * @param figures - what {@link measureLayouts} measured.
+ * @returns markdown lines.
+ */
+export function layoutQueriesReport(figures: Awaited<ReturnType<typeof measureLayouts>>): string[] {
+  const engines = figures.layouts
   return [
-    `content index layouts at ${figures.sessions} ${figures.corpus} sessions, ${figures.messages} messages, ${mb(figures.textBytes)} of searchable text`,
-    `| figure | ${engines.map(name).join(' | ')} |`,
-    `| --- | ${engines.map(() => '---').join(' | ')} |`,
-    row('build (index every session): time / share of a core', e => `${ms(e.buildMs)} / ${(100 * e.buildCores).toFixed(0)} %`),
-    row('save after the build', e => ms(e.saveMs)),
-    row('resident memory over the baseline: peak / settled', e => `${(e.peakMb - e.baselineMb).toFixed(0)} MB / ${(e.settledMb - e.baselineMb).toFixed(0)} MB`),
-    row('file on disk / searchable text', e => `${mb(e.fileBytes)} / ${(e.fileBytes / figures.textBytes).toFixed(2)}×`),
-    row('reopen (restart): time / memory over the baseline', e => `${ms(e.reopenMs)} / ${(e.reopenedMb - e.baselineMb).toFixed(0)} MB`),
-    row('queries, all kinds: p50 / p95', e => `${ms(e.all.p50)} / ${ms(e.all.p95)}`),
-    row('answers exact', e => `${e.queries.filter(query => query.exact).length} of ${e.queries.length}`),
-    row('100 new messages: bytes written / time', e => `${mb(e.appendBytes)} / ${ms(e.appendMs)}`),
-    '',
-    `| kind | query | sessions that match | ${engines.map(engine => `${name(engine)}: answered, exact, p50 / p95`).join(' | ')} |`,
+    `| kind | query | sessions that match | ${engines.map(engine => `${layoutDifference(engine.layout)}: answered, exact, p50 / p95`).join(' | ')} |`,
     `| --- | --- | --- | ${engines.map(() => '---').join(' | ')} |`,
     ...engines[0]!.queries.map((query, n) => `| ${query.kind} | ${query.query} | ${query.expected} | ${engines.map(engine => {
       const one = engine.queries[n]!
@@ -291,7 +318,7 @@ export const layouts: BenchMode = {
       settings: { ...options, corpora: context.settings.corpora, ...(chosen === undefined ? {} : { layouts: chosen }), ...(querySessions === undefined ? {} : { querySessions }) },
       figures,
       units: { textBytes: 'bytes', buildMs: 'ms', fileBytes: 'bytes', appendBytes: 'bytes', appendMs: 'ms' },
-      blocks: figures.flatMap(one => [...layoutsReport(one), '']).map(note),
+      blocks: figures.flatMap(one => [table(layoutsTable(one)), note(`chosen: ${layoutLabel(LAYOUT)}`), ...layoutQueriesReport(one).map(note)]),
     }
   },
 }
