@@ -184,7 +184,7 @@ describe('answers', () => {
   })
 })
 
-  it('name a word in its first piece only, yet find a run whose pairs first stand apart, and excerpt the first message of every word', () => {
+  it('name a word in every piece that holds it, find a run whose pairs first stand apart, and excerpt the first message of every word', () => {
     const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
     // `places` of every session, whatever its length: what it names is the point here.
     const disk = openIndex(path, { ...LAYOUT, placesFrom: 0 })
@@ -199,12 +199,13 @@ describe('answers', () => {
     const [run] = disk.search(queryTerms('不会移除'), () => true, 5, newestFirst)
     expect(run?.snippet).toMatchObject({ message: 31, text: '这里说的是不会移除的数据' })
     disk.close()
-    // The file's own record: quetzal named in one piece, each pair of the run in every piece that holds it.
+    // The file's own record: quetzal and each pair of the run named in every piece that holds them.
     const db = new DatabaseSync(path)
     afterTest(() => db.close())
     db.exec("CREATE VIRTUAL TABLE temp.placed USING fts5vocab(main, 'places', 'row')")
     const rows = (term: string) => (db.prepare('SELECT doc FROM temp.placed WHERE term = ?').get(term) as { doc: number } | undefined)?.doc
-    expect({ quetzal: rows('quetzal'), filler: rows('filler'), 不会: rows('不会'), 移除: rows('移除') }).toEqual({ quetzal: 1, filler: 1, 不会: 2, 移除: 2 })
+    expect({ quetzal: rows('quetzal'), 不会: rows('不会'), 移除: rows('移除') }).toEqual({ quetzal: 2, 不会: 2, 移除: 2 })
+    expect(rows('filler')).toBeGreaterThan(2)
   })
 
 describe('a layout that names the pieces of long sessions only', () => {
@@ -266,6 +267,50 @@ describe('a layout that names the pieces of long sessions only', () => {
     expect([placedOf(disk.path, 'session-a'), segments()]).toEqual([1, 1])
     expect(disk.search(queryTerms('kiwi quetzal'), () => true, 5, newestFirst).map(hit => [hit.id, hit.snippet.message])).toEqual([['session-a', 1]])
     expect(disk.search(queryTerms('quetzal'), () => true, 5, newestFirst)[0]!.snippet.message).toBe(messages.length)
+  })
+})
+
+describe('inside one session', () => {
+  const filler = (n: number) => `filler ${n} ${'padding '.repeat(80)}`
+  /** A long session (more than 8 pieces, so `places` names them) and a short one, holding the corpus's messages among filler. */
+  function sessions(): { disk: SqliteIndex; long: string[]; short: string[] } {
+    const disk = openIndex()
+    const long = Array.from({ length: 70 }, (_, n) => filler(n))
+    CORPUS.flat().forEach((message, n) => { long[5 + n * 4] = message })
+    long[66] = '不会移 and 会移除 apart'
+    const short = CORPUS.flat().slice(0, 8)
+    disk.set('session-long', entry(...long))
+    disk.set('session-short', entry(...short))
+    return { disk, long, short }
+  }
+  const scan = (messages: readonly string[], query: string) => messages.flatMap((message, n) => (holds([message], query) ? [n + 1] : []))
+  const numbers = (disk: SqliteIndex, id: string, query: string) => disk.searchSession(id, queryTerms(query), 100)!.matches.map(match => match.message).sort((a, b) => a - b)
+
+  it('finds the messages a plain scan of each message finds, in a long session and a short one', () => {
+    const { disk, long, short } = sessions()
+    for (const query of [...QUERIES, '不会移除', 'padding']) {
+      expect([query, numbers(disk, 'session-long', query)]).toEqual([query, scan(long, query)])
+      expect([query, numbers(disk, 'session-short', query)]).toEqual([query, scan(short, query)])
+    }
+  })
+
+  it('gives each match\'s number, excerpt and origin, the densest match first', () => {
+    const { disk } = sessions()
+    const { matches, more } = disk.searchSession('session-long', queryTerms('rollout'), 3)!
+    expect(more).toBe(false)
+    // Four matches in message 38 first; then one match in the shortest messages: `the rollout again` (66), `The rollout waits for the freeze.` (10).
+    expect(matches.map(match => match.message)).toEqual([38, 66, 10])
+    expect(matches[0]!.snippet).toMatchObject({ message: 38, text: 'rollout rollout rollout and more rollout' })
+    expect(disk.searchSession('session-nowhere', queryTerms('rollout'), 3)).toBeUndefined()
+  })
+
+  it('reads a bounded number of pieces, and says when more may match', () => {
+    const disk = openIndex()
+    disk.set('session-big', entry(...Array.from({ length: 1_000 }, (_, n) => filler(n))))
+    const { matches, more } = disk.searchSession('session-big', queryTerms('padding'), 20)!
+    expect(matches).toHaveLength(20)
+    expect(more).toBe(true)
+    expect(disk.searchSession('session-big', queryTerms('filler 999'), 20)!.matches.map(match => match.message)).toEqual([1_000])
   })
 })
 

@@ -33,7 +33,7 @@ import { FTS5_MERGE, LAYOUT, type SqliteLayout } from '../../../src/host/search/
 /** The layouts measured: the one the index uses first. */
 export const LAYOUTS: readonly SqliteLayout[] = [
   LAYOUT,
-  { ...LAYOUT, placesOfWords: 'every' },
+  { ...LAYOUT, placesOfWords: 'first' },
   { ...LAYOUT, level: 6 },
   { ...LAYOUT, threes: false },
   { ...LAYOUT, pieceChars: 8 * 1024 },

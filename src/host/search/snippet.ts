@@ -201,3 +201,30 @@ export function snippetOf(messages: readonly string[], terms: readonly QueryTerm
   }
   return undefined
 }
+
+/**
+ * How often a message matches a query that it matches whole: every word (at
+ * word boundaries, the last as a prefix where the query says so) and every
+ * Chinese or Japanese run standing whole in it.
+ * @param message - one message's text.
+ * @param words - the query's terms that are not part of a run.
+ * @param runs - the folded text of each run of the query.
+ * @returns the number of matches; 0 when a word or run is missing.
+ */
+export function matchCount(message: string, words: readonly QueryTerm[], runs: readonly string[]): number {
+  const source = message.length > MAX_SCANNED ? message.slice(0, MAX_SCANNED) : message
+  const folded = ASCII.test(source) ? source.toLowerCase() : fold(source)
+  let count = 0
+  for (const run of runs) {
+    let found = 0
+    for (let at = folded.indexOf(run); at >= 0; at = folded.indexOf(run, at + run.length)) found += 1
+    if (found === 0) return 0
+    count += found
+  }
+  for (const word of words) {
+    const found = matches(folded, word).length
+    if (found === 0) return 0
+    count += found
+  }
+  return count
+}

@@ -43,7 +43,9 @@ import { isDiskFull } from './disk-space.ts'
 import { IndexDamagedError, isBusy, isDamaged, LAYOUT, openIndexFile, removeIndexFile, ROW_SPAN, setIndexFileAside, type SqliteLayout } from './index-file.ts'
 import { type ExpectedFile, indexFileProblem } from './index-health.ts'
 import { type AdmittedRows, type ContentHit, IndexSearch, RANKED_ROWS } from './index-search.ts'
-import { prefixEnd } from './prefix-expansion.ts'
+import { asPairs } from './match-expression.ts'
+import { searchMessages, type SessionMatches } from './message-search.ts'
+import { expansionsOf, prefixEnd } from './prefix-expansion.ts'
 import type { SqliteModule } from './sqlite-capability.ts'
 import { digestOf, pack, type StoredPiece, UnpackError } from './stored-text.ts'
 import { type QueryTerm, visitIndexTerms } from './terms.ts'
@@ -557,5 +559,23 @@ export class SqliteIndex {
   search(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows): ContentHit[] {
     if (terms.length === 0 || limit <= 0) return []
     return this.guarded(() => this.searcher.find(terms, admit, limit, tieBreak, admitted))
+  }
+
+  /**
+   * The messages of one session that hold every term, best first (see `message-search.ts`).
+   * @param id - the session.
+   * @param terms - the query's terms.
+   * @param limit - most messages returned.
+   * @returns the matches; `undefined` when the index does not hold the session.
+   */
+  searchSession(id: string, terms: readonly QueryTerm[], limit: number): SessionMatches | undefined {
+    const no = (this.statements.session.get(id) as { no: number } | undefined)?.no
+    if (no === undefined) return undefined
+    if (terms.length === 0 || limit <= 0) return { matches: [], more: false }
+    return this.guarded(() => {
+      const placed = this.places && (this.statements.placed.get(no) as { placed: number } | undefined)?.placed !== 0
+      const expansions = expansionsOf(asPairs(terms), (prefix, most) => this.termsStarting(prefix, most))
+      return searchMessages({ statement: sql => this.statement(sql) }, no, placed && this.everyPiece, terms, expansions, limit)
+    })
   }
 }

@@ -1,0 +1,88 @@
+/**
+ * Search inside one session, for the `read_session` tool: the pieces of the
+ * session's stored text that may hold the query, named by `places` where the
+ * session has them and read in order where it has none (a session of a few
+ * pieces), at most {@link MAX_SEARCHED_PIECES} pieces a query; then every
+ * message of them that holds the whole query, the densest matches first.
+ * @module @wishp3/dsh-sessions/host/search/message-search
+ */
+import type { StatementSync } from 'node:sqlite'
+import type { Snippet } from '../../shared/wire.ts'
+import type { MessageOrigin } from './conversation.ts'
+import { ROW_SPAN } from './index-file.ts'
+import { asPairs, type Expansions, groupsOf, isRun, matchOf, runsOf } from './match-expression.ts'
+import { matchCount, snippetOf } from './snippet.ts'
+import { unpack } from './stored-text.ts'
+import type { QueryTerm } from './terms.ts'
+
+/** Most pieces of text (about 4,096 characters each) one query reads. */
+export const MAX_SEARCHED_PIECES = 64
+
+/** One message that matches. */
+export interface MessageMatch {
+  /** Its number among the session's messages, from 1. */
+  readonly message: number
+  readonly snippet: Snippet
+  /** The log event it came from, where the index knows it. */
+  readonly origin?: MessageOrigin
+  readonly score: number
+}
+
+/** What a search inside one session found. */
+export interface SessionMatches {
+  readonly matches: readonly MessageMatch[]
+  /** Whether more pieces may hold the query than the search read. */
+  readonly more: boolean
+}
+
+/** What the search reads of the index. */
+export interface SearchedSession {
+  statement(sql: string): StatementSync
+}
+
+/** A message's score: its matches, less for a longer message. */
+function scoreOf(count: number, length: number): number {
+  return count / (1 + Math.log2(1 + length / 256))
+}
+
+/**
+ * The messages of one session that hold every term of a query.
+ * @param file - the index.
+ * @param no - the session's number in the index.
+ * @param placed - whether `places` names its pieces (else they are read in order).
+ * @param asked - the query's terms.
+ * @param expansions - prefixes asked as their terms (see `prefix-expansion.ts`).
+ * @param limit - most messages returned.
+ * @returns the best matches first, and whether pieces were left unread.
+ */
+export function searchMessages(file: SearchedSession, no: number, placed: boolean, asked: readonly QueryTerm[], expansions: Expansions, limit: number): SessionMatches {
+  const from = no * ROW_SPAN
+  const rows = (placed
+    ? file.statement('SELECT rowid AS row FROM places WHERE places MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid LIMIT ?').all(matchOf(asPairs(asked), expansions), from, from + ROW_SPAN, MAX_SEARCHED_PIECES + 1)
+    : file.statement('SELECT row FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?').all(from, from + ROW_SPAN, MAX_SEARCHED_PIECES + 1)) as { row: number }[]
+  const words = groupsOf(asked).filter(group => !isRun(group)).flat()
+  const runs = runsOf(asked).map(run => run.text)
+  const text = file.statement('SELECT body FROM texts WHERE row = ?')
+  const found: MessageMatch[] = []
+  for (const { row } of rows.slice(0, MAX_SEARCHED_PIECES)) {
+    const body = text.get(row) as { body: Uint8Array } | undefined
+    if (body === undefined) continue
+    const [messages, origins] = unpack(body.body)
+    for (const [n, message] of messages.entries()) {
+      const count = matchCount(message, words, runs)
+      if (count === 0) continue
+      const snippet = snippetOf([message], asked)
+      if (snippet === undefined) continue
+      const origin = origins[n]
+      const number = row - from + n + 1
+      found.push({
+        message: number,
+        snippet: { ...snippet, message: number },
+        ...(origin === null || origin === undefined || origin[0] < 0 ? {} : { origin: { seq: origin[0], time: origin[1], role: origin[2] } }),
+        score: scoreOf(count, message.length),
+      })
+    }
+  }
+  found.sort((a, b) => b.score - a.score || a.message - b.message)
+  return { matches: found.slice(0, limit), more: rows.length > MAX_SEARCHED_PIECES }
+}
