@@ -139,6 +139,36 @@ describe('read_session', () => {
   })
 })
 
+describe('read_session, inside one session', () => {
+  it('finds the messages that hold the query, best first, each with its number, role, time and excerpt, and reads around one', async () => {
+    const { h, read, content } = await setup()
+    const messages = Array.from({ length: 40 }, (_, n) => `note ${n} about the weekly sync`)
+    messages[7] = 'We decided the quetzal flag stays off until 灰度验证完成.'
+    messages[30] = 'quetzal quetzal: the flag again, and again the quetzal'
+    h.session(id(5), { cwd: A, title: 'Long notes', messages })
+    await content.whenReady()
+    const ask = (args: object) => read.execute({ sessionId: id(5), ...args }, exec(h)) as Promise<{ matches?: { n: number; role?: string; time?: string; excerpt: string }[]; messages?: { n: number }[] }>
+    const found = await ask({ query: 'quetzal flag' })
+    expect(found).toMatchObject({ found: true, sessionId: id(5), title: 'Long notes', workspace: A })
+    expect(found.matches!.map(match => match.n)).toEqual([31, 8])
+    expect(found.matches![1]).toEqual({ n: 8, role: 'user', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), excerpt: 'We decided the quetzal flag stays off until 灰度验证完成.' })
+    expect((await ask({ query: '灰度验证' })).matches!.map(match => match.n)).toEqual([8])
+    expect((await ask({ query: 'zanzibar' })).matches).toEqual([])
+    expect((await ask({ around: 8, maxChars: 500 })).messages!.map(message => message.n).slice(0, 3)).toEqual([6, 7, 8])
+    expect((await ask({ around: 1, maxChars: 500 })).messages![0]!.n).toBe(1)
+  })
+
+  it('gives every session the caller may not read the same answer, and refuses mixed or empty arguments', async () => {
+    const { h, read } = await setup()
+    const answers = await Promise.all([id(3), TARGET, id(99)].map(sessionId => read.execute({ sessionId, query: 'quetzal' }, exec(h))))
+    expect(new Set(answers.map(answer => JSON.stringify(answer))).size).toBe(1)
+    expect(answers[0]).toEqual({ found: false, note: expect.any(String) })
+    for (const args of [{ query: 'quetzal', around: 2 }, { query: 'quetzal', fromMessage: 2 }, { around: 2, fromMessage: 2 }, { around: 0 }, { query: '' }, { query: 'x' }, { query: 'x'.repeat(257) }]) {
+      await expect(read.execute({ sessionId: id(2), ...args }, exec(h)), JSON.stringify(args).slice(0, 40)).rejects.toThrow()
+    }
+  })
+})
+
 describe('what the tools give the model', () => {
   it('frames session text exactly as the official service frames a snapshot, and nothing inside can close the frame', async () => {
     const h = await createHostHarness()

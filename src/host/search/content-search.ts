@@ -56,6 +56,7 @@ import type { ContentEntry } from './sqlite-index.ts'
 import { conversationOf, messageText, roledConversationOf, titleOf } from './conversation.ts'
 import { type ConversationPage, pageOf } from './conversation-page.ts'
 import { MAX_READ_TEXT } from './conversation-reader.ts'
+import { scanMessages, type SessionMatches } from './message-search.ts'
 import type { QueryTerm } from './terms.ts'
 import { SearchWorker, workerModule } from './worker-client.ts'
 import { DAMAGED_MESSAGE } from './index-file.ts'
@@ -430,6 +431,32 @@ export class ContentSearch implements ContentSink {
       return (await worker.call('page', { path, revision, from, maxChars })) ?? undefined
     } catch (error) {
       this.ctx.logger('dsh-sessions').warn('content search: reading %s failed: %s', id, error)
+      return undefined
+    }
+  }
+
+  /**
+   * The messages of one session that hold every term, best first: from the
+   * index where it holds the session, else from the session's events while
+   * it is live in this process, else from its log through the worker.
+   * @param id - a session the caller may read.
+   * @param terms - the query's terms.
+   * @param limit - most messages returned.
+   * @returns the matches; `undefined` when the session's text cannot be read.
+   */
+  async searchSession(id: string, terms: readonly QueryTerm[], limit: number): Promise<SessionMatches | undefined> {
+    const worker = this.worker
+    const indexed = worker?.alive === true && !this.rebuilding && this.summaries.has(id)
+    const live = this.ctx.sessions.get(id as SessionHeader['id'])
+    if (!indexed && live !== undefined) return scanMessages(roledConversationOf(live.events, MAX_READ_TEXT), terms, limit)
+    const session = this.sessions.get(id)
+    if (session === undefined || worker?.alive !== true) return undefined
+    const path = this.logs.path(session)
+    const revision = path === undefined ? undefined : await this.logs.revision(session)
+    try {
+      return (await worker.call('searchSession', { session: id, terms, limit, ...(path === undefined || revision === undefined ? {} : { path, revision }) })) ?? undefined
+    } catch (error) {
+      if (!this.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: searching %s failed: %s', id, error)
       return undefined
     }
   }

@@ -1,6 +1,7 @@
 /**
- * Pages of cold sessions' conversations, read from their log files in the
- * search worker for the `read_session` tool. The last few conversations read
+ * Pages of cold sessions' conversations, and the messages of one that match
+ * a query, read from their log files in the search worker for the
+ * `read_session` tool. The last few conversations read
  * are kept, keyed by log path and revision, so reading on through a long
  * session parses its log once.
  * @module @wishp3/dsh-sessions/host/search/conversation-reader
@@ -8,6 +9,8 @@
 import type { RoledConversation } from './conversation.ts'
 import { type ConversationPage, pageOf } from './conversation-page.ts'
 import { readLogFile } from '../official/log-file.ts'
+import { scanMessages, type SessionMatches } from './message-search.ts'
+import type { QueryTerm } from './terms.ts'
 
 /** Most characters of one session's conversation the tool can read. */
 export const MAX_READ_TEXT = 16 * 1024 * 1024
@@ -28,6 +31,25 @@ export class ConversationReader {
    * @returns the page; `null` when the log is gone.
    */
   async page(path: string, revision: string, from: number, maxChars: number): Promise<ConversationPage | null> {
+    const conversation = await this.read(path, revision)
+    return conversation === undefined ? null : pageOf(conversation, from, maxChars)
+  }
+
+  /**
+   * The messages of a session's conversation that hold every term of a query (see `message-search.ts`).
+   * @param path - the session's log file.
+   * @param revision - the log's revision, as the host last saw it.
+   * @param terms - the query's terms.
+   * @param limit - most messages returned.
+   * @returns the matches; `null` when the log is gone.
+   */
+  async matches(path: string, revision: string, terms: readonly QueryTerm[], limit: number): Promise<SessionMatches | null> {
+    const conversation = await this.read(path, revision)
+    return conversation === undefined ? null : scanMessages(conversation, terms, limit)
+  }
+
+  /** A session's conversation, read once while its log is unchanged. */
+  private read(path: string, revision: string): Promise<RoledConversation | undefined> {
     const key = `${path}\u0000${revision}`
     let reading = this.kept.get(key)
     if (reading === undefined) {
@@ -39,7 +61,6 @@ export class ConversationReader {
       this.kept.delete(key)
       this.kept.set(key, reading)
     }
-    const conversation = await reading
-    return conversation === undefined ? null : pageOf(conversation, from, maxChars)
+    return reading
   }
 }

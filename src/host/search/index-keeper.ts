@@ -32,6 +32,7 @@ import { IndexDamagedError, sqliteCodeOf } from './index-file.ts'
 import { loadSqlite, type SqliteModule } from './sqlite-capability.ts'
 import type { ContentHit } from './index-search.ts'
 import { type ContentEntry, type SqliteIndexOptions, SqliteIndex } from './sqlite-index.ts'
+import type { SessionMatches } from './message-search.ts'
 import type { QueryTerm } from './terms.ts'
 import { HeldScopes } from './held-scopes.ts'
 import { type HeldScopeQuery, type IndexEngine, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD, type SearchScope, type WorkerCalls } from './worker-protocol.ts'
@@ -185,6 +186,19 @@ export class IndexKeeper {
     const newer = (a: string, b: string): number => (createdAt.get(b) ?? 0) - (createdAt.get(a) ?? 0)
     // A short list of the sessions admitted is applied inside SQLite, before any row is ranked; sessions left out are skipped as rows are read.
     return this.guarded(() => disk.search(terms, admit, limit, newer, scope.only))
+  }
+
+  /**
+   * The messages of one session that hold every term; see {@link SqliteIndex.searchSession}.
+   * @param session - the session.
+   * @param terms - the query's terms.
+   * @param limit - most messages returned.
+   * @returns the matches; `undefined` when the index does not hold the session, or there is no index.
+   */
+  searchSession(session: string, terms: readonly QueryTerm[], limit: number): SessionMatches | undefined {
+    const disk = this.disk
+    if (disk === undefined) return undefined
+    return this.guarded(() => disk.searchSession(session, terms, limit))
   }
 
   /**

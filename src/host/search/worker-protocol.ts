@@ -7,6 +7,7 @@ import type { DiskSpace } from './disk-space.ts'
 import type { ContentHit } from './index-search.ts'
 import type { ConversationText } from './conversation.ts'
 import type { ConversationPage } from './conversation-page.ts'
+import type { SessionMatches } from './message-search.ts'
 import type { QueryTerm } from './terms.ts'
 
 /** What the index keeps of a session that the host half mirrors: enough to tell a changed log and to name the session. */
@@ -84,9 +85,11 @@ export interface WorkerCalls {
   save: { args: { file: string; complete: boolean }; result: { bytes: number } }
   /** A page of a cold session's conversation, read from its log (the `read_session` tool); `null` when the log is gone. */
   page: { args: { path: string; revision: string; from: number; maxChars: number }; result: ConversationPage | null }
-  /** Opens the index file (see `index-keeper.ts`), or without one (`null`) an index in memory; engine `none` and `why` where SQLite cannot serve. */
+  /** The messages of one session that hold a query: from the index where it holds the session, else from its log (`path`), or `null`. */
+  searchSession: { args: { session: string; terms: readonly QueryTerm[]; limit: number; path?: string; revision?: string }; result: SessionMatches | null }
   /** Looks at the file's health and the disk's free space against the floor; fails with the damage message when the file was found damaged. */
   check: { args: { freeSpaceMiB: number }; result: { space: DiskSpace; open: boolean; bytes: number } }
+  /** Opens the index file (see `index-keeper.ts`), or without one (`null`) an index in memory; engine `none` and `why` where SQLite cannot serve. */
   load: { args: { file: string | null; freeSpaceMiB?: number }; result: { engine: IndexEngine; entries: readonly (readonly [string, EntrySummary])[]; reason: LoadReason; bytes: number; why?: string } }
 }
 

@@ -2,8 +2,9 @@
  * The `read_session` model tool: the messages of a session the calling
  * session may reference, the user's own messages and the assistant's reply
  * text, numbered as `search_sessions` numbers them, one bounded page per
- * call, with where to continue. Every session the caller may not see, for
- * whatever reason, gets the same answer as one that does not exist.
+ * call, with where to continue; the messages around one of them; or the
+ * messages that match a query, best first. Every session the caller may not
+ * see, for whatever reason, gets the same answer as one that does not exist.
  * @module @wishp3/dsh-sessions/host/tools/read-session
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -11,6 +12,7 @@ import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools'
 import { callingTarget, visibleSession } from './calling-session.ts'
 import type { SessionToolDependencies } from './search-sessions.ts'
 import { framedContent } from './tool-output.ts'
+import { MAX_QUERY_LENGTH, queryTerms } from '../search/terms.ts'
 
 /** The tool's name. */
 export const READ_SESSION = 'read_session'
@@ -24,6 +26,12 @@ export const MIN_READ_CHARS = 500
 /** Most characters one call may ask for. */
 export const MAX_READ_CHARS = 20_000
 
+/** Most matches one query returns. */
+export const MAX_MATCHES = 20
+
+/** Messages a read `around` a message starts before it. */
+export const AROUND_BEFORE = 2
+
 /** The one answer for every session the caller may not read. */
 const NOT_FOUND = { found: false as const, note: 'No session with this id can be read from here.' }
 
@@ -34,9 +42,11 @@ const NOT_FOUND = { found: false as const, note: 'No session with this id can be
 export function readSessionTool(ctx: Context, deps: SessionToolDependencies): ToolDefinition {
   return defineTool({
     name: READ_SESSION,
-    description: `Read the messages of an earlier session found with search_sessions: the user's messages and the assistant's replies, numbered from 1. Returns up to maxChars characters (default ${DEFAULT_READ_CHARS}, at most ${MAX_READ_CHARS}) starting at fromMessage (default 1), and the number to continue from when more remains. Pass a message number from search_sessions as fromMessage to read around a match.`,
+    description: `Read the messages of an earlier session found with search_sessions or referenced in the conversation: the user's messages and the assistant's replies, numbered from 1. Returns up to maxChars characters (default ${DEFAULT_READ_CHARS}, at most ${MAX_READ_CHARS}) starting at fromMessage (default 1), or starting ${AROUND_BEFORE} messages before message \`around\`, and the number to continue from when more remains. With query, returns instead the messages of this session that contain every word of it (the last word may be a prefix; Chinese matches inside sentences), best first, at most ${MAX_MATCHES}, each with its number, role, time and an excerpt; then read around a match with around.`,
     parameters: {
-      sessionId: { type: 'string', required: true, description: 'The session id, as search_sessions gives it.' },
+      sessionId: { type: 'string', required: true, description: 'The session id, as search_sessions or a reference gives it.' },
+      query: { type: 'string', description: 'Words to find inside this session; returns the matching messages instead of a page.' },
+      around: { type: 'integer', description: 'A message number (from 1) to read around, for example a match from query.' },
       fromMessage: { type: 'integer', description: 'The first message to read (from 1).' },
       maxChars: { type: 'integer', description: `Most characters of message text to return, ${MIN_READ_CHARS} to ${MAX_READ_CHARS}.` },
     },
@@ -65,6 +75,20 @@ export function readSessionTool(ctx: Context, deps: SessionToolDependencies): To
             },
           },
           nextFromMessage: { type: 'integer' },
+          matches: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              properties: {
+                n: { type: 'integer', required: true },
+                role: { type: 'string', enum: ['user', 'assistant'] },
+                time: { type: 'string' },
+                excerpt: { type: 'string', required: true },
+              },
+            },
+          },
+          moreMatches: { type: 'boolean' },
         },
       },
       render: (_args, value) => framedContent(deps.framing.current(), value),
@@ -72,7 +96,12 @@ export function readSessionTool(ctx: Context, deps: SessionToolDependencies): To
     isConcurrencySafe: () => true,
     async execute(args, exec) {
       await deps.framing.load()
-      const from = args.fromMessage ?? 1
+      if (args.query !== undefined && (args.around !== undefined || args.fromMessage !== undefined)) throw new Error('query takes neither around nor fromMessage')
+      if (args.around !== undefined && args.fromMessage !== undefined) throw new Error('pass around or fromMessage, not both')
+      if (args.around !== undefined && (!Number.isSafeInteger(args.around) || args.around < 1)) throw new Error('around must be a whole number ≥ 1')
+      const terms = args.query === undefined ? undefined : queryTerms(args.query)
+      if (terms !== undefined && terms.length === 0) throw new Error(`query must hold a word of two characters or more, or Chinese or Japanese text, in at most ${MAX_QUERY_LENGTH} characters`)
+      const from = args.around === undefined ? args.fromMessage ?? 1 : Math.max(1, args.around - AROUND_BEFORE)
       const maxChars = args.maxChars ?? DEFAULT_READ_CHARS
       if (!Number.isSafeInteger(from) || from < 1) throw new Error('fromMessage must be a whole number ≥ 1')
       if (!Number.isSafeInteger(maxChars) || maxChars < MIN_READ_CHARS || maxChars > MAX_READ_CHARS) {
@@ -84,13 +113,25 @@ export function readSessionTool(ctx: Context, deps: SessionToolDependencies): To
       const session = await visibleSession(deps.index, target, deps.settings.current().scope, args.sessionId)
       if (session === undefined) return NOT_FOUND
       exec.signal.throwIfAborted()
+      const about = { found: true as const, sessionId: session.id, title: session.label, ...(session.cwd === undefined ? {} : { workspace: session.cwd }) }
+      if (terms !== undefined) {
+        const found = await deps.content.searchSession(session.id, terms, MAX_MATCHES)
+        if (found === undefined) return NOT_FOUND
+        return {
+          ...about,
+          matches: found.matches.map(match => ({
+            n: match.message,
+            ...(match.origin === undefined ? {} : { role: match.origin.role }),
+            ...(match.origin === undefined || match.origin.time <= 0 ? {} : { time: new Date(match.origin.time).toISOString() }),
+            excerpt: match.snippet.text,
+          })),
+          ...(found.more ? { moreMatches: true } : {}),
+        }
+      }
       const page = await deps.content.page(session.id, from, maxChars)
       if (page === undefined) return NOT_FOUND
       return {
-        found: true,
-        sessionId: session.id,
-        title: session.label,
-        ...(session.cwd === undefined ? {} : { workspace: session.cwd }),
+        ...about,
         totalMessages: page.total,
         messages: page.messages.map(message => ({ n: message.n, role: message.role, text: message.text, ...(message.cut === true ? { cut: true } : {}) })),
         ...(page.next === undefined ? {} : { nextFromMessage: page.next }),
