@@ -8,7 +8,7 @@
  */
 import type { StatementSync } from 'node:sqlite'
 import type { Snippet } from '../../shared/wire.ts'
-import type { MessageOrigin } from './conversation.ts'
+import type { ConversationText, MessageOrigin } from './conversation.ts'
 import { ROW_SPAN } from './index-file.ts'
 import { asPairs, type Expansions, groupsOf, isRun, matchOf, runsOf } from './match-expression.ts'
 import { matchCount, snippetOf } from './snippet.ts'
@@ -85,4 +85,28 @@ export function searchMessages(file: SearchedSession, no: number, placed: boolea
   }
   found.sort((a, b) => b.score - a.score || a.message - b.message)
   return { matches: found.slice(0, limit), more: rows.length > MAX_SEARCHED_PIECES }
+}
+
+/**
+ * The messages of a conversation read whole (a session the index does not
+ * hold yet) that hold every term of a query, as {@link searchMessages} ranks them.
+ * @param conversation - the session's messages and their origins.
+ * @param asked - the query's terms.
+ * @param limit - most messages returned.
+ * @returns the best matches first.
+ */
+export function scanMessages(conversation: ConversationText, asked: readonly QueryTerm[], limit: number): SessionMatches {
+  const words = groupsOf(asked).filter(group => !isRun(group)).flat()
+  const runs = runsOf(asked).map(run => run.text)
+  const found: MessageMatch[] = []
+  for (const [n, message] of conversation.messages.entries()) {
+    const count = matchCount(message, words, runs)
+    if (count === 0) continue
+    const snippet = snippetOf([message], asked)
+    if (snippet === undefined) continue
+    const origin = conversation.origins?.[n]
+    found.push({ message: n + 1, snippet: { ...snippet, message: n + 1 }, ...(origin === undefined || origin.seq < 0 ? {} : { origin }), score: scoreOf(count, message.length) })
+  }
+  found.sort((a, b) => b.score - a.score || a.message - b.message)
+  return { matches: found.slice(0, limit), more: false }
 }
