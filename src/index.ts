@@ -22,6 +22,7 @@ import { SurfaceCache } from './host/references/surface-cache.ts'
 import { SnapshotTails, snapshotTailsDir } from './host/references/snapshot-tails.ts'
 import { catalogFile } from './host/sessions/catalog-file.ts'
 import { ContentSearch, contentIndexFile } from './host/search/content-search.ts'
+import { PointerReader } from './host/references/pointer.ts'
 import { serveHostSearch } from './host/search/host-search.ts'
 import { SessionLogLocator } from './host/search/log-locator.ts'
 import { SessionIndex } from './host/sessions/session-index.ts'
@@ -58,7 +59,7 @@ export function apply(ctx: Context, config: Config): void {
   const tails = new SnapshotTails(ctx, index, logs, { dir: snapshotTailsDir() })
   const content = new ContentSearch(ctx, index, logs, { file: contentIndexFile(), follower: tails, freeSpaceMiB: () => settings.current().indexFreeSpaceMiB })
   const surfaces = new SurfaceCache(ctx, index, { tails })
-  const preparer = new SnapshotPreparer(ctx, surfaces, index)
+  const preparer = new SnapshotPreparer(ctx, surfaces, index, new PointerReader(index, content, surfaces))
   const check = new SendCheck({ resolver: new ScopedMentionResolver(index), preparer })
   const outcomes = new OutcomeLog()
   registerPreStep(ctx, { check, settings, outcomes })

@@ -7,7 +7,9 @@
  * `<id>` is the session id as the official `dsh-session:` URI encodes it
  * (its JSON string, UTF-8, base64url without padding), and `<messages>` the
  * messages' log sequence numbers, ascending: a number or an inclusive range
- * `a-b`, separated by commas (`57`, `12-40,57`). The bare URI, without a
+ * `a-b`, separated by commas (`57`, `12-40,57`); or the word `agent`, for a
+ * pointer: the model gets what the session is and reads it itself, on
+ * demand, with the `read_session` tool. The bare URI, without a
  * label, is read too. The official session-reference parser does not read
  * this scheme at all, so a reference the plugin does not resolve stays text
  * and never becomes a whole-session snapshot.
@@ -34,11 +36,16 @@ const MAX_DIGITS = 16
 /** Inclusive ranges of log sequence numbers, ascending and disjoint. */
 export type MessageSelection = readonly (readonly [number, number])[]
 
-/** A reference to some messages of one session. */
+/** The word in place of message numbers that makes a reference a pointer. */
+export const AGENT_READS = 'agent'
+
+/** A reference to some messages of one session, or a pointer to it (`agent`, with no messages selected). */
 export interface MessageReference {
   readonly sessionId: string
   readonly selection: MessageSelection
   readonly label?: string
+  /** The agent reads the session on demand; the reference carries no messages. */
+  readonly agent?: true
 }
 
 /** A message reference found in a text, with offsets into it. */
@@ -160,9 +167,10 @@ function unescapeLabel(raw: string): string {
 /**
  * The URI of a message reference.
  * @returns the `dsh-messages:` URI.
- * @throws RangeError when the selection is empty or has too many ranges.
+ * @throws RangeError when the selection of a reference that is not a pointer is empty or has too many ranges.
  */
-export function messageReferenceUri(reference: Pick<MessageReference, 'sessionId' | 'selection'>): string {
+export function messageReferenceUri(reference: Pick<MessageReference, 'sessionId' | 'selection' | 'agent'>): string {
+  if (reference.agent === true) return `${MESSAGE_REFERENCE_SCHEME}${encodeId(reference.sessionId)}/${AGENT_READS}`
   const selection = normalizeSelection(reference.selection)
   if (selection.some(range => range.some(seq => !Number.isSafeInteger(seq) || seq < 0))) throw new RangeError('message numbers are whole numbers ≥ 0')
   if (selection.length === 0 || selection.length > MAX_SELECTION_ITEMS) throw new RangeError('a message reference holds 1 to 64 ranges of messages')
@@ -188,6 +196,7 @@ export function parseMessageReferenceUri(uri: string): Omit<MessageReference, 'l
   const slash = body.indexOf('/')
   if (slash <= 0) return undefined
   const sessionId = decodeId(body.slice(0, slash))
+  if (body.slice(slash + 1) === AGENT_READS) return sessionId === undefined ? undefined : { sessionId, selection: [], agent: true }
   const selection = parseSelection(body.slice(slash + 1))
   return sessionId === undefined || selection === undefined ? undefined : { sessionId, selection }
 }

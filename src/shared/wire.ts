@@ -116,7 +116,8 @@ export interface IndexingProgress {
  * per message; `not-found`: no such session, or it cannot be read;
  * `too-large`: its snapshot cannot fit the byte budget; `invalid-reference`:
  * a malformed session reference; `cancelled`: the send was abandoned while it
- * was prepared; `unavailable`: the snapshot service cannot prepare it.
+ * was prepared; `unavailable`: the snapshot service cannot prepare it; `agent-cannot-read`: a
+ * pointer for the agent to read while the session tools are off.
  */
 export type SendCheckCode =
   | 'out-of-scope'
@@ -127,6 +128,7 @@ export type SendCheckCode =
   | 'invalid-reference'
   | 'cancelled'
   | 'unavailable'
+  | 'agent-cannot-read'
 
 /** One session a text names, and what sending it would do with it. */
 export interface SourceOutcome {

@@ -28,6 +28,18 @@ describe('the message reference text form', () => {
     expect(parseSessionReferenceText(text)).toEqual({ text, references: [] })
   })
 
+  it('writes and reads a pointer, labelled or bare, which the official parser leaves alone', () => {
+    const uri = messageReferenceUri({ sessionId: ID, selection: [], agent: true })
+    expect(uri).toBe(`dsh-messages:${encodeSessionReferenceUri(SessionId(ID)).slice('dsh-session:'.length)}/agent`)
+    const text = `ask ${formatMessageReference({ sessionId: ID, selection: [], agent: true, label: 'Kiwi [plans]' })} or ${uri}.`
+    expect(scanMessageReferences(text).map(found => found.reference)).toEqual([
+      { sessionId: ID, selection: [], agent: true, label: 'Kiwi [plans]' },
+      { sessionId: ID, selection: [], agent: true },
+    ])
+    expect(parseSessionReferenceText(text)).toEqual({ text, references: [] })
+    for (const malformed of ['agents', 'Agent', 'agent,3', '3,agent', 'agent-1']) expect(parseMessageReferenceUri(`${uri.slice(0, -'agent'.length)}${malformed}`), malformed).toBeUndefined()
+  })
+
   it('reads a bare URI and leaves a trailing comma or full stop out', () => {
     const uri = messageReferenceUri({ sessionId: ID, selection: [[3, 5], [9, 9]] })
     const found = scanMessageReferences(`look at ${uri}, then ${uri}.`)

@@ -15,6 +15,7 @@ const KEYS: Readonly<Record<SendCheckCode, SessionsKey>> = {
   'invalid-reference': 'error.invalid',
   'cancelled': 'error.cancelled',
   'unavailable': 'error.unavailable',
+  'agent-cannot-read': 'error.agentCannotRead',
 }
 
 /**

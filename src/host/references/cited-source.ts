@@ -1,6 +1,7 @@
 /**
- * What a message cites of one session: the whole session, or some of its
- * messages. A source with a selection is a part reference; its label, the
+ * What a message cites of one session: the whole session, some of its
+ * messages, or a pointer the agent follows on demand. A source with a
+ * selection is a part reference; its label, the
  * one its mention carries (`Title · #n`, what the user sees in the message),
  * is the one the model sees beside the selected messages; without one it is
  * made from the title and the messages' numbers when the snapshot is made.
@@ -15,13 +16,19 @@ export interface CitedSource extends SessionReferenceInput {
   readonly selection?: MessageSelection
   /** The session's title (or id), for labelling a part whose mention carries no label of its own. */
   readonly title?: string
+  /** A pointer: the model gets what the session is, not its messages, and reads it with `read_session`. */
+  readonly agent?: true
 }
+
+/** Whether a source cites the whole session. */
+const isWhole = (source: CitedSource): boolean => source.selection === undefined && source.agent !== true
 
 /**
  * The sources of a message, one per session in order of first mention: a
  * session cited whole anywhere is cited whole; a session cited only in parts
  * is cited with every part, in one selection, labelled anew from its title
- * and the messages' numbers.
+ * and the messages' numbers; a pointer stands only for a session cited no
+ * other way.
  * @param cited - every source as mentioned, in text order.
  * @returns one source per session.
  */
@@ -33,13 +40,13 @@ export function mergeSources(cited: readonly CitedSource[]): CitedSource[] {
       bySession.set(source.sessionId, source)
       continue
     }
-    if (known.selection === undefined) continue
-    if (source.selection === undefined) {
+    if (isWhole(known) || source.agent === true) continue
+    if (isWhole(source) || known.agent === true) {
       bySession.set(source.sessionId, source)
       continue
     }
     const { label: _written, ...rest } = known
-    bySession.set(source.sessionId, { ...rest, selection: normalizeSelection([...known.selection, ...source.selection]) })
+    bySession.set(source.sessionId, { ...rest, selection: normalizeSelection([...known.selection!, ...source.selection!]) })
   }
   return [...bySession.values()]
 }

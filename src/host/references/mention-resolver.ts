@@ -130,12 +130,13 @@ export class ScopedMentionResolver {
         fail(refusal('invalid-reference', { uri: part.uri, ...(part.label === undefined ? {} : { label: part.label }) }))
         continue
       }
-      const { sessionId, selection } = part.reference
+      const { sessionId, selection, agent } = part.reference
       const session = sessionId === target.id ? undefined : await lookup(sessionId)
       const failure = this.check(target, sessionId, part.label ?? sessionId, session, config)
+        ?? (agent === true && !config.agentTools ? refusal('agent-cannot-read', { sessionId, label: part.label ?? sessionId }) : undefined)
       if (failure === undefined) {
         const label = part.label?.trim() === '' ? undefined : part.label
-        found.push({ at: part.start, reference: { sessionId: SessionId(sessionId), ...(label === undefined ? {} : { label }), title: session!.label, selection } })
+        found.push({ at: part.start, reference: { sessionId: SessionId(sessionId), ...(label === undefined ? {} : { label }), title: session!.label, ...(agent === true ? { agent } : { selection }) } })
       }
       else fail(failure)
     }

@@ -52,6 +52,7 @@ const SENTENCES: Readonly<Record<SendCheckCode, (about: About) => string>> = {
   'invalid-reference': ({ uri }) => `invalid session reference ${uri}`,
   'cancelled': () => 'preparing the reference was cancelled',
   'unavailable': () => 'the session snapshot could not be prepared',
+  'agent-cannot-read': ({ sessionId }) => `session "${sessionId}" is for the agent to read, but the session tools are off`,
 }
 
 /**

@@ -32,7 +32,7 @@ export class SnapshotCache {
    * @param sources - the sources in text order, each with its revision.
    */
   static key(citingId: string, sources: readonly KeyedSource[]): string {
-    return JSON.stringify([citingId, sources.map(({ reference, revision }) => [reference.sessionId, reference.label ?? null, reference.selection ?? null, revision])])
+    return JSON.stringify([citingId, sources.map(({ reference, revision }) => [reference.sessionId, reference.label ?? null, reference.selection ?? null, reference.agent === true, revision])])
   }
 
   /**

@@ -26,6 +26,10 @@
  * as its kept tail when the log pass kept one for the source's current log
  * (see `snapshot-tails.ts`), and the statistics count what the tail left
  * out as well.
+ *
+ * A pointer (see `pointer.ts`) is not prepared by the service: its entry and
+ * statistics join the official snapshot's, in the sources' order, in the
+ * same frame and message.
  * @module @wishp3/dsh-sessions/host/references/snapshot-preparer
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
@@ -41,6 +45,8 @@ import type { ReferenceTarget } from '../sessions/scope.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 import { failureOf, pastTheLimit, type ReferenceFailure } from './reference-failure.ts'
 import type { CitedSource } from './cited-source.ts'
+import { type PointerReader, pointerEntry, pointerStats } from './pointer.ts'
+import { framedContent, Framing } from '../tools/tool-output.ts'
 import { formatNumbers } from '../../shared/message-reference.ts'
 import { narrowSurface } from './part-surface.ts'
 import { bothLeftOut, type LeftOut, NOTHING_LEFT_OUT, trimSurface, withLeftOut } from './retention.ts'
@@ -137,11 +143,15 @@ export class SnapshotPreparer {
   private readonly ctx: Context
   private readonly cache: SurfaceCache
   private readonly index: SessionIndex
+  private readonly pointers: PointerReader | undefined
+  private readonly framing = new Framing()
 
-  constructor(ctx: Context, cache: SurfaceCache, index: SessionIndex) {
+  /** @param pointers - what pointers tell of their sessions; without it a pointer fails as unreadable. */
+  constructor(ctx: Context, cache: SurfaceCache, index: SessionIndex, pointers?: PointerReader) {
     this.ctx = ctx
     this.cache = cache
     this.index = index
+    this.pointers = pointers
     ctx.effect(() => () => { void this.dispose() }, 'dsh-sessions: snapshot preparer')
   }
 
@@ -178,7 +188,8 @@ export class SnapshotPreparer {
       label,
       bytes: Buffer.byteLength(text, 'utf8'),
       ...(tokens === undefined ? {} : { tokens }),
-      truncated: stats?.truncated === true,
+      // A pointer holds none of its messages by design: it is not shortened.
+      truncated: reference.agent !== true && stats?.truncated === true,
     }
   }
 
@@ -217,6 +228,7 @@ export class SnapshotPreparer {
 
   /** The one snapshot message of these sources, prepared once while none of them changed; shared, so no one caller's cancellation ends it. */
   private async snapshotOf(target: ReferenceTarget, references: readonly CitedSource[], signal?: AbortSignal): Promise<UserMessage> {
+    if (references.some(reference => reference.agent === true)) return settleWithCancellation(this.withPointers(target, references), signal)
     const revisions = await Promise.all(references.map(reference => this.cache.revisionOf(reference.sessionId)))
     const key = revisions.every(revision => revision !== undefined)
       ? SnapshotCache.key(target.id, references.map((reference, n) => ({ reference, revision: revisions[n]! })))
@@ -237,6 +249,44 @@ export class SnapshotPreparer {
       })
     if (key !== undefined) this.snapshots.set(key, preparing)
     return settleWithCancellation(preparing, signal)
+  }
+
+  /**
+   * The snapshot of the sources that are not pointers, with each pointer's
+   * entry and statistics in its place among them.
+   * @throws SessionReferenceError (`SESSION_REFERENCE_READ_FAILED`) when a pointer's session cannot be read.
+   */
+  private async withPointers(target: ReferenceTarget, references: readonly CitedSource[]): Promise<UserMessage> {
+    const snapshots = references.filter(reference => reference.agent !== true)
+    const [official, facts, framing] = await Promise.all([
+      snapshots.length === 0 ? undefined : this.snapshotOf(target, snapshots),
+      Promise.all(references.map(async reference => {
+        if (reference.agent !== true) return undefined
+        try {
+          if (this.pointers === undefined) throw new Error('no pointer reader')
+          return await this.pointers.read(reference)
+        } catch (error) {
+          throw new SessionReferenceError(`failed to read referenced session: ${error instanceof Error ? error.message : String(error)}`, 'SESSION_REFERENCE_READ_FAILED', { cause: error })
+        }
+      })),
+      this.framing.load(),
+    ])
+    const block = official?.content[0]
+    const text = block?.type === 'text' ? block.text : undefined
+    const entries = text === undefined ? [] : JSON.parse(text.slice(framing.before.length, text.length - framing.after.length)) as unknown[]
+    const stats = official?.source.kind === 'session-reference' ? official.source.references : []
+    let next = 0
+    const merged = references.map((reference, n) => {
+      const known = facts[n]
+      if (known !== undefined) return { entry: pointerEntry(reference, known), stats: pointerStats(reference, known, n) }
+      const at = next
+      next += 1
+      return { entry: entries[at], stats: { ...stats[at]!, inputIndex: n } }
+    })
+    return createUserMessage({
+      source: { kind: 'session-reference', form: 'recall', version: 1, references: merged.map(one => one.stats) },
+      content: framedContent(framing, merged.map(one => one.entry)),
+    })
   }
 
   /**

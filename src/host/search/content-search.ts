@@ -65,7 +65,7 @@ import type { FailedVisit } from './log-pass.ts'
 import { SCOPES_HELD } from './held-scopes.ts'
 import { BoundedMap } from '../bounded-map.ts'
 import { boundedWait } from '../bounded-wait.ts'
-import { type EntrySummary, type IndexEngine, type LoadReason, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD } from './worker-protocol.ts'
+import { type EntrySummary, type IndexEngine, type LoadReason, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD, type SessionFacts } from './worker-protocol.ts'
 import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 import type { IndexingProgress } from '../../shared/wire.ts'
 
@@ -431,6 +431,23 @@ export class ContentSearch implements ContentSink {
       return (await worker.call('page', { path, revision, from, maxChars })) ?? undefined
     } catch (error) {
       this.ctx.logger('dsh-sessions').warn('content search: reading %s failed: %s', id, error)
+      return undefined
+    }
+  }
+
+  /**
+   * What the index knows of one session (its number of messages, its first
+   * user message, its newest message's event), without reading its log.
+   * @param id - an indexed session.
+   * @returns the facts; `undefined` when the index does not hold it or cannot answer.
+   */
+  async facts(id: string): Promise<SessionFacts | undefined> {
+    const worker = this.worker
+    if (worker?.alive !== true || this.rebuilding || !this.summaries.has(id)) return undefined
+    try {
+      return (await worker.call('facts', { session: id })) ?? undefined
+    } catch (error) {
+      if (!this.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: %s', error)
       return undefined
     }
   }

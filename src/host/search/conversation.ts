@@ -16,6 +16,8 @@ export interface ConversationText {
   readonly messages: readonly string[]
   /** Where each message comes from, in the order of `messages`; absent in text an older index file holds. */
   readonly origins?: readonly MessageOrigin[]
+  /** Every message of the session, those past the kept characters included; absent where not counted. */
+  readonly total?: number
 }
 
 /** The log event a message comes from. */
@@ -102,6 +104,7 @@ export class ConversationBuilder {
   private readonly roles: MessageRole[] = []
   private readonly origins: MessageOrigin[] = []
   private size = 0
+  private total = 0
   private readonly maxText: number
 
   /** @param maxText - most characters kept; later messages are left out. */
@@ -120,7 +123,9 @@ export class ConversationBuilder {
       return
     }
     const text = messageText(event)
-    if (text === undefined || this.size >= this.maxText) return
+    if (text === undefined) return
+    this.total += 1
+    if (this.size >= this.maxText) return
     const kept = text.length > this.maxText - this.size ? text.slice(0, this.maxText - this.size) : text
     this.messages.push(kept)
     const role = event.type === 'user/message' ? 'user' : 'assistant'
@@ -135,12 +140,12 @@ export class ConversationBuilder {
 
   /** The text so far. */
   result(): ConversationText {
-    return { title: this.title, messages: [...this.messages], origins: [...this.origins] }
+    return { title: this.title, messages: [...this.messages], origins: [...this.origins], total: this.total }
   }
 
   /** The text so far, with who wrote each message. */
   roledResult(): RoledConversation {
-    return { title: this.title, messages: [...this.messages], origins: [...this.origins], roles: [...this.roles] }
+    return { title: this.title, messages: [...this.messages], origins: [...this.origins], roles: [...this.roles], total: this.total }
   }
 }
 

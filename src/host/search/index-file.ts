@@ -25,7 +25,7 @@ export const DAMAGED_MESSAGE = 'the content index file is damaged'
 export const SQLITE_FORMAT = 'dsh-sessions-content-index-sqlite'
 
 /** Version of the file's layout; a file of another version is built again. */
-export const SQLITE_VERSION = 5
+export const SQLITE_VERSION = 6
 
 /** Bytes of a page of a new file. */
 const PAGE_SIZE = 16_384
@@ -130,6 +130,7 @@ CREATE TABLE IF NOT EXISTS sessions(
   revision TEXT,
   title TEXT,
   messages INTEGER NOT NULL,
+  total INTEGER,
   digest TEXT NOT NULL,
   segments INTEGER NOT NULL${layout.places && layout.placesFrom > 0 ? ', placed INTEGER NOT NULL DEFAULT 1' : ''}
 );

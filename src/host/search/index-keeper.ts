@@ -35,7 +35,7 @@ import { type ContentEntry, type SqliteIndexOptions, SqliteIndex } from './sqlit
 import type { SessionMatches } from './message-search.ts'
 import type { QueryTerm } from './terms.ts'
 import { HeldScopes } from './held-scopes.ts'
-import { type HeldScopeQuery, type IndexEngine, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD, type SearchScope, type WorkerCalls } from './worker-protocol.ts'
+import { type HeldScopeQuery, type IndexEngine, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD, type SearchScope, type SessionFacts, type WorkerCalls } from './worker-protocol.ts'
 
 /** Options of {@link IndexKeeper}. */
 export interface IndexKeeperOptions {
@@ -186,6 +186,17 @@ export class IndexKeeper {
     const newer = (a: string, b: string): number => (createdAt.get(b) ?? 0) - (createdAt.get(a) ?? 0)
     // A short list of the sessions admitted is applied inside SQLite, before any row is ranked; sessions left out are skipped as rows are read.
     return this.guarded(() => disk.search(terms, admit, limit, newer, scope.only))
+  }
+
+  /**
+   * What the index knows of one session; see {@link SqliteIndex.facts}.
+   * @param session - the session.
+   * @returns the facts; `undefined` when the index does not hold it, or there is no index.
+   */
+  facts(session: string): SessionFacts | undefined {
+    const disk = this.disk
+    if (disk === undefined) return undefined
+    return this.guarded(() => disk.facts(session))
   }
 
   /**

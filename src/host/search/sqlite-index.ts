@@ -47,9 +47,9 @@ import { asPairs } from './match-expression.ts'
 import { searchMessages, type SessionMatches } from './message-search.ts'
 import { expansionsOf, prefixEnd } from './prefix-expansion.ts'
 import type { SqliteModule } from './sqlite-capability.ts'
-import { digestOf, pack, type StoredPiece, UnpackError } from './stored-text.ts'
+import { digestOf, pack, type StoredPiece, UnpackError, unpack } from './stored-text.ts'
 import { type QueryTerm, visitIndexTerms } from './terms.ts'
-import type { ContentEntry, EntrySummary } from './worker-protocol.ts'
+import type { ContentEntry, EntrySummary, SessionFacts } from './worker-protocol.ts'
 
 export type { ContentEntry } from './worker-protocol.ts'
 
@@ -163,7 +163,7 @@ export class SqliteIndex {
     const s = (sql: string) => db.prepare(sql)
     this.statements = {
       session: s('SELECT no, messages, digest, segments FROM sessions WHERE id = ?'),
-      upsert: s('INSERT INTO sessions(id, revision, title, messages, digest, segments) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET revision = excluded.revision, title = excluded.title, messages = excluded.messages, digest = excluded.digest, segments = excluded.segments RETURNING no'),
+      upsert: s('INSERT INTO sessions(id, revision, title, messages, total, digest, segments) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET revision = excluded.revision, title = excluded.title, messages = excluded.messages, total = excluded.total, digest = excluded.digest, segments = excluded.segments RETURNING no'),
       segmentsOf: s('SELECT row FROM segments WHERE row >= ? AND row < ? ORDER BY row'),
       putSegment: s('INSERT OR REPLACE INTO segments(row, size) VALUES (?, ?)'),
       putTerms: s('INSERT INTO terms(rowid, body) VALUES (?, ?)'),
@@ -349,7 +349,7 @@ export class SqliteIndex {
       const added = from < messages.length ? 1 : 0
       const segments = (appends ? known!.segments : 0) + added
       this.beforeWrite()
-      const row = this.statements.upsert.get(id, entry.revision ?? null, entry.title ?? null, messages.length, digest.whole, segments) as { no: number }
+      const row = this.statements.upsert.get(id, entry.revision ?? null, entry.title ?? null, messages.length, entry.total ?? null, digest.whole, segments) as { no: number }
       this.idsByNo.set(row.no, id)
       if (this.placesFrom > 0) {
         this.beforeWrite()
@@ -559,6 +559,34 @@ export class SqliteIndex {
   search(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows): ContentHit[] {
     if (terms.length === 0 || limit <= 0) return []
     return this.guarded(() => this.searcher.find(terms, admit, limit, tieBreak, admitted))
+  }
+
+  /**
+   * What the index knows of one session without reading its log: how many
+   * messages it has, its first user message, and its newest message's log
+   * event (two pieces of text unpacked, whatever the session's length).
+   * @param id - the session.
+   * @returns the facts; `undefined` when the index does not hold the session.
+   */
+  facts(id: string): SessionFacts | undefined {
+    return this.guarded(() => {
+      const row = this.statement('SELECT no, messages, total FROM sessions WHERE id = ?').get(id) as { no: number; messages: number; total: number | null } | undefined
+      if (row === undefined) return undefined
+      const from = row.no * ROW_SPAN
+      const first = this.statement('SELECT body FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT 1').get(from, from + ROW_SPAN) as { body: Uint8Array } | undefined
+      const last = this.statement('SELECT body FROM texts WHERE row >= ? AND row < ? ORDER BY row DESC LIMIT 1').get(from, from + ROW_SPAN) as { body: Uint8Array } | undefined
+      let firstUserMessage: string | undefined
+      if (first !== undefined) {
+        const [messages, origins] = unpack(first.body)
+        firstUserMessage = messages.find((_, n) => origins[n]?.[2] !== 'assistant')
+      }
+      const newest = last === undefined ? undefined : unpack(last.body)[1].at(-1)
+      return {
+        messages: row.total ?? row.messages,
+        ...(firstUserMessage === undefined ? {} : { firstUserMessage }),
+        ...(newest === null || newest === undefined || newest[0] < 0 ? {} : { newest: { seq: newest[0], time: newest[1] } }),
+      }
+    })
   }
 
   /**

@@ -72,6 +72,16 @@ export const NOT_OPEN_MESSAGE = 'the content index file is not open'
 /** What the error of a query within a scope the worker does not hold says. */
 export const SCOPE_NOT_HELD = 'the search worker does not hold this scope'
 
+/** What the index knows of one session without reading its log. */
+export interface SessionFacts {
+  /** Its messages, those past what the index keeps included where counted. */
+  readonly messages: number
+  /** Its first message from the user, as the index keeps it. */
+  readonly firstUserMessage?: string
+  /** Its newest message's log event. */
+  readonly newest?: { readonly seq: number; readonly time: number }
+}
+
 /** Every call, by name: what it takes and what it answers. */
 export interface WorkerCalls {
   /** Indexes a session's text as given (a live session's, from its events). */
@@ -86,6 +96,8 @@ export interface WorkerCalls {
   /** A page of a cold session's conversation, read from its log (the `read_session` tool); `null` when the log is gone. */
   page: { args: { path: string; revision: string; from: number; maxChars: number }; result: ConversationPage | null }
   /** The messages of one session that hold a query: from the index where it holds the session, else from its log (`path`), or `null`. */
+  /** What the index knows of one session, or `null` when it does not hold it. */
+  facts: { args: { session: string }; result: SessionFacts | null }
   searchSession: { args: { session: string; terms: readonly QueryTerm[]; limit: number; path?: string; revision?: string }; result: SessionMatches | null }
   /** Looks at the file's health and the disk's free space against the floor; fails with the damage message when the file was found damaged. */
   check: { args: { freeSpaceMiB: number }; result: { space: DiskSpace; open: boolean; bytes: number } }

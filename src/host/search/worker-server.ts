@@ -34,6 +34,7 @@ export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
     load: ({ file, freeSpaceMiB }) => keeper.load(file, freeSpaceMiB),
     check: ({ freeSpaceMiB }) => keeper.check(freeSpaceMiB),
     page: ({ path, revision, from, maxChars }) => reader.page(path, revision, from, maxChars),
+    facts: ({ session }) => keeper.facts(session) ?? null,
     searchSession: ({ session, terms, limit, path, revision }) => keeper.searchSession(session, terms, limit)
       ?? (path === undefined || revision === undefined ? null : reader.matches(path, revision, terms, limit)),
   }

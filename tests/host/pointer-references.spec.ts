@@ -1,0 +1,71 @@
+/** Pointer references on the official rc.8 service: the model gets what the session is and how to read it, in the official frame and source kind, a few hundred bytes whatever the session's size, under the same scope and failure rules as a snapshot. */
+import { describe, expect, it } from 'vitest'
+import { formatMessageReference } from '../../src/shared/message-reference.ts'
+import { A, B, createHostHarness, type HostHarness, id, mention, post, snapshots, TARGET, texts } from './harness.ts'
+
+const SOURCE = id(2)
+
+async function setup(config: Record<string, unknown> = { agentTools: true }, turns = 3): Promise<HostHarness & { url: string }> {
+  const h = await createHostHarness()
+  h.session(TARGET, { cwd: A })
+  h.session(SOURCE, { cwd: A, title: 'Kiwi plans' })
+  for (let n = 0; n < turns; n += 1) h.turn(SOURCE, `question ${n} ${n === 0 ? 'Draft the kiwi rollout plan, starting Friday.' : 'more'}`, `answer ${n} ${'with words '.repeat(40)}`)
+  h.session(id(4), { cwd: B, title: 'Beta plans' })
+  h.turn(id(4), 'beta question', 'beta answer')
+  const { url } = await h.mount(config)
+  return Object.assign(h, { url })
+}
+
+const pointer = (sessionId: string, label = 'Kiwi plans') => formatMessageReference({ sessionId, selection: [], agent: true, label })
+
+describe('pointer references', () => {
+  it('give the model the session\'s title, id, workspace, times, size and first request, and how to read it, in the official frame', async () => {
+    const h = await setup()
+    const decision = await h.preStep(TARGET, [`what did we decide in ${pointer(SOURCE)}?`])
+    expect(texts(decision).map(m => m.kind)).toEqual(['user', 'session-reference'])
+    expect(texts(decision)[0]!.text).toBe('what did we decide in @Kiwi plans?')
+    const [snapshot] = snapshots(decision)
+    const whole = snapshots(await h.preStep(TARGET, [`see ${mention(SOURCE, 'Kiwi plans')}`]))[0]!
+    expect(snapshot!.slice(0, snapshot!.indexOf('[{'))).toBe(whole.slice(0, whole.indexOf('[{')))
+    expect(snapshot!.slice(snapshot!.lastIndexOf('}]'))).toBe(whole.slice(whole.lastIndexOf('}]')))
+    const [entry] = JSON.parse(snapshot!.slice(snapshot!.indexOf('[{'), snapshot!.lastIndexOf('}]') + 2)) as Record<string, unknown>[]
+    expect(entry).toEqual({
+      sessionId: SOURCE, label: 'Kiwi plans', cwd: A, workspace: expect.any(String), capturedThroughSeq: expect.any(Number), title: 'Kiwi plans',
+      createdAt: expect.stringMatching(/^\d{4}-/), lastActivity: expect.stringMatching(/^\d{4}-/), messages: 6,
+      firstUserMessage: 'question 0 Draft the kiwi rollout plan, starting Friday.', read: expect.stringContaining('read_session'),
+    })
+    expect(snapshot).not.toContain('with words')
+    if (decision.kind === 'reject') throw new Error('rejected')
+    expect(decision.messages[1]!.source).toMatchObject({ kind: 'session-reference', form: 'recall', version: 1, references: [{ sessionId: SOURCE, label: 'Kiwi plans', originalMessages: 6, retainedMessages: 0, inputIndex: 0 }] })
+  })
+
+  it('cost the same few hundred bytes for a session of 3 turns and of 300', async () => {
+    const small = snapshots(await (await setup()).preStep(TARGET, [pointer(SOURCE)]))[0]!
+    const large = snapshots(await (await setup({ agentTools: true }, 300)).preStep(TARGET, [pointer(SOURCE)]))[0]!
+    expect(Buffer.byteLength(small)).toBeLessThan(1_500)
+    expect(Math.abs(Buffer.byteLength(large) - Buffer.byteLength(small))).toBeLessThan(16)
+  })
+
+  it('sit beside snapshots in the sources\' order, and a snapshot of the same session wins', async () => {
+    const h = await setup()
+    h.session(id(3), { cwd: A, title: 'Plum notes' })
+    h.turn(id(3), 'plum question PLUM-MARK', 'plum answer')
+    const decision = await h.preStep(TARGET, [`${mention(id(3), 'Plum notes')} and ${pointer(SOURCE)}`])
+    if (decision.kind === 'reject') throw new Error('rejected')
+    expect(decision.messages[1]!.source).toMatchObject({ references: [{ sessionId: id(3), inputIndex: 0, retainedMessages: 2 }, { sessionId: SOURCE, inputIndex: 1, retainedMessages: 0 }] })
+    const [snapshot] = snapshots(decision)
+    expect(snapshot).toContain('PLUM-MARK')
+    expect(snapshot!.indexOf(`"sessionId":"${id(3)}"`)).toBeLessThan(snapshot!.indexOf(`"sessionId":"${SOURCE}"`))
+    const both = snapshots(await h.preStep(TARGET, [`${pointer(SOURCE)} and ${mention(SOURCE, 'Kiwi plans')}`]))[0]!
+    expect(both).toContain('with words')
+  })
+
+  it('hold the scope, and are refused while the session tools are off, the text kept', async () => {
+    const h = await setup()
+    const outside = await post(h.url, 'preflight', { sessionId: TARGET, text: `see ${pointer(id(4), 'Beta plans')}` })
+    expect(await outside.json()).toMatchObject({ ok: false, code: 'out-of-scope' })
+    const off = await setup({ agentTools: false })
+    const refused = await post(off.url, 'preflight', { sessionId: TARGET, text: `see ${pointer(SOURCE)}` })
+    expect(await refused.json()).toMatchObject({ ok: false, code: 'agent-cannot-read', sources: [{ sessionId: SOURCE, code: 'agent-cannot-read' }] })
+  })
+})
