@@ -24,7 +24,7 @@ import { SessionLogLocator } from '../../../src/host/search/log-locator.ts'
 import { SessionIndex } from '../../../src/host/sessions/session-index.ts'
 import { readSessionTool } from '../../../src/host/tools/read-session.ts'
 import { searchSessionsTool } from '../../../src/host/tools/search-sessions.ts'
-import { Framing } from '../../../src/host/tools/tool-output.ts'
+import { Framing } from '../../../src/host/official/session-reference.ts'
 import { ms, note, type Percentiles, percentiles, timed } from '../figures.ts'
 import type { BenchMode } from '../mode.ts'
 

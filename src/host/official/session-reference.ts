@@ -10,8 +10,10 @@
  *   error (rc.8 keeps `settleWithCancellation` module-private);
  * - the framing the official service puts around a snapshot's JSON (its
  *   untrusted-data notice), read off a snapshot the official service
- *   prepares of an empty session, so the session tools frame what they
- *   return exactly as a snapshot is framed and no wording is copied here.
+ *   prepares of an empty session, so the session tools and pointer
+ *   references frame what they give the model exactly as a snapshot is
+ *   framed (`<` escaped, as the official service escapes it), and no
+ *   wording is copied here.
  *
  * `tests/host/official-session-reference.spec.ts` fails when any of these
  * shapes or behaviours of the installed service changes.
@@ -119,4 +121,42 @@ export async function snapshotFraming(): Promise<SnapshotFraming> {
   } finally {
     await fiber.dispose()
   }
+}
+
+/**
+ * The official framing, read once, at the first call that needs it rather
+ * than at boot; a failed read is tried again at the next call.
+ */
+export class Framing {
+  private loading: Promise<SnapshotFraming> | undefined
+  private loaded: SnapshotFraming | undefined
+
+  /** Reads the framing if it has not been read; a tool's `execute` awaits this before its result is rendered. */
+  load(): Promise<SnapshotFraming> {
+    this.loading ??= snapshotFraming().then(
+      framing => (this.loaded = framing),
+      (error: unknown) => {
+        this.loading = undefined
+        throw error
+      },
+    )
+    return this.loading
+  }
+
+  /**
+   * The framing read by {@link Framing.load}.
+   * @throws Error when it has not been read yet.
+   */
+  current(): SnapshotFraming {
+    if (this.loaded === undefined) throw new Error('the snapshot framing has not been read')
+    return this.loaded
+  }
+}
+
+/**
+ * Tool content holding session text.
+ * @param value - the JSON value to frame.
+ */
+export function framedContent(framing: SnapshotFraming, value: unknown): ContentBlock[] {
+  return [{ type: 'text', text: `${framing.before}${JSON.stringify(value).replaceAll('<', '\\u003c')}${framing.after}` }]
 }

@@ -7,7 +7,6 @@
  * @module @wishp3/dsh-sessions/host/references/pointer
  */
 import { basename } from 'node:path'
-import type { SessionId } from '@deepseek-ai/dsh-session'
 import type { SessionReferenceSource } from '@deepseek-ai/dsh-session-reference'
 import type { ContentSearch } from '../search/content-search.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
@@ -60,7 +59,7 @@ export class PointerReader {
       return { ...about, messages: indexed.messages, ...(indexed.firstUserMessage === undefined ? {} : { firstUserMessage: indexed.firstUserMessage }), capturedThroughSeq: indexed.newest?.seq ?? null }
     }
     // Not in the index yet: the surface the snapshot would read.
-    const surface = await this.surfaces.readSurface(source.sessionId as SessionId)
+    const surface = await this.surfaces.readSurface(source.sessionId)
     let messages = 0
     let firstUserMessage: string | undefined
     for (const event of surface.events) {

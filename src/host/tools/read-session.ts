@@ -11,7 +11,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools'
 import { callingTarget, visibleSession } from './calling-session.ts'
 import type { SessionToolDependencies } from './search-sessions.ts'
-import { framedContent } from './tool-output.ts'
+import { framedContent } from '../official/session-reference.ts'
 import { MAX_QUERY_LENGTH, queryTerms } from '../search/terms.ts'
 
 /** The tool's name. */

@@ -13,7 +13,7 @@ import { isInScope } from '../sessions/scope.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 import type { SessionsSettings } from '../settings.ts'
 import { callingTarget } from './calling-session.ts'
-import { framedContent, type Framing } from './tool-output.ts'
+import { framedContent, type Framing } from '../official/session-reference.ts'
 
 /** The tool's name. */
 export const SEARCH_SESSIONS = 'search_sessions'

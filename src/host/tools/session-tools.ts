@@ -18,7 +18,7 @@ import type { SessionIndex } from '../sessions/session-index.ts'
 import type { SessionsSettings } from '../settings.ts'
 import { readSessionTool } from './read-session.ts'
 import { searchSessionsTool } from './search-sessions.ts'
-import { Framing } from './tool-output.ts'
+import { Framing } from '../official/session-reference.ts'
 
 /** What the tools read. */
 export interface SessionToolsDependencies {
