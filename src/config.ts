@@ -6,9 +6,9 @@
  * @module @wishp3/dsh-sessions/config
  */
 import z from '@deepseek-ai/schemastery'
-import { DEFAULTS, FAILURE_MODES, REFERENCE_SCOPES, type SettingValues } from './shared/settings-rules.ts'
+import { DEFAULTS, FAILURE_MODES, REFERENCE_MODES, REFERENCE_SCOPES, type SettingValues } from './shared/settings-rules.ts'
 
-export { DEFAULTS, FAILURE_MODES, type FailureMode, MAX_CANDIDATE_LIMIT, MAX_FREE_SPACE_MIB, REFERENCE_SCOPES, type ReferenceScope, settingRefusal } from './shared/settings-rules.ts'
+export { DEFAULTS, FAILURE_MODES, type FailureMode, MAX_CANDIDATE_LIMIT, MAX_FREE_SPACE_MIB, REFERENCE_MODES, type ReferenceMode, REFERENCE_SCOPES, type ReferenceScope, settingRefusal } from './shared/settings-rules.ts'
 
 /** Effective plugin configuration after defaults (the keys are described in `shared/settings-rules.ts`). */
 export type Config = SettingValues
@@ -27,6 +27,8 @@ export const Config: z<Partial<Config>, Config> = z.object({
     .description('On a reference failure at send time: keep the text and continue, or reject the step.'),
   agentTools: z.boolean().default(DEFAULTS.agentTools)
     .description('Let the agent search and read the sessions it may reference (search_sessions, read_session).'),
+  referenceMode: z.union(REFERENCE_MODES).default(DEFAULTS.referenceMode)
+    .description('What a new session chip gives the model: its snapshot, or a pointer the agent reads on demand with read_session (needs agentTools).'),
   indexFreeSpaceMiB: z.natural().default(DEFAULTS.indexFreeSpaceMiB)
     .description('Free disk space, in MiB, the content index leaves on its disk: below it, indexing pauses. 0: the larger of 1 GiB and 5 % of the disk.'),
 })

@@ -13,7 +13,7 @@ import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
 import type {} from '@deepseek-ai/dsh-client-ui-layout/client'
 import type { SettingsPluginItemOwnerProps } from '@deepseek-ai/dsh-client-ui-settings-plugins/client'
 import type { HostObservable, InjectFace, OwnerOf } from '@deepseek-ai/dsh-client-ui-slots'
-import type { Config, ReferenceScope } from '../config.ts'
+import type { Config, ReferenceMode, ReferenceScope } from '../config.ts'
 import type { Outcome, PreflightResponse, SourceMessagesResponse } from '../shared/wire.ts'
 import type { SessionsKey } from './locales.ts'
 
@@ -88,6 +88,16 @@ export interface ReferenceDockInjected {
   wholeMention(sessionId: string): Promise<string | undefined>
   /** Replaces a chip of the draft with one citing the same source differently; true when replaced. */
   replace(occurrenceId: number, chip: { readonly sessionId: string; readonly label: string; readonly mention: string }): boolean
+  /** Whether the agent may read sessions (the pointer choice needs it), and what a new chip gives the model. */
+  readingSettings(): ReadingSettings
+  /** Follows changes of {@link readingSettings}; returns a function that stops following. */
+  onReadingSettings(listener: () => void): () => void
+}
+
+/** What the reference dock reads of the settings: whether the agent may read sessions, and what a new chip gives the model. */
+export interface ReadingSettings {
+  readonly agentTools: boolean
+  readonly referenceMode: ReferenceMode
 }
 
 /** Props of the reference dock: the draft's chips from the input-zone owner share, and its face. */

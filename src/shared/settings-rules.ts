@@ -13,6 +13,10 @@ export type ReferenceScope = (typeof REFERENCE_SCOPES)[number]
 export const FAILURE_MODES = ['passthrough', 'reject'] as const
 export type FailureMode = (typeof FAILURE_MODES)[number]
 
+/** What a new session chip gives the model: the session's snapshot, or a pointer the agent reads on demand. */
+export const REFERENCE_MODES = ['snapshot', 'agent'] as const
+export type ReferenceMode = (typeof REFERENCE_MODES)[number]
+
 /** Effective plugin configuration after defaults. */
 export interface SettingValues {
   /** `workspace`: only sessions whose cwd equals the target's cwd; `all`: every persisted session. */
@@ -27,6 +31,8 @@ export interface SettingValues {
   failureMode: FailureMode
   /** Offer the model the `search_sessions` and `read_session` tools, under the same scope. */
   agentTools: boolean
+  /** What a new session chip gives the model: `snapshot`, or `agent` (a pointer it reads with `read_session`, while `agentTools` is on). */
+  referenceMode: ReferenceMode
   /** Free space, in MiB, the content index leaves on its disk; 0: the larger of 1 GiB and 5 % of the disk. */
   indexFreeSpaceMiB: number
 }
@@ -39,6 +45,7 @@ export const DEFAULTS: SettingValues = {
   candidateLimit: 50,
   failureMode: 'passthrough',
   agentTools: true,
+  referenceMode: 'snapshot',
   indexFreeSpaceMiB: 0,
 }
 
@@ -65,6 +72,8 @@ export function settingRefusal(key: keyof SettingValues, value: unknown): string
       return oneOf(REFERENCE_SCOPES)
     case 'failureMode':
       return oneOf(FAILURE_MODES)
+    case 'referenceMode':
+      return oneOf(REFERENCE_MODES)
     case 'allowBareSessionIds':
     case 'allowPlainTitleMentions':
     case 'agentTools':

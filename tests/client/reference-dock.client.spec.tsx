@@ -3,12 +3,14 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { en, type SessionsKey, zh } from '../../src/client/locales.ts'
-import type { DockChip } from '../../src/client/contract.ts'
+import type { DockChip, ReadingSettings } from '../../src/client/contract.ts'
 import { ReferenceDock } from '../../src/client/references/ReferenceDock.tsx'
 import { encodeChipRef } from '../../src/client/core/chip-ref.ts'
 import type { Outcome, PreflightResponse } from '../../src/shared/wire.ts'
 
 afterEach(cleanup)
+
+const SNAPSHOTS: ReadingSettings = { agentTools: true, referenceMode: 'snapshot' }
 
 const t = (key: SessionsKey, params: Record<string, string> = {}) => en[key].replace(/\{(\w+)\}/g, (match, name: string) => params[name] ?? match)
 let occurrenceIds = 0
@@ -18,7 +20,7 @@ const occurrence = (source: string, label: string) => ({
   ref: encodeChipRef({ kind: 'session', citingSessionId: 'session-t', citedSessionId: source, label, mention: `@[${label}](dsh-session:${source})` }),
 })
 
-function renderDock(response: PreflightResponse, occurrences = [occurrence('s-a', 'Alpha notes'), occurrence('s-b', 'Beta plans')]) {
+function renderDock(response: PreflightResponse, occurrences = [occurrence('s-a', 'Alpha notes'), occurrence('s-b', 'Beta plans')], reading: ReadingSettings = SNAPSHOTS) {
   const measure = vi.fn((_chips: readonly DockChip[], _signal: AbortSignal) => Promise.resolve(response))
   let report: ((outcome: Outcome) => void) | undefined
   let refuse: (() => void) | undefined
@@ -50,6 +52,8 @@ function renderDock(response: PreflightResponse, occurrences = [occurrence('s-a'
       messages={messages}
       wholeMention={() => Promise.resolve('@[Alpha notes](dsh-session:whole)')}
       replace={replace}
+      readingSettings={() => reading}
+      onReadingSettings={() => () => {}}
     />,
   )
   return { view, measure, restore, open, replace, messages, report: (outcome: Outcome) => act(() => { report!(outcome) }), refuse: () => act(() => { refuse!() }) }
@@ -79,12 +83,12 @@ describe('the reference dock', () => {
     await act(() => Promise.resolve())
     expect(screen.getByRole('status').textContent).toBe('100 bytes · ≈25 tokens')
     view.rerender(
-      <ReferenceDock t={t} input={{ occurrences: [picked] }} source="dsh-sessions" locale={() => 'en'} measure={measure} watch={() => {}} onRefused={() => () => {}} restore={vi.fn()} open={vi.fn()} messages={vi.fn()} wholeMention={() => Promise.resolve('')} replace={vi.fn(() => true)} />,
+      <ReferenceDock t={t} input={{ occurrences: [picked] }} source="dsh-sessions" locale={() => 'en'} measure={measure} watch={() => {}} onRefused={() => () => {}} restore={vi.fn()} open={vi.fn()} messages={vi.fn()} wholeMention={() => Promise.resolve('')} replace={vi.fn(() => true)} readingSettings={() => SNAPSHOTS} onReadingSettings={() => () => {}} />,
     )
     expect(measure).toHaveBeenCalledTimes(1)
     const second = occurrence('s-b', 'Beta plans')
     view.rerender(
-      <ReferenceDock t={t} input={{ occurrences: [picked, second] }} source="dsh-sessions" locale={() => 'en'} measure={measure} watch={() => {}} onRefused={() => () => {}} restore={vi.fn()} open={vi.fn()} messages={vi.fn()} wholeMention={() => Promise.resolve('')} replace={vi.fn(() => true)} />,
+      <ReferenceDock t={t} input={{ occurrences: [picked, second] }} source="dsh-sessions" locale={() => 'en'} measure={measure} watch={() => {}} onRefused={() => () => {}} restore={vi.fn()} open={vi.fn()} messages={vi.fn()} wholeMention={() => Promise.resolve('')} replace={vi.fn(() => true)} readingSettings={() => SNAPSHOTS} onReadingSettings={() => () => {}} />,
     )
     expect(measure).toHaveBeenCalledTimes(2)
     // The measure of the chips before is cancelled.
@@ -136,6 +140,29 @@ describe('the reference dock', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Reference these messages' }))
     expect(replace).toHaveBeenLastCalledWith(expect.any(Number), expect.objectContaining({ label: 'Alpha notes · #2, #4' }))
     expect((replace.mock.calls.at(-1) as unknown as [number, { mention: string }])[1].mention).toMatch(/\/5,12\)$/)
+  })
+
+  it('lets the agent read a chip: the chip becomes a pointer; without the session tools the choice is disabled and says why', async () => {
+    const { replace } = renderDock({ ok: true, text: '', references: [], sources: [] }, [occurrence('s-a', 'Alpha notes')])
+    const reach = screen.getByRole('combobox', { name: 'What to reference' })
+    expect(screen.getByRole('option', { name: 'Let the agent read it' })).toHaveProperty('disabled', false)
+    await act(async () => { fireEvent.change(reach, { target: { value: 'agent' } }) })
+    expect(replace).toHaveBeenLastCalledWith(expect.any(Number), { sessionId: 's-a', label: 'Alpha notes', mention: expect.stringMatching(/^@\[Alpha notes\]\(dsh-messages:[A-Za-z0-9_-]+\/agent\)$/) })
+    cleanup()
+    renderDock({ ok: true, text: '', references: [], sources: [] }, [occurrence('s-a', 'Alpha notes')], { agentTools: false, referenceMode: 'snapshot' })
+    expect(screen.getByRole('option', { name: 'Let the agent read it (needs the session tools)' })).toHaveProperty('disabled', true)
+    expect(zh['narrow.agent']).toBe('让智能体按需读取')
+  })
+
+  it('under referenceMode agent, makes a new whole chip a pointer as it appears, once, and never while the session tools are off', async () => {
+    const { replace } = renderDock({ ok: true, text: '', references: [], sources: [] }, [occurrence('s-a', 'Alpha notes')], { agentTools: true, referenceMode: 'agent' })
+    await act(() => Promise.resolve())
+    expect(replace).toHaveBeenCalledTimes(1)
+    expect(replace).toHaveBeenLastCalledWith(expect.any(Number), expect.objectContaining({ sessionId: 's-a', mention: expect.stringMatching(/\/agent\)$/) }))
+    cleanup()
+    const off = renderDock({ ok: true, text: '', references: [], sources: [] }, [occurrence('s-a', 'Alpha notes')], { agentTools: false, referenceMode: 'agent' })
+    await act(() => Promise.resolve())
+    expect(off.replace).not.toHaveBeenCalled()
   })
 
   it('names what a part chip holds in its narrowing choice, not the label the chip shows', () => {

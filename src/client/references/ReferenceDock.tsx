@@ -7,13 +7,15 @@
  * Titles are clamped by style only, with the whole title on hover; a title
  * is a button that opens the chip's source (the draft stays). Each chip can
  * be narrowed from its row: the whole session, the last turn or the last
- * three turns, or messages chosen from a list of the latest ones; the
- * narrowed chip replaces the chip in the draft, and its size is measured
- * again before the send.
+ * three turns, messages chosen from a list of the latest ones, or a pointer
+ * the agent reads on demand (while the session tools are on); the narrowed
+ * chip replaces the chip in the draft, and its size is measured again
+ * before the send. With `referenceMode` `agent`, a session chip picked or
+ * written whole becomes a pointer as it appears, unless its row was chosen.
  * @module @wishp3/dsh-sessions/client/references/ReferenceDock
  */
-import { useEffect, useMemo, useState } from 'react'
-import { countNumbers, MESSAGE_REFERENCE_SCHEME } from '../../shared/message-reference.ts'
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { countNumbers, formatMessageReference, MESSAGE_REFERENCE_SCHEME, scanMessageReferences } from '../../shared/message-reference.ts'
 import type { Outcome, PreflightResponse, SendCheckCode, SourceMessagesResponse, SourceOutcome } from '../../shared/wire.ts'
 import type { DockChip, ReferenceDockProps } from '../contract.ts'
 import { decodeChipRef } from '../core/chip-ref.ts'
@@ -40,7 +42,19 @@ function chipsOf(input: ReferenceDockProps['input'], source: string): DockChip[]
 }
 
 /** The narrowing choices of a chip's row. */
-type Reach = 'whole' | 'last-1' | 'last-3' | 'choose' | 'part'
+type Reach = 'whole' | 'last-1' | 'last-3' | 'choose' | 'part' | 'agent'
+
+/** Whether a chip's mention is a pointer the agent reads. */
+const isPointer = (mention: string): boolean => scanMessageReferences(mention)[0]?.reference?.agent === true
+
+/** A chip's label without the messages a part chip names. */
+const baseLabel = (label: string): string => label.replace(/ · #[^·]*$/u, '')
+
+/** The chip that lets the agent read a source. */
+function pointerChip(chip: DockChip): { sessionId: string; label: string; mention: string } {
+  const label = baseLabel(chip.label)
+  return { sessionId: chip.sessionId, label, mention: formatMessageReference({ sessionId: chip.sessionId, selection: [], agent: true, label }) }
+}
 
 /** What a chip's row shows of its narrowing. */
 type Narrowing =
@@ -60,20 +74,26 @@ function partWords(label: string, t: ReferenceDockProps['t']): string {
  * One chip's narrowing control: a choice of how much of the source to cite,
  * and, for "choose messages", a list of the latest messages to tick.
  */
-function NarrowControl(props: { chip: DockChip; dock: ReferenceDockProps }) {
+function NarrowControl(props: { chip: DockChip; dock: ReferenceDockProps; agentTools: boolean; onChosen: () => void }) {
   const { chip, dock } = props
   const { t } = dock
   const [state, setState] = useState<Narrowing>({ kind: 'idle' })
-  const reach: Reach = chip.mention.includes(MESSAGE_REFERENCE_SCHEME) ? 'part' : 'whole'
+  const reach: Reach = isPointer(chip.mention) ? 'agent' : chip.mention.includes(MESSAGE_REFERENCE_SCHEME) ? 'part' : 'whole'
   const fail = (key: 'narrow.failed' | 'narrow.empty') => { setState({ kind: 'failed', text: t(key) }) }
   async function choose(next: Reach): Promise<void> {
     if (next === reach || next === 'part') return
+    props.onChosen()
+    if (next === 'agent') {
+      setState({ kind: 'idle' })
+      dock.replace(chip.occurrenceId, pointerChip(chip))
+      return
+    }
     setState({ kind: 'loading' })
     if (next === 'whole') {
       const mention = await dock.wholeMention(chip.sessionId).catch(() => undefined)
       if (mention === undefined) return fail('narrow.failed')
       setState({ kind: 'idle' })
-      dock.replace(chip.occurrenceId, { sessionId: chip.sessionId, label: chip.label.replace(/ · #[^·]*$/u, ''), mention })
+      dock.replace(chip.occurrenceId, { sessionId: chip.sessionId, label: baseLabel(chip.label), mention })
       return
     }
     let listed: SourceMessagesResponse
@@ -113,6 +133,8 @@ function NarrowControl(props: { chip: DockChip; dock: ReferenceDockProps }) {
         <option value="last-1">{t('narrow.lastTurn')}</option>
         <option value="last-3">{t('narrow.lastTurns', { n: '3' })}</option>
         <option value="choose">{t('narrow.choose')}</option>
+        {/* Without the session tools the agent cannot read it: offered, disabled, with the reason in its words. */}
+        <option value="agent" disabled={!props.agentTools && reach !== 'agent'}>{t(props.agentTools ? 'narrow.agent' : 'narrow.agentOff')}</option>
         {reach === 'part' ? <option value="part">{partWords(chip.label, t)}</option> : null}
       </select>
       {state.kind === 'failed' ? <span className={css.blocked} role="alert">{state.text}</span> : null}
@@ -161,6 +183,19 @@ export function ReferenceDock(props: ReferenceDockProps) {
   const key = chips.map(chip => chip.mention).join('\n')
   const [measured, setMeasured] = useState<{ key: string; response: PreflightResponse } | undefined>(undefined)
   const [notices, setNotices] = useState<readonly Outcome[]>([])
+  const reading = useSyncExternalStore(props.onReadingSettings, props.readingSettings)
+  // Sources whose row the user chose from: the default no longer applies to them.
+  const chosen = useRef(new Set<string>())
+
+  // Under `referenceMode` `agent`, a whole-session chip becomes a pointer as it appears.
+  useEffect(() => {
+    if (reading.referenceMode !== 'agent' || !reading.agentTools) return
+    for (const chip of chips) {
+      if (chosen.current.has(chip.sessionId) || chip.mention.includes(MESSAGE_REFERENCE_SCHEME)) continue
+      chosen.current.add(chip.sessionId)
+      props.replace(chip.occurrenceId, pointerChip(chip))
+    }
+  }, [key, reading.referenceMode, reading.agentTools])
 
   // Measured as soon as the draft's chips change (a chip picked, pasted or removed); a change under way cancels the measure before it.
   // A refused send measures the chips again: a source that failed at the send shows failed, not as it was picked.
@@ -234,7 +269,7 @@ export function ReferenceDock(props: ReferenceDockProps) {
                       {chip.label}
                     </button>
                     <span className={found !== undefined && !found.ok ? css.blocked : css.cost} role="status">{costText(found)}</span>
-                    <NarrowControl chip={chip} dock={props} />
+                    <NarrowControl chip={chip} dock={props} agentTools={reading.agentTools} onChosen={() => { chosen.current.add(chip.sessionId) }} />
                   </li>
                 )
               })}

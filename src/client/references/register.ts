@@ -18,6 +18,8 @@ import type { ReferenceDockInjected } from '../contract.ts'
 import { NS, type SessionsLookup } from '../locales.ts'
 import { MENTION_SOURCE } from '../mention/source.ts'
 import { ReferenceDock } from './ReferenceDock.tsx'
+import { bindReadingSettings } from '../settings/section.ts'
+import type {} from '@deepseek-ai/dsh-client-ui-settings/client'
 import { decorateSentReferences } from './sent-references.ts'
 import type { RefusedSends } from './refused-sends.ts'
 
@@ -59,6 +61,9 @@ export const referenceDockFeature = {
 function registerReferenceDock(ctx: ClientContext, { api, t, refused }: { readonly api: SessionsApi; readonly t: SessionsLookup; readonly refused: RefusedSends }): void {
   const seen = new Map<string, number>()
   const wholeMentions = createReferenceLookup({ api })
+  // The host's settings service is optional here: without it, the defaults.
+  const settingsScope = (ctx as { get?(name: string): unknown }).get?.('settingsScope') as ClientContext['settingsScope'] | undefined
+  const reading = bindReadingSettings(settingsScope?.bind({ namespace: NS }))
 
   ctx.effect(() => ctx.slots.inject('conversation.input.dock', () => ctx.slots.register({
     name: 'conversation.input.dock',
@@ -76,6 +81,8 @@ function registerReferenceDock(ctx: ClientContext, { api, t, refused }: { readon
       messages: (cited, signal) => api.messages(sessionId, cited, signal),
       wholeMention: cited => wholeMentions.load(cited),
       replace: (occurrenceId, chip) => replaceChip(ctx, sessionId, occurrenceId, chip),
+      readingSettings: () => reading.current(),
+      onReadingSettings: listener => reading.subscribe(listener),
       restore: text => {
         const actx = ctx.sessions.scope(sessionId)
         if (actx === undefined) return

@@ -10,7 +10,7 @@
 import { useState } from 'react'
 import { Button, IconChevronDownOutline14, Input } from '@deepseek-ai/dsh-client-ui-primitives'
 import type { Config } from '../../config.ts'
-import { DEFAULTS, FAILURE_MODES, MAX_CANDIDATE_LIMIT, MAX_FREE_SPACE_MIB, REFERENCE_SCOPES, settingRefusal } from '../../shared/settings-rules.ts'
+import { DEFAULTS, FAILURE_MODES, MAX_CANDIDATE_LIMIT, MAX_FREE_SPACE_MIB, REFERENCE_MODES, REFERENCE_SCOPES, settingRefusal } from '../../shared/settings-rules.ts'
 import type { ScopeCardProps, ScopeCardState } from '../contract.ts'
 import type { SessionsKey } from '../locales.ts'
 import css from './ScopeCard.module.css'
@@ -89,7 +89,7 @@ export function ScopeCard(props: ScopeCardProps) {
   }
   const source = (key: keyof Config) => <span className={css.source} data-dsh-sessions-source="">{t(sourceKey(state, key))}</span>
   // A key's row: its name and where its value comes from on the left, its control on the right.
-  const name = (key: (typeof SWITCHES)[number] | NumberKey | 'failureMode', hint?: string) => (
+  const name = (key: (typeof SWITCHES)[number] | NumberKey | 'failureMode' | 'referenceMode', hint?: string) => (
     <dt className={css.name}>
       <label htmlFor={`dsh-sessions-${key}`}>{t(`settings.key.${key}`)}</label>
       {hint === undefined ? null : <span className={css.source}>{hint}</span>}
@@ -137,6 +137,14 @@ export function ScopeCard(props: ScopeCardProps) {
                 <dd>
                   <select id="dsh-sessions-failureMode" className={css.select} value={value.failureMode} disabled={locked} onChange={event => { const picked = event.currentTarget.value; change('failureMode', FAILURE_MODES.find(mode => mode === picked) ?? value.failureMode) }}>
                     {FAILURE_MODES.map(mode => <option key={mode} value={mode}>{t(mode === 'reject' ? 'settings.value.reject' : 'settings.value.passthrough')}</option>)}
+                  </select>
+                </dd>
+              </div>
+              <div className={css.setting} data-dsh-sessions-setting="referenceMode">
+                {name('referenceMode')}
+                <dd>
+                  <select id="dsh-sessions-referenceMode" className={css.select} value={value.referenceMode} disabled={locked} onChange={event => { const picked = event.currentTarget.value; change('referenceMode', REFERENCE_MODES.find(mode => mode === picked) ?? value.referenceMode) }}>
+                    {REFERENCE_MODES.map(mode => <option key={mode} value={mode}>{t(mode === 'agent' ? 'settings.value.agent' : 'settings.value.snapshot')}</option>)}
                   </select>
                 </dd>
               </div>

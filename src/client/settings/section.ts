@@ -6,7 +6,8 @@
  */
 import type { SettingsScope } from '@deepseek-ai/dsh-client-runtime/client'
 import type { Config } from '../../config.ts'
-import type { ScopeCardInjected, ScopeCardState } from '../contract.ts'
+import { DEFAULTS } from '../../shared/settings-rules.ts'
+import type { ReadingSettings, ScopeCardInjected, ScopeCardState } from '../contract.ts'
 
 /**
  * The section the host resolved (defaults, row config, user layer), when it
@@ -50,5 +51,29 @@ export function bindSettingsSection(scope: SettingsScope<unknown>): ScopeCardInj
     save: async patch => {
       for (const [key, value] of Object.entries(patch)) await scope.set(key, value)
     },
+  }
+}
+
+/**
+ * The settings the reference dock reads, from the same section as the card;
+ * without the host's settings service, the defaults.
+ * @param scope - the section, bound to the plugin's namespace; `undefined` when the host has none.
+ * @returns the current values and a way to follow them.
+ */
+export function bindReadingSettings(scope: SettingsScope<unknown> | undefined): { current(): ReadingSettings; subscribe(listener: () => void): () => void } {
+  const defaults: ReadingSettings = { agentTools: DEFAULTS.agentTools, referenceMode: DEFAULTS.referenceMode }
+  if (scope === undefined) return { current: () => defaults, subscribe: () => () => {} }
+  const card = bindSettingsSection(scope).hooks.scopeCard
+  // The same object while the values are the same, for a store hook.
+  let last = defaults
+  return {
+    current: () => {
+      const value = card.getSnapshot().value
+      const agentTools = value?.agentTools ?? DEFAULTS.agentTools
+      const referenceMode = value?.referenceMode ?? DEFAULTS.referenceMode
+      if (last.agentTools !== agentTools || last.referenceMode !== referenceMode) last = { agentTools, referenceMode }
+      return last
+    },
+    subscribe: listener => card.subscribe(listener),
   }
 }
