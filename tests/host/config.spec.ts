@@ -10,6 +10,7 @@ const DEFAULTS = {
   candidateLimit: 50,
   failureMode: 'passthrough',
   agentTools: true,
+  referenceMode: 'snapshot',
   indexFreeSpaceMiB: 0,
 }
 
@@ -20,7 +21,7 @@ describe('plugin configuration', () => {
   })
 
   it('keeps valid values', () => {
-    const config = { scope: 'all', allowBareSessionIds: false, allowPlainTitleMentions: false, candidateLimit: 1, failureMode: 'reject', agentTools: false, indexFreeSpaceMiB: 2048 } as const
+    const config = { scope: 'all', allowBareSessionIds: false, allowPlainTitleMentions: false, candidateLimit: 1, failureMode: 'reject', agentTools: false, referenceMode: 'agent', indexFreeSpaceMiB: 2048 } as const
     expect(Config(config)).toEqual(config)
   })
 
@@ -34,6 +35,7 @@ describe('plugin configuration', () => {
     ['candidateLimit', { candidateLimit: '50' }],
     ['failureMode', { failureMode: 'ignore' }],
     ['agentTools', { agentTools: 'on' }],
+    ['referenceMode', { referenceMode: 'pointer' }],
     ['indexFreeSpaceMiB', { indexFreeSpaceMiB: -1 }],
   ])('refuses an invalid %s with a message naming the key', (key, config) => {
     expect(() => Config(config as never)).toThrow(new RegExp(`\\$\\.${key}\\b`))

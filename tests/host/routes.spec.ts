@@ -145,7 +145,7 @@ describe('settings routes', () => {
   it('serves the effective settings and writes valid changes live', async () => {
     const { h, url } = await setup()
     expect(await (await fetch(`${url}/dsh-sessions/settings`)).json()).toEqual({
-      scope: 'workspace', allowBareSessionIds: true, allowPlainTitleMentions: true, candidateLimit: 50, failureMode: 'passthrough', agentTools: true, indexFreeSpaceMiB: 0,
+      scope: 'workspace', allowBareSessionIds: true, allowPlainTitleMentions: true, candidateLimit: 50, failureMode: 'passthrough', agentTools: true, referenceMode: 'snapshot', indexFreeSpaceMiB: 0,
     })
     const res = await post(url, 'settings', { scope: 'all' })
     expect(res.status).toBe(200)
@@ -171,6 +171,7 @@ describe('settings routes', () => {
       [{ scope: null }, 'settings key "scope" must be "workspace" or "all"'],
       [{ failureMode: null }, 'settings key "failureMode" must be "passthrough" or "reject"'],
       [{ agentTools: null }, 'settings key "agentTools" must be true or false'],
+      [{ referenceMode: 'pointer' }, 'settings key "referenceMode" must be "snapshot" or "agent"'],
       [{ allowBareSessionIds: 'yes' }, 'settings key "allowBareSessionIds" must be true or false'],
       [{ candidateLimit: 1e308 }, 'settings key "candidateLimit" must be a whole number from 1 to 500'],
       [{ candidateLimit: 501 }, 'settings key "candidateLimit" must be a whole number from 1 to 500'],

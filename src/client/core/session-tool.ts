@@ -22,7 +22,9 @@ export interface ToolRowSession {
 /** A row's model. */
 export type ToolRowModel =
   | { readonly tool: 'search'; readonly state: ToolRowState; readonly query: string; readonly sessions?: readonly ToolRowSession[] }
-  | { readonly tool: 'read'; readonly state: ToolRowState; readonly session?: ToolRowSession; readonly range?: readonly [number, number]; readonly found?: boolean }
+  | { readonly tool: 'read'; readonly state: ToolRowState; readonly session?: ToolRowSession; readonly range?: readonly [number, number]; readonly found?: boolean
+    /** A search inside the session: its query, and how many messages matched once settled. */
+    readonly query?: string; readonly matches?: number }
 
 /** The parts of a call this model reads: the arguments as the model wrote them, and the settled outcome. */
 export interface ToolCallSource {
@@ -69,8 +71,10 @@ export function toolRowModel(toolName: string, call: ToolCallSource): ToolRowMod
     return { tool: 'search', state, query: str(args.query) ?? '', ...(sessions === undefined ? {} : { sessions }) }
   }
   if (toolName === READ_SESSION_TOOL) {
-    if (result === undefined) return { tool: 'read', state }
-    if (result.found !== true) return { tool: 'read', state, found: false }
+    const query = str(args.query)
+    const asked = query === undefined ? {} : { query }
+    if (result === undefined) return { tool: 'read', state, ...asked }
+    if (result.found !== true) return { tool: 'read', state, found: false, ...asked }
     const messages = Array.isArray(result.messages) ? result.messages as { n?: unknown }[] : []
     const numbers = messages.map(message => message.n).filter((n): n is number => typeof n === 'number')
     const sessionId = str(result.sessionId)
@@ -79,6 +83,8 @@ export function toolRowModel(toolName: string, call: ToolCallSource): ToolRowMod
       tool: 'read',
       state,
       found: true,
+      ...asked,
+      ...(Array.isArray(result.matches) ? { matches: result.matches.length } : {}),
       ...(sessionId === undefined || title === undefined ? {} : { session: { sessionId, title } }),
       ...(numbers.length === 0 ? {} : { range: [numbers[0]!, numbers.at(-1)!] as const }),
     }

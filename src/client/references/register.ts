@@ -61,9 +61,8 @@ export const referenceDockFeature = {
 function registerReferenceDock(ctx: ClientContext, { api, t, refused }: { readonly api: SessionsApi; readonly t: SessionsLookup; readonly refused: RefusedSends }): void {
   const seen = new Map<string, number>()
   const wholeMentions = createReferenceLookup({ api })
-  // The host's settings service is optional here: without it, the defaults.
-  const settingsScope = (ctx as { get?(name: string): unknown }).get?.('settingsScope') as ClientContext['settingsScope'] | undefined
-  const reading = bindReadingSettings(settingsScope?.bind({ namespace: NS }))
+  // The host's settings service is optional here: without it, the defaults, and the dock still works.
+  const reading = bindReadingSettings(ctx.get('settingsScope')?.bind({ namespace: NS }))
 
   ctx.effect(() => ctx.slots.inject('conversation.input.dock', () => ctx.slots.register({
     name: 'conversation.input.dock',

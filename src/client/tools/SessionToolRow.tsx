@@ -1,7 +1,8 @@
 /**
  * A `search_sessions` or `read_session` call as the conversation shows it:
  * one line in the host's tool-row rhythm, "Searched sessions for "…": 3
- * found" with the found titles, or "Read Kiwi plans, messages 4–9"; each
+ * found" with the found titles, "Read Kiwi plans, messages 4–9", or
+ * "Searched Kiwi plans for "rollout": 2 messages"; each
  * title opens its session. Renders from the call alone, so past calls show
  * the same once the tools are turned off.
  * @module @wishp3/dsh-sessions/client/tools/SessionToolRow
@@ -45,15 +46,16 @@ export function SessionToolRow(props: SessionToolRowProps) {
       ? t('tool.read.running')
       : failed ? t('tool.read.failed')
         : model.found !== true || model.session === undefined ? t('tool.read.none')
-          : model.range === undefined ? t('tool.read.empty')
-            : t('tool.read.done', { from: String(model.range[0]), to: String(model.range[1]) })
+          : model.query !== undefined ? t(model.matches === 1 ? 'tool.find.doneOne' : 'tool.find.done', { query: model.query, count: String(model.matches ?? 0) })
+            : model.range === undefined ? t('tool.read.empty')
+              : t('tool.read.done', { from: String(model.range[0]), to: String(model.range[1]) })
     if (model.found === true && model.session !== undefined) sessions = [model.session]
   }
   return (
     <div className={css.row} data-dsh-sessions-tool={props.toolName} data-state={model.state}>
       <span className={css.icon} aria-hidden="true">{model.tool === 'search' ? <IconSearchOutline16 /> : <IconLinkOutline16 />}</span>
       {model.tool === 'read' && sessions.length === 1 ? (
-        <span className={failed ? `${css.summary} ${css.failed}` : css.summary}>{t('tool.read.prefix')} {open(sessions[0]!)}{summary}</span>
+        <span className={failed ? `${css.summary} ${css.failed}` : css.summary}>{t(model.query === undefined ? 'tool.read.prefix' : 'tool.find.prefix')} {open(sessions[0]!)}{summary}</span>
       ) : (
         <>
           <span className={failed ? `${css.summary} ${css.failed}` : css.summary}>{summary}</span>

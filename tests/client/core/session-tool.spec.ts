@@ -18,6 +18,12 @@ describe('session tool rows', () => {
     expect(toolRowModel('read_session', settled('{"sessionId":"x"}', { found: false, note: 'No session' }))).toEqual({ tool: 'read', state: 'ok', found: false })
   })
 
+  it('read a search inside a session: its query, then how many messages matched', () => {
+    expect(toolRowModel('read_session', { argsRaw: '{"sessionId":"s1","query":"rollout"}', settled: false, isError: false, interrupted: false })).toEqual({ tool: 'read', state: 'running', query: 'rollout' })
+    expect(toolRowModel('read_session', settled('{"sessionId":"s1","query":"rollout"}', { found: true, sessionId: 's1', title: 'Kiwi', matches: [{ n: 31, excerpt: 'a' }, { n: 8, excerpt: 'b' }] })))
+      .toEqual({ tool: 'read', state: 'ok', found: true, query: 'rollout', matches: 2, session: { sessionId: 's1', title: 'Kiwi' } })
+  })
+
   it('read failures, stops, malformed arguments and other tools', () => {
     expect(toolRowModel('search_sessions', { argsRaw: 'not json', settled: true, isError: true, interrupted: false, text: 'boom' })).toEqual({ tool: 'search', state: 'error', query: '' })
     expect(toolRowModel('read_session', { argsRaw: '{}', settled: true, isError: true, interrupted: true })).toEqual({ tool: 'read', state: 'stopped' })
