@@ -134,6 +134,47 @@ function toolCallOf(messages: readonly WireMessage[]): ToolCall | undefined {
   return match === null ? undefined : { name: match[1]!, arguments: match[2]! }
 }
 
+/** The entries of the referenced-sessions snapshots a request holds, newest message last. */
+function referencedEntries(messages: readonly WireMessage[]): Record<string, unknown>[] {
+  return messages.filter(message => message.role === 'user').map(textOf).filter(text => REFERENCED_SESSIONS.test(text)).flatMap(text => {
+    try {
+      return JSON.parse(text.slice(text.indexOf('[{'), text.lastIndexOf('}]') + 2)) as Record<string, unknown>[]
+    } catch {
+      return []
+    }
+  })
+}
+
+/** A phrase the person quoted: what a stand-in that follows a pointer searches for. */
+const QUOTED = /"([^"]+)"|“([^”]+)”/u
+
+/**
+ * Following a pointer reference: when the person quoted a phrase and a
+ * referenced session is a pointer (its entry says read_session reads it),
+ * the stand-in searches that session for the phrase, once.
+ */
+function pointerCallOf(messages: readonly WireMessage[]): ToolCall | undefined {
+  if (toolAnswersSinceHuman(messages) > 0) return undefined
+  const quoted = QUOTED.exec(humanText(messages))
+  const pointer = referencedEntries(messages).findLast(entry => typeof entry.read === 'string' && entry.conversation === undefined)
+  if (quoted === null || pointer === undefined) return undefined
+  return { name: 'read_session', arguments: JSON.stringify({ sessionId: pointer.sessionId, query: quoted[1] ?? quoted[2] }) }
+}
+
+/** The answer once the search a pointer led to came back: the best match, with its number. */
+function pointerReplyOf(messages: readonly WireMessage[]): string | undefined {
+  const answer = messages.at(-1)
+  if (answer?.role !== 'tool' || pointerCallOf(messages.slice(0, messages.findLastIndex(message => message.role === 'assistant'))) === undefined) return undefined
+  const text = textOf(answer)
+  try {
+    const found = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as { title?: string; matches?: { n: number; excerpt: string }[] }
+    const best = found.matches?.[0]
+    return best === undefined ? `Nothing in ${found.title ?? 'that session'} matches.` : `In ${found.title ?? 'that session'}, message #${best.n} says: ${best.excerpt}`
+  } catch {
+    return undefined
+  }
+}
+
 function stream(res: ServerResponse, model: string, text: string, call?: ToolCall): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
   const id = `chatcmpl-standin-${Date.now()}`
@@ -173,12 +214,12 @@ export async function startModel(options: ModelOptions = {}): Promise<StandInMod
       const system = body.messages.find(message => message.role === 'system')
       const kind = system !== undefined && TITLE_PROMPT.test(textOf(system)) ? 'title' : 'turn'
       if (kind === 'turn') turn += 1
-      const call = kind === 'turn' ? options.toolCall?.(body.messages) ?? toolCallOf(body.messages) : undefined
+      const call = kind === 'turn' ? options.toolCall?.(body.messages) ?? toolCallOf(body.messages) ?? pointerCallOf(body.messages) : undefined
       const answered = body.messages.at(-1)?.role === 'tool' ? body.messages.at(-1)! : undefined
       const reply = kind === 'title'
         ? titleReply(body.messages)
         : call !== undefined ? `CALL ${call.name}`
-          : answered !== undefined ? options.toolReply?.(body.messages) ?? `Stand-in reply #${turn}. The tool said: ${textOf(answered).slice(0, 200)}`
+          : answered !== undefined ? options.toolReply?.(body.messages) ?? pointerReplyOf(body.messages) ?? `Stand-in reply #${turn}. The tool said: ${textOf(answered).slice(0, 200)}`
             : options.reply === undefined ? `Stand-in reply #${turn}. You said: ${humanText(body.messages)}` : options.reply(body.messages, turn)
       const header = req.headers['x-deepseek-harness-session-id']
       const record: RecordedRequest = { kind, body, reply, sessionId: typeof header === 'string' ? header : undefined }

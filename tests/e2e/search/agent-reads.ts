@@ -1,0 +1,130 @@
+/**
+ * References the agent reads on demand, in the real host: a session chip
+ * turned into "Let the agent read it" from the dock sends the model a
+ * pointer (what the session is and how to read it, in the official frame)
+ * instead of the session's snapshot; the stand-in model follows it with
+ * `read_session` and a query (the phrase the person quoted), gets the one
+ * message that holds the planted decision, and answers with it. The tests
+ * read every request the model got, byte for byte. Without the session
+ * tools the choice is shown disabled with its reason; under `referenceMode`
+ * `agent` a picked session becomes a pointer at once.
+ */
+import { basename } from 'node:path'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { hostDir } from '../../../dev/pinned-host.ts'
+import { type StoredSession, writeSessionStore } from '../../../dev/session-store.ts'
+import { textOf, type RecordedRequest } from '../../../dev/stand-in-model.ts'
+import { composer } from '../../../dev/web-ui.ts'
+import { snapshotFraming } from '../../../src/host/official/session-reference.ts'
+import { formatMessageReference } from '../../../src/shared/message-reference.ts'
+import { type Topic, useTopic } from '../harness/real-host.ts'
+import { until, untilAsync } from '../harness/wait.ts'
+
+/** The topic's own workspace. */
+const OWN = 'meadow'
+
+/** A long session: 400 turns, the decision in the person's message of turn 251 (message 501). */
+const TURNS = Array.from({ length: 400 }, (_, n) => ({
+  user: n === 0 ? 'Plan the meadow survey with me: plots, dates, who counts what.' : n === 250 ? 'We decided the quetzal flag stays off until the 灰度 review ends.' : `Meadow question ${n + 1}: what about plot ${n % 17}?`,
+  reply: `Meadow answer ${n + 1}: ${'survey notes and counts '.repeat(12)}`,
+}))
+const DECISION = 501
+
+let meadow: StoredSession
+
+export const agentReads: Topic = {
+  seed: async home => {
+    [meadow] = await writeSessionStore(hostDir(), home, [{ cwd: home.project(OWN), title: 'Meadow survey', text: TURNS[0]!.user, turns: TURNS }])
+  },
+  tests: group => describe('references the agent reads on demand, in the real host', () => {
+    const host = useTopic(group, { workspace: OWN })
+    const page = (): Page => host.browser.page
+    const turns = () => host.stack.model.turns()
+    const writeSettings = (patch: object) => fetch(`${host.stack.web.url}/dsh-sessions/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(patch) })
+    const reach = () => page().getByRole('combobox', { name: 'What to reference' })
+
+    /** Types the text, then picks the session from the `@` menu as a chip. */
+    async function pickMeadow(text: string): Promise<void> {
+      await composer(page()).fill(text)
+      await composer(page()).press('End')
+      await composer(page()).pressSequentially('@Meadow sur')
+      await page().getByRole('listbox').getByRole('option', { name: /^Meadow survey/ }).first().click()
+      await expect.poll(() => composer(page()).inputValue()).toBe(`${text}@Meadow survey `)
+      await reach().waitFor({ timeout: 10_000 })
+    }
+
+    beforeAll(async () => {
+      await untilAsync(async () => (await (await fetch(`${host.stack.web.url}/dsh-sessions/content-index`)).json() as { ready: boolean }).ready, 'the content index')
+    })
+
+    it('sends a pointer in place of the snapshot; the model searches the session with read_session and answers with the planted message', async () => {
+      const framing = await snapshotFraming()
+      await pickMeadow('What did we decide about "quetzal flag" in ')
+      await reach().selectOption('agent')
+      await expect.poll(() => reach().inputValue(), { timeout: 10_000 }).toBe('agent')
+      // The dock shows what the pointer costs: a few hundred bytes.
+      await expect.poll(() => page().locator('[data-dsh-sessions-reference-dock] [role=status]').first().innerText(), { timeout: 15_000 }).toMatch(/^\d+ bytes · ≈\d+ tokens$/)
+      const before = turns().length
+      await page().getByRole('button', { name: 'Send message' }).click()
+      await until(() => turns().length >= before + 2, 'the pointer turn and the turn after read_session')
+      const [asked, answered] = turns().slice(before, before + 2) as [RecordedRequest, RecordedRequest]
+
+      // What the model got for the reference: the pointer, in the official frame, and nothing of the session's messages.
+      const snapshot = asked.body.messages.map(textOf).find(text => text.startsWith('## Referenced sessions'))!
+      const entry = JSON.parse(snapshot.slice(framing.before.length, snapshot.length - framing.after.length)) as Record<string, unknown>[]
+      expect(entry).toEqual([{
+        sessionId: meadow.id, label: 'Meadow survey', cwd: meadow.cwd, workspace: basename(meadow.cwd), capturedThroughSeq: expect.any(Number), title: 'Meadow survey',
+        createdAt: expect.stringMatching(/^20\d\d-/), lastActivity: expect.stringMatching(/^20\d\d-/), messages: 800, firstUserMessage: TURNS[0]!.user,
+        read: 'Not included here: call read_session with this sessionId to read it. query finds the messages that match inside it, around reads near a message number, fromMessage pages through it.',
+      }])
+      expect(snapshot).toBe(`${framing.before}${JSON.stringify(entry).replaceAll('<', '\\u003c')}${framing.after}`)
+      expect(Buffer.byteLength(snapshot)).toBeLessThan(1_500)
+      expect(snapshot).not.toContain('survey notes')
+      expect(asked.reply).toBe('CALL read_session')
+
+      // What the tool gave back: the planted message first, byte for byte in the same frame.
+      const result = textOf(answered.body.messages.at(-1)!)
+      const found = JSON.parse(result.slice(framing.before.length, result.length - framing.after.length)) as { matches: { n: number; role: string; time: string; excerpt: string }[] }
+      expect(found).toEqual({ found: true, sessionId: meadow.id, title: 'Meadow survey', workspace: meadow.cwd, matches: [{ n: DECISION, role: 'user', time: expect.stringMatching(/^20\d\d-/), excerpt: TURNS[250]!.user }] })
+      expect(result).toBe(`${framing.before}${JSON.stringify(found).replaceAll('<', '\\u003c')}${framing.after}`)
+      expect(answered.reply).toBe(`In Meadow survey, message #${DECISION} says: ${TURNS[250]!.user}`)
+      await page().getByText(`message #${DECISION} says`).first().waitFor({ timeout: 15_000 })
+      // The row of the call says what was searched.
+      await expect.poll(() => page().locator('[data-dsh-sessions-tool="read_session"]').last().innerText(), { timeout: 10_000 }).toMatch(/^Searched Meadow survey for "quetzal flag": 1 message$/)
+    })
+
+    it('shows the choice disabled with its reason while the session tools are off, and refuses a pointer written by hand', async () => {
+      expect((await writeSettings({ agentTools: false })).status).toBe(200)
+      try {
+        await page().reload()
+        await pickMeadow('OFF-MARK ')
+        const option = page().getByRole('option', { name: 'Let the agent read it (needs the session tools)' })
+        expect(await option.isDisabled()).toBe(true)
+        await composer(page()).fill(`OFF-MARK ${formatMessageReference({ sessionId: meadow.id, selection: [], agent: true, label: 'Meadow survey' })} `)
+        await expect.poll(() => page().locator('[data-dsh-sessions-reference-dock]').innerText(), { timeout: 15_000 }).toContain('needs the session tools on')
+        await composer(page()).fill('')
+      } finally {
+        expect((await writeSettings({ agentTools: true })).status).toBe(200)
+      }
+    })
+
+    it('makes a picked session a pointer at once under referenceMode agent', async () => {
+      expect((await writeSettings({ referenceMode: 'agent' })).status).toBe(200)
+      try {
+        await page().reload()
+        await pickMeadow('MODE-MARK ')
+        await expect.poll(() => reach().inputValue(), { timeout: 10_000 }).toBe('agent')
+        const before = turns().length
+        await page().getByRole('button', { name: 'Send message' }).click()
+        await until(() => turns().slice(before).some(request => request.body.messages.some(message => textOf(message).includes('MODE-MARK'))), 'the turn that carries the pointer')
+        const sent = turns().slice(before).find(request => request.body.messages.some(message => textOf(message).includes('MODE-MARK')))!
+        const snapshot = sent.body.messages.map(textOf).find(text => text.startsWith('## Referenced sessions'))!
+        expect(snapshot).toContain('"read":"Not included here')
+        expect(snapshot).not.toContain('survey notes')
+      } finally {
+        expect((await writeSettings({ referenceMode: 'snapshot' })).status).toBe(200)
+      }
+    })
+  }),
+}
