@@ -35,7 +35,7 @@ let meadow: StoredSession
 
 export const agentReads: Topic = {
   seed: async home => {
-    [meadow] = await writeSessionStore(hostDir(), home, [{ cwd: home.project(OWN), title: 'Meadow survey', text: TURNS[0]!.user, turns: TURNS }])
+    meadow = (await writeSessionStore(hostDir(), home, [{ cwd: home.project(OWN), title: 'Meadow survey', text: TURNS[0]!.user, turns: TURNS }]))[0]!
   },
   tests: group => describe('references the agent reads on demand, in the real host', () => {
     const host = useTopic(group, { workspace: OWN })
@@ -48,7 +48,7 @@ export const agentReads: Topic = {
     async function pickMeadow(text: string): Promise<void> {
       await composer(page()).fill(text)
       await composer(page()).press('End')
-      await composer(page()).pressSequentially('@Meadow sur')
+      await composer(page()).pressSequentially('@meadow')
       await page().getByRole('listbox').getByRole('option', { name: /^Meadow survey/ }).first().click()
       await expect.poll(() => composer(page()).inputValue()).toBe(`${text}@Meadow survey `)
       await reach().waitFor({ timeout: 10_000 })
