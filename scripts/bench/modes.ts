@@ -1,5 +1,6 @@
 /** Every bench mode, in the order a plain `npm run bench` runs its default ones. */
 import type { BenchMode } from './mode.ts'
+import { agentReads } from './modes/agent-reads.ts'
 import { candidates } from './modes/candidates.ts'
 import { content } from './modes/content.ts'
 import { firstPreflight } from './modes/first-preflight.ts'
@@ -15,7 +16,7 @@ import { tools } from './modes/tools.ts'
 import { tti } from './modes/tti.ts'
 
 /** Every mode `--only` can name. */
-export const MODES: readonly BenchMode[] = [candidates, preStep, hostile, readOnce, tti, content, sidebar, parts, since, tools, layouts, firstPreflight, scoped]
+export const MODES: readonly BenchMode[] = [candidates, preStep, hostile, readOnce, tti, content, sidebar, parts, since, tools, layouts, firstPreflight, scoped, agentReads]
 
 /** What `npm run bench` runs without `--only`: the real-host candidates run and what it always measured with it. */
 export const DEFAULT_MODES: readonly string[] = ['candidates', 'pre-step', 'hostile', 'read-once', 'tti', 'content', 'sidebar']

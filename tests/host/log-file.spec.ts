@@ -62,14 +62,16 @@ describe('the seqs of a log\'s messages', () => {
   const reply = (seq: number, text: string) => event(seq, 'assistant/message', { message: { content: text === '' ? [] : [{ type: 'text', text }] } })
 
   it('names every person\'s message and reply with text, however long the session, and nothing else', async () => {
-    const long = 'x'.repeat(3 * 1024 * 1024)
+    const long = 'x'.repeat(17 * 1024 * 1024)
     const path = logFile(
       frame(user(0, 'first') + event(1, 'session/title', { title: 'T' }) + reply(2, 'an answer') + user(3, 'injected', 'context')),
-      frame(reply(4, '') + user(5, long) + event(6, 'tool/result', {}) + user(7, 'after three megabytes')),
+      frame(reply(4, '') + user(5, long) + event(6, 'tool/result', {}) + user(7, 'after seventeen megabytes')),
     )
     expect(await readMessageSeqs(path)).toEqual([0, 2, 5, 7])
-    // Search keeps the first 2 MiB of text; the seqs go on past it.
-    expect((await readLogFile(path))?.origins?.map(origin => origin.seq)).toEqual([0, 2, 5])
+    // Search keeps the first 16 Mi characters of text, and counts the messages past them; the seqs go on past it.
+    const read = await readLogFile(path)
+    expect(read?.origins?.map(origin => origin.seq)).toEqual([0, 2, 5])
+    expect(read?.total).toBe(4)
     expect(await readMessageSeqs(join(temporaryFolder('dsh-sessions-log-'), 'gone.jsonl.zstd'))).toBeUndefined()
   })
 })

@@ -30,8 +30,8 @@ describe('pointer references', () => {
     expect(snapshot!.slice(snapshot!.lastIndexOf('}]'))).toBe(whole.slice(whole.lastIndexOf('}]')))
     const [entry] = JSON.parse(snapshot!.slice(snapshot!.indexOf('[{'), snapshot!.lastIndexOf('}]') + 2)) as Record<string, unknown>[]
     expect(entry).toEqual({
-      sessionId: SOURCE, label: 'Kiwi plans', cwd: A, workspace: expect.any(String), capturedThroughSeq: expect.any(Number), title: 'Kiwi plans',
-      createdAt: expect.stringMatching(/^\d{4}-/), lastActivity: expect.stringMatching(/^\d{4}-/), messages: 6,
+      sessionId: SOURCE, title: 'Kiwi plans', workspace: expect.any(String),
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\dZ$/), lastActivity: expect.stringMatching(/^\d{4}-/), messages: 6,
       firstUserMessage: 'question 0 Draft the kiwi rollout plan, starting Friday.', read: expect.stringContaining('read_session'),
     })
     expect(snapshot).not.toContain('with words')

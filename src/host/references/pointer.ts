@@ -15,7 +15,7 @@ import { isShownMessage } from './part-surface.ts'
 import type { SurfaceCache } from './surface-cache.ts'
 
 /** Most characters of the first user message a pointer shows. */
-export const FIRST_MESSAGE_CHARS = 200
+export const FIRST_MESSAGE_CHARS = 120
 
 /** What a pointer tells of its session. */
 export interface PointerFacts {
@@ -71,7 +71,8 @@ export class PointerReader {
   }
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString()
+/** A time to the minute, in UTC. */
+const iso = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16)}Z`
 
 function shortened(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim()
@@ -86,17 +87,17 @@ function shortened(text: string): string {
  * @returns the entry.
  */
 export function pointerEntry(source: CitedSource, facts: PointerFacts): Record<string, unknown> {
+  const label = source.label ?? facts.title
   return {
     sessionId: source.sessionId,
-    label: source.label ?? facts.title,
-    ...(facts.cwd === undefined ? {} : { cwd: facts.cwd, workspace: basename(facts.cwd) }),
-    capturedThroughSeq: facts.capturedThroughSeq,
     title: facts.title,
+    ...(label === facts.title ? {} : { label }),
+    ...(facts.cwd === undefined ? {} : { workspace: basename(facts.cwd) }),
     createdAt: iso(facts.createdAt),
     ...(facts.lastActivity === undefined ? {} : { lastActivity: iso(facts.lastActivity) }),
     messages: facts.messages,
     ...(facts.firstUserMessage === undefined ? {} : { firstUserMessage: shortened(facts.firstUserMessage) }),
-    read: 'Not included here: call read_session with this sessionId to read it. query finds the messages that match inside it, around reads near a message number, fromMessage pages through it.',
+    read: 'Not included: read_session reads it (query searches it, around reads near a message).',
   }
 }
 

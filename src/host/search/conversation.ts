@@ -49,8 +49,8 @@ export interface RoledConversation extends ConversationText {
   readonly roles: readonly MessageRole[]
 }
 
-/** Most characters of one session kept for search; later messages are left out. */
-export const MAX_SESSION_TEXT = 2 * 1024 * 1024
+/** Most characters of one session kept for search, as many as `read_session` reads; later messages are left out (and counted). */
+export const MAX_SESSION_TEXT = 16 * 1024 * 1024
 
 interface LooseEvent {
   readonly type?: unknown

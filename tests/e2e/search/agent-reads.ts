@@ -74,9 +74,9 @@ export const agentReads: Topic = {
       const snapshot = asked.body.messages.map(textOf).find(text => text.startsWith('## Referenced sessions'))!
       const entry = JSON.parse(snapshot.slice(framing.before.length, snapshot.length - framing.after.length)) as Record<string, unknown>[]
       expect(entry).toEqual([{
-        sessionId: meadow.id, label: 'Meadow survey', cwd: meadow.cwd, workspace: basename(meadow.cwd), capturedThroughSeq: expect.any(Number), title: 'Meadow survey',
-        createdAt: expect.stringMatching(/^20\d\d-/), lastActivity: expect.stringMatching(/^20\d\d-/), messages: 800, firstUserMessage: TURNS[0]!.user,
-        read: 'Not included here: call read_session with this sessionId to read it. query finds the messages that match inside it, around reads near a message number, fromMessage pages through it.',
+        sessionId: meadow.id, title: 'Meadow survey', workspace: basename(meadow.cwd),
+        createdAt: expect.stringMatching(/^20\d\d-\d\d-\d\dT\d\d:\d\dZ$/), lastActivity: expect.stringMatching(/^20\d\d-/), messages: 800, firstUserMessage: TURNS[0]!.user,
+        read: 'Not included: read_session reads it (query searches it, around reads near a message).',
       }])
       expect(snapshot).toBe(`${framing.before}${JSON.stringify(entry).replaceAll('<', '\\u003c')}${framing.after}`)
       expect(Buffer.byteLength(snapshot)).toBeLessThan(1_500)
@@ -120,7 +120,7 @@ export const agentReads: Topic = {
         await until(() => turns().slice(before).some(request => request.body.messages.some(message => textOf(message).includes('MODE-MARK'))), 'the turn that carries the pointer')
         const sent = turns().slice(before).find(request => request.body.messages.some(message => textOf(message).includes('MODE-MARK')))!
         const snapshot = sent.body.messages.map(textOf).find(text => text.startsWith('## Referenced sessions'))!
-        expect(snapshot).toContain('"read":"Not included here')
+        expect(snapshot).toContain('"read":"Not included: read_session reads it')
         expect(snapshot).not.toContain('survey notes')
       } finally {
         expect((await writeSettings({ referenceMode: 'snapshot' })).status).toBe(200)
