@@ -13,7 +13,7 @@ import { realisticSessions, type RealisticTurn } from '../../../dev/corpus.ts'
 import { hostDir } from '../../../dev/pinned-host.ts'
 import { newSession, rpc } from '../../../dev/host-rpc.ts'
 import { writeSessionStore } from '../../../dev/session-store.ts'
-import { startModel, textOf, toolAnswersSinceHuman, type WireMessage } from '../../../dev/stand-in-model.ts'
+import { humanText, startModel, textOf, toolAnswersSinceHuman } from '../../../dev/stand-in-model.ts'
 import { formatMessageReference } from '../../../src/shared/message-reference.ts'
 import { ms, pair, type Percentiles, percentiles, table } from '../figures.ts'
 import type { BenchMode } from '../mode.ts'
@@ -75,10 +75,9 @@ export async function measureAgentReads(context: Parameters<BenchMode['run']>[0]
   // Arrival times of the requests that make a call and of those that carry its answer, in order.
   const calls: number[] = []
   const answers: { at: number; text: string }[] = []
-  const human = (messages: readonly WireMessage[]) => textOf(messages.filter(message => message.role === 'user').at(-1) ?? { role: 'user' })
   const model = await startModel({
     toolCall: messages => {
-      const match = CALL.exec(human(messages))
+      const match = CALL.exec(humanText(messages))
       if (match === null || toolAnswersSinceHuman(messages) > 0) return undefined
       calls.push(performance.now())
       return { name: 'read_session', arguments: JSON.stringify({ sessionId: match[1], query: QUERY }) }
