@@ -3,7 +3,8 @@
  * the session is and how to read it with the `read_session` tool, in the
  * official snapshot's frame and source kind: its title, id, workspace, when
  * it was created and last active, its number of messages, and its first user
- * message shortened. A few hundred bytes, whatever the session's size.
+ * message shortened, in as few words as the model needs: about 1 % of a
+ * whole-session snapshot's tokens, whatever the session's size.
  * @module @wishp3/dsh-sessions/host/references/pointer
  */
 import { basename } from 'node:path'
@@ -15,7 +16,7 @@ import { isShownMessage } from './part-surface.ts'
 import type { SurfaceCache } from './surface-cache.ts'
 
 /** Most characters of the first user message a pointer shows. */
-export const FIRST_MESSAGE_CHARS = 120
+export const FIRST_MESSAGE_CHARS = 40
 
 /** What a pointer tells of its session. */
 export interface PointerFacts {
@@ -77,7 +78,7 @@ const iso = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16)}Z
 function shortened(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim()
   const chars = [...flat]
-  return chars.length <= FIRST_MESSAGE_CHARS ? flat : `${chars.slice(0, FIRST_MESSAGE_CHARS).join('')}…`
+  return chars.length <= FIRST_MESSAGE_CHARS ? flat : `${chars.slice(0, FIRST_MESSAGE_CHARS).join('').trimEnd()}…`
 }
 
 /**
@@ -93,11 +94,11 @@ export function pointerEntry(source: CitedSource, facts: PointerFacts): Record<s
     title: facts.title,
     ...(label === facts.title ? {} : { label }),
     ...(facts.cwd === undefined ? {} : { workspace: basename(facts.cwd) }),
-    createdAt: iso(facts.createdAt),
-    ...(facts.lastActivity === undefined ? {} : { lastActivity: iso(facts.lastActivity) }),
+    created: iso(facts.createdAt),
+    ...(facts.lastActivity === undefined ? {} : { lastActive: iso(facts.lastActivity) }),
     messages: facts.messages,
-    ...(facts.firstUserMessage === undefined ? {} : { firstUserMessage: shortened(facts.firstUserMessage) }),
-    read: 'Not included: read_session reads it (query searches it, around reads near a message).',
+    ...(facts.firstUserMessage === undefined ? {} : { firstMessage: shortened(facts.firstUserMessage) }),
+    read: 'read_session reads and searches it',
   }
 }
 

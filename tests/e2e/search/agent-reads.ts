@@ -75,8 +75,8 @@ export const agentReads: Topic = {
       const entry = JSON.parse(snapshot.slice(framing.before.length, snapshot.length - framing.after.length)) as Record<string, unknown>[]
       expect(entry).toEqual([{
         sessionId: meadow.id, title: 'Meadow survey', workspace: basename(meadow.cwd),
-        createdAt: expect.stringMatching(/^20\d\d-\d\d-\d\dT\d\d:\d\dZ$/), lastActivity: expect.stringMatching(/^20\d\d-/), messages: 800, firstUserMessage: TURNS[0]!.user,
-        read: 'Not included: read_session reads it (query searches it, around reads near a message).',
+        created: expect.stringMatching(/^20\d\d-\d\d-\d\dT\d\d:\d\dZ$/), lastActive: expect.stringMatching(/^20\d\d-/), messages: 800, firstMessage: `${[...TURNS[0]!.user].slice(0, 40).join('').trimEnd()}…`,
+        read: 'read_session reads and searches it',
       }])
       expect(snapshot).toBe(`${framing.before}${JSON.stringify(entry).replaceAll('<', '\\u003c')}${framing.after}`)
       expect(Buffer.byteLength(snapshot)).toBeLessThan(1_500)
@@ -120,7 +120,7 @@ export const agentReads: Topic = {
         await until(() => turns().slice(before).some(request => request.body.messages.some(message => textOf(message).includes('MODE-MARK'))), 'the turn that carries the pointer')
         const sent = turns().slice(before).find(request => request.body.messages.some(message => textOf(message).includes('MODE-MARK')))!
         const snapshot = sent.body.messages.map(textOf).find(text => text.startsWith('## Referenced sessions'))!
-        expect(snapshot).toContain('"read":"Not included: read_session reads it')
+        expect(snapshot).toContain('"read":"read_session reads and searches it"')
         expect(snapshot).not.toContain('survey notes')
       } finally {
         expect((await writeSettings({ referenceMode: 'snapshot' })).status).toBe(200)
