@@ -4,8 +4,9 @@
  * pointer (what the session is and how to read it, in the official frame)
  * instead of the session's snapshot; the stand-in model follows it with
  * `read_session` and a query (the phrase the person quoted), gets the one
- * message that holds the planted decision, and answers with it. The tests
- * read every request the model got, byte for byte. Without the session
+ * message that holds the planted decision, and answers with it; the sent
+ * pointer opens its source. The tests read every request the model got,
+ * byte for byte. Without the session
  * tools the choice is shown disabled with its reason; under `referenceMode`
  * `agent` a picked session becomes a pointer at once.
  */
@@ -19,6 +20,8 @@ import { composer } from '../../../dev/web-ui.ts'
 import { snapshotFraming } from '../../../src/host/official/session-reference.ts'
 import { formatMessageReference } from '../../../src/shared/message-reference.ts'
 import { type Topic, useTopic } from '../harness/real-host.ts'
+import { currentSessionInPage, installApplyProbe } from '../../../dev/apply-probe.ts'
+import { PLUGIN } from '../../../dev/stack.ts'
 import { until, untilAsync } from '../harness/wait.ts'
 
 /** The topic's own workspace. */
@@ -38,7 +41,7 @@ export const agentReads: Topic = {
     meadow = (await writeSessionStore(hostDir(), home, [{ cwd: home.project(OWN), title: 'Meadow survey', text: TURNS[0]!.user, turns: TURNS }]))[0]!
   },
   tests: group => describe('references the agent reads on demand, in the real host', () => {
-    const host = useTopic(group, { workspace: OWN })
+    const host = useTopic(group, { workspace: OWN, browser: { prepare: launched => installApplyProbe(launched.context, PLUGIN, 'dsh-sessions') } })
     const page = (): Page => host.browser.page
     const turns = () => host.stack.model.turns()
     const writeSettings = (patch: object) => fetch(`${host.stack.web.url}/dsh-sessions/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(patch) })
@@ -92,6 +95,14 @@ export const agentReads: Topic = {
       await page().getByText(`message #${DECISION} says`).first().waitFor({ timeout: 15_000 })
       // The row of the call says what was searched.
       await expect.poll(() => page().locator('[data-dsh-sessions-tool="read_session"]').last().innerText(), { timeout: 10_000 }).toMatch(/^Searched Meadow survey for "quetzal flag": 1 message$/)
+      // The sent pointer leads back to its source, as a snapshot's reference does.
+      const sent = page().locator(`[data-ref-chip="session"][data-dsh-sessions-source="${meadow.id}"]`).first()
+      await sent.waitFor({ timeout: 15_000 })
+      const citing = await currentSessionInPage(page())
+      await sent.click()
+      await expect.poll(() => currentSessionInPage(page()), { timeout: 10_000 }).toBe(meadow.id)
+      await page().goBack()
+      await expect.poll(() => currentSessionInPage(page()), { timeout: 10_000 }).toBe(citing)
     })
 
     it('shows the choice disabled with its reason while the session tools are off, and refuses a pointer written by hand', async () => {
