@@ -20,7 +20,7 @@ import { composer } from '../../../dev/web-ui.ts'
 import { snapshotFraming } from '../../../src/host/official/session-reference.ts'
 import { formatMessageReference } from '../../../src/shared/message-reference.ts'
 import { type Topic, useTopic } from '../harness/real-host.ts'
-import { currentSessionInPage, installApplyProbe } from '../../../dev/apply-probe.ts'
+import { currentSessionInPage, installApplyProbe, openSessionInPage } from '../../../dev/apply-probe.ts'
 import { PLUGIN } from '../../../dev/stack.ts'
 import { until, untilAsync } from '../harness/wait.ts'
 
@@ -101,7 +101,7 @@ export const agentReads: Topic = {
       const citing = await currentSessionInPage(page())
       await sent.click()
       await expect.poll(() => currentSessionInPage(page()), { timeout: 10_000 }).toBe(meadow.id)
-      await page().goBack()
+      await openSessionInPage(page(), citing!)
       await expect.poll(() => currentSessionInPage(page()), { timeout: 10_000 }).toBe(citing)
     })
 
