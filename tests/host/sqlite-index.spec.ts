@@ -184,7 +184,7 @@ describe('answers', () => {
   })
 })
 
-  it('name a word in every piece that holds it, find a run whose pairs first stand apart, and excerpt the first message of every word', () => {
+  it('name a word in its first piece in places and its later pieces apart, find a run whose pairs first stand apart, and excerpt the first message of every word', () => {
     const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
     // `places` of every session, whatever its length: what it names is the point here.
     const disk = openIndex(path, { ...LAYOUT, placesFrom: 0 })
@@ -199,13 +199,16 @@ describe('answers', () => {
     const [run] = disk.search(queryTerms('不会移除'), () => true, 5, newestFirst)
     expect(run?.snippet).toMatchObject({ message: 31, text: '这里说的是不会移除的数据' })
     disk.close()
-    // The file's own record: quetzal and each pair of the run named in every piece that holds them.
+    // The file's own record: quetzal named in places in its first piece and in `inside` in the later one; each pair of the run in every piece that holds it.
     const db = new DatabaseSync(path)
     afterTest(() => db.close())
     db.exec("CREATE VIRTUAL TABLE temp.placed USING fts5vocab(main, 'places', 'row')")
     const rows = (term: string) => (db.prepare('SELECT doc FROM temp.placed WHERE term = ?').get(term) as { doc: number } | undefined)?.doc
-    expect({ quetzal: rows('quetzal'), 不会: rows('不会'), 移除: rows('移除') }).toEqual({ quetzal: 2, 不会: 2, 移除: 2 })
-    expect(rows('filler')).toBeGreaterThan(2)
+    expect({ quetzal: rows('quetzal'), 不会: rows('不会'), 移除: rows('移除') }).toEqual({ quetzal: 1, 不会: 2, 移除: 2 })
+    db.exec("CREATE VIRTUAL TABLE temp.later USING fts5vocab(main, 'inside', 'row')")
+    const later = (term: string) => (db.prepare('SELECT doc FROM temp.later WHERE term = ?').get(term) as { doc: number } | undefined)?.doc
+    expect({ quetzal: later('quetzal'), 不会: later('不会') }).toEqual({ quetzal: 1, 不会: undefined })
+    expect(later('filler')).toBeGreaterThan(2)
   })
 
 describe('a layout that names the pieces of long sessions only', () => {
@@ -480,7 +483,7 @@ describe('the file', () => {
   it('gives back the space of an older layout it drops', () => {
     const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
     const { index } = SqliteIndex.open(sqlite, path)
-    for (let n = 0; n < 200; n += 1) index.set(`session-${n}`, entry(Array.from({ length: 200 }, (_, k) => `w${((n * 200 + k) * 2654435761 % 1e9).toString(36)}`).join(' ')))
+    for (let n = 0; n < 400; n += 1) index.set(`session-${n}`, entry(Array.from({ length: 200 }, (_, k) => `w${((n * 200 + k) * 2654435761 % 1e9).toString(36)}`).join(' ')))
     index.checkpoint(true)
     index.close()
     const db = new DatabaseSync(path)

@@ -45,10 +45,11 @@ export const LAYOUTS: readonly SqliteLayout[] = [
   { ...LAYOUT, pieceChars: 32 * 1024, threes: false },
   { ...LAYOUT, placesFrom: 4 },
   { ...LAYOUT, placesFrom: 0 },
+  { ...LAYOUT, placesOfWords: 'every' },
 ]
 
 /** A layout's name in the tables. */
-export const layoutLabel = (layout: SqliteLayout): string => `detail=${layout.detail}, prefix ${layout.prefix.length === 0 ? 'none' : layout.prefix.join(' ')}, deflate level ${layout.level}, ${layout.pieceChars / 1024} KiB pieces, ${layout.places ? `places (words: ${layout.placesOfWords === 'first' ? 'first piece' : 'every piece'})` : 'no places'}, ${layout.threes ? 'CJK runs of three' : 'CJK pairs only'}, ${layout.placesFrom > 0 ? `places from ${layout.placesFrom + 1} pieces, ` : ''}FTS5 merging ${layout.merge.automerge} segments at a time`
+export const layoutLabel = (layout: SqliteLayout): string => `detail=${layout.detail}, prefix ${layout.prefix.length === 0 ? 'none' : layout.prefix.join(' ')}, deflate level ${layout.level}, ${layout.pieceChars / 1024} KiB pieces, ${layout.places ? `places (words: ${layout.placesOfWords === 'first' ? 'first piece' : layout.placesOfWords === 'every' ? 'every piece' : 'first piece, later pieces in inside'})` : 'no places'}, ${layout.threes ? 'CJK runs of three' : 'CJK pairs only'}, ${layout.placesFrom > 0 ? `places from ${layout.placesFrom + 1} pieces, ` : ''}FTS5 merging ${layout.merge.automerge} segments at a time`
 
 /** What one engine's child reports. */
 export interface EngineFigures {
@@ -246,7 +247,7 @@ export function layoutDifference(layout: SqliteLayout): string {
   if (layout.level !== LAYOUT.level) differences.push(`deflate level ${layout.level}`)
   if (layout.pieceChars !== LAYOUT.pieceChars) differences.push(`${layout.pieceChars / 1024} KiB pieces`)
   if (layout.places !== LAYOUT.places) differences.push(layout.places ? 'places' : 'no places')
-  if (layout.placesOfWords !== LAYOUT.placesOfWords) differences.push(`words in ${layout.placesOfWords === 'every' ? 'every piece' : 'the first piece'}`)
+  if (layout.placesOfWords !== LAYOUT.placesOfWords) differences.push(layout.placesOfWords === 'every' ? 'words in every piece' : layout.placesOfWords === 'first' ? 'words in the first piece, none apart' : 'later pieces\' words apart')
   if (layout.threes !== LAYOUT.threes) differences.push(layout.threes ? 'CJK runs of three' : 'CJK pairs only')
   if (layout.places && layout.placesFrom !== LAYOUT.placesFrom) differences.push(layout.placesFrom === 0 ? 'places of every session' : `places from ${layout.placesFrom + 1} pieces`)
   if (layout.merge.automerge !== LAYOUT.merge.automerge) differences.push(`merging ${layout.merge.automerge} at a time`)

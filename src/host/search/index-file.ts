@@ -85,10 +85,12 @@ export interface SqliteLayout {
   /**
    * Which pieces `places` names for a word or a single Chinese or Japanese
    * character: the first of each segment that holds it (an excerpt is made
-   * from the first), or every one. A pair is named in every piece that holds
-   * it either way, where a run of the query is checked to stand whole.
+   * from the first), or every one; `apart`: the first in `places` and every
+   * other in a table of its own, `inside`, which only a search inside one
+   * session reads. A pair is named in every piece that holds it in `places`
+   * either way, where a run of the query is checked to stand whole.
    */
-  readonly placesOfWords: 'first' | 'every'
+  readonly placesOfWords: 'first' | 'every' | 'apart'
   /**
    * Pieces a session must have for `places` to name them (0: every session).
    * A session of no more pieces is written without, and its excerpt is made
@@ -105,7 +107,7 @@ export interface SqliteLayout {
  * costs about an eighth less processor time than at level 6, for a file about
  * 1.5 % larger (see docs/performance.md).
  */
-export const LAYOUT: SqliteLayout = { detail: 'none', prefix: [], level: 1, pieceChars: PIECE_CHARS, places: true, threes: true, placesOfWords: 'every', placesFrom: 8, merge: MERGE }
+export const LAYOUT: SqliteLayout = { detail: 'none', prefix: [], level: 1, pieceChars: PIECE_CHARS, places: true, threes: true, placesOfWords: 'apart', placesFrom: 8, merge: MERGE }
 
 /**
  * What a file's content is recorded to depend on: its layout but the deflate
@@ -119,7 +121,7 @@ const layoutName = (layout: SqliteLayout): string => `detail=${layout.detail};pr
 const recordedLayout = (name: string | undefined): string | undefined => name?.replace(/;level=\d+/, '')
 
 /** The statements that give a new FTS5 table the layout's merge settings. */
-const mergeOf = (table: 'terms' | 'places', merge: MergeSettings): string => Object.entries(merge).map(([key, value]) => `INSERT INTO ${table}(${table}, rank) VALUES ('${key}', ${value});`).join('\n')
+const mergeOf = (table: 'terms' | 'places' | 'inside', merge: MergeSettings): string => Object.entries(merge).map(([key, value]) => `INSERT INTO ${table}(${table}, rank) VALUES ('${key}', ${value});`).join('\n')
 
 /** The tables of a new file, and the merge settings of its term tables (run only when the file is created or built again). */
 const schemaOf = (layout: SqliteLayout): string => `
@@ -140,6 +142,7 @@ CREATE TABLE IF NOT EXISTS texts(row INTEGER PRIMARY KEY, body BLOB NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5(body, content='', contentless_delete=1, tokenize='ascii', detail=${layout.detail}${layout.prefix.length > 0 ? `, prefix='${layout.prefix.join(' ')}'` : ''});
 ${mergeOf('terms', layout.merge)}
 ${layout.places ? `CREATE VIRTUAL TABLE IF NOT EXISTS places USING fts5(body, content='', contentless_delete=1, tokenize='ascii', detail=none);\n${mergeOf('places', layout.merge)}` : ''}
+${layout.places && layout.placesOfWords === 'apart' ? `CREATE VIRTUAL TABLE IF NOT EXISTS inside USING fts5(body, content='', contentless_delete=1, tokenize='ascii', detail=none);\n${mergeOf('inside', layout.merge)}` : ''}
 `
 
 /** SQLite's primary result codes for a file that is not a database, or is damaged. */

@@ -29,6 +29,8 @@ export interface ExpectedFile {
   readonly pageSize: number
   /** Whether the layout has the `places` table. */
   readonly places: boolean
+  /** Whether the layout has the `inside` table. */
+  readonly inside: boolean
 }
 
 /** SQLite's code for a read past the end of a file (`SQLITE_IOERR_SHORT_READ`). */
@@ -80,6 +82,7 @@ function readProblem(sqlite: SqliteModule, path: string, expected: ExpectedFile,
       ['texts', 'row', 'body'],
       ['terms_data', 'id', 'block'],
       ...(expected.places ? [['places_data', 'id', 'block'] as [string, string, string]] : []),
+      ...(expected.inside ? [['inside_data', 'id', 'block'] as [string, string, string]] : []),
     ]
     for (const [table, key, column] of tables) {
       const { top } = db.prepare(`SELECT max(${key}) AS top FROM ${table}`).get() as { top: number | null }

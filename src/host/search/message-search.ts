@@ -40,6 +40,23 @@ export interface SearchedSession {
   statement(sql: string): StatementSync
 }
 
+/**
+ * The first pieces of one session's rows that hold every term, where a
+ * term may be named in `places` (the first piece of a segment that holds a
+ * word; every piece that holds a pair) or in `inside` (a word's later
+ * pieces): each term's pieces from both, then the pieces every term has.
+ */
+function piecesApart(file: SearchedSession, from: number, terms: readonly QueryTerm[], expansions: Expansions): { row: number }[] {
+  const rowsOf = file.statement('SELECT rowid AS row FROM places WHERE places MATCH ?1 AND rowid >= ?2 AND rowid < ?3 UNION SELECT rowid AS row FROM inside WHERE inside MATCH ?1 AND rowid >= ?2 AND rowid < ?3')
+  let common: Set<number> | undefined
+  for (const term of terms) {
+    const rows = new Set((rowsOf.all(matchOf([term], expansions), from, from + ROW_SPAN) as { row: number }[]).map(({ row }) => row))
+    common = common === undefined ? rows : new Set([...common].filter(row => rows.has(row)))
+    if (common.size === 0) break
+  }
+  return [...common ?? []].sort((a, b) => a - b).slice(0, MAX_SEARCHED_PIECES + 1).map(row => ({ row }))
+}
+
 /** A message's score: its matches, less for a longer message. */
 function scoreOf(count: number, length: number): number {
   return count / (1 + Math.log2(1 + length / 256))
@@ -49,17 +66,18 @@ function scoreOf(count: number, length: number): number {
  * The messages of one session that hold every term of a query.
  * @param file - the index.
  * @param no - the session's number in the index.
- * @param placed - whether `places` names its pieces (else they are read in order).
+ * @param placed - where its pieces are named: `places` alone (every word in every piece), `apart` (`places` and `inside` together), or `none` (they are read in order).
  * @param asked - the query's terms.
  * @param expansions - prefixes asked as their terms (see `prefix-expansion.ts`).
  * @param limit - most messages returned.
  * @returns the best matches first, and whether pieces were left unread.
  */
-export function searchMessages(file: SearchedSession, no: number, placed: boolean, asked: readonly QueryTerm[], expansions: Expansions, limit: number): SessionMatches {
+export function searchMessages(file: SearchedSession, no: number, placed: 'places' | 'apart' | 'none', asked: readonly QueryTerm[], expansions: Expansions, limit: number): SessionMatches {
   const from = no * ROW_SPAN
-  const rows = (placed
-    ? file.statement('SELECT rowid AS row FROM places WHERE places MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid LIMIT ?').all(matchOf(asPairs(asked), expansions), from, from + ROW_SPAN, MAX_SEARCHED_PIECES + 1)
-    : file.statement('SELECT row FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?').all(from, from + ROW_SPAN, MAX_SEARCHED_PIECES + 1)) as { row: number }[]
+  const rows = placed === 'places'
+    ? file.statement('SELECT rowid AS row FROM places WHERE places MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid LIMIT ?').all(matchOf(asPairs(asked), expansions), from, from + ROW_SPAN, MAX_SEARCHED_PIECES + 1) as { row: number }[]
+    : placed === 'apart' ? piecesApart(file, from, asPairs(asked), expansions)
+      : file.statement('SELECT row FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?').all(from, from + ROW_SPAN, MAX_SEARCHED_PIECES + 1) as { row: number }[]
   const words = groupsOf(asked).filter(group => !isRun(group)).flat()
   const runs = runsOf(asked).map(run => run.text)
   const text = file.statement('SELECT body FROM texts WHERE row = ?')

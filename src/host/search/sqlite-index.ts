@@ -86,6 +86,8 @@ interface Statements {
   readonly dropSegments: StatementSync
   readonly putText: StatementSync
   readonly putPlace: StatementSync
+  readonly putInside: StatementSync
+  readonly dropInside: StatementSync
   readonly piecesOf: StatementSync
   readonly dropPlace: StatementSync
   readonly dropTexts: StatementSync
@@ -135,6 +137,8 @@ export class SqliteIndex {
   private readonly places: boolean
   private readonly threes: boolean
   private readonly everyPiece: boolean
+  /** Whether the words of a segment's later pieces are named in `inside`, for searches inside one session. */
+  private readonly apart: boolean
   /** Pieces a session needs for `places` to name them (0: every session). */
   private readonly placesFrom: number
   /** Whether the temporary vocabulary table prefixes are expanded from exists yet, or cannot be made. */
@@ -152,6 +156,7 @@ export class SqliteIndex {
       inode: statSync(path).ino,
       pageSize: (db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size,
       places: (options.layout ?? LAYOUT).places,
+      inside: (options.layout ?? LAYOUT).places && (options.layout ?? LAYOUT).placesOfWords === 'apart',
     }
     this.beforeWrite = options.beforeWrite ?? (() => undefined)
     this.level = (options.layout ?? LAYOUT).level
@@ -159,6 +164,7 @@ export class SqliteIndex {
     this.places = (options.layout ?? LAYOUT).places
     this.threes = (options.layout ?? LAYOUT).threes
     this.everyPiece = (options.layout ?? LAYOUT).placesOfWords === 'every'
+    this.apart = this.places && (options.layout ?? LAYOUT).placesOfWords === 'apart'
     this.placesFrom = this.places ? (options.layout ?? LAYOUT).placesFrom : 0
     const s = (sql: string) => db.prepare(sql)
     this.statements = {
@@ -172,6 +178,8 @@ export class SqliteIndex {
       putText: s('INSERT OR REPLACE INTO texts(row, body) VALUES (?, ?)'),
       dropTexts: s('DELETE FROM texts WHERE row >= ? AND row < ?'),
       putPlace: this.places ? s('INSERT INTO places(rowid, body) VALUES (?, ?)') : s('SELECT ?, ?'),
+      putInside: this.apart ? s('INSERT INTO inside(rowid, body) VALUES (?, ?)') : s('SELECT ?, ?'),
+      dropInside: this.apart ? s('DELETE FROM inside WHERE rowid = ?') : s('SELECT ?'),
       piecesOf: s('SELECT row FROM texts WHERE row >= ? AND row < ?'),
       dropPlace: this.places ? s('DELETE FROM places WHERE rowid = ?') : s('SELECT ?'),
       text: s('SELECT body FROM texts WHERE row = ?'),
@@ -369,8 +377,10 @@ export class SqliteIndex {
         if (piece[0].length === 0) return
         // `places` names, of a word or a single character, the segment's first piece that holds it (what an excerpt is made from), and of a pair every piece that holds it (a run stands whole in one of them).
         const placed = [...piecePairs]
+        const later: string[] = []
         for (const term of pieceWords) {
           if (this.everyPiece || !terms.has(term)) placed.push(term)
+          else later.push(term)
           terms.add(term)
         }
         for (const term of piecePairs) terms.add(term)
@@ -380,6 +390,9 @@ export class SqliteIndex {
         if (!this.places || !withPlaces) return
         this.beforeWrite()
         this.statements.putPlace.run(row.no * ROW_SPAN + pieceAt, placed.join(' '))
+        if (!this.apart || later.length === 0) return
+        this.beforeWrite()
+        this.statements.putInside.run(row.no * ROW_SPAN + pieceAt, later.join(' '))
       }
       const threes = this.threes
       for (let n = from; n < messages.length; n += 1) {
@@ -442,6 +455,9 @@ export class SqliteIndex {
     if (this.places) for (const { row } of this.statements.piecesOf.all(no * ROW_SPAN, (no + 1) * ROW_SPAN) as { row: number }[]) {
       this.beforeWrite()
       this.statements.dropPlace.run(row)
+      if (!this.apart) continue
+      this.beforeWrite()
+      this.statements.dropInside.run(row)
     }
     this.beforeWrite()
     this.statements.dropTexts.run(no * ROW_SPAN, (no + 1) * ROW_SPAN)
@@ -603,7 +619,7 @@ export class SqliteIndex {
     return this.guarded(() => {
       const placed = this.places && (this.statements.placed.get(no) as { placed: number } | undefined)?.placed !== 0
       const expansions = expansionsOf(asPairs(terms), (prefix, most) => this.termsStarting(prefix, most))
-      return searchMessages({ statement: sql => this.statement(sql) }, no, placed && this.everyPiece, terms, expansions, limit)
+      return searchMessages({ statement: sql => this.statement(sql) }, no, !placed ? 'none' : this.everyPiece ? 'places' : this.apart ? 'apart' : 'none', terms, expansions, limit)
     })
   }
 }
