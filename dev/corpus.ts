@@ -287,6 +287,22 @@ function joinSentences(sentences: readonly string[]): string {
 }
 
 /**
+ * A session's language, whether it mixes in the other one, its pools of
+ * sentences and its topic, drawn in that order.
+ * @param random - the corpus's random source.
+ * @param pools - the English and Chinese sentence pools.
+ * @param english - the share of English sessions.
+ * @param mixing - the share of sessions that mix in the other language.
+ */
+function voiceOf(random: () => number, pools: { en: Pool; zh: Pool }, english: number, mixing: number): { language: 'en' | 'zh'; mixed: boolean; pool: Pool; other: Pool; topic: readonly number[] } {
+  const language = random() < english ? 'en' : 'zh'
+  const mixed = random() < mixing
+  const pool = language === 'en' ? pools.en : pools.zh
+  const other = language === 'en' ? pools.zh : pools.en
+  return { language, mixed, pool, other, topic: pick(random, pool.documents) }
+}
+
+/**
  * Conversations of real README sentences. About 70 % of the sessions are
  * English and 30 % Chinese; about 6 % of them mix in sentences of the other
  * language. Each session keeps to one README (its topic) for most of its
@@ -303,11 +319,7 @@ export function conversationCorpus(hostDir: string, options: CorpusOptions): Con
   const random = createRandom(options.seed ?? 1)
   const specs: ConversationSpec[] = []
   for (let n = 0; n < options.sessions; n += 1) {
-    const language = random() < 0.7 ? 'en' : 'zh'
-    const mixed = random() < 0.06
-    const pool = language === 'en' ? en : zh
-    const other = language === 'en' ? zh : en
-    const topic = pick(random, pool.documents)
+    const { language, mixed, pool, other, topic } = voiceOf(random, { en, zh }, 0.7, 0.06)
     const used = new Set<string>()
     const draw = (at: number): string => {
       for (let attempt = 0; attempt < 8; attempt += 1) {
@@ -352,11 +364,7 @@ export function* proseSessions(hostDir: string, options: CorpusOptions): Generat
   const { en, zh } = loadPools(hostDir)
   const random = createRandom(options.seed ?? 1)
   for (let n = 0; n < options.sessions; n += 1) {
-    const language = random() < 0.65 ? 'en' : 'zh'
-    const mixed = random() < 0.05
-    const pool = language === 'en' ? en : zh
-    const other = language === 'en' ? zh : en
-    const topic = pick(random, pool.documents)
+    const { language, mixed, pool, other, topic } = voiceOf(random, { en, zh }, 0.65, 0.05)
     const sentence = (at: number): string => {
       if (mixed && random() < 0.2) return pick(random, other.sentences)
       return random() < 0.75 ? pool.sentences[topic[at % topic.length]!]! : pick(random, pool.sentences)
