@@ -170,6 +170,35 @@ describe('the log pass and the index file', () => {
   const find = async (content: ContentSearch, query: string) => (await content.find(queryTerms(query), () => true, 10)).map(hit => hit.id)
   const sqliteFile = (file: string) => join(file, '..', 'content-index.sqlite')
 
+  it('send a live session\'s new messages alone once the index holds the earlier ones, and the whole text where it does not', async () => {
+    const root = temporary('dsh-sessions-pass-')
+    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+    await writeStore(root, { 2: STORE[2]! })
+    const { h, content } = await passHost(root, file)
+    await content.whenReady()
+    h.turn(TARGET, 'a live word: pangolin', 'ok')
+    await waitFor(async () => (await find(content, 'pangolin')).includes(TARGET))
+    const worker = (content as unknown as { worker: { call: (name: string, args: { session?: string; entry?: { messages: readonly string[] } }) => Promise<unknown> } }).worker
+    const call = worker.call.bind(worker)
+    const sent: { name: string; messages: readonly string[] }[] = []
+    worker.call = (name, args) => {
+      if (args.session === TARGET && args.entry !== undefined) sent.push({ name, messages: args.entry.messages })
+      return call(name, args)
+    }
+    h.turn(TARGET, 'then a wombat', 'sure')
+    await waitFor(async () => (await find(content, 'wombat')).includes(TARGET))
+    expect(sent.every(one => one.name === 'append')).toBe(true)
+    expect(sent.flatMap(one => one.messages)).toEqual(['then a wombat', 'sure'])
+    // The index's copy replaced under it: the next append is refused, and the whole text goes instead.
+    await call('put', { session: TARGET, entry: { revision: 'elsewhere', title: undefined, messages: ['something else'] } as never })
+    sent.length = 0
+    h.turn(TARGET, 'and a platypus', 'fine')
+    await waitFor(async () => (await find(content, 'platypus')).includes(TARGET))
+    expect(sent.map(one => one.name)).toEqual(['append', 'put'])
+    expect(sent[1]!.messages).toEqual(['a live word: pangolin', 'ok', 'then a wombat', 'sure', 'and a platypus', 'fine'])
+    expect(await find(content, 'pangolin')).toContain(TARGET)
+  })
+
   it('read each log once, again only when it changed, and forget a deleted session', async () => {
     const root = temporary('dsh-sessions-pass-')
     const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')

@@ -9,6 +9,7 @@ import { loadSqlite, type SqliteModule } from '../../src/host/search/sqlite-capa
 import { type ContentEntry, MAX_SEGMENTS, SqliteIndex } from '../../src/host/search/sqlite-index.ts'
 import { matchOf } from '../../src/host/search/match-expression.ts'
 import { expansionsOf, MAX_EXPANSION } from '../../src/host/search/prefix-expansion.ts'
+import { digestOf } from '../../src/host/search/stored-text.ts'
 import { fold, indexTerms, queryTerms, termsFingerprint } from '../../src/host/search/terms.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
 
@@ -366,6 +367,48 @@ describe('writes', () => {
     db.close()
     expect(disk.delete('session-a')).toBe(true)
     expect(found(disk, 'only')).toEqual([])
+  })
+})
+
+describe('a live session\'s appends', () => {
+  const append = (earlier: readonly string[], ...messages: string[]) => ({
+    revision: `live:${earlier.length + messages.length}`,
+    title: 'Live',
+    messages,
+    origins: messages.map((_, n) => ({ seq: earlier.length + n, time: 1, role: 'user' as const })),
+    total: earlier.length + messages.length,
+    after: { messages: earlier.length, digest: digestOf(earlier, 0).whole },
+    digest: digestOf([...earlier, ...messages], 0).whole,
+  })
+
+  it('add the new messages where the file holds exactly the earlier ones, as a whole write would have them', () => {
+    const disk = openIndex()
+    const whole = openIndex()
+    const earlier = ['a live kiwi', 'its reply']
+    disk.set('session-a', entry(...earlier))
+    expect(disk.append('session-a', append(earlier, 'then a quetzal', 'and a 灰度 plan'))).toBe(true)
+    whole.set('session-a', entry(...earlier, 'then a quetzal', 'and a 灰度 plan'))
+    for (const query of ['kiwi quetzal', '灰度', 'quetz', 'reply plan']) expect(found(disk, query)).toEqual(found(whole, query))
+    expect(disk.summaries()).toEqual([['session-a', { revision: 'live:4', title: 'Live' }]])
+    expect(disk.facts('session-a')).toMatchObject({ messages: 4 })
+    // The next whole write of the same text finds its earlier messages unchanged: the digests agree.
+    const db = new DatabaseSync(disk.path)
+    afterTest(() => db.close())
+    const segments = () => (db.prepare('SELECT segments FROM sessions WHERE id = ?').get('session-a') as { segments: number }).segments
+    expect(segments()).toBe(2)
+    disk.set('session-a', entry(...earlier, 'then a quetzal', 'and a 灰度 plan', 'one more'))
+    expect(segments()).toBe(3)
+  })
+
+  it('are refused where the file holds other earlier messages, another count of them, or none, and change nothing', () => {
+    const disk = openIndex()
+    const earlier = ['a live kiwi', 'its reply']
+    expect(disk.append('session-a', append(earlier, 'a quetzal'))).toBe(false)
+    disk.set('session-a', entry('a changed kiwi', 'its reply'))
+    expect(disk.append('session-a', append(earlier, 'a quetzal'))).toBe(false)
+    expect(disk.append('session-a', append(['a changed kiwi'], 'a quetzal'))).toBe(false)
+    expect(found(disk, 'quetzal')).toEqual([])
+    expect(found(disk, 'changed')).toEqual(['session-a'])
   })
 })
 

@@ -49,11 +49,11 @@ import type { Context } from '@deepseek-ai/cordis'
 import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
 import { LiveChanges } from './live-changes.ts'
+import { LiveText } from './live-text.ts'
 import { LogPass, type ContentSink, type LogFollower } from './log-pass.ts'
 import { liveRevision, type SessionLogLocator } from './log-locator.ts'
 import type { ContentHit } from './index-search.ts'
-import type { ContentEntry } from './sqlite-index.ts'
-import { conversationOf, messageText, roledConversationOf, titleOf } from './conversation.ts'
+import { messageText, roledConversationOf, titleOf } from './conversation.ts'
 import { type ConversationPage, pageOf } from './conversation-page.ts'
 import { MAX_READ_TEXT } from './conversation-reader.ts'
 import { scanMessages, type SessionMatches } from './message-search.ts'
@@ -203,6 +203,8 @@ export class ContentSearch implements ContentSink {
   private checking = false
   private checkTimer: NodeJS.Timeout | undefined
   private retryTimer: NodeJS.Timeout | undefined
+  /** Per live session, what the index was last sent of its text. */
+  private readonly liveTexts = new Map<string, LiveText>()
   /** Per live session, the revision whose write is under way. */
   private readonly liveWriting = new Map<string, string>()
   private readonly freeSpaceMiB: () => number
@@ -236,6 +238,7 @@ export class ContentSearch implements ContentSink {
       if (messageText(event) !== undefined || titleOf(event) !== undefined) this.live.changed(session.id)
     })
     ctx.on('session/disposed', session => {
+      this.liveTexts.delete(session.id)
       // Its log changed while it was live: read it (and keep what the follower wants of it) without waiting for the next pass.
       if (session.seq > 0) this.pass.visitSoon(session.id)
     })
@@ -531,30 +534,45 @@ export class ContentSearch implements ContentSink {
 
   /** Drops a session from the index (the log pass's sink, and when it leaves the session index). */
   forget(id: string): void {
+    this.liveTexts.delete(id)
     if (!this.dropSummary(id)) return
     this.worker?.call('forget', { session: id }).catch(error => { this.damagedBy(error) })
   }
 
-  /** Brings a live session's text up to date from its events (the log pass's sink). */
+  /** Brings a live session's text up to date from its events (the log pass's sink): its new messages only, once the index holds the earlier ones. */
   followLive(id: string): void {
     const session = this.ctx.sessions.get(id as SessionHeader['id'])
     const worker = this.worker
+    if (session === undefined) this.liveTexts.delete(id)
     // While paused, the pass that resumes indexing visits it.
     if (session === undefined || worker?.alive !== true || this.pausedFor !== undefined) return
     const revision = liveRevision(session)
     if (this.summaries.get(id)?.revision === revision || this.liveWriting.get(id) === revision) return
-    const entry: ContentEntry = { revision, ...conversationOf(session.events) }
+    let follower = this.liveTexts.get(id)
+    if (follower === undefined) this.liveTexts.set(id, follower = new LiveText())
+    const step = follower.step(session.events)
+    const title = step.kind === 'whole' ? step.text.title : step.entry.title
     const epoch = this.epoch
     this.liveWriting.set(id, revision)
     const done = (): void => {
       if (this.liveWriting.get(id) === revision) this.liveWriting.delete(id)
     }
-    // Recorded only once written: a write that failed leaves the session to be written again.
-    worker.call('put', { session: id, entry }).then(() => {
+    const written = step.kind === 'whole'
+      ? worker.call('put', { session: id, entry: { revision, ...step.text } }).then(() => true)
+      : worker.call('append', { session: id, entry: { revision, ...step.entry } }).then(result => result.appended)
+    // Recorded only once written: a write that failed leaves the session to be written again, whole.
+    written.then(appended => {
       done()
-      if (epoch === this.epoch && this.sessions.get(id) !== undefined) this.summaries.set(id, { revision, title: entry.title })
+      if (!appended) {
+        // The index no longer holds what the append followed: the whole text goes instead.
+        follower.restart()
+        this.followLive(id)
+        return
+      }
+      if (epoch === this.epoch && this.sessions.get(id) !== undefined) this.summaries.set(id, { revision, title })
     }, (error: unknown) => {
       done()
+      follower.restart()
       if (this.damagedBy(error) || this.lowDiskBy(error)) return
       this.ctx.logger('dsh-sessions').warn('content search: indexing %s failed: %s', id, error)
       this.retrySoon()

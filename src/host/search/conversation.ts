@@ -143,6 +143,12 @@ export class ConversationBuilder {
     return { title: this.title, messages: [...this.messages], origins: [...this.origins], total: this.total }
   }
 
+  /** The title and count so far, and the messages added since the last call, which the builder then lets go. */
+  taken(): ConversationText {
+    this.roles.length = 0
+    return { title: this.title, messages: this.messages.splice(0), origins: this.origins.splice(0), total: this.total }
+  }
+
   /** The text so far, with who wrote each message. */
   roledResult(): RoledConversation {
     return { title: this.title, messages: [...this.messages], origins: [...this.origins], roles: [...this.roles], total: this.total }

@@ -35,7 +35,7 @@ import { type ContentEntry, type SqliteIndexOptions, SqliteIndex } from './sqlit
 import type { SessionMatches } from './message-search.ts'
 import type { QueryTerm } from './terms.ts'
 import { HeldScopes } from './held-scopes.ts'
-import { type HeldScopeQuery, type IndexEngine, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD, type SearchScope, type SessionFacts, type WorkerCalls } from './worker-protocol.ts'
+import { type ContentAppend, type HeldScopeQuery, type IndexEngine, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD, type SearchScope, type SessionFacts, type WorkerCalls } from './worker-protocol.ts'
 
 /** Options of {@link IndexKeeper}. */
 export interface IndexKeeperOptions {
@@ -119,6 +119,21 @@ export class IndexKeeper {
   apply(session: string, entry: ContentEntry | null): void {
     // Forgetting frees space, and is tried whatever the disk holds.
     this.write(entry === null ? this.opened() : this.writable(), session, entry)
+  }
+
+  /**
+   * Adds a live session's new messages.
+   * @param session - the session.
+   * @param entry - the messages, and the earlier ones they follow.
+   * @returns whether they were added (see {@link SqliteIndex.append}).
+   */
+  append(session: string, entry: ContentAppend): boolean {
+    const disk = this.writable()
+    return this.guarded(() => {
+      const appended = disk.append(session, entry)
+      if (appended) this.scopes.indexed(session, disk)
+      return appended
+    })
   }
 
   /** The open file, when its disk has room for a write (see {@link ensureSpace}). */

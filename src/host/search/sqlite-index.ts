@@ -39,6 +39,7 @@
  */
 import { statSync } from 'node:fs'
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import type { ConversationText } from './conversation.ts'
 import { isDiskFull } from './disk-space.ts'
 import { IndexDamagedError, isBusy, isDamaged, LAYOUT, openIndexFile, removeIndexFile, ROW_SPAN, setIndexFileAside, type SqliteLayout } from './index-file.ts'
 import { type ExpectedFile, indexFileProblem } from './index-health.ts'
@@ -49,12 +50,20 @@ import { expansionsOf, prefixEnd } from './prefix-expansion.ts'
 import type { SqliteModule } from './sqlite-capability.ts'
 import { digestOf, pack, type StoredPiece, UnpackError, unpack } from './stored-text.ts'
 import { type QueryTerm, visitIndexTerms } from './terms.ts'
-import type { ContentEntry, EntrySummary, SessionFacts } from './worker-protocol.ts'
+import type { ContentAppend, ContentEntry, EntrySummary, SessionFacts } from './worker-protocol.ts'
 
 export type { ContentEntry } from './worker-protocol.ts'
 
 /** A session written as more segments than this is written again as one. */
 export const MAX_SEGMENTS = 16
+
+/** What the file holds of a session: its number, messages, their digest and how many segments they were written in. */
+interface KnownSession {
+  readonly no: number
+  readonly messages: number
+  readonly digest: string
+  readonly segments: number
+}
 
 /** Most messages one session's text may hold (the row-id scheme's bound). */
 const MAX_MESSAGES = ROW_SPAN - 1
@@ -341,88 +350,127 @@ export class SqliteIndex {
   set(id: string, entry: ContentEntry): void {
     const messages = entry.messages.length > MAX_MESSAGES ? entry.messages.slice(0, MAX_MESSAGES) : entry.messages
     this.transaction(() => {
-      const known = this.statements.session.get(id) as { no: number; messages: number; digest: string; segments: number } | undefined
+      const known = this.statements.session.get(id) as KnownSession | undefined
       const digest = digestOf(messages, known?.messages ?? 0)
       let appends = known !== undefined && known.messages <= messages.length && digest.prefix === known.digest && known.segments < MAX_SEGMENTS
       // A session written without `places` is written again whole, with them, once an append would take it past their threshold.
       let withPlaces = true
       if (this.placesFrom > 0 && appends && known !== undefined) {
-        withPlaces = (this.statements.placed.get(known.no) as { placed: number } | undefined)?.placed !== 0
-        const held = (this.statements.pieceCount.get(known.no * ROW_SPAN, (known.no + 1) * ROW_SPAN) as { n: number }).n
-        if (!withPlaces && held + piecesOf(messages, known.messages, this.pieceChars) > this.placesFrom) appends = false
+        withPlaces = this.isPlaced(known.no)
+        if (!withPlaces && this.heldPieces(known.no) + piecesOf(messages, known.messages, this.pieceChars) > this.placesFrom) appends = false
       }
       if (this.placesFrom > 0 && !appends) withPlaces = piecesOf(messages, 0, this.pieceChars) > this.placesFrom
       if (known !== undefined && !appends) this.dropSessionText(known.no)
-      const from = appends ? known!.messages : 0
-      const added = from < messages.length ? 1 : 0
-      const segments = (appends ? known!.segments : 0) + added
-      this.beforeWrite()
-      const row = this.statements.upsert.get(id, entry.revision ?? null, entry.title ?? null, messages.length, entry.total ?? null, digest.whole, segments) as { no: number }
-      this.idsByNo.set(row.no, id)
-      if (this.placesFrom > 0) {
-        this.beforeWrite()
-        this.statements.setPlaced.run(withPlaces ? 1 : 0, row.no)
-      }
-      if (added === 0) return
-      const rowid = row.no * ROW_SPAN + from
-      // Terms are gathered per piece first (a term repeats far more often within a piece than across pieces), then once per piece into the segment's.
-      const terms = new Set<string>()
-      let piece: StoredPiece = [[], []]
-      let pieceWords = new Set<string>()
-      let piecePairs = new Set<string>()
-      let pieceThrees = new Set<string>()
-      let pieceAt = from
-      let chars = 0
-      const putPiece = (): void => {
-        if (piece[0].length === 0) return
-        // `places` names, of a word or a single character, the segment's first piece that holds it (what an excerpt is made from), and of a pair every piece that holds it (a run stands whole in one of them).
-        const placed = [...piecePairs]
-        const later: string[] = []
-        for (const term of pieceWords) {
-          if (this.everyPiece || !terms.has(term)) placed.push(term)
-          else later.push(term)
-          terms.add(term)
-        }
-        for (const term of piecePairs) terms.add(term)
-        for (const term of pieceThrees) terms.add(term)
-        this.beforeWrite()
-        this.statements.putText.run(row.no * ROW_SPAN + pieceAt, pack(piece, this.level))
-        if (!this.places || !withPlaces) return
-        this.beforeWrite()
-        this.statements.putPlace.run(row.no * ROW_SPAN + pieceAt, placed.join(' '))
-        if (!this.apart || later.length === 0) return
-        this.beforeWrite()
-        this.statements.putInside.run(row.no * ROW_SPAN + pieceAt, later.join(' '))
-      }
-      const threes = this.threes
-      for (let n = from; n < messages.length; n += 1) {
-        const message = messages[n]!
-        if (chars > 0 && chars + message.length > this.pieceChars) {
-          putPiece()
-          piece = [[], []]
-          pieceWords = new Set()
-          piecePairs = new Set()
-          pieceThrees = new Set()
-          pieceAt = n
-          chars = 0
-        }
-        // Runs of three are left out of `places`: a run's pairs find its pieces there.
-        visitIndexTerms(message, (term, kind) => {
-          if (kind === 'pair') piecePairs.add(term)
-          else if (kind !== 'three') pieceWords.add(term)
-          else if (threes) pieceThrees.add(term)
-        })
-        const origin = entry.origins?.[n]
-        piece[0].push(message)
-        piece[1].push(origin === undefined ? null : [origin.seq, origin.time, origin.role])
-        chars += message.length
-      }
-      putPiece()
-      this.beforeWrite()
-      this.statements.putSegment.run(rowid, terms.size)
-      this.beforeWrite()
-      this.statements.putTerms.run(rowid, [...terms].join(' '))
+      this.writeText(id, { ...entry, messages }, 0, appends ? known! : undefined, digest.whole, withPlaces)
     })
+  }
+
+  /**
+   * Adds a live session's new messages, when the file holds exactly the
+   * earlier ones the append names (their count and digest).
+   * @param id - the session.
+   * @param entry - the new messages, with the title, count and revision now.
+   * @returns whether they were added; when not, the caller sends the whole text.
+   */
+  append(id: string, entry: ContentAppend): boolean {
+    let added = false
+    this.transaction(() => {
+      const known = this.statements.session.get(id) as KnownSession | undefined
+      if (known === undefined || known.messages !== entry.after.messages || known.digest !== entry.after.digest || known.segments >= MAX_SEGMENTS) return
+      if (known.messages + entry.messages.length > MAX_MESSAGES) return
+      const withPlaces = this.placesFrom === 0 || this.isPlaced(known.no)
+      if (!withPlaces && this.heldPieces(known.no) + piecesOf(entry.messages, 0, this.pieceChars) > this.placesFrom) return
+      this.writeText(id, entry, known.messages, known, entry.digest, withPlaces)
+      added = true
+    })
+    return added
+  }
+
+  private isPlaced(no: number): boolean {
+    return (this.statements.placed.get(no) as { placed: number } | undefined)?.placed !== 0
+  }
+
+  private heldPieces(no: number): number {
+    return (this.statements.pieceCount.get(no * ROW_SPAN, (no + 1) * ROW_SPAN) as { n: number }).n
+  }
+
+  /**
+   * Writes a session's row and the messages the file does not hold yet.
+   * @param text - messages from number `offset` on, with their origins.
+   * @param known - the session's row when its first messages stay, else `undefined` (the text is written from the first).
+   */
+  private writeText(id: string, entry: ConversationText & { readonly revision: string | undefined }, offset: number, known: KnownSession | undefined, digest: string, withPlaces: boolean): void {
+    const { messages } = entry
+    const count = offset + messages.length
+    const from = known?.messages ?? 0
+    const added = from < count ? 1 : 0
+    const segments = (known?.segments ?? 0) + added
+    this.beforeWrite()
+    const row = this.statements.upsert.get(id, entry.revision ?? null, entry.title ?? null, count, entry.total ?? null, digest, segments) as { no: number }
+    this.idsByNo.set(row.no, id)
+    if (this.placesFrom > 0) {
+      this.beforeWrite()
+      this.statements.setPlaced.run(withPlaces ? 1 : 0, row.no)
+    }
+    if (added === 0) return
+    const rowid = row.no * ROW_SPAN + from
+    // Terms are gathered per piece first (a term repeats far more often within a piece than across pieces), then once per piece into the segment's.
+    const terms = new Set<string>()
+    let piece: StoredPiece = [[], []]
+    let pieceWords = new Set<string>()
+    let piecePairs = new Set<string>()
+    let pieceThrees = new Set<string>()
+    let pieceAt = from
+    let chars = 0
+    const putPiece = (): void => {
+      if (piece[0].length === 0) return
+      // `places` names, of a word or a single character, the segment's first piece that holds it (what an excerpt is made from), and of a pair every piece that holds it (a run stands whole in one of them).
+      const placed = [...piecePairs]
+      const later: string[] = []
+      for (const term of pieceWords) {
+        if (this.everyPiece || !terms.has(term)) placed.push(term)
+        else later.push(term)
+        terms.add(term)
+      }
+      for (const term of piecePairs) terms.add(term)
+      for (const term of pieceThrees) terms.add(term)
+      this.beforeWrite()
+      this.statements.putText.run(row.no * ROW_SPAN + pieceAt, pack(piece, this.level))
+      if (!this.places || !withPlaces) return
+      this.beforeWrite()
+      this.statements.putPlace.run(row.no * ROW_SPAN + pieceAt, placed.join(' '))
+      if (!this.apart || later.length === 0) return
+      this.beforeWrite()
+      this.statements.putInside.run(row.no * ROW_SPAN + pieceAt, later.join(' '))
+    }
+    const threes = this.threes
+    for (let n = from; n < count; n += 1) {
+      const message = messages[n - offset]!
+      if (chars > 0 && chars + message.length > this.pieceChars) {
+        putPiece()
+        piece = [[], []]
+        pieceWords = new Set()
+        piecePairs = new Set()
+        pieceThrees = new Set()
+        pieceAt = n
+        chars = 0
+      }
+      // Runs of three are left out of `places`: a run's pairs find its pieces there.
+      visitIndexTerms(message, (term, kind) => {
+        if (kind === 'pair') piecePairs.add(term)
+        else if (kind !== 'three') pieceWords.add(term)
+        else if (threes) pieceThrees.add(term)
+      })
+      const origin = entry.origins?.[n - offset]
+      piece[0].push(message)
+      piece[1].push(origin === undefined ? null : [origin.seq, origin.time, origin.role])
+      chars += message.length
+    }
+    putPiece()
+    this.beforeWrite()
+    this.statements.putSegment.run(rowid, terms.size)
+    this.beforeWrite()
+    this.statements.putTerms.run(rowid, [...terms].join(' '))
   }
 
   /**

@@ -9,21 +9,39 @@ import { createHash } from 'node:crypto'
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import type { MessageRole } from './conversation.ts'
 
+/** A digest of a session's messages, taken as they come: the same digest whether they come at once or a few at a time. */
+export class MessageDigest {
+  private readonly hash = createHash('sha1')
+
+  /**
+   * Takes the next message.
+   * @param message - its text.
+   */
+  add(message: string): void {
+    this.hash.update(message).update('\u0000')
+  }
+
+  /** The digest of the messages so far, in hex. */
+  value(): string {
+    return this.hash.copy().digest('hex')
+  }
+}
+
 /**
- * A digest chained over a session's messages: at `upTo` messages (to tell
- * that a session's earlier messages are unchanged) and over all of them.
+ * The digest at `upTo` messages (to tell that a session's earlier messages
+ * are unchanged) and over all of them.
  * @param messages - the session's message texts.
  * @param upTo - how many messages the first digest covers.
  * @returns both digests, in hex.
  */
 export function digestOf(messages: readonly string[], upTo: number): { prefix: string; whole: string } {
-  const hash = createHash('sha1')
-  let prefix = upTo === 0 ? hash.copy().digest('hex') : ''
+  const digest = new MessageDigest()
+  let prefix = upTo === 0 ? digest.value() : ''
   messages.forEach((message, n) => {
-    hash.update(message).update('\u0000')
-    if (n + 1 === upTo) prefix = hash.copy().digest('hex')
+    digest.add(message)
+    if (n + 1 === upTo) prefix = digest.value()
   })
-  return { prefix, whole: hash.digest('hex') }
+  return { prefix, whole: digest.value() }
 }
 
 /** A piece of stored text: consecutive messages and, per message, `[seq, time, role]` or `null`. */

@@ -25,6 +25,15 @@ export interface ContentEntry extends ConversationText {
   readonly revision: string | undefined
 }
 
+/** A live session's new messages, added to the earlier ones the file holds. */
+export interface ContentAppend extends ConversationText {
+  readonly revision: string | undefined
+  /** The earlier messages the file must hold for these to be added: their count and digest. */
+  readonly after: { readonly messages: number; readonly digest: string }
+  /** The digest of the earlier messages and these together. */
+  readonly digest: string
+}
+
 /** What the worker is started with. */
 export interface WorkerStart {
   readonly engine: IndexEngine | undefined
@@ -86,6 +95,8 @@ export interface SessionFacts {
 export interface WorkerCalls {
   /** Indexes a session's text as given (a live session's, from its events). */
   put: { args: { session: string; entry: ContentEntry }; result: null }
+  /** Adds a live session's new messages; `appended: false` when the file does not hold the earlier ones the append names. */
+  append: { args: { session: string; entry: ContentAppend }; result: { appended: boolean } }
   /** Reads a session's log file and indexes its text; `found: false` when the file is gone (the session is forgotten). */
   read: { args: { session: string; path: string; revision: string }; result: { found: boolean; title: string | undefined } }
   forget: { args: { session: string }; result: null }

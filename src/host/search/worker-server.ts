@@ -24,6 +24,7 @@ export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
       keeper.apply(session, entry)
       return null
     },
+    append: ({ session, entry }) => ({ appended: keeper.append(session, entry) }),
     read: args => keeper.read(args),
     forget: ({ session }) => {
       keeper.apply(session, null)
