@@ -1,7 +1,7 @@
-/** What `npm pack` publishes: the two halves, the bundle patch, the manifest, both READMEs with their pairing record, the Markdown pages of docs/ (not its pictures) the READMEs link to, and the licence; and where the source lives. */
+/** What `npm pack` publishes: the two halves, the bundle patch, the manifest, both READMEs with their pairing record, both changelogs, every Markdown page of docs/ (not its pictures), and the licence, so every link between them holds in the tarball; and where the source lives. */
 import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join, normalize } from 'node:path'
 import { parse } from 'yaml'
 import { describe, expect, it } from 'vitest'
 
@@ -9,13 +9,32 @@ const root = join(import.meta.dirname, '..', '..')
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, any>
 
 describe('published package', () => {
-  it('packs exactly the runtime files and the documentation pages', () => {
+  const packed = (): string[] => {
     const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' })) as { files: { path: string }[] }[]
+    return pack!.files.map(file => file.path)
+  }
+
+  it('packs exactly the runtime files, the documentation pages and the changelogs', () => {
     const pages = readdirSync(join(root, 'docs')).filter(name => name.endsWith('.md')).map(name => `docs/${name}`)
     expect(pages.length).toBeGreaterThan(0)
-    expect(pack!.files.map(file => file.path).sort()).toEqual([
-      'LICENSE', 'README.i18n.yaml', 'README.md', 'README.zh.md', 'cordis.patch.yml', 'lib/client.js', 'lib/content-worker.js', 'lib/index.js', 'package.json', ...pages,
+    expect(packed().sort()).toEqual([
+      'CHANGELOG.md', 'CHANGELOG.zh.md', 'LICENSE', 'README.i18n.yaml', 'README.md', 'README.zh.md', 'cordis.patch.yml', 'lib/client.js', 'lib/content-worker.js', 'lib/index.js', 'package.json', ...pages,
     ].sort())
+  })
+
+  it('packs every page a packed page links to', () => {
+    const files = new Set(packed())
+    const dead: string[] = []
+    for (const file of [...files].filter(name => name.endsWith('.md'))) {
+      // Links, not pictures: npm's site shows pictures from the repository.
+      for (const [, target] of readFileSync(join(root, file), 'utf8').matchAll(/(?<!!)\[[^\]]*\]\(([^)\s]+)\)/g)) {
+        const path = target!.split('#')[0]!
+        if (path === '' || /^[a-z][a-z0-9+.-]*:/i.test(path)) continue
+        const to = normalize(join(dirname(file), decodeURIComponent(path)))
+        if (!files.has(to)) dead.push(`${file} → ${path}`)
+      }
+    }
+    expect(dead).toEqual([])
   })
 
   it('names its source repository', () => {
