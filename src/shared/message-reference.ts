@@ -121,14 +121,6 @@ export function normalizeSelection(ranges: Iterable<readonly [number, number]>):
   return out
 }
 
-/**
- * Whether a selection holds a sequence number.
- * @returns true when some range holds it.
- */
-export function selects(selection: MessageSelection, seq: number): boolean {
-  return selection.some(([a, b]) => seq >= a && seq <= b)
-}
-
 function formatSelection(selection: MessageSelection): string {
   return selection.map(([a, b]) => (a === b ? String(a) : `${a}-${b}`)).join(',')
 }

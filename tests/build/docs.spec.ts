@@ -19,6 +19,10 @@ const README_LIMIT = 12 * 1024
 /** Largest picture, in bytes. */
 const PICTURE_LIMIT = 150 * 1024
 
+/** A page of docs/ at most, per language: the figures page is kept shorter still. */
+const PAGE_LIMIT = 20 * 1024
+const FIGURES_LIMIT = 15 * 1024
+
 /** Every Markdown file of the documentation, repository-relative. */
 function markdownFiles(): string[] {
   const docs = readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
@@ -150,6 +154,13 @@ describe('the READMEs, the changelog and docs/', () => {
     // Each side shows pictures in its own language.
     for (const file of markdownFiles()) {
       for (const picture of pictures(file)) if (picture.startsWith(folder)) expect(picture, file).toMatch(isChinese(file) ? /-zh\.png$/ : /-en\.png$/)
+    }
+  })
+
+  it('keep performance.md at most 15 KB and every other page of docs/ at most 20 KB, in each language', () => {
+    for (const file of markdownFiles().filter(name => name.startsWith('docs'))) {
+      const limit = /performance(\.zh)?\.md$/.test(file) ? FIGURES_LIMIT : PAGE_LIMIT
+      expect(Buffer.byteLength(read(file)), file).toBeLessThanOrEqual(limit)
     }
   })
 

@@ -29,17 +29,6 @@ export interface MessageOrigin {
   readonly role: MessageRole
 }
 
-/**
- * Where one message comes from.
- * @param text - a session's text.
- * @param n - the message's index in `messages` (from 0).
- * @returns its event's origin; `undefined` where it is not known.
- */
-export function originAt(text: ConversationText, n: number): MessageOrigin | undefined {
-  const origin = text.origins?.[n]
-  return origin === undefined || origin.seq < 0 ? undefined : origin
-}
-
 /** Who wrote a message. */
 export type MessageRole = 'user' | 'assistant'
 
