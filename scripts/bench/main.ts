@@ -42,9 +42,7 @@ const USAGE = `npm run bench [-- options]
   --workspaces <n>          workspaces the store spreads over; default 20
   --runs <n>                samples per figure (modes cap it as they always did); default 100
   --official-runs <n>       runs of the official candidates call; default 5
-  --corpus realistic,prose  the corpora of modes content and layouts, side by side; default both (small: the first milestone's)
-  --layouts <n>[,<n>…]      layouts mode: which layouts, by number
-  --query-sessions <n>      layouts mode: queries drawn from the first n sessions
+  --corpus realistic,prose  the corpora of mode content, side by side; default both (small: the first milestone's)
   --json                    print one JSON document instead of Markdown
   --out <file>              also write the JSON document to a file
 modes:
@@ -60,8 +58,6 @@ function parseSettings(): { settings: BenchSettings; only: readonly string[]; js
       runs: { type: 'string', default: '100' },
       'official-runs': { type: 'string', default: '5' },
       corpus: { type: 'string', default: 'realistic,prose' },
-      layouts: { type: 'string' },
-      'query-sessions': { type: 'string' },
       json: { type: 'boolean', default: false },
       out: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -83,16 +79,12 @@ function parseSettings(): { settings: BenchSettings; only: readonly string[]; js
     if (!isCorpus(name)) throw new Error(`--corpus lists ${Object.keys(CORPORA).join(', ')}, not ${JSON.stringify(name)}`)
     return name
   })
-  const layouts = values.layouts?.split(',').map(Number)
-  if (layouts?.some(layout => !Number.isSafeInteger(layout) || layout < 0) === true) throw new Error(`--layouts lists layout numbers, not ${values.layouts}`)
   const settings: BenchSettings = {
     sessions: values.sessions.split(',').map(size => count('sessions', size)),
     workspaces: count('workspaces', values.workspaces),
     runs: count('runs', values.runs),
     officialRuns: count('official-runs', values['official-runs']),
     corpora,
-    ...(layouts === undefined ? {} : { layouts }),
-    ...(values['query-sessions'] === undefined ? {} : { querySessions: count('query-sessions', values['query-sessions']) }),
     given: [...new Set(tokens.flatMap(token => (token.kind === 'option' ? [token.name] : [])))],
   }
   return { settings, only, json: values.json, ...(values.out === undefined ? {} : { out: values.out }) }

@@ -13,12 +13,8 @@ export interface BenchSettings {
   readonly workspaces: number
   readonly runs: number
   readonly officialRuns: number
-  /** `--corpus` (modes `content` and `layouts`): the corpora measured, side by side. */
+  /** `--corpus` (mode `content`): the corpora measured, side by side. */
   readonly corpora: readonly CorpusName[]
-  /** `--layouts` (mode `layouts`): which of the layouts measured, by number. */
-  readonly layouts?: readonly number[]
-  /** `--query-sessions` (mode `layouts`). */
-  readonly querySessions?: number
   /** Options given on the command line (the rest are defaults). */
   readonly given: readonly string[]
 }

@@ -11,7 +11,6 @@ import { ContentSearch, contentIndexFile } from '../../src/host/search/content-s
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { conversationOf } from '../../src/host/search/conversation.ts'
 import { queryTerms } from '../../src/host/search/terms.ts'
-import { LAYOUT } from '../../src/host/search/index-file.ts'
 import { loadSqlite } from '../../src/host/search/sqlite-capability.ts'
 import { SqliteIndex } from '../../src/host/search/sqlite-index.ts'
 import { SessionIndex } from '../../src/host/sessions/session-index.ts'
@@ -267,12 +266,15 @@ describe('the log pass and the index file', () => {
   it('build a file of the previous layout again once, in the background, answering titles meanwhile, and keep it from then on', async () => {
     const root = temporary('dsh-sessions-pass-')
     const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
-    // The layout before: places named the pieces of every session.
+    // The layout before: a word named in the first piece alone, nothing in `inside`.
     const loaded = await loadSqlite()
     if (!loaded.ok) throw new Error(loaded.reason)
-    const old = SqliteIndex.open(loaded.sqlite, sqliteFile(file), { layout: { ...LAYOUT, placesFrom: 0 } })
+    const old = SqliteIndex.open(loaded.sqlite, sqliteFile(file))
     old.index.set(id(2), { revision: 'old', title: 'Billing notes', messages: ['Where are the invoices kept?'] })
     old.index.close()
+    const db = new DatabaseSync(sqliteFile(file))
+    db.exec("UPDATE meta SET value = replace(value, 'words=apart', 'words=first') WHERE key = 'layout'")
+    db.close()
     await writeStore(root, { 2: STORE[2]!, 5: STORE[5]! })
     const first = await passHost(root, file)
     // Titles answer from the listing whatever the file holds.

@@ -4,12 +4,12 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
-import { FTS5_MERGE, IndexDamagedError, LAYOUT, MERGE, SQLITE_VERSION } from '../../src/host/search/index-file.ts'
+import { IndexDamagedError, SQLITE_VERSION } from '../../src/host/search/index-file.ts'
 import { loadSqlite, type SqliteModule } from '../../src/host/search/sqlite-capability.ts'
 import { type ContentEntry, MAX_SEGMENTS, SqliteIndex } from '../../src/host/search/sqlite-index.ts'
 import { matchOf } from '../../src/host/search/match-expression.ts'
 import { expansionsOf, MAX_EXPANSION } from '../../src/host/search/prefix-expansion.ts'
-import { digestOf } from '../../src/host/search/stored-text.ts'
+import { digestOf, pack } from '../../src/host/search/stored-text.ts'
 import { fold, indexTerms, queryTerms, termsFingerprint } from '../../src/host/search/terms.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
 
@@ -19,17 +19,21 @@ const sqlite: SqliteModule = loaded.sqlite
 
 const WRITER = new URL('./fixtures/sqlite-writer.ts', import.meta.url).pathname
 
-function openIndex(path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite'), layout = LAYOUT): SqliteIndex {
-  const { index } = SqliteIndex.open(sqlite, path, { layout })
+function openIndex(path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')): SqliteIndex {
+  const { index } = SqliteIndex.open(sqlite, path)
   afterTest(() => index.close())
   return index
 }
+
+/** The index's merge settings, and FTS5's own. */
+const SIXTEEN = { automerge: 16, crisismerge: 64 }
+const FTS5_OWN = { automerge: 4, crisismerge: 16 }
 
 /** The merge settings a closed index file records for each of its FTS5 tables. */
 function mergeSettingsOf(path: string): Record<string, Record<string, number>> {
   const db = new DatabaseSync(path, { readOnly: true })
   try {
-    return Object.fromEntries(['terms', 'places'].map(table => [table, Object.fromEntries((db.prepare(`SELECT k, v FROM ${table}_config WHERE k IN ('automerge', 'crisismerge')`).all() as { k: string; v: number }[]).map(row => [row.k, row.v]))]))
+    return Object.fromEntries(['terms', 'places', 'inside'].map(table => [table, Object.fromEntries((db.prepare(`SELECT k, v FROM ${table}_config WHERE k IN ('automerge', 'crisismerge')`).all() as { k: string; v: number }[]).map(row => [row.k, row.v]))]))
   } finally {
     db.close()
   }
@@ -108,18 +112,15 @@ describe('answers', () => {
     expect(found(disk, '移除 不会')).toEqual(['session-0', 'session-1'])
   })
 
-  it('find a run only where it stands whole when its runs of three stand apart in one message, with runs of three indexed or pairs alone', () => {
-    for (const layout of [LAYOUT, { ...LAYOUT, threes: false }]) {
-      const { index: disk } = SqliteIndex.open(sqlite, join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite'), { layout })
-      afterTest(() => disk.close())
-      disk.set('session-0', entry('它不会移动，但会移除旧的配置'))
-      disk.set('session-1', entry('这个版本不会移除旧的配置'))
-      disk.set('session-2', entry('灰度策略', '不会移动，会移除吗'))
-      expect([layout.threes, found(disk, '不会移除')]).toEqual([layout.threes, ['session-1']])
-      expect([layout.threes, found(disk, '会移除')]).toEqual([layout.threes, ['session-0', 'session-1', 'session-2']])
-      const [hit] = disk.search(queryTerms('不会移除'), () => true, 5, newestFirst)
-      expect(hit!.snippet.marks.map(([start, end]) => hit!.snippet.text.slice(start, end))).toEqual(['不会移除'])
-    }
+  it('find a run only where it stands whole when its runs of three stand apart in one message', () => {
+    const disk = openIndex()
+    disk.set('session-0', entry('它不会移动，但会移除旧的配置'))
+    disk.set('session-1', entry('这个版本不会移除旧的配置'))
+    disk.set('session-2', entry('灰度策略', '不会移动，会移除吗'))
+    expect(found(disk, '不会移除')).toEqual(['session-1'])
+    expect(found(disk, '会移除')).toEqual(['session-0', 'session-1', 'session-2'])
+    const [hit] = disk.search(queryTerms('不会移除'), () => true, 5, newestFirst)
+    expect(hit!.snippet.marks.map(([start, end]) => hit!.snippet.text.slice(start, end))).toEqual(['不会移除'])
   })
 
   it('never name a session the filter keeps out, and stop at the limit', () => {
@@ -187,11 +188,11 @@ describe('answers', () => {
 
   it('name a word in its first piece in places and its later pieces apart, find a run whose pairs first stand apart, and excerpt the first message of every word', () => {
     const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
-    // `places` of every session, whatever its length: what it names is the point here.
-    const disk = openIndex(path, { ...LAYOUT, placesFrom: 0 })
+    // A session long enough for `places` to name its pieces.
+    const disk = openIndex(path)
     const filler = (n: number) => `filler ${n} ${'padding '.repeat(80)}`
     // Piece 1 holds the run's pairs apart and the first quetzal; later pieces hold quetzal again, and the run whole.
-    const messages = ['不会 and 移除 apart, 会移 too, the first quetzal here', ...Array.from({ length: 40 }, (_, n) => filler(n))]
+    const messages = ['不会 and 移除 apart, 会移 too, the first quetzal here', ...Array.from({ length: 80 }, (_, n) => filler(n))]
     messages[20] = 'a second quetzal sighting'
     messages[30] = '这里说的是不会移除的数据'
     disk.set('session-r', entry(...messages))
@@ -212,10 +213,9 @@ describe('answers', () => {
     expect(later('filler')).toBeGreaterThan(2)
   })
 
-describe('a layout that names the pieces of long sessions only', () => {
-  const layout = { ...LAYOUT, placesFrom: 4 }
+describe('the pieces of long sessions only, named', () => {
   const openPlacing = (path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')): SqliteIndex => {
-    const { index } = SqliteIndex.open(sqlite, path, { layout })
+    const { index } = SqliteIndex.open(sqlite, path)
     afterTest(() => index.close())
     return index
   }
@@ -265,7 +265,7 @@ describe('a layout that names the pieces of long sessions only', () => {
     afterTest(() => db.close())
     const segments = () => (db.prepare('SELECT segments FROM sessions WHERE id = ?').get('session-a') as { segments: number }).segments
     expect([placedOf(disk.path, 'session-a'), segments()]).toEqual([0, 2])
-    for (let n = 3; n < 40; n += 1) messages.push(filler(n))
+    for (let n = 3; n < 70; n += 1) messages.push(filler(n))
     messages.push('and a quetzal at last')
     disk.set('session-a', entry(...messages))
     expect([placedOf(disk.path, 'session-a'), segments()]).toEqual([1, 1])
@@ -450,11 +450,14 @@ describe('the file', () => {
       db.exec(`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('format', 'dsh-sessions-content-index-sqlite'), ('version', '0'), ('terms', '${termsFingerprint()}')`)
       db.close()
     }],
-    // The layout before: places named the pieces of every session.
+    // The layout before, at the current version: a word named in the first piece alone, nothing in `inside`.
     ['outdated', (path: string) => {
-      const { index } = SqliteIndex.open(sqlite, path, { layout: { ...LAYOUT, placesFrom: 0 } })
-      index.set('session-old', entry('written when every session had places'))
+      const { index } = SqliteIndex.open(sqlite, path)
+      index.set('session-old', entry('written before later pieces had words of their own'))
       index.close()
+      const db = new DatabaseSync(path)
+      db.exec("UPDATE meta SET value = replace(value, 'words=apart', 'words=first') WHERE key = 'layout'")
+      db.close()
     }],
     // The current layout, written by another term pipeline: only the fingerprint tells.
     ['outdated', (path: string) => {
@@ -477,13 +480,25 @@ describe('the file', () => {
     expect(found(opened.index, 'works')).toEqual(['session-a'])
   })
 
+  it('records the layout files of this version have always recorded, so an upgrade keeps them', () => {
+    const { index } = SqliteIndex.open(sqlite, join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite'))
+    index.close()
+    const db = new DatabaseSync(index.path, { readOnly: true })
+    afterTest(() => db.close())
+    expect(Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map(row => [row.key, row.value]))).toMatchObject({
+      version: '6',
+      layout: 'detail=none;prefix=;piece=4096;places=true;threes=true;words=apart;placesFrom=8',
+    })
+  })
+
   it('keeps a file whose text was deflated at another level, and reads it', () => {
     const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
-    const { index } = SqliteIndex.open(sqlite, path, { layout: { ...LAYOUT, level: 9 } })
+    const { index } = SqliteIndex.open(sqlite, path)
     index.set('session-a', entry('the quetzal was seen at dawn'))
     index.close()
-    // Files of earlier versions recorded their level in the layout.
+    // Its one piece deflated at level 9; files of earlier versions recorded their level in the layout.
     const db = new DatabaseSync(path)
+    db.prepare('UPDATE texts SET body = ?').run(pack([['the quetzal was seen at dawn'], [null]], 9))
     db.exec("UPDATE meta SET value = replace(value, ';piece=', ';level=6;piece=') WHERE key = 'layout'")
     db.close()
     const opened = SqliteIndex.open(sqlite, path)
@@ -499,7 +514,7 @@ describe('the file', () => {
     first.index.set('session-a', entry('kiwi'))
     first.index.checkpoint(true)
     first.index.close()
-    expect(merging()).toEqual({ terms: MERGE, places: MERGE })
+    expect(merging()).toEqual({ terms: SIXTEEN, places: SIXTEEN, inside: SIXTEEN })
     const db = new DatabaseSync(path)
     db.exec("UPDATE meta SET value = '4' WHERE key = 'version'")
     db.close()
@@ -507,20 +522,24 @@ describe('the file', () => {
     expect(again.rebuilt).toBe('outdated')
     again.index.checkpoint(true)
     again.index.close()
-    expect(merging()).toEqual({ terms: MERGE, places: MERGE })
+    expect(merging()).toEqual({ terms: SIXTEEN, places: SIXTEEN, inside: SIXTEEN })
   })
 
   it('keeps a file created with other merge settings, and its settings', () => {
     const path = join(temporaryFolder('dsh-sessions-sqlite-'), 'content-index.sqlite')
-    const first = SqliteIndex.open(sqlite, path, { layout: { ...LAYOUT, merge: FTS5_MERGE } })
+    const first = SqliteIndex.open(sqlite, path)
     first.index.set('session-a', entry('kiwi'))
     first.index.checkpoint(true)
     first.index.close()
+    // FTS5's own settings, as a file created by another version may hold.
+    const db = new DatabaseSync(path)
+    for (const table of ['terms', 'places', 'inside']) db.exec(`INSERT INTO ${table}(${table}, rank) VALUES ('automerge', 4); INSERT INTO ${table}(${table}, rank) VALUES ('crisismerge', 16)`)
+    db.close()
     const second = SqliteIndex.open(sqlite, path)
     expect(second.rebuilt).toBeUndefined()
     expect(second.index.search(queryTerms('kiwi'), () => true, 10, newestFirst).map(hit => hit.id)).toEqual(['session-a'])
     second.index.close()
-    expect(mergeSettingsOf(path)).toEqual({ terms: FTS5_MERGE, places: FTS5_MERGE })
+    expect(mergeSettingsOf(path)).toEqual({ terms: FTS5_OWN, places: FTS5_OWN, inside: FTS5_OWN })
   })
 
   it('gives back the space of an older layout it drops', () => {

@@ -42,89 +42,39 @@ export const BUSY_MS = 5_000
 /** Segment row ids: a session's number times this, plus the first message's index. */
 export const ROW_SPAN = 2 ** 20
 
-/**
- * How FTS5 merges the segments a file's term tables gather (one per write):
- * it starts merging a level once it holds `automerge` segments, and a write
- * waits for a whole merge only once a level holds `crisismerge`.
- */
-export interface MergeSettings {
-  readonly automerge: number
-  readonly crisismerge: number
-}
-
-/** FTS5's own merge settings. */
-export const FTS5_MERGE: MergeSettings = { automerge: 4, crisismerge: 16 }
-
-/**
- * The merge settings of the index: sixteen segments at a time rewrite each
- * term's entries about half as often during a build as FTS5's four, for a
- * query that looks in a few more segments (see docs/performance.md).
- */
-export const MERGE: MergeSettings = { automerge: 16, crisismerge: 64 }
+/** How FTS5 merges a term table's segments: a level is merged once it holds `automerge` segments; a write waits for a whole merge only at `crisismerge`. */
+const MERGE = { automerge: 16, crisismerge: 64 }
 
 /** Characters of message text stored in one compressed piece at most (a longer message is a piece of its own): an excerpt unpacks the pieces of its session only up to its first match. */
 export const PIECE_CHARS = 4 * 1024
 
-/**
- * How the file is laid out: what FTS5 records of each term (`none`: the
- * segments that hold it; `column`, `full`: more), its prefix indexes, the
- * deflate level and piece size of the stored text, and which tables and
- * terms it has. The index uses {@link LAYOUT}; the others
- * exist to be measured against it (`npm run bench -- --only layouts`).
- */
-export interface SqliteLayout {
-  readonly detail: 'none' | 'column' | 'full'
-  readonly prefix: readonly number[]
-  readonly level: number
-  /** Characters of message text per stored piece (see {@link PIECE_CHARS}). */
-  readonly pieceChars: number
-  /** Whether a second FTS5 table names the pieces that hold each term, so an excerpt unpacks only those; without it, a session's pieces are unpacked in order up to its first match. */
-  readonly places: boolean
-  /** Whether Chinese and Japanese runs of three characters are terms of `terms` (a query's longer runs are then asked as those, else as their pairs). */
-  readonly threes: boolean
-  /**
-   * Which pieces `places` names for a word or a single Chinese or Japanese
-   * character: the first of each segment that holds it (an excerpt is made
-   * from the first), or every one; `apart`: the first in `places` and every
-   * other in a table of its own, `inside`, which only a search inside one
-   * session reads. A pair is named in every piece that holds it in `places`
-   * either way, where a run of the query is checked to stand whole.
-   */
-  readonly placesOfWords: 'first' | 'every' | 'apart'
-  /**
-   * Pieces a session must have for `places` to name them (0: every session).
-   * A session of no more pieces is written without, and its excerpt is made
-   * by unpacking its few pieces in order; a session that grows past it by an
-   * append is written again as one segment, with `places`.
-   */
-  readonly placesFrom: number
-  /** How the term tables of a file created with this layout merge their segments; a file keeps the settings it was created with. */
-  readonly merge: MergeSettings
-}
+/** The deflate level of the stored text: a build costs about an eighth less processor time than at level 6, for a file about 1.5 % larger. */
+export const DEFLATE_LEVEL = 1
+
+/** Pieces a session must have for `places` to name them; a shorter session is excerpted by unpacking its few pieces in order. */
+export const PLACES_FROM = 8
 
 /**
- * The layout the index uses. Its text is deflated at level 1: a build then
- * costs about an eighth less processor time than at level 6, for a file about
- * 1.5 % larger (see docs/performance.md).
+ * The layout a file records, as files of this version have recorded it:
+ * FTS5 keeps only the segments that hold each term, no prefix indexes, 4 KiB
+ * pieces, `places` for sessions of more than 8 pieces with a word named in
+ * the first piece of a segment and later pieces' words in `inside`, and
+ * Chinese and Japanese runs of three as terms. The deflate level and the
+ * merge settings are not recorded: a file written otherwise reads alike.
  */
-export const LAYOUT: SqliteLayout = { detail: 'none', prefix: [], level: 1, pieceChars: PIECE_CHARS, places: true, threes: true, placesOfWords: 'apart', placesFrom: 8, merge: MERGE }
+const LAYOUT_NAME = 'detail=none;prefix=;piece=4096;places=true;threes=true;words=apart;placesFrom=8'
 
-/**
- * What a file's content is recorded to depend on: its layout but the deflate
- * level, which every reader inflates alike, and the merge settings, which
- * change how segments are merged, not what they hold; so a file written at
- * another level or with other merge settings is kept.
- */
-const layoutName = (layout: SqliteLayout): string => `detail=${layout.detail};prefix=${layout.prefix.join(',')};piece=${layout.pieceChars};places=${layout.places};threes=${layout.threes};words=${layout.placesOfWords}${layout.placesFrom > 0 ? `;placesFrom=${layout.placesFrom}` : ''}`
-
-/** A recorded layout as {@link layoutName} gives it: files of earlier versions recorded their deflate level too. */
+/** A recorded layout as {@link LAYOUT_NAME} gives it: files of earlier versions recorded their deflate level too. */
 const recordedLayout = (name: string | undefined): string | undefined => name?.replace(/;level=\d+/, '')
 
-/** The statements that give a new FTS5 table the layout's merge settings. */
-const mergeOf = (table: 'terms' | 'places' | 'inside', merge: MergeSettings): string => Object.entries(merge).map(([key, value]) => `INSERT INTO ${table}(${table}, rank) VALUES ('${key}', ${value});`).join('\n')
+/** The statements that give a new FTS5 table the merge settings. */
+const mergeOf = (table: 'terms' | 'places' | 'inside'): string => Object.entries(MERGE).map(([key, value]) => `INSERT INTO ${table}(${table}, rank) VALUES ('${key}', ${value});`).join('\n')
 
-/** The tables of a new file, and the merge settings of its term tables (run only when the file is created or built again). */
-const schemaOf = (layout: SqliteLayout): string => `
+/** An FTS5 table of terms that records only the rows holding each. */
+const termTable = (name: 'terms' | 'places' | 'inside'): string => `CREATE VIRTUAL TABLE IF NOT EXISTS ${name} USING fts5(body, content='', contentless_delete=1, tokenize='ascii', detail=none);\n${mergeOf(name)}`
+
+/** The tables of a new file (run only when the file is created or built again). */
+const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS sessions(
   no INTEGER PRIMARY KEY,
@@ -134,15 +84,15 @@ CREATE TABLE IF NOT EXISTS sessions(
   messages INTEGER NOT NULL,
   total INTEGER,
   digest TEXT NOT NULL,
-  segments INTEGER NOT NULL${layout.places && layout.placesFrom > 0 ? ', placed INTEGER NOT NULL DEFAULT 1' : ''}
+  segments INTEGER NOT NULL,
+  placed INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS sessions_split ON sessions(no) WHERE segments > 1;
 CREATE TABLE IF NOT EXISTS segments(row INTEGER PRIMARY KEY, size INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS texts(row INTEGER PRIMARY KEY, body BLOB NOT NULL);
-CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5(body, content='', contentless_delete=1, tokenize='ascii', detail=${layout.detail}${layout.prefix.length > 0 ? `, prefix='${layout.prefix.join(' ')}'` : ''});
-${mergeOf('terms', layout.merge)}
-${layout.places ? `CREATE VIRTUAL TABLE IF NOT EXISTS places USING fts5(body, content='', contentless_delete=1, tokenize='ascii', detail=none);\n${mergeOf('places', layout.merge)}` : ''}
-${layout.places && layout.placesOfWords === 'apart' ? `CREATE VIRTUAL TABLE IF NOT EXISTS inside USING fts5(body, content='', contentless_delete=1, tokenize='ascii', detail=none);\n${mergeOf('inside', layout.merge)}` : ''}
+${termTable('terms')}
+${termTable('places')}
+${termTable('inside')}
 `
 
 /** SQLite's primary result codes for a file that is not a database, or is damaged. */
@@ -189,10 +139,9 @@ export interface IndexFileOpened {
  * usable file of this layout and term pipeline (its old files are removed).
  * @param sqlite - the `node:sqlite` module (see {@link loadSqlite}).
  * @param path - the file.
- * @param layout - the layout it must have.
  * @returns the open database and whether it was built anew.
  */
-export function openIndexFile(sqlite: SqliteModule, path: string, layout: SqliteLayout): IndexFileOpened {
+export function openIndexFile(sqlite: SqliteModule, path: string): IndexFileOpened {
   mkdirSync(dirname(path), { recursive: true })
   let db: DatabaseSync
   try {
@@ -200,7 +149,7 @@ export function openIndexFile(sqlite: SqliteModule, path: string, layout: Sqlite
   } catch (error) {
     if (!isDamaged(error)) throw error
     setIndexFileAside(path)
-    return { db: openIndexFile(sqlite, path, layout).db, rebuilt: 'corrupt' }
+    return { db: openIndexFile(sqlite, path).db, rebuilt: 'corrupt' }
   }
   let rebuilt: IndexFileOpened['rebuilt']
   // One transaction, so another process opening the file at the same time sees it whole or waits.
@@ -211,15 +160,15 @@ export function openIndexFile(sqlite: SqliteModule, path: string, layout: Sqlite
       const meta = tables.includes('meta') ? Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map(row => [row.key, row.value])) : {}
       if (tables.length === 0) rebuilt = 'missing'
       else if (meta.format !== SQLITE_FORMAT) rebuilt = 'corrupt'
-      else if (meta.version !== String(SQLITE_VERSION) || meta.terms !== termsFingerprint() || recordedLayout(meta.layout) !== layoutName(layout)) rebuilt = 'outdated'
+      else if (meta.version !== String(SQLITE_VERSION) || meta.terms !== termsFingerprint() || recordedLayout(meta.layout) !== LAYOUT_NAME) rebuilt = 'outdated'
       if (rebuilt === 'corrupt' || rebuilt === 'outdated') for (const name of tables) db.exec(`DROP TABLE IF EXISTS "${name.replaceAll('"', '""')}"`)
       if (rebuilt !== undefined) {
-        db.exec(schemaOf(layout))
+        db.exec(SCHEMA)
         const write = db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)')
         write.run('format', SQLITE_FORMAT)
         write.run('version', String(SQLITE_VERSION))
         write.run('terms', termsFingerprint())
-        write.run('layout', layoutName(layout))
+        write.run('layout', LAYOUT_NAME)
       }
       db.exec('COMMIT')
     } catch (error) {
@@ -230,7 +179,7 @@ export function openIndexFile(sqlite: SqliteModule, path: string, layout: Sqlite
     db.close()
     if (!isDamaged(error)) throw error
     setIndexFileAside(path)
-    return { db: openIndexFile(sqlite, path, layout).db, rebuilt: 'corrupt' }
+    return { db: openIndexFile(sqlite, path).db, rebuilt: 'corrupt' }
   }
   if (rebuilt !== undefined) {
     // Dropped tables leave their pages in the file: give them back (an older layout's file could be gigabytes).

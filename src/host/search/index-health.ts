@@ -27,10 +27,6 @@ export interface ExpectedFile {
   /** The file's inode when the index opened it. */
   readonly inode: number | bigint
   readonly pageSize: number
-  /** Whether the layout has the `places` table. */
-  readonly places: boolean
-  /** Whether the layout has the `inside` table. */
-  readonly inside: boolean
 }
 
 /** SQLite's code for a read past the end of a file (`SQLITE_IOERR_SHORT_READ`). */
@@ -81,8 +77,8 @@ function readProblem(sqlite: SqliteModule, path: string, expected: ExpectedFile,
       ['segments', 'row', 'size'],
       ['texts', 'row', 'body'],
       ['terms_data', 'id', 'block'],
-      ...(expected.places ? [['places_data', 'id', 'block'] as [string, string, string]] : []),
-      ...(expected.inside ? [['inside_data', 'id', 'block'] as [string, string, string]] : []),
+      ['places_data', 'id', 'block'],
+      ['inside_data', 'id', 'block'],
     ]
     for (const [table, key, column] of tables) {
       const { top } = db.prepare(`SELECT max(${key}) AS top FROM ${table}`).get() as { top: number | null }

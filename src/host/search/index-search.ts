@@ -14,7 +14,7 @@ import type { StatementSync } from 'node:sqlite'
 import type { Snippet } from '../../shared/wire.ts'
 import type { MessageOrigin } from './conversation.ts'
 import { ROW_SPAN } from './index-file.ts'
-import { asPairs, type Expansions, groupsOf, isRun, matchOf, quoted, type Run, runsOf } from './match-expression.ts'
+import { type Expansions, groupsOf, isRun, matchOf, quoted, type Run, runsOf } from './match-expression.ts'
 import { expansionsOf, type Vocabulary } from './prefix-expansion.ts'
 import { snippetOf } from './snippet.ts'
 import { type StoredPiece, UnpackError, unpack } from './stored-text.ts'
@@ -76,30 +76,25 @@ export interface SearchedIndex {
 export class IndexSearch {
   private readonly file: SearchedIndex
   private readonly rankedRows: number
-  private readonly places: boolean
-  private readonly threes: boolean
   /** The pieces of text unpacked by the query under way (a piece is unpacked once per query). */
   private unpacked: Map<number, StoredPiece> | undefined
 
-  constructor(file: SearchedIndex, options: { readonly rankedRows: number; readonly places: boolean; readonly threes: boolean }) {
+  constructor(file: SearchedIndex, options: { readonly rankedRows: number }) {
     this.file = file
     this.rankedRows = options.rankedRows
-    this.places = options.places
-    this.threes = options.threes
   }
 
   /**
    * Sessions whose text has every term, best match first; see `SqliteIndex.search`.
-   * @param asked - the query's terms.
+   * @param terms - the query's terms.
    * @param admit - whether a session may be found at all.
    * @param limit - most sessions returned.
    * @param tieBreak - orders sessions of equal score.
    * @param admitted - when given, the only sessions whose rows are read at all.
    * @returns the hits.
    */
-  find(asked: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows): ContentHit[] {
-    const runs = runsOf(asked)
-    const terms = this.threes ? asked : asPairs(asked)
+  find(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows): ContentHit[] {
+    const runs = runsOf(terms)
     const expansions = expansionsOf(terms, this.file.vocabulary)
     const match = matchOf(terms, expansions)
     const seen = new Set<number>()
@@ -163,14 +158,6 @@ export class IndexSearch {
    * candidates at a time, with one query of `places` per term group.
    */
   private excerpts(candidates: readonly [id: string, no: number, score: number][], terms: readonly QueryTerm[], expansions: Expansions, runs: readonly Run[], limit: number, hits: ContentHit[]): void {
-    if (!this.places) {
-      for (const [id, no, score] of candidates) {
-        if (hits.length >= limit) break
-        const excerpt = this.excerptByScan(no, terms, runs)
-        if (excerpt !== undefined) hits.push({ id, score, ...excerpt })
-      }
-      return
-    }
     // The excerpt is of the first message that holds the query's first word or run.
     const lead = groupsOf(terms)[0]!
     const leadIsRun = isRun(lead)

@@ -66,18 +66,17 @@ function scoreOf(count: number, length: number): number {
  * The messages of one session that hold every term of a query.
  * @param file - the index.
  * @param no - the session's number in the index.
- * @param placed - where its pieces are named: `places` alone (every word in every piece), `apart` (`places` and `inside` together), or `none` (they are read in order).
+ * @param placed - whether its pieces are named (in `places` and `inside` together); if not, they are read in order.
  * @param asked - the query's terms.
  * @param expansions - prefixes asked as their terms (see `prefix-expansion.ts`).
  * @param limit - most messages returned.
  * @returns the best matches first, and whether pieces were left unread.
  */
-export function searchMessages(file: SearchedSession, no: number, placed: 'places' | 'apart' | 'none', asked: readonly QueryTerm[], expansions: Expansions, limit: number): SessionMatches {
+export function searchMessages(file: SearchedSession, no: number, placed: boolean, asked: readonly QueryTerm[], expansions: Expansions, limit: number): SessionMatches {
   const from = no * ROW_SPAN
-  const rows = placed === 'places'
-    ? file.statement('SELECT rowid AS row FROM places WHERE places MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid LIMIT ?').all(matchOf(asPairs(asked), expansions), from, from + ROW_SPAN, MAX_SEARCHED_PIECES + 1) as { row: number }[]
-    : placed === 'apart' ? piecesApart(file, from, asPairs(asked), expansions)
-      : file.statement('SELECT row FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?').all(from, from + ROW_SPAN, MAX_SEARCHED_PIECES + 1) as { row: number }[]
+  const rows = placed
+    ? piecesApart(file, from, asPairs(asked), expansions)
+    : file.statement('SELECT row FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?').all(from, from + ROW_SPAN, MAX_SEARCHED_PIECES + 1) as { row: number }[]
   const words = groupsOf(asked).filter(group => !isRun(group)).flat()
   const runs = runsOf(asked).map(run => run.text)
   const text = file.statement('SELECT body FROM texts WHERE row = ?')

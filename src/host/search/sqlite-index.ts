@@ -41,7 +41,7 @@ import { statSync } from 'node:fs'
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type { ConversationText } from './conversation.ts'
 import { isDiskFull } from './disk-space.ts'
-import { IndexDamagedError, isBusy, isDamaged, LAYOUT, openIndexFile, removeIndexFile, ROW_SPAN, setIndexFileAside, type SqliteLayout } from './index-file.ts'
+import { DEFLATE_LEVEL, IndexDamagedError, isBusy, isDamaged, openIndexFile, PIECE_CHARS, PLACES_FROM, removeIndexFile, ROW_SPAN, setIndexFileAside } from './index-file.ts'
 import { type ExpectedFile, indexFileProblem } from './index-health.ts'
 import { type AdmittedRows, type ContentHit, IndexSearch, RANKED_ROWS } from './index-search.ts'
 import { asPairs } from './match-expression.ts'
@@ -74,8 +74,6 @@ export interface SqliteIndexOptions {
   readonly beforeWrite?: () => void
   /** Matching rows ranked together (default {@link RANKED_ROWS}). */
   readonly rankedRows?: number
-  /** The layout (default {@link LAYOUT}; others only to measure them). */
-  readonly layout?: SqliteLayout
 }
 
 /** What opening gave: the index, and whether it was built anew (and why). */
@@ -113,14 +111,14 @@ interface Statements {
 
 /**
  * How many pieces a session's messages from `from` on are stored in: a piece
- * closes before a message that would take it past `pieceChars`.
+ * closes before a message that would take it past {@link PIECE_CHARS}.
  */
-function piecesOf(messages: readonly string[], from: number, pieceChars: number): number {
+function piecesOf(messages: readonly string[], from: number): number {
   let pieces = 0
   let chars = 0
   for (let n = from; n < messages.length; n += 1) {
     const length = messages[n]!.length
-    if (chars > 0 && chars + length > pieceChars) {
+    if (chars > 0 && chars + length > PIECE_CHARS) {
       pieces += 1
       chars = 0
     }
@@ -141,15 +139,6 @@ export class SqliteIndex {
   private readonly search_ = new Map<string, StatementSync>()
   private readonly beforeWrite: () => void
   private readonly searcher: IndexSearch
-  private readonly level: number
-  private readonly pieceChars: number
-  private readonly places: boolean
-  private readonly threes: boolean
-  private readonly everyPiece: boolean
-  /** Whether the words of a segment's later pieces are named in `inside`, for searches inside one session. */
-  private readonly apart: boolean
-  /** Pieces a session needs for `places` to name them (0: every session). */
-  private readonly placesFrom: number
   /** Whether the temporary vocabulary table prefixes are expanded from exists yet, or cannot be made. */
   private vocabularyState: 'unmade' | 'made' | 'missing' = 'unmade'
   private readonly sqlite: SqliteModule
@@ -164,17 +153,8 @@ export class SqliteIndex {
     this.expected = path === ':memory:' ? undefined : {
       inode: statSync(path).ino,
       pageSize: (db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size,
-      places: (options.layout ?? LAYOUT).places,
-      inside: (options.layout ?? LAYOUT).places && (options.layout ?? LAYOUT).placesOfWords === 'apart',
     }
     this.beforeWrite = options.beforeWrite ?? (() => undefined)
-    this.level = (options.layout ?? LAYOUT).level
-    this.pieceChars = (options.layout ?? LAYOUT).pieceChars
-    this.places = (options.layout ?? LAYOUT).places
-    this.threes = (options.layout ?? LAYOUT).threes
-    this.everyPiece = (options.layout ?? LAYOUT).placesOfWords === 'every'
-    this.apart = this.places && (options.layout ?? LAYOUT).placesOfWords === 'apart'
-    this.placesFrom = this.places ? (options.layout ?? LAYOUT).placesFrom : 0
     const s = (sql: string) => db.prepare(sql)
     this.statements = {
       session: s('SELECT no, messages, digest, segments FROM sessions WHERE id = ?'),
@@ -186,20 +166,20 @@ export class SqliteIndex {
       dropSegments: s('DELETE FROM segments WHERE row >= ? AND row < ?'),
       putText: s('INSERT OR REPLACE INTO texts(row, body) VALUES (?, ?)'),
       dropTexts: s('DELETE FROM texts WHERE row >= ? AND row < ?'),
-      putPlace: this.places ? s('INSERT INTO places(rowid, body) VALUES (?, ?)') : s('SELECT ?, ?'),
-      putInside: this.apart ? s('INSERT INTO inside(rowid, body) VALUES (?, ?)') : s('SELECT ?, ?'),
-      dropInside: this.apart ? s('DELETE FROM inside WHERE rowid = ?') : s('SELECT ?'),
+      putPlace: s('INSERT INTO places(rowid, body) VALUES (?, ?)'),
+      putInside: s('INSERT INTO inside(rowid, body) VALUES (?, ?)'),
+      dropInside: s('DELETE FROM inside WHERE rowid = ?'),
       piecesOf: s('SELECT row FROM texts WHERE row >= ? AND row < ?'),
-      dropPlace: this.places ? s('DELETE FROM places WHERE rowid = ?') : s('SELECT ?'),
+      dropPlace: s('DELETE FROM places WHERE rowid = ?'),
       text: s('SELECT body FROM texts WHERE row = ?'),
-      places: this.places ? s('SELECT rowid AS row FROM places WHERE places MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid') : s('SELECT row FROM texts WHERE ? IS NOT NULL AND row >= ? AND row < ? ORDER BY row'),
+      places: s('SELECT rowid AS row FROM places WHERE places MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid'),
       dropSession: s('DELETE FROM sessions WHERE no = ?'),
       idOf: s('SELECT id FROM sessions WHERE no = ?'),
       split: s('SELECT no FROM sessions WHERE segments > 1'),
-      placed: this.placesFrom > 0 ? s('SELECT placed FROM sessions WHERE no = ?') : s('SELECT 1 AS placed WHERE ? IS NOT NULL'),
-      setPlaced: this.placesFrom > 0 ? s('UPDATE sessions SET placed = ? WHERE no = ?') : s('SELECT ?, ?'),
+      placed: s('SELECT placed FROM sessions WHERE no = ?'),
+      setPlaced: s('UPDATE sessions SET placed = ? WHERE no = ?'),
       pieceCount: s('SELECT count(*) AS n FROM texts WHERE row >= ? AND row < ?'),
-      unplaced: this.placesFrom > 0 ? s('SELECT no FROM sessions WHERE placed = 0 AND no IN (SELECT value FROM json_each(?))') : s('SELECT 0 AS no WHERE ? IS NULL'),
+      unplaced: s('SELECT no FROM sessions WHERE placed = 0 AND no IN (SELECT value FROM json_each(?))'),
     }
     this.searcher = new IndexSearch({
       statement: sql => this.statement(sql),
@@ -211,7 +191,7 @@ export class SqliteIndex {
       split: this.statements.split,
       unplaced: nos => new Set((this.statements.unplaced.all(JSON.stringify(nos)) as { no: number }[]).map(({ no }) => no)),
       vocabulary: (prefix, limit) => this.termsStarting(prefix, limit),
-    }, { rankedRows: options.rankedRows ?? RANKED_ROWS, places: this.places, threes: this.threes })
+    }, { rankedRows: options.rankedRows ?? RANKED_ROWS })
   }
 
   /**
@@ -223,7 +203,7 @@ export class SqliteIndex {
    * longer than the busy timeout, is not damage: the error is thrown.
    * @param sqlite - the `node:sqlite` module (see `loadSqlite`).
    * @param path - the file.
-   * @param options - where tests put faults, and the layout.
+   * @param options - where tests put faults.
    * @returns the index and whether it was built anew.
    * @throws the error of a second failure, once the first one's file was set aside.
    */
@@ -238,7 +218,7 @@ export class SqliteIndex {
   }
 
   private static openAt(sqlite: SqliteModule, path: string, options: SqliteIndexOptions): SqliteOpened {
-    const { db, rebuilt } = openIndexFile(sqlite, path, options.layout ?? LAYOUT)
+    const { db, rebuilt } = openIndexFile(sqlite, path)
     try {
       return { index: new SqliteIndex(sqlite, db, path, options), rebuilt }
     } catch (error) {
@@ -355,11 +335,11 @@ export class SqliteIndex {
       let appends = known !== undefined && known.messages <= messages.length && digest.prefix === known.digest && known.segments < MAX_SEGMENTS
       // A session written without `places` is written again whole, with them, once an append would take it past their threshold.
       let withPlaces = true
-      if (this.placesFrom > 0 && appends && known !== undefined) {
+      if (appends && known !== undefined) {
         withPlaces = this.isPlaced(known.no)
-        if (!withPlaces && this.heldPieces(known.no) + piecesOf(messages, known.messages, this.pieceChars) > this.placesFrom) appends = false
+        if (!withPlaces && this.heldPieces(known.no) + piecesOf(messages, known.messages) > PLACES_FROM) appends = false
       }
-      if (this.placesFrom > 0 && !appends) withPlaces = piecesOf(messages, 0, this.pieceChars) > this.placesFrom
+      if (!appends) withPlaces = piecesOf(messages, 0) > PLACES_FROM
       if (known !== undefined && !appends) this.dropSessionText(known.no)
       this.writeText(id, { ...entry, messages }, 0, appends ? known! : undefined, digest.whole, withPlaces)
     })
@@ -378,8 +358,8 @@ export class SqliteIndex {
       const known = this.statements.session.get(id) as KnownSession | undefined
       if (known === undefined || known.messages !== entry.after.messages || known.digest !== entry.after.digest || known.segments >= MAX_SEGMENTS) return
       if (known.messages + entry.messages.length > MAX_MESSAGES) return
-      const withPlaces = this.placesFrom === 0 || this.isPlaced(known.no)
-      if (!withPlaces && this.heldPieces(known.no) + piecesOf(entry.messages, 0, this.pieceChars) > this.placesFrom) return
+      const withPlaces = this.isPlaced(known.no)
+      if (!withPlaces && this.heldPieces(known.no) + piecesOf(entry.messages, 0) > PLACES_FROM) return
       this.writeText(id, entry, known.messages, known, entry.digest, withPlaces)
       added = true
     })
@@ -408,10 +388,8 @@ export class SqliteIndex {
     this.beforeWrite()
     const row = this.statements.upsert.get(id, entry.revision ?? null, entry.title ?? null, count, entry.total ?? null, digest, segments) as { no: number }
     this.idsByNo.set(row.no, id)
-    if (this.placesFrom > 0) {
-      this.beforeWrite()
-      this.statements.setPlaced.run(withPlaces ? 1 : 0, row.no)
-    }
+    this.beforeWrite()
+    this.statements.setPlaced.run(withPlaces ? 1 : 0, row.no)
     if (added === 0) return
     const rowid = row.no * ROW_SPAN + from
     // Terms are gathered per piece first (a term repeats far more often within a piece than across pieces), then once per piece into the segment's.
@@ -428,25 +406,24 @@ export class SqliteIndex {
       const placed = [...piecePairs]
       const later: string[] = []
       for (const term of pieceWords) {
-        if (this.everyPiece || !terms.has(term)) placed.push(term)
+        if (!terms.has(term)) placed.push(term)
         else later.push(term)
         terms.add(term)
       }
       for (const term of piecePairs) terms.add(term)
       for (const term of pieceThrees) terms.add(term)
       this.beforeWrite()
-      this.statements.putText.run(row.no * ROW_SPAN + pieceAt, pack(piece, this.level))
-      if (!this.places || !withPlaces) return
+      this.statements.putText.run(row.no * ROW_SPAN + pieceAt, pack(piece, DEFLATE_LEVEL))
+      if (!withPlaces) return
       this.beforeWrite()
       this.statements.putPlace.run(row.no * ROW_SPAN + pieceAt, placed.join(' '))
-      if (!this.apart || later.length === 0) return
+      if (later.length === 0) return
       this.beforeWrite()
       this.statements.putInside.run(row.no * ROW_SPAN + pieceAt, later.join(' '))
     }
-    const threes = this.threes
     for (let n = from; n < count; n += 1) {
       const message = messages[n - offset]!
-      if (chars > 0 && chars + message.length > this.pieceChars) {
+      if (chars > 0 && chars + message.length > PIECE_CHARS) {
         putPiece()
         piece = [[], []]
         pieceWords = new Set()
@@ -459,7 +436,7 @@ export class SqliteIndex {
       visitIndexTerms(message, (term, kind) => {
         if (kind === 'pair') piecePairs.add(term)
         else if (kind !== 'three') pieceWords.add(term)
-        else if (threes) pieceThrees.add(term)
+        else pieceThrees.add(term)
       })
       const origin = entry.origins?.[n - offset]
       piece[0].push(message)
@@ -500,10 +477,9 @@ export class SqliteIndex {
     }
     this.beforeWrite()
     this.statements.dropSegments.run(no * ROW_SPAN, (no + 1) * ROW_SPAN)
-    if (this.places) for (const { row } of this.statements.piecesOf.all(no * ROW_SPAN, (no + 1) * ROW_SPAN) as { row: number }[]) {
+    for (const { row } of this.statements.piecesOf.all(no * ROW_SPAN, (no + 1) * ROW_SPAN) as { row: number }[]) {
       this.beforeWrite()
       this.statements.dropPlace.run(row)
-      if (!this.apart) continue
       this.beforeWrite()
       this.statements.dropInside.run(row)
     }
@@ -665,9 +641,9 @@ export class SqliteIndex {
     if (no === undefined) return undefined
     if (terms.length === 0 || limit <= 0) return { matches: [], more: false }
     return this.guarded(() => {
-      const placed = this.places && (this.statements.placed.get(no) as { placed: number } | undefined)?.placed !== 0
+      const placed = (this.statements.placed.get(no) as { placed: number } | undefined)?.placed !== 0
       const expansions = expansionsOf(asPairs(terms), (prefix, most) => this.termsStarting(prefix, most))
-      return searchMessages({ statement: sql => this.statement(sql) }, no, !placed ? 'none' : this.everyPiece ? 'places' : this.apart ? 'apart' : 'none', terms, expansions, limit)
+      return searchMessages({ statement: sql => this.statement(sql) }, no, placed, terms, expansions, limit)
     })
   }
 }
