@@ -16,7 +16,8 @@
  */
 import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
 import { readGzipJson, removeLeftoverTemporaries, writeGzipJson } from '../gzip-json-file.ts'
-import type { IndexedSession, SessionHeaderFields } from './catalog.ts'
+import type { Context } from '@deepseek-ai/cordis'
+import type { IndexedSession, SessionCatalog, SessionHeaderFields } from './catalog.ts'
 
 /**
  * Where the catalog is kept: beside the content index.
@@ -76,4 +77,74 @@ export async function readCatalogFile(file: string): Promise<CatalogRecord[] | u
 export async function writeCatalogFile(file: string, sessions: readonly IndexedSession[]): Promise<number> {
   const rows: Row[] = sessions.map(session => [session.id, session.createdAt, session.cwd ?? null, session.title ?? null])
   return writeGzipJson(file, { format: FORMAT, version: VERSION, sessions: rows })
+}
+
+/** What keeping the file asks of the catalog it keeps. */
+export interface KeptCatalog {
+  readonly entries: SessionCatalog
+  /** Whether a listing has succeeded (a restore after one changes nothing). */
+  isListed(): boolean
+  /** Whether a session has a log yet (a draft with no event has none, and is not kept). */
+  hasLog(id: string): boolean
+  readonly signal: AbortSignal
+}
+
+/** The catalog's file kept: filled from once at the start, written when the catalog changed, one write at a time. */
+export class CatalogFileKeeper {
+  private restoring: Promise<void> | undefined
+  /** How many sessions the file gave the catalog at start. */
+  private restoredCount = 0
+  /** The catalog's generation the file was last written from. */
+  private savedGeneration = -1
+  private saving: Promise<void> = Promise.resolve()
+  private readonly ctx: Context
+  private readonly file: string
+  private readonly kept: KeptCatalog
+  private readonly restored: () => void
+
+  /** @param restored - called once the file has given the catalog at least one session. */
+  constructor(ctx: Context, file: string, kept: KeptCatalog, restored: () => void) {
+    this.ctx = ctx
+    this.file = file
+    this.kept = kept
+    this.restored = restored
+  }
+
+  /** How many sessions the file gave the catalog at start. */
+  get restoredSessions(): number {
+    return this.restoredCount
+  }
+
+  /** Fills the catalog from the file once, unless a listing has already succeeded; sessions it holds already stay as they are. */
+  restore(): Promise<void> {
+    this.restoring ??= (async () => {
+      const records = await readCatalogFile(this.file)
+      if (records === undefined || this.kept.isListed() || this.kept.signal.aborted) return
+      for (const { header, title } of records) {
+        if (this.kept.entries.get(header.id) !== undefined) continue
+        this.kept.entries.stored(header, title)
+        this.restoredCount += 1
+      }
+      if (this.restoredCount > 0) this.restored()
+    })().catch(error => {
+      this.ctx.logger('dsh-sessions').warn('session catalog: reading its file failed: %s', error)
+    })
+    return this.restoring
+  }
+
+  /** Writes the file if the catalog changed since it was last written; called only once a listing has succeeded, so the file always starts from one. */
+  save(): Promise<void> {
+    this.saving = this.saving.then(async () => {
+      const generation = this.kept.entries.generation
+      if (generation === this.savedGeneration) return
+      try {
+        // A draft with no event yet has no log: a restart would offer a session that does not exist.
+        await writeCatalogFile(this.file, this.kept.entries.list().filter(session => this.kept.hasLog(session.id)))
+        this.savedGeneration = generation
+      } catch (error) {
+        this.ctx.logger('dsh-sessions').warn('session catalog: writing its file failed: %s', error)
+      }
+    })
+    return this.saving
+  }
 }

@@ -1,0 +1,124 @@
+/**
+ * The host's listings merged into the catalog: the first, the periodic ones
+ * that catch what other processes changed, and retries with a doubling delay
+ * after a failure; between them, the host's events. A session leaves only
+ * when a listing no longer has it and it is not live, and a listing never
+ * drops a session the host's events named while it ran.
+ * @module @wishp3/dsh-sessions/host/sessions/catalog-listing
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Context } from '@deepseek-ai/cordis'
+import { type Session, type SessionEvent, SessionId } from '@deepseek-ai/dsh-session'
+import type {} from '@deepseek-ai/dsh-session-projection-cache'
+import type { SessionRecord } from '@deepseek-ai/dsh-session-query'
+import type { SessionCatalog } from './catalog.ts'
+
+/** What a listing asks of the catalog it fills. */
+export interface ListingOwner {
+  readonly entries: SessionCatalog
+  /** Drops a session the host no longer lists. */
+  remove(id: string): void
+  /** Called after every successful listing. */
+  listed(): void
+  readonly signal: AbortSignal
+}
+
+function latestTitle(events: readonly SessionEvent[]): string | undefined {
+  for (let at = events.length - 1; at >= 0; at -= 1) {
+    const event = events[at]!
+    if (event.type === 'session/title') return (event.data as { title: string }).title
+  }
+  return undefined
+}
+
+/** The listings of one catalog. */
+export class CatalogListing {
+  /** Ids the host's events announced while a listing was under way: that listing may predate them. */
+  private readonly announcedDuringListing = new Set<string>()
+  private listed = false
+  private reconciling: Promise<boolean> | undefined
+  private readonly ctx: Context
+  private readonly owner: ListingOwner
+
+  constructor(ctx: Context, owner: ListingOwner) {
+    this.ctx = ctx
+    this.owner = owner
+  }
+
+  /** Whether a listing has succeeded since start. */
+  get isListed(): boolean {
+    return this.listed
+  }
+
+  /** Lists every session and merges, one listing at a time; resolves whether it succeeded. */
+  reconcile(): Promise<boolean> {
+    this.reconciling ??= this.listAndMerge().finally(() => { this.reconciling = undefined })
+    return this.reconciling
+  }
+
+  /** Retries a failed first listing with a doubling delay until one succeeds or the fiber ends. */
+  async retry(firstMs: number): Promise<void> {
+    let delay = firstMs
+    while (!this.listed && !this.owner.signal.aborted) {
+      // The timer's abort listener goes with the timer, so failed attempts leave none behind.
+      try {
+        await sleep(delay, undefined, { signal: this.owner.signal })
+      } catch {
+        return
+      }
+      if (this.listed) return
+      if (await this.reconcile()) return
+      delay = Math.min(delay * 2, 30_000)
+    }
+  }
+
+  /** Notes that the host's events named a session, so a listing already under way keeps it. */
+  announce(id: string): void {
+    if (this.reconciling !== undefined) this.announcedDuringListing.add(id)
+  }
+
+  /** Catalogs a session live in this process, with the latest title its events hold. */
+  upsertLive(session: Session): void {
+    this.announce(session.id)
+    try {
+      this.owner.entries.live(session.header, latestTitle(session.events))
+    } catch (error) {
+      this.ctx.logger('dsh-sessions').warn('session catalog: %s', error)
+    }
+  }
+
+  /** Lists every session and merges: new ones added, vanished cold ones dropped, event titles kept. */
+  private async listAndMerge(): Promise<boolean> {
+    const { entries, signal } = this.owner
+    this.announcedDuringListing.clear()
+    let records: SessionRecord[]
+    try {
+      records = await this.ctx.sessionQuery.listSessions(signal)
+    } catch (error) {
+      if (!signal.aborted) this.ctx.logger('dsh-sessions').warn('session catalog listing failed: %s', error)
+      return false
+    }
+    const cache = this.ctx.get('sessionProjectionCache')
+    const seen = new Set<string>()
+    for (const record of records) {
+      const { id } = record.header
+      seen.add(id)
+      if (entries.isEventTitled(id)) continue
+      const live = this.ctx.sessions.get(id)
+      if (live !== undefined) {
+        this.upsertLive(live)
+        continue
+      }
+      const cached = cache?.cachedSnapshot(record.header)?.values as { title?: string | null } | undefined
+      entries.stored(record.header, cached?.title ?? undefined)
+    }
+    for (const id of entries.ids()) {
+      if (seen.has(id) || this.announcedDuringListing.has(id)) continue
+      if (this.ctx.sessions.get(SessionId(id)) === undefined) this.owner.remove(id)
+    }
+    this.announcedDuringListing.clear()
+    this.listed = true
+    this.owner.listed()
+    return true
+  }
+}
