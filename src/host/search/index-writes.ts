@@ -1,0 +1,283 @@
+/**
+ * The content index's writes: a session's text set whole or appended to,
+ * and a session forgotten, each in one transaction. Only a session's new
+ * messages are written when its earlier ones are unchanged; a session past
+ * {@link MAX_SEGMENTS} segments, or whose earlier messages changed, is
+ * written again as one segment (see docs/content-index.md).
+ * @module @wishp3/dsh-sessions/host/search/index-writes
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import type { ConversationText } from './conversation.ts'
+import { DEFLATE_LEVEL, PIECE_CHARS, PLACES_FROM, ROW_SPAN } from './index-file.ts'
+import { digestOf, pack, type StoredPiece } from './stored-text.ts'
+import { visitIndexTerms } from './terms.ts'
+import type { ContentAppend, ContentEntry } from './worker-protocol.ts'
+
+/** A session written as more segments than this is written again as one. */
+export const MAX_SEGMENTS = 16
+
+/** What the file holds of a session: its number, messages, their digest and how many segments they were written in. */
+interface KnownSession {
+  readonly no: number
+  readonly messages: number
+  readonly digest: string
+  readonly segments: number
+}
+
+/** Most messages one session's text may hold (the row-id scheme's bound). */
+const MAX_MESSAGES = ROW_SPAN - 1
+
+/** Most messages one session's text may hold (the row-id scheme's bound). */
+const MAX_MESSAGES = ROW_SPAN - 1
+
+/**
+ * How many pieces a session's messages from `from` on are stored in: a piece
+ * closes before a message that would take it past {@link PIECE_CHARS}.
+ */
+function piecesOf(messages: readonly string[], from: number): number {
+  let pieces = 0
+  let chars = 0
+  for (let n = from; n < messages.length; n += 1) {
+    const length = messages[n]!.length
+    if (chars > 0 && chars + length > PIECE_CHARS) {
+      pieces += 1
+      chars = 0
+    }
+    chars += length
+  }
+  return chars > 0 ? pieces + 1 : pieces
+}
+
+/** What the writes share with the index they write to. */
+export interface WriteTarget {
+  readonly db: DatabaseSync
+  /** Called before each statement that writes, and before each commit. */
+  readonly beforeWrite: () => void
+  /** Runs a body, turning a sign of damage into the index's error. */
+  guarded(body: () => void): void
+  /** Session numbers and ids seen so far. */
+  readonly ids: Map<number, string>
+}
+
+/** The writes of one index file. */
+export class IndexWrites {
+  private readonly db: DatabaseSync
+  private readonly beforeWrite: () => void
+  private readonly guarded: (body: () => void) => void
+  private readonly ids: Map<number, string>
+  private readonly statements: Record<'session' | 'upsert' | 'segmentsOf' | 'putSegment' | 'putTerms' | 'dropTerms' | 'dropSegments' | 'putText' | 'dropTexts' | 'putPlace' | 'putInside' | 'dropInside' | 'piecesOf' | 'dropPlace' | 'dropSession' | 'placed' | 'setPlaced' | 'pieceCount', StatementSync>
+
+  constructor(target: WriteTarget) {
+    this.db = target.db
+    this.beforeWrite = target.beforeWrite
+    this.guarded = body => target.guarded(body)
+    this.ids = target.ids
+    const s = (sql: string) => target.db.prepare(sql)
+    this.statements = {
+      session: s('SELECT no, messages, digest, segments FROM sessions WHERE id = ?'),
+      upsert: s('INSERT INTO sessions(id, revision, title, messages, total, digest, segments) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET revision = excluded.revision, title = excluded.title, messages = excluded.messages, total = excluded.total, digest = excluded.digest, segments = excluded.segments RETURNING no'),
+      segmentsOf: s('SELECT row FROM segments WHERE row >= ? AND row < ? ORDER BY row'),
+      putSegment: s('INSERT OR REPLACE INTO segments(row, size) VALUES (?, ?)'),
+      putTerms: s('INSERT INTO terms(rowid, body) VALUES (?, ?)'),
+      dropTerms: s('DELETE FROM terms WHERE rowid = ?'),
+      dropSegments: s('DELETE FROM segments WHERE row >= ? AND row < ?'),
+      putText: s('INSERT OR REPLACE INTO texts(row, body) VALUES (?, ?)'),
+      dropTexts: s('DELETE FROM texts WHERE row >= ? AND row < ?'),
+      putPlace: s('INSERT INTO places(rowid, body) VALUES (?, ?)'),
+      putInside: s('INSERT INTO inside(rowid, body) VALUES (?, ?)'),
+      dropInside: s('DELETE FROM inside WHERE rowid = ?'),
+      piecesOf: s('SELECT row FROM texts WHERE row >= ? AND row < ?'),
+      dropPlace: s('DELETE FROM places WHERE rowid = ?'),
+      dropSession: s('DELETE FROM sessions WHERE no = ?'),
+      placed: s('SELECT placed FROM sessions WHERE no = ?'),
+      setPlaced: s('UPDATE sessions SET placed = ? WHERE no = ?'),
+      pieceCount: s('SELECT count(*) AS n FROM texts WHERE row >= ? AND row < ?'),
+    }
+  }
+
+  /**
+   * Indexes a session's text, replacing what the file held of it: only its
+   * new messages are written when the earlier ones are unchanged.
+   * @param id - the session.
+   * @param entry - its text, title and revision.
+   */
+  set(id: string, entry: ContentEntry): void {
+    const messages = entry.messages.length > MAX_MESSAGES ? entry.messages.slice(0, MAX_MESSAGES) : entry.messages
+    this.transaction(() => {
+      const known = this.statements.session.get(id) as KnownSession | undefined
+      const digest = digestOf(messages, known?.messages ?? 0)
+      let appends = known !== undefined && known.messages <= messages.length && digest.prefix === known.digest && known.segments < MAX_SEGMENTS
+      // A session written without `places` is written again whole, with them, once an append would take it past their threshold.
+      let withPlaces = true
+      if (appends && known !== undefined) {
+        withPlaces = this.isPlaced(known.no)
+        if (!withPlaces && this.heldPieces(known.no) + piecesOf(messages, known.messages) > PLACES_FROM) appends = false
+      }
+      if (!appends) withPlaces = piecesOf(messages, 0) > PLACES_FROM
+      if (known !== undefined && !appends) this.dropSessionText(known.no)
+      this.writeText(id, { ...entry, messages }, 0, appends ? known! : undefined, digest.whole, withPlaces)
+    })
+  }
+
+  /**
+   * Adds a live session's new messages, when the file holds exactly the
+   * earlier ones the append names (their count and digest).
+   * @param id - the session.
+   * @param entry - the new messages, with the title, count and revision now.
+   * @returns whether they were added; when not, the caller sends the whole text.
+   */
+  append(id: string, entry: ContentAppend): boolean {
+    let added = false
+    this.transaction(() => {
+      const known = this.statements.session.get(id) as KnownSession | undefined
+      if (known === undefined || known.messages !== entry.after.messages || known.digest !== entry.after.digest || known.segments >= MAX_SEGMENTS) return
+      if (known.messages + entry.messages.length > MAX_MESSAGES) return
+      const withPlaces = this.isPlaced(known.no)
+      if (!withPlaces && this.heldPieces(known.no) + piecesOf(entry.messages, 0) > PLACES_FROM) return
+      this.writeText(id, entry, known.messages, known, entry.digest, withPlaces)
+      added = true
+    })
+    return added
+  }
+
+  private isPlaced(no: number): boolean {
+    return (this.statements.placed.get(no) as { placed: number } | undefined)?.placed !== 0
+  }
+
+  private heldPieces(no: number): number {
+    return (this.statements.pieceCount.get(no * ROW_SPAN, (no + 1) * ROW_SPAN) as { n: number }).n
+  }
+
+  /**
+   * Writes a session's row and the messages the file does not hold yet.
+   * @param text - messages from number `offset` on, with their origins.
+   * @param known - the session's row when its first messages stay, else `undefined` (the text is written from the first).
+   */
+  private writeText(id: string, entry: ConversationText & { readonly revision: string | undefined }, offset: number, known: KnownSession | undefined, digest: string, withPlaces: boolean): void {
+    const { messages } = entry
+    const count = offset + messages.length
+    const from = known?.messages ?? 0
+    const added = from < count ? 1 : 0
+    const segments = (known?.segments ?? 0) + added
+    this.beforeWrite()
+    const row = this.statements.upsert.get(id, entry.revision ?? null, entry.title ?? null, count, entry.total ?? null, digest, segments) as { no: number }
+    this.ids.set(row.no, id)
+    this.beforeWrite()
+    this.statements.setPlaced.run(withPlaces ? 1 : 0, row.no)
+    if (added === 0) return
+    const rowid = row.no * ROW_SPAN + from
+    // Terms are gathered per piece first (a term repeats far more often within a piece than across pieces), then once per piece into the segment's.
+    const terms = new Set<string>()
+    let piece: StoredPiece = [[], []]
+    let pieceWords = new Set<string>()
+    let piecePairs = new Set<string>()
+    let pieceThrees = new Set<string>()
+    let pieceAt = from
+    let chars = 0
+    const putPiece = (): void => {
+      if (piece[0].length === 0) return
+      // `places` names, of a word or a single character, the segment's first piece that holds it (what an excerpt is made from), and of a pair every piece that holds it (a run stands whole in one of them).
+      const placed = [...piecePairs]
+      const later: string[] = []
+      for (const term of pieceWords) {
+        if (!terms.has(term)) placed.push(term)
+        else later.push(term)
+        terms.add(term)
+      }
+      for (const term of piecePairs) terms.add(term)
+      for (const term of pieceThrees) terms.add(term)
+      this.beforeWrite()
+      this.statements.putText.run(row.no * ROW_SPAN + pieceAt, pack(piece, DEFLATE_LEVEL))
+      if (!withPlaces) return
+      this.beforeWrite()
+      this.statements.putPlace.run(row.no * ROW_SPAN + pieceAt, placed.join(' '))
+      if (later.length === 0) return
+      this.beforeWrite()
+      this.statements.putInside.run(row.no * ROW_SPAN + pieceAt, later.join(' '))
+    }
+    for (let n = from; n < count; n += 1) {
+      const message = messages[n - offset]!
+      if (chars > 0 && chars + message.length > PIECE_CHARS) {
+        putPiece()
+        piece = [[], []]
+        pieceWords = new Set()
+        piecePairs = new Set()
+        pieceThrees = new Set()
+        pieceAt = n
+        chars = 0
+      }
+      // Runs of three are left out of `places`: a run's pairs find its pieces there.
+      visitIndexTerms(message, (term, kind) => {
+        if (kind === 'pair') piecePairs.add(term)
+        else if (kind !== 'three') pieceWords.add(term)
+        else pieceThrees.add(term)
+      })
+      const origin = entry.origins?.[n - offset]
+      piece[0].push(message)
+      piece[1].push(origin === undefined ? null : [origin.seq, origin.time, origin.role])
+      chars += message.length
+    }
+    putPiece()
+    this.beforeWrite()
+    this.statements.putSegment.run(rowid, terms.size)
+    this.beforeWrite()
+    this.statements.putTerms.run(rowid, [...terms].join(' '))
+  }
+
+  /**
+   * Forgets a session.
+   * @param id - the session.
+   * @returns whether the file held it.
+   */
+  delete(id: string): boolean {
+    let held = false
+    this.transaction(() => {
+      const known = this.statements.session.get(id) as { no: number } | undefined
+      if (known === undefined) return
+      held = true
+      this.dropSessionText(known.no)
+      this.beforeWrite()
+      this.statements.dropSession.run(known.no)
+      this.ids.delete(known.no)
+    })
+    return held
+  }
+
+  private dropSessionText(no: number): void {
+    const rows = this.statements.segmentsOf.all(no * ROW_SPAN, (no + 1) * ROW_SPAN) as { row: number }[]
+    for (const { row } of rows) {
+      this.beforeWrite()
+      this.statements.dropTerms.run(row)
+    }
+    this.beforeWrite()
+    this.statements.dropSegments.run(no * ROW_SPAN, (no + 1) * ROW_SPAN)
+    for (const { row } of this.statements.piecesOf.all(no * ROW_SPAN, (no + 1) * ROW_SPAN) as { row: number }[]) {
+      this.beforeWrite()
+      this.statements.dropPlace.run(row)
+      this.beforeWrite()
+      this.statements.dropInside.run(row)
+    }
+    this.beforeWrite()
+    this.statements.dropTexts.run(no * ROW_SPAN, (no + 1) * ROW_SPAN)
+  }
+
+  private transaction(body: () => void): void {
+    this.guarded(() => {
+      this.beforeWrite()
+      this.db.exec('BEGIN IMMEDIATE')
+      try {
+        body()
+        this.beforeWrite()
+        this.db.exec('COMMIT')
+      } catch (error) {
+        try {
+          this.db.exec('ROLLBACK')
+        } catch {
+          // the transaction is already gone
+        }
+        throw error
+      }
+    })
+  }
+
+}
