@@ -177,7 +177,7 @@ describe('the log pass and the index file', () => {
     await content.whenReady()
     h.turn(TARGET, 'a live word: pangolin', 'ok')
     await waitFor(async () => (await find(content, 'pangolin')).includes(TARGET))
-    const worker = (content as unknown as { worker: { call: (name: string, args: { session?: string; entry?: { messages: readonly string[] } }) => Promise<unknown> } }).worker
+    const worker = (content as unknown as { upkeep: { worker: { call: (name: string, args: { session?: string; entry?: { messages: readonly string[] } }) => Promise<unknown> } } }).upkeep.worker
     const call = worker.call.bind(worker)
     const sent: { name: string; messages: readonly string[] }[] = []
     worker.call = (name, args) => {

@@ -1,0 +1,529 @@
+/**
+ * The content index kept current in the background: the search worker and
+ * its file, the log pass, live sessions followed, damage found and rebuilt,
+ * a full disk paused for, and where the build stands. Nothing here can fail
+ * the plugin's start. See docs/content-index.md.
+ * @module @wishp3/dsh-sessions/host/search/index-upkeep
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import type { SessionHeader } from '@deepseek-ai/dsh-session'
+import { LiveChanges } from './live-changes.ts'
+import { LiveText } from './live-text.ts'
+import { LogPass, type ContentSink, type FailedVisit, type LogFollower } from './log-pass.ts'
+import { liveRevision, type SessionLogLocator } from './log-locator.ts'
+import { messageText, titleOf } from './conversation.ts'
+import { SearchWorker, workerModule } from './worker-client.ts'
+import { DAMAGED_MESSAGE } from './index-file.ts'
+import { LOW_DISK_MESSAGE } from './disk-space.ts'
+import { boundedWait } from '../bounded-wait.ts'
+import { type EntrySummary, type IndexEngine, type LoadReason, NOT_OPEN_MESSAGE } from './worker-protocol.ts'
+import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
+import type { IndexingProgress } from '../../shared/wire.ts'
+
+/** Options of the content search. */
+export interface ContentSearchOptions {
+  /** Where the index is saved; not saved when omitted. */
+  readonly file?: string
+  /** Largest share of one core the log pass keeps busy. */
+  readonly duty?: number
+  /** What else the log pass lets keep something of the logs it visits. */
+  readonly follower?: LogFollower
+  /** Milliseconds a live session waits after an event before its text is indexed again. */
+  readonly liveDelayMs?: number
+  /** The `indexFreeSpaceMiB` setting, read at each look at the disk (0, the default floor, when omitted). */
+  readonly freeSpaceMiB?: () => number
+  /** Milliseconds between looks at the file's health and the disk's free space. */
+  readonly checkMs?: number
+  /** Milliseconds before a pass that left sessions pending runs again. */
+  readonly retryMs?: number
+  /** The worker's module (tests only). */
+  readonly workerModule?: URL
+  /** `none` acts as where `node:sqlite` or FTS5 is missing (tests only); by default SQLite where it can serve. */
+  readonly engine?: IndexEngine
+}
+
+/** Where the content index stands. */
+export interface ContentSearchStatus {
+  /** Whether the index answers for every session: restored from its file, or built by a first pass. */
+  readonly ready: boolean
+  /** Whether the search worker runs. */
+  readonly available: boolean
+  readonly sessions: number
+  /** How the start went: `restored`, `partial` (a build that had not completed: it goes on), or why the file could not be used. */
+  readonly start: 'pending' | LoadReason | 'no-file' | 'unavailable'
+  /** Where the index lives: `sqlite`, or `none` where `node:sqlite` or FTS5 is missing (titles only); `undefined` until the worker has opened it. */
+  readonly engine: IndexEngine | undefined
+  readonly passes: number
+  readonly reads: number
+  readonly lastPassMs: number
+  /** Bytes the index file took when it was last checked (after a pass, or when opened). */
+  readonly savedBytes: number
+  /** Times the file was found damaged while in use, set aside and built again. */
+  readonly damaged: number
+  /** `low-disk` while indexing is paused: the index's disk has less free space than the floor, or refused a write. */
+  readonly paused?: 'low-disk'
+  /** The disk's free space and the floor, in bytes, at the last look. */
+  readonly disk?: { readonly free: number; readonly floor: number }
+  /** Sessions whose log could not be read or whose text could not be written: tried again. */
+  readonly pending: number
+  /** Sessions whose visits failed again and again, with the last reason (a few named). */
+  readonly skipped: { readonly count: number; readonly sessions: readonly FailedVisit[] }
+}
+
+/** Whether a worker's error message holds one of the protocol's sentences. */
+export const says = (error: unknown, sentence: string): boolean => String(error instanceof Error ? error.message : error).includes(sentence)
+
+/** Milliseconds between looks at the file's health and the disk's free space, by default. */
+const CHECK_MS = 15_000
+
+/** Milliseconds before a pass that left sessions pending runs again, by default. */
+const RETRY_MS = 30_000
+
+/** Skipped sessions the status names. */
+const SKIPPED_NAMED = 10
+
+/** Free space a paused index waits to gain over what it had when it paused, before it writes again: a quarter of the floor, at most 8 MiB. */
+const resumeMargin = (floor: number): number => Math.min(8 * 2 ** 20, Math.floor(floor / 4))
+
+/** Longest a stop waits for the on-disk index to record where its build stands. */
+const STOP_SAVE_MS = 2_000
+
+/** The content index's upkeep: the log pass's sink. */
+export class IndexUpkeep implements ContentSink {
+  /** Per session, what the worker's index holds. */
+  private readonly summaries = new Map<string, EntrySummary>()
+  /** Started when the session index's first listing begins, so the host's own start goes first. */
+  private current: SearchWorker | undefined
+  private readonly workerModule: URL
+  private readonly pass: LogPass
+  private ready = false
+  private start: ContentSearchStatus['start'] = 'pending'
+  private readonly readyWaiters: (() => void)[] = []
+  private savedBytes = 0
+  private damaged = 0
+  /** A rebuild after damage is under way (its message is logged once). */
+  private rebuildUnderway = false
+  /** Counts the files opened: a write that completes after another file was opened is not recorded. */
+  private epoch = 0
+  /** Whether the worker said it has no index file open (one is opened at the next look). */
+  private closed = false
+  /** Why indexing is paused, if it is. */
+  private pausedFor: 'low-disk' | undefined
+  /** The disk's free space when indexing paused (learnt at the first look after). */
+  private freeWhenPaused: number | undefined
+  private lastSpace: { free: number; floor: number } | undefined
+  private checking = false
+  private checkTimer: NodeJS.Timeout | undefined
+  private retryTimer: NodeJS.Timeout | undefined
+  /** Per live session, what the index was last sent of its text. */
+  private readonly liveTexts = new Map<string, LiveText>()
+  /** Per live session, the revision whose write is under way. */
+  private readonly liveWriting = new Map<string, string>()
+  private readonly freeSpaceMiB: () => number
+  private readonly checkMs: number
+  private readonly retryMs: number
+  private readonly live: LiveChanges
+  private disposed = false
+  private readonly ctx: Context
+  private readonly sessions: SessionIndex
+  private readonly dropped: () => void
+  private readonly file: string | undefined
+  private readonly logs: SessionLogLocator
+  private readonly engineAsked: IndexEngine | undefined
+  private engine: IndexEngine | undefined  /** @param dropped - called when sessions leave what the index holds. */
+  constructor(ctx: Context, sessions: SessionIndex, logs: SessionLogLocator, options: ContentSearchOptions, dropped: () => void) {
+    this.ctx = ctx
+    this.dropped = dropped
+    this.sessions = sessions
+    this.logs = logs
+    this.file = options.file
+    this.live = new LiveChanges(options.liveDelayMs ?? 250, id => this.liveChanged(id))
+    this.currentModule = options.workerModule ?? workerModule()
+    this.engineAsked = options.engine
+    this.freeSpaceMiB = options.freeSpaceMiB ?? (() => 0)
+    this.checkMs = options.checkMs ?? CHECK_MS
+    this.retryMs = options.retryMs ?? RETRY_MS
+    this.pass = new LogPass(ctx, sessions, logs, this, {
+      ...(options.duty === undefined ? {} : { duty: options.duty }),
+      ...(options.follower === undefined ? {} : { follower: options.follower }),
+    })
+    ctx.on('session/event', (session, event) => {
+      if (messageText(event) !== undefined || titleOf(event) !== undefined) this.live.changed(session.id)
+    })
+    ctx.on('session/disposed', session => {
+      this.liveTexts.delete(session.id)
+      // Its log changed while it was live: read it (and keep what the follower wants of it) without waiting for the next pass.
+      if (session.seq > 0) this.pass.visitSoon(session.id)
+    })
+    ctx.effect(() => () => this.stop(), 'dsh-sessions: content search')
+    sessions.onRemoved(id => this.forget(id))
+    void this.begin()
+  }
+
+  /** Stops: the worker records whether the build completed (bounded), then ends. */
+  private async stop(): Promise<void> {
+    this.disposed = true
+    this.live.stop()
+    clearInterval(this.checkTimer)
+    clearTimeout(this.retryTimer)
+    const worker = this.current
+    if (worker === undefined) return
+    if (this.engine === 'sqlite' && this.file !== undefined && worker.alive) await boundedWait(worker.call('save', { file: this.file, complete: this.ready }), STOP_SAVE_MS)
+    await worker.stop()
+  }
+
+  /** Where the index stands. */
+  status(): ContentSearchStatus {
+    return {
+      ready: this.ready,
+      available: this.available,
+      sessions: this.summaries.size,
+      start: this.start,
+      engine: this.engine,
+      ...this.pass.stats,
+      savedBytes: this.savedBytes,
+      damaged: this.damaged,
+      ...(this.pausedFor === undefined ? {} : { paused: this.pausedFor }),
+      ...(this.lastSpace === undefined ? {} : { disk: this.lastSpace }),
+      pending: this.pass.pending,
+      skipped: this.pass.skipped(SKIPPED_NAMED),
+    }
+  }
+
+  /**
+   * How far the build has come, while the index does not yet answer for every session.
+   * @param within - the sessions counted (a caller's scope); every listed session when omitted.
+   * @returns indexed and listed sessions among those, and whether indexing is paused; `undefined` once it answers
+   *   for all and is not paused, or without content search.
+   */
+  progress(within?: (session: IndexedSession) => boolean): IndexingProgress | undefined {
+    if ((this.ready && this.pausedFor === undefined) || !this.available) return undefined
+    let total = 0
+    let indexed = 0
+    for (const session of this.sessions.list()) {
+      if (within !== undefined && !within(session)) continue
+      total += 1
+      if (this.summaries.has(session.id)) indexed += 1
+    }
+    return { indexed, total, ...(this.pausedFor === undefined ? {} : { paused: this.pausedFor }) }
+  }
+
+  /** Resolves once the index answers for every session. */
+  whenReady(): Promise<void> {
+    if (this.ready) return Promise.resolve()
+    return new Promise(resolve => this.readyWaiters.push(resolve))
+  }
+
+  /** Resolves when the log pass has nothing left to read. */
+  idle(): Promise<void> {
+    return this.pass.idle()
+  }
+
+  /** Whether the search worker runs. */
+  get available(): boolean {
+    return this.current?.alive === true
+  }
+
+  /** The search worker, once started. */
+  get worker(): SearchWorker | undefined {
+    return this.current
+  }
+
+  /** Whether the index is built again after damage (titles alone answer meanwhile). */
+  get rebuilding(): boolean {
+    return this.rebuildUnderway
+  }
+
+  /** Whether the index holds a session. */
+  holds(id: string): boolean {
+    return this.summaries.has(id)
+  }
+
+  /** Every session the index holds. */
+  heldIds(): IterableIterator<string> {
+    return this.summaries.keys()
+  }
+
+  /** Whether writing is paused: for lack of disk space, or while no index file is open (the log pass's sink). */
+  get paused(): boolean {
+    return this.pausedFor !== undefined || this.closed
+  }
+
+  /** What the index holds of a session: its revision and title (the log pass's sink). */
+  entry(id: string): EntrySummary | undefined {
+    return this.summaries.get(id)
+  }
+
+  /** Ids of every session the index holds (the log pass's sink). */
+  ids(): string[] {
+    return [...this.summaries.keys()]
+  }
+
+  /** Reads a session's log into the index through the worker (the log pass's sink). */
+  async readLog(id: string, path: string, revision: string): Promise<{ found: boolean; title: string | undefined }> {
+    if (this.current === undefined) throw new Error('the search worker has not started')
+    const epoch = this.epoch
+    let read: { found: boolean; title: string | undefined }
+    try {
+      read = await this.current.call('read', { session: id, path, revision })
+    } catch (error) {
+      // The file was set aside and a fresh one opened: this log is read again by the rebuild's pass.
+      if (this.damagedBy(error)) return { found: false, title: undefined }
+      // Not written for lack of space, or no file open: indexing pauses, and the pass stops here.
+      if (!this.lowDiskBy(error) && says(error, NOT_OPEN_MESSAGE)) this.closed = true
+      throw error
+    }
+    // Written to a file set aside since: the rebuild's pass reads it again.
+    if (epoch !== this.epoch) return read
+    if (read.found) this.summaries.set(id, { revision, title: read.title })
+    else this.dropSummary(id)
+    return read
+  }
+
+  /** Drops a session from the index (the log pass's sink, and when it leaves the session index). */
+  forget(id: string): void {
+    this.liveTexts.delete(id)
+    if (!this.dropSummary(id)) return
+    this.current?.call('forget', { session: id }).catch(error => { this.damagedBy(error) })
+  }
+
+  /** Brings a live session's text up to date from its events (the log pass's sink): its new messages only, once the index holds the earlier ones. */
+  followLive(id: string): void {
+    const session = this.ctx.sessions.get(id as SessionHeader['id'])
+    const worker = this.current
+    if (session === undefined) this.liveTexts.delete(id)
+    // While paused, the pass that resumes indexing visits it.
+    if (session === undefined || worker?.alive !== true || this.pausedFor !== undefined) return
+    const revision = liveRevision(session)
+    if (this.summaries.get(id)?.revision === revision || this.liveWriting.get(id) === revision) return
+    let follower = this.liveTexts.get(id)
+    if (follower === undefined) this.liveTexts.set(id, follower = new LiveText())
+    const step = follower.step(session.events)
+    const title = step.kind === 'whole' ? step.text.title : step.entry.title
+    const epoch = this.epoch
+    this.liveWriting.set(id, revision)
+    const done = (): void => {
+      if (this.liveWriting.get(id) === revision) this.liveWriting.delete(id)
+    }
+    const written = step.kind === 'whole'
+      ? worker.call('put', { session: id, entry: { revision, ...step.text } }).then(() => true)
+      : worker.call('append', { session: id, entry: { revision, ...step.entry } }).then(result => result.appended)
+    // Recorded only once written: a write that failed leaves the session to be written again, whole.
+    written.then(appended => {
+      done()
+      if (!appended) {
+        // The index no longer holds what the append followed: the whole text goes instead.
+        follower.restart()
+        this.followLive(id)
+        return
+      }
+      if (epoch === this.epoch && this.sessions.get(id) !== undefined) this.summaries.set(id, { revision, title })
+    }, (error: unknown) => {
+      done()
+      follower.restart()
+      if (this.damagedBy(error) || this.lowDiskBy(error)) return
+      this.ctx.logger('dsh-sessions').warn('content search: indexing %s failed: %s', id, error)
+      this.retrySoon()
+    })
+  }
+
+  private liveChanged(id: string): void {
+    if (this.sessions.get(id) === undefined) return
+    try {
+      this.followLive(id)
+    } catch (error) {
+      this.ctx.logger('dsh-sessions').warn('content search: %s', error)
+    }
+  }
+
+  private async begin(): Promise<void> {
+    try {
+      // Opened while the host lists its sessions, not after: a restart answers as soon as that listing ends.
+      await this.sessions.whenWoken()
+      if (this.disposed) return
+      const worker = this.current = new SearchWorker(this.currentModule, { engine: this.engineAsked }, error => {
+        if (this.disposed) return
+        this.clearSummaries()
+        this.start = 'unavailable'
+        this.ctx.logger('dsh-sessions').warn('content search is off: %s', error)
+      })
+      if (!worker.alive) this.start = 'unavailable'
+      else await this.load(worker)
+    } catch (error) {
+      this.ctx.logger('dsh-sessions').warn('content search: %s', error)
+    }
+    if (this.disposed) return
+    if (this.current?.alive === true && this.engine === 'sqlite' && this.file !== undefined) {
+      this.checkTimer = setInterval(() => void this.check(), this.checkMs)
+      this.checkTimer.unref()
+    }
+    this.sessions.onListed(() => this.runPass())
+    if (this.sessions.isListed) this.runPass()
+  }
+
+  /** Opens the index file through the worker (at the start, and again when none could be opened before), and takes what it holds. */
+  private async load(worker: SearchWorker): Promise<void> {
+    // Without a file, the index lives in memory (SQLite's own): nothing is restored, nothing written.
+    const loaded = await worker.call('load', { file: this.file ?? null, freeSpaceMiB: this.freeSpaceMiB() })
+    if (this.disposed) return
+    this.epoch += 1
+    this.closed = false
+    this.engine = loaded.engine
+    this.savedBytes = loaded.bytes
+    this.clearSummaries()
+    if (loaded.engine === 'none') {
+      // Search by title only: without the worker, titles are read the way they are without content search.
+      this.start = 'unavailable'
+      this.ctx.logger('dsh-sessions').warn('content search is off, titles only: %s', loaded.why ?? 'no SQLite with FTS5')
+      this.current = undefined
+      await worker.stop()
+      return
+    }
+    for (const [id, summary] of loaded.entries) this.summaries.set(id, summary)
+    this.start = this.file === undefined ? 'no-file' : loaded.reason
+    if (loaded.reason === 'restored') this.markReady()
+    else if (loaded.reason === 'low-disk') this.pause()
+    else if (loaded.reason !== 'missing' && loaded.reason !== 'partial') this.ctx.logger('dsh-sessions').info('content index file %s (%s): building it again', this.file, loaded.reason)
+  }
+
+  private runPass(): void {
+    this.pass.schedule()
+    void this.pass.idle().then(() => {
+      if (this.disposed) return
+      if (this.sessions.isListed && !this.rebuildUnderway && this.pausedFor === undefined) {
+        // Ready means every listed session is indexed or named as skipped; those still pending are tried again soon.
+        if (this.pass.pending === 0) this.markReady()
+        else {
+          this.ready = false
+          this.retrySoon()
+        }
+      }
+      void this.saved()
+    })
+  }
+
+  /** Runs a pass {@link ContentSearchOptions.retryMs} from now, once however often it is asked for. */
+  private retrySoon(): void {
+    if (this.retryTimer !== undefined || this.disposed) return
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined
+      if (!this.disposed && this.pausedFor === undefined) this.runPass()
+    }, this.retryMs)
+    this.retryTimer.unref()
+  }
+
+  /**
+   * Looks at the file's health and the disk's free space through the
+   * worker: damage found is handled as any damage; a disk below the floor
+   * pauses indexing; a paused index resumes once the disk has room again
+   * (see {@link resumeMargin}); and where no file is open, one is opened.
+   */
+  private async check(): Promise<void> {
+    const worker = this.current
+    if (this.disposed || this.checking || worker?.alive !== true || this.engine !== 'sqlite' || this.file === undefined) return
+    this.checking = true
+    try {
+      const { space, open, bytes } = await worker.call('check', { freeSpaceMiB: this.freeSpaceMiB() })
+      if (this.disposed) return
+      this.lastSpace = { free: space.free, floor: space.floor }
+      if (open) this.savedBytes = bytes
+      if (this.pausedFor === undefined) {
+        if (space.low) {
+          this.pause()
+          this.freeWhenPaused = space.free
+        } else if (!open) {
+          // The file was set aside and no fresh one could be opened then.
+          await this.load(worker)
+          this.runPass()
+        }
+        return
+      }
+      if (this.freeWhenPaused === undefined) {
+        this.freeWhenPaused = space.free
+        return
+      }
+      if (space.low || space.free < this.freeWhenPaused + resumeMargin(space.floor)) return
+      this.pausedFor = undefined
+      this.freeWhenPaused = undefined
+      this.ctx.logger('dsh-sessions').info('content search: the disk has room again (%d MiB free); indexing resumes', Math.floor(space.free / 2 ** 20))
+      if (!open) await this.load(worker)
+      this.runPass()
+    } catch (error) {
+      if (!this.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: looking at the index file failed: %s', error)
+    } finally {
+      this.checking = false
+    }
+  }
+
+  /** Pauses indexing for lack of disk space (said once in the log); the next look learns how much space there was. */
+  private pause(): void {
+    if (this.pausedFor !== undefined || this.disposed) return
+    this.pausedFor = 'low-disk'
+    this.freeWhenPaused = undefined
+    // Not ready while sessions may wait to be written.
+    this.ready = false
+    this.ctx.logger('dsh-sessions').warn('content search: indexing is paused: the disk that holds %s is low on space; what the index holds still answers, and indexing resumes once the disk has room again', this.file)
+    setImmediate(() => void this.check())
+  }
+
+  /** Whether an error of the worker says a write was not made for lack of disk space; if so, indexing pauses. */
+  private lowDiskBy(error: unknown): boolean {
+    if (!says(error, LOW_DISK_MESSAGE)) return false
+    this.pause()
+    return true
+  }
+
+  /** Records where the build stands in the file, and its size. */
+  private async saved(): Promise<void> {
+    const worker = this.current
+    if (this.engine !== 'sqlite' || this.file === undefined || worker?.alive !== true) return
+    try {
+      this.savedBytes = (await worker.call('save', { file: this.file, complete: this.ready })).bytes
+    } catch (error) {
+      if (!this.damagedBy(error) && !this.lowDiskBy(error)) this.ctx.logger('dsh-sessions').warn('content search: recording the index file failed: %s', error)
+    }
+  }
+
+  /**
+   * Whether an error of the worker says it found the index file damaged; if
+   * so, the worker has set the file aside and opened a fresh one, and this
+   * side answers from titles (no content match) until the pass has built
+   * the index again. Said once in the log per damage.
+   */
+  damagedBy(error: unknown): boolean {
+    if (!says(error, DAMAGED_MESSAGE)) return false
+    if (this.rebuildUnderway || this.disposed) return true
+    this.rebuildUnderway = true
+    this.damaged += 1
+    this.epoch += 1
+    this.ctx.logger('dsh-sessions').warn('content search: %s; it was set aside, and the index is built again from the logs (titles only meanwhile)', error instanceof Error ? error.message : String(error))
+    this.clearSummaries()
+    this.ready = false
+    this.start = 'corrupt'
+    this.pass.schedule()
+    void this.pass.idle().then(() => {
+      if (this.disposed) return
+      this.rebuildUnderway = false
+      this.runPass()
+    })
+    return true
+  }
+
+  /** Forgets what the index held of a session; whether it held it. */
+  private dropSummary(id: string): boolean {
+    const held = this.summaries.delete(id)
+    if (held) this.dropped()
+    return held
+  }
+
+  private clearSummaries(): void {
+    if (this.summaries.size > 0) this.dropped()
+    this.summaries.clear()
+  }
+
+  private markReady(): void {
+    if (this.ready) return
+    this.ready = true
+    for (const resolve of this.readyWaiters.splice(0)) resolve()
+  }
+}
