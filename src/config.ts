@@ -1,8 +1,5 @@
 /**
- * Configuration of the `dsh-sessions` plugin row: the reference scope, the
- * mention forms the pre-step resolves, the candidate cap, the failure mode
- * whether the agent gets the session tools, and the free disk space the
- * content index leaves to the host.
+ * Configuration of the `dsh-sessions` plugin row.
  * @module @wishp3/dsh-sessions/config
  */
 import z from '@deepseek-ai/schemastery'

@@ -1,7 +1,5 @@
 /**
- * `@wishp3/dsh-sessions`, host half. The row `session-bridge` loads this entry;
- * the browser half ships as `./client` and is discovered through the
- * package's `dsh.client` declaration on the same row.
+ * `@wishp3/dsh-sessions`, host half.
  * @module @wishp3/dsh-sessions
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -39,19 +37,10 @@ export const name = 'dsh-sessions'
 /** Milliseconds after the host's boot has settled before the session index lists sessions on its own (a request starts it sooner): the host's own start goes first. */
 const START_AFTER_MS = 10_000
 
-/**
- * Services the row waits for. The plugin reads the official
- * `sessionReferenceResolver`'s limits and runs a private instance of it; this
- * list does not order the two `agent/pre-step` listeners. The official one
- * registers with `prepend: true`, which puts it outside this plugin's
- * listener whichever row loads first.
- */
+/** Services the row waits for. The plugin reads the official `sessionReferenceResolver`'s limits and runs a private instance of it; this list does not order the two `agent/pre-step` listeners. The official one registers with `prepend: true`, which puts it outside this plugin's listener whichever row loads first. */
 export const inject = ['sessionReferenceResolver', 'sessionQuery', 'sessions', 'webServer']
 
-/**
- * Host plugin body. Cordis validates the row `config` against {@link Config} before it runs.
- * @param config - the validated row configuration, the base of the settings section.
- */
+/** Host plugin body. Cordis validates the row `config` against {@link Config} before it runs. `config`: the validated row configuration, the base of the settings section. */
 export function apply(ctx: Context, config: Config): void {
   const settings = installSessionsSettings(ctx, config)
   const index = new SessionIndex(ctx, { startAfterMs: START_AFTER_MS, startFrom: bootSettled(ctx), file: catalogFile() })

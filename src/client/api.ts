@@ -1,15 +1,11 @@
 /**
- * Typed calls from the browser to the host's `/dsh-sessions` routes
- * (same origin, so the host's trust fence admits them), each typed by the
- * route's declaration in `shared/wire.ts`.
+ * Typed calls from the browser to the host's `/dsh-sessions` routes (same origin, so the host's trust
+ * fence admits them), each typed by the route's declaration in `shared/wire.ts`.
  * @module @wishp3/dsh-sessions/client/api
  */
 import type { DshSessionsErrorCode, ErrorResponse, MessageHandle, Route, RouteRequest, RouteResponse, SentReference } from '../shared/wire.ts'
 
-/**
- * A route's refusal: its message is the one the host sent (or `HTTP <status>`
- * when the body names none), with the host's error code when it sent one.
- */
+/** A route's refusal: its message is the one the host sent (or `HTTP <status>` when the body names none), with the host's error code when it sent one. */
 export class RouteError extends Error {
   /** The host's error code; `undefined` when the body carried none. */
   readonly code: DshSessionsErrorCode | undefined
@@ -26,10 +22,7 @@ export class RouteError extends Error {
 
 /** The routes, as the browser half uses them. */
 export interface SessionsApi {
-  /**
-   * Candidates for a session's `@` query.
-   * @param query - the text typed after `@`.
-   */
+  /** Candidates for a session's `@` query. */
   candidates(sessionId: string, query: string, signal: AbortSignal): Promise<RouteResponse<'candidates'>>
   /** Checks a whole text once; `chips` names the sessions cited by chips. */
   preflight(sessionId: string, text: string, chips: readonly string[], signal: AbortSignal): Promise<RouteResponse<'preflight'>>
@@ -65,10 +58,7 @@ async function post<K extends Route>(fetcher: typeof fetch, route: K, body: Rout
   return json as RouteResponse<K>
 }
 
-/**
- * Binds the routes to a fetch implementation.
- * @param fetcher - the page's `fetch`.
- */
+/** Binds the routes to a fetch implementation. */
 export function createSessionsApi(fetcher: typeof fetch): SessionsApi {
   return {
     candidates: (sessionId, query, signal) => post(fetcher, 'candidates', { sessionId, query }, signal),

@@ -1,11 +1,6 @@
 /**
- * The browser half's slot contracts. For each entry this plugin registers:
- * the face its `inject` returns (`…Injected`) and the props its component
- * reads (`…Props`): that face, the part of the slot's owner share and
- * framework kit the component uses, and the `t` seat of the `dsh-sessions`
- * namespace. The registration sites check the host's composed props against
- * these, so a host change to a slot the plugin relies on fails the type
- * check. Types only.
+ * The browser half's slot contracts. For each entry this plugin registers: the face its `inject`
+ * returns (`…Injected`) and the props its component reads (`…Props`).
  * @module @wishp3/dsh-sessions/client/contract
  */
 import type { ToolCallOwnerProps } from '@deepseek-ai/dsh-client-ui-tool/client'

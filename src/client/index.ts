@@ -1,13 +1,6 @@
 /**
- * `@wishp3/dsh-sessions`, browser half: the closure-factory bundle the web
- * shell loads for the `session-bridge` row. It registers the dictionaries
- * and starts each feature as a child plugin that waits for the services it
- * uses, so a service the shell lacks costs that feature alone: the `@`
- * source (files and scoped sessions), the reference dock, the settings card,
- * the quote feature (its chip source, the selection button and the quote
- * bar), and the copy actions (the session header's buttons, and the
- * workspace browser with "Copy session ID" and "Copy reference" in its row
- * menu, which waits for its own services).
+ * `@wishp3/dsh-sessions`, browser half: the closure-factory bundle the web shell loads for the
+ * `session-bridge` row.
  * @module @wishp3/dsh-sessions/client
  */
 import type {} from '@deepseek-ai/dsh-client-locale/client'
@@ -26,10 +19,7 @@ import { sessionToolsFeature } from './tools/register.ts'
 /** The one service every feature speaks through: the dictionaries and their lookup. */
 export const inject = ['locale']
 
-/**
- * Registers the dictionaries and starts the features; each is an effect or a
- * child fiber, so disposing the row removes it.
- */
+/** Registers the dictionaries and starts the features; each is an effect or a child fiber, so disposing the row removes it. */
 export function apply(ctx: ClientContext): void {
   ctx.effect(() => ctx.locale.register(NS, { zh, en }), 'dsh-sessions: dictionaries')
   const t = ctx.locale.bind(NS)

@@ -1,14 +1,11 @@
 /**
- * The one error type the host half throws: a readable message, a stable code
- * from a closed union, and the cause it wraps. Only the route layer turns a
- * code into an HTTP status.
+ * The one error type the host half throws.
  * @module @wishp3/dsh-sessions/host/errors
  */
 import type { DshSessionsErrorCode } from '../shared/wire.ts'
 
 export type { DshSessionsErrorCode } from '../shared/wire.ts'
 
-/** A refused request or settings write. */
 export class DshSessionsError extends Error {
   override readonly name = 'DshSessionsError'
   readonly code: DshSessionsErrorCode
@@ -20,10 +17,7 @@ export class DshSessionsError extends Error {
   }
 }
 
-/**
- * The message of a thrown value.
- * @returns its message, or its text when it is not an `Error`.
- */
+/** The message of a thrown value. Returns its message, or its text when it is not an `Error`. */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }

@@ -1,11 +1,5 @@
 /**
- * A gzip-compressed JSON file of the plugin's own under `$DSH_HOME`: written
- * whole under a temporary name (`<file>.<process id>.tmp`) and renamed over
- * the old one, so a stop at any moment leaves one or the other; read back as
- * a value, or nothing when it is missing, unreadable or not JSON. What the
- * value must hold is the caller's to check. Temporary files a killed process
- * left are removed on request. Compression runs on libuv's
- * thread pool, off the main thread.
+ * A gzip-compressed JSON file of the plugin's own under `$DSH_HOME`.
  * @module @wishp3/dsh-sessions/host/gzip-json-file
  */
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
@@ -16,10 +10,7 @@ import { gunzip, gzip } from 'node:zlib'
 const gzipped = promisify(gzip)
 const gunzipped = promisify(gunzip)
 
-/**
- * Reads a file.
- * @returns its value; `undefined` when there is no file, or it cannot be read or parsed.
- */
+/** Reads a file. Returns its value; `undefined` when there is no file, or it cannot be read or parsed. */
 export async function readGzipJson(file: string): Promise<unknown> {
   try {
     return JSON.parse((await gunzipped(await readFile(file))).toString('utf8')) as unknown
@@ -28,11 +19,7 @@ export async function readGzipJson(file: string): Promise<unknown> {
   }
 }
 
-/**
- * Writes a file whole, its folder made if missing.
- * @param value - what the file holds, as JSON.
- * @returns the file's size in bytes.
- */
+/** Writes a file whole, its folder made if missing. */
 export async function writeGzipJson(file: string, value: unknown): Promise<number> {
   const bytes = await gzipped(JSON.stringify(value), { level: 1 })
   await mkdir(dirname(file), { recursive: true })

@@ -1,8 +1,5 @@
 /**
- * The `dsh-sessions` settings section: registered with the host's settings
- * service so it persists as the top-level `dsh-sessions:` key of
- * `$DSH_HOME/settings.yaml`, with the row's `config` as its base layer.
- * Without a settings service the row config is the effective value.
+ * The `dsh-sessions` settings section.
  * @module @wishp3/dsh-sessions/host/settings
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -11,33 +8,20 @@ import type z from '@deepseek-ai/schemastery'
 import { Config, settingRefusal } from '../config.ts'
 import { DshSessionsError, messageOf } from './errors.ts'
 
-/** The settings namespace, also the YAML key. */
 export const SETTINGS_NAMESPACE = settingsNamespace('dsh-sessions')
 
 const KEYS = new Set(Object.keys(Config({})))
 
 /** The plugin's live view of its settings. */
 export interface SessionsSettings {
-  /** The effective configuration now. */
   current(): Config
-  /**
-   * Validates a partial configuration and writes it through the settings service.
-   * @returns the effective configuration after the write.
-   * @throws {DshSessionsError} naming the offending key: `invalid-settings` for an invalid patch, `settings-refused` when the settings service refuses the write, `unavailable` when none is mounted.
-   */
+  /** Validates a partial configuration and writes it through the settings service. Throws {DshSessionsError} naming the offending key: `invalid-settings` for an invalid patch, `settings-refused` when the settings service refuses the write, `unavailable` when none is mounted. */
   update(patch: unknown): Promise<Config>
-  /**
-   * Calls a listener whenever the effective configuration changes.
-   * @param listener - called with no arguments.
-   * @returns a function that removes the listener.
-   */
+  /** Calls a listener whenever the effective configuration changes. */
   onChange(listener: () => void): () => void
 }
 
-/**
- * Registers the section on the row's fiber.
- * @param config - the validated row configuration (the base layer).
- */
+/** Registers the section on the row's fiber. `config`: the validated row configuration (the base layer). */
 export function installSessionsSettings(ctx: Context, config: Config): SessionsSettings {
   let source = (): Config => config
   const listeners = new Set<() => void>()

@@ -1,27 +1,10 @@
 /**
- * The text form of a reference to some messages of a session, which the
- * plugin's pre-step reads and the browser writes:
- *
- *     @[Kiwi plans · #3](dsh-messages:<id>/<messages>)
- *
- * `<id>` is the session id as the official `dsh-session:` URI encodes it
- * (its JSON string, UTF-8, base64url without padding), and `<messages>` the
- * messages' log sequence numbers, ascending: a number or an inclusive range
- * `a-b`, separated by commas (`57`, `12-40,57`); or the word `agent`, for a
- * pointer: the model gets what the session is and reads it itself, on
- * demand, with the `read_session` tool. The bare URI, without a
- * label, is read too. The official session-reference parser does not read
- * this scheme at all, so a reference the plugin does not resolve stays text
- * and never becomes a whole-session snapshot.
- *
- * The grammar is the official mention's: a label ends at its first `]` not
- * taken by a backslash (which escapes any character but a line terminator);
- * a labelled URI ends at the first space or `)`. Every scan is linear in the
- * text, whatever it holds.
+ * The text form of a reference to some messages of a session, `@[label](dsh-messages:<id>/<seqs>)`
+ * (or `/agent` for a pointer), which the pre-step reads and the browser writes; the official
+ * parser leaves it alone. The grammar is the official mention's, and every scan is linear.
  * @module @wishp3/dsh-sessions/shared/message-reference
  */
 
-/** The URI scheme of a message reference. */
 export const MESSAGE_REFERENCE_SCHEME = 'dsh-messages:'
 
 /** Most number items (`n` or `a-b`) one reference may hold. */
@@ -36,7 +19,6 @@ const MAX_DIGITS = 16
 /** Inclusive ranges of log sequence numbers, ascending and disjoint. */
 export type MessageSelection = readonly (readonly [number, number])[]
 
-/** The word in place of message numbers that makes a reference a pointer. */
 export const AGENT_READS = 'agent'
 
 /** A reference to some messages of one session, or a pointer to it (`agent`, with no messages selected). */
@@ -48,7 +30,6 @@ export interface MessageReference {
   readonly agent?: true
 }
 
-/** A message reference found in a text, with offsets into it. */
 export interface MessageMention {
   readonly start: number
   readonly end: number
@@ -61,16 +42,10 @@ export interface MessageMention {
 
 const LINE_TERMINATOR = /^[\n\r\u2028\u2029]$/u
 const URI_STOP = /^\s$/u
-/** Characters of a bare URI. */
 const BARE_CHAR = /^[A-Za-z0-9_\-/,]$/
 const NONE = -1
 
-/**
- * For every offset, where a label starting there would end (its `]`), or
- * -1: a backslash takes the next character with it unless that is a line
- * terminator or the text's end, where the label fails.
- * @returns the label end of every offset.
- */
+/** For every offset, where a label starting there would end (its `]`), or -1: a backslash takes the next character with it unless that is a line terminator or the text's end, where the label fails. */
 export function labelEnds(text: string): Int32Array {
   const ends = new Int32Array(text.length + 2).fill(NONE)
   for (let at = text.length - 1; at >= 0; at -= 1) {
@@ -105,11 +80,7 @@ function decodeId(payload: string): string | undefined {
   }
 }
 
-/**
- * A selection in its canonical form: ascending, overlapping and touching
- * ranges merged.
- * @param ranges - inclusive ranges in any order.
- */
+/** A selection in its canonical form: ascending, overlapping and touching ranges merged. */
 export function normalizeSelection(ranges: Iterable<readonly [number, number]>): MessageSelection {
   const sorted = [...ranges].map(([a, b]): [number, number] => [Math.min(a, b), Math.max(a, b)]).sort((x, y) => x[0] - y[0])
   const out: [number, number][] = []
@@ -156,11 +127,7 @@ function unescapeLabel(raw: string): string {
   return raw.replace(/\\([\s\S])/g, '$1')
 }
 
-/**
- * The URI of a message reference.
- * @returns the `dsh-messages:` URI.
- * @throws RangeError when the selection of a reference that is not a pointer is empty or has too many ranges.
- */
+/** The URI of a message reference. Throws RangeError when the selection of a reference that is not a pointer is empty or has too many ranges. */
 export function messageReferenceUri(reference: Pick<MessageReference, 'sessionId' | 'selection' | 'agent'>): string {
   if (reference.agent === true) return `${MESSAGE_REFERENCE_SCHEME}${encodeId(reference.sessionId)}/${AGENT_READS}`
   const selection = normalizeSelection(reference.selection)
@@ -169,19 +136,12 @@ export function messageReferenceUri(reference: Pick<MessageReference, 'sessionId
   return `${MESSAGE_REFERENCE_SCHEME}${encodeId(reference.sessionId)}/${formatSelection(selection)}`
 }
 
-/**
- * The mention of a message reference, `@[label](dsh-messages:…)`.
- * @param reference - the session, its messages and the label.
- */
+/** The mention of a message reference, `@[label](dsh-messages:…)`. `reference`: the session, its messages and the label. */
 export function formatMessageReference(reference: MessageReference): string {
   return `@[${escapeLabel(reference.label ?? reference.sessionId)}](${messageReferenceUri(reference)})`
 }
 
-/**
- * Reads one URI.
- * @param uri - a `dsh-messages:` URI.
- * @returns the session and messages, or `undefined` when malformed.
- */
+/** Reads one URI. Returns the session and messages, or `undefined` when malformed. */
 export function parseMessageReferenceUri(uri: string): Omit<MessageReference, 'label'> | undefined {
   if (!uri.startsWith(MESSAGE_REFERENCE_SCHEME)) return undefined
   const body = uri.slice(MESSAGE_REFERENCE_SCHEME.length)
@@ -193,11 +153,7 @@ export function parseMessageReferenceUri(uri: string): Omit<MessageReference, 'l
   return sessionId === undefined || selection === undefined ? undefined : { sessionId, selection }
 }
 
-/**
- * Finds message references in a text: labelled mentions and bare URIs, in
- * text order and never overlapping, in time linear in the text.
- * @returns the mentions, malformed ones included (with no reference).
- */
+/** Finds message references in a text: labelled mentions and bare URIs, in text order and never overlapping, in time linear in the text. */
 export function scanMessageReferences(text: string): MessageMention[] {
   const found: MessageMention[] = []
   let at = text.indexOf(MESSAGE_REFERENCE_SCHEME)
@@ -261,12 +217,7 @@ export function formatNumbers(numbers: readonly number[]): string {
   return runs.join(', ')
 }
 
-/**
- * How many messages a label's numbers name, read back from what
- * {@link formatNumbers} wrote after the label's last ` · `.
- * @param label - a part reference's label, e.g. `Kiwi plans · #3–#7, #9`.
- * @returns the count; `undefined` for a label without numbers.
- */
+/** How many messages a label's numbers name, read back from what {@link formatNumbers} wrote after the label's last ` · `. `label`: a part reference's label, e.g. `Kiwi plans · #3–#7, #9`. Returns the count; `undefined` for a label without numbers. */
 export function countNumbers(label: string): number | undefined {
   const suffix = / · (#\d{1,16}(?:–#\d{1,16})?(?:, #\d{1,16}(?:–#\d{1,16})?)*)$/u.exec(label)?.[1]
   if (suffix === undefined) return undefined

@@ -1,7 +1,5 @@
 /**
- * The settings' values without their schema, for both halves: the keys and
- * their types, the defaults, the ranges a write may set, and why a value is
- * refused. The host's schema (`config.ts`) is built from these.
+ * The settings' values without their schema, for both halves.
  * @module @wishp3/dsh-sessions/shared/settings-rules
  */
 
@@ -17,15 +15,11 @@ export type FailureMode = (typeof FAILURE_MODES)[number]
 export const REFERENCE_MODES = ['snapshot', 'agent'] as const
 export type ReferenceMode = (typeof REFERENCE_MODES)[number]
 
-/** Effective plugin configuration after defaults. */
 export interface SettingValues {
   /** `workspace`: only sessions whose cwd equals the target's cwd; `all`: every persisted session. */
   scope: ReferenceScope
-  /** Resolve bare `session-…` ids written in a message. */
   allowBareSessionIds: boolean
-  /** Resolve a typed `@Title` that names exactly one in-scope session. */
   allowPlainTitleMentions: boolean
-  /** Upper bound on the candidates one `@` query returns. */
   candidateLimit: number
   /** `passthrough` keeps the readable text and continues; `reject` rejects the step. */
   failureMode: FailureMode
@@ -55,13 +49,7 @@ export const MAX_CANDIDATE_LIMIT = 500
 /** Largest `indexFreeSpaceMiB` a settings write may set: 1 PiB. */
 export const MAX_FREE_SPACE_MIB = 2 ** 30
 
-/**
- * Why a value may not be written to a settings key, or `undefined` when it may:
- * each key takes only its own type and range (`null`, which the schema reads
- * as "the default", is not a value).
- * @param key - a key of {@link SettingValues}.
- * @param value - the value a write names.
- */
+/** Why a value may not be written to a settings key, or `undefined` when it may: each key takes only its own type and range (`null`, which the schema reads as "the default", is not a value). */
 export function settingRefusal(key: keyof SettingValues, value: unknown): string | undefined {
   const oneOf = (values: readonly string[]): string | undefined =>
     values.includes(value as string) ? undefined : `must be ${values.map(name => `"${name}"`).join(' or ')}`

@@ -1,18 +1,9 @@
 /**
- * Bodies of the `/dsh-sessions` routes, shared by the host routes and the
- * browser's calls: {@link RouteCalls} declares what each route the browser
- * calls takes and answers, and every body type it names is here.
+ * Bodies of the `/dsh-sessions` routes, shared by the host routes and the browser's calls.
  * @module @wishp3/dsh-sessions/shared/wire
  */
 
-/**
- * Every JSON route the browser half calls, by its path under `/dsh-sessions/`:
- * what its `POST` body holds and what it answers. The host parses each body
- * into its `request` and answers its `response`; the browser sends the one
- * and reads the other. A refused request answers an {@link ErrorResponse}.
- * The host's `GET content-index` and `settings` routes answer the host's own
- * types and are not called by the browser half.
- */
+/** Every JSON route the browser half calls, by its path under `/dsh-sessions/`: what its `POST` body holds and what it answers. The host parses each body into its `request` and answers its `response`; the browser sends the one and reads the other. A refused request answers an {@link ErrorResponse}. The host's `GET content-index` and `settings` routes answer the host's own types and are not called by the browser half. */
 export interface RouteCalls {
   /** The `@` menu's candidates for a query typed in `sessionId`'s draft; `limit` at least 1. */
   candidates: { request: { readonly sessionId: string; readonly query?: string; readonly limit?: number }; response: CandidatesResponse }
@@ -34,13 +25,10 @@ export interface RouteCalls {
   since: { request: { readonly sources: readonly SentReference[] }; response: SinceResponse }
 }
 
-/** A route's path under `/dsh-sessions/`. */
 export type Route = keyof RouteCalls
 
-/** What a route takes. */
 export type RouteRequest<K extends Route> = RouteCalls[K]['request']
 
-/** What a route answers. */
 export type RouteResponse<K extends Route> = RouteCalls[K]['response']
 
 /** An excerpt of a session's text around the first match of a query; plain text, never markup. */
@@ -52,14 +40,11 @@ export interface Snippet {
   readonly message?: number
 }
 
-/** One reference candidate. */
 export interface Candidate {
   readonly sessionId: string
-  /** Latest title, or the id. */
   readonly label: string
   readonly cwd?: string
   readonly createdAt: number
-  /** Canonical `@[label](dsh-session:…)` mention. */
   readonly mention: string
   /** Present when the session was found by what was said in it rather than by title, id or cwd. */
   readonly snippet?: Snippet
@@ -67,14 +52,12 @@ export interface Candidate {
   readonly workspace?: string
 }
 
-/** `POST /dsh-sessions/candidates` answer. */
 export interface CandidatesResponse {
   readonly candidates: readonly Candidate[]
   /** Present while the content index is still being built: content matches cover the `indexed` sessions of `total` so far, newest first. */
   readonly indexing?: IndexingProgress
 }
 
-/** One session the sidebar's search found. */
 export interface SidebarResult {
   readonly sessionId: string
   /** Its latest title; absent while the plugin knows none (the sidebar's row then shows what the host shows). */
@@ -83,7 +66,6 @@ export interface SidebarResult {
   readonly snippet?: Snippet & { readonly seq?: number }
 }
 
-/** `POST /dsh-sessions/search` answer. */
 export interface SidebarSearchResponse {
   /** Title matches first, newest first; then matches of what was said, best first, then newest. */
   readonly results: readonly SidebarResult[]
@@ -92,9 +74,7 @@ export interface SidebarSearchResponse {
   readonly indexing?: IndexingProgress
 }
 
-/** `POST /dsh-sessions/titles` answer. */
 export interface TitlesResponse {
-  /** The latest title of each asked session that has one. */
   readonly titles: Readonly<Record<string, string>>
   /** Whether titles not known yet may still be found (the logs are still being read). */
   readonly pending: boolean
@@ -108,17 +88,7 @@ export interface IndexingProgress {
   readonly paused?: 'low-disk'
 }
 
-/**
- * Why a session a message names is not attached: the one closed set the
- * preflight answer, the pre-step's outcomes and the browser's sentences
- * share. `out-of-scope`: outside the `scope` setting; `self-reference`: the
- * session the message is written in; `too-many`: past the limit of sources
- * per message; `not-found`: no such session, or it cannot be read;
- * `too-large`: its snapshot cannot fit the byte budget; `invalid-reference`:
- * a malformed session reference; `cancelled`: the send was abandoned while it
- * was prepared; `unavailable`: the snapshot service cannot prepare it; `agent-cannot-read`: a
- * pointer for the agent to read while the session tools are off.
- */
+/** Why a session a message names is not attached: the one closed set the preflight answer, the pre-step's outcomes and the browser's sentences share. `out-of-scope`: outside the `scope` setting; `self-reference`: the session the message is written in; `too-many`: past the limit of sources per message; `not-found`: no such session, or it cannot be read; `too-large`: its snapshot cannot fit the byte budget; `invalid-reference`: a malformed session reference; `cancelled`: the send was abandoned while it was prepared; `unavailable`: the snapshot service cannot prepare it; `agent-cannot-read`: a pointer for the agent to read while the session tools are off. */
 export type SendCheckCode =
   | 'out-of-scope'
   | 'self-reference'
@@ -133,19 +103,13 @@ export type SendCheckCode =
 /** One session a text names, and what sending it would do with it. */
 export interface SourceOutcome {
   readonly sessionId?: string
-  /** How the text names it: its title, or the id. */
   readonly label: string
   /** Whether it came from a chip of the draft (as the request said). */
   readonly chip: boolean
-  /** Whether its snapshot will be attached. */
   readonly ok: boolean
-  /** Serialized bytes of its snapshot. */
   readonly bytes?: number
-  /** The host's token estimate of its snapshot. */
   readonly tokens?: number
-  /** Whether it is cut to fit the byte budget. */
   readonly truncated?: boolean
-  /** Why it will not be attached. */
   readonly code?: SendCheckCode
   readonly message?: string
 }
@@ -167,11 +131,7 @@ export interface OutcomeReference {
 export interface Outcome {
   readonly id: number
   readonly at: number
-  /**
-   * `not-attached`: the message was sent without these snapshots; `rejected`: the step was rejected and the message
-   * not sent; `ids-as-text`: bare ids in the message named no session the scope shows (unknown and out of scope
-   * alike) and went as the text they are.
-   */
+  /** `not-attached`: the message was sent without these snapshots; `rejected`: the step was rejected and the message not sent; `ids-as-text`: bare ids in the message named no session the scope shows (unknown and out of scope alike) and went as the text they are. */
   readonly kind: 'not-attached' | 'rejected' | 'ids-as-text'
   readonly references: readonly OutcomeReference[]
   /** The message as the user wrote it, for a rejected step. */
@@ -180,19 +140,13 @@ export interface Outcome {
   readonly count?: number
 }
 
-/** `POST /dsh-sessions/outcomes` answer. */
 export interface OutcomesResponse {
   readonly outcomes: readonly Outcome[]
   /** The newest outcome id the host knows; read after it next time. */
   readonly last: number
 }
 
-/**
- * Why the host refused a request: the closed set of codes its error bodies
- * carry. `invalid-settings`, `settings-refused` and `unavailable` come from
- * a settings write; `internal` from a handler that failed unexpectedly; the
- * rest from the request itself.
- */
+/** Why the host refused a request: the closed set of codes its error bodies carry. `invalid-settings`, `settings-refused` and `unavailable` come from a settings write; `internal` from a handler that failed unexpectedly; the rest from the request itself. */
 export type DshSessionsErrorCode =
   | 'bad-request'
   | 'malformed-json'
@@ -206,7 +160,6 @@ export type DshSessionsErrorCode =
   | 'unavailable'
   | 'internal'
 
-/** Error body of every refused request. */
 export interface ErrorResponse {
   readonly error: { readonly code: DshSessionsErrorCode; readonly message: string }
 }
@@ -214,10 +167,8 @@ export interface ErrorResponse {
 /** How the browser names a message: by its id (a reply's actions know it) or its log seq (a user message's row knows it). */
 export type MessageHandle = { readonly messageId: string } | { readonly seq: number }
 
-/** `POST /dsh-sessions/mention` answer: the canonical mention of a whole session. */
 export interface MentionResponse {
   readonly sessionId: string
-  /** Its label: the session's latest title, or its id. */
   readonly label: string
   /** The `@[label](dsh-session:…)` mention the `@` menu inserts. */
   readonly mention: string
@@ -227,19 +178,15 @@ export interface MentionResponse {
 export interface MessageReferenceResponse {
   /** The `@[Title · #n](dsh-messages:…)` mention (see `shared/message-reference.ts`). */
   readonly mention: string
-  /** Its label, `Title · #n`. */
   readonly label: string
   readonly sessionId: string
-  /** The message's log sequence number. */
   readonly seq: number
-  /** Its number, from 1, among the session's messages. */
   readonly number: number
 }
 
 /** One message of a session, as a chip's narrowing lists it. */
 export interface SourceMessage {
   readonly seq: number
-  /** Its number, from 1, among the session's messages. */
   readonly number: number
   readonly role: 'user' | 'assistant'
   /** The start of its text, at most 120 characters. */
@@ -252,7 +199,6 @@ export interface SourceMessagesResponse {
   readonly title: string
   /** The latest messages, at most 200. */
   readonly messages: readonly SourceMessage[]
-  /** How many messages the session has in all. */
   readonly total: number
 }
 
@@ -269,11 +215,9 @@ export interface SourceSince {
   readonly capturedThroughSeq: number | null
   /** Messages the source has now that came after the snapshot; 0 when none, or when the source cannot be read. */
   readonly newMessages: number
-  /** The first of them. */
   readonly firstNewSeq?: number
 }
 
-/** `POST /dsh-sessions/since` answer, in the order asked. */
 export interface SinceResponse {
   readonly sources: readonly SourceSince[]
 }

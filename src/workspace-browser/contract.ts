@@ -1,16 +1,11 @@
 /**
- * What the patched workspace browser asks of its host page: the row-menu
- * module it requires as `@wishp3/dsh-sessions/row-menu` (the copy feature's
- * `client/copy/row-menu.tsx` implements it) and the sidebar module it
- * requires as `@wishp3/dsh-sessions/sidebar` (`client/sidebar/sidebar.ts`).
- * Types only.
+ * What the patched workspace browser asks of its host page.
  * @module @wishp3/dsh-sessions/workspace-browser/contract
  */
 
 /** One item appended to a session row's ⋯ menu. */
 export interface RowMenuItem {
   readonly id: string
-  /** Its text in the UI language. */
   readonly label: string
   readonly icon: JSX.Element
 }
@@ -28,7 +23,6 @@ export interface RowMenu {
 /** One row of a host search page, as the browser's search takes it. */
 export interface SearchItem {
   readonly sessionId: string
-  /** The excerpt shown in the row, plain text. */
   readonly snippet?: string
 }
 
@@ -40,20 +34,13 @@ export interface SearchPage {
 
 /** The sidebar module the patched bundle requires as `@wishp3/dsh-sessions/sidebar`. */
 export interface Sidebar {
-  /**
-   * Answers the Search sessions box in place of the host's search.
-   * @param signal - aborted when the query is superseded.
-   * @param hostSearch - the host's own search, for when the plugin's cannot answer.
-   */
+  /** Answers the Search sessions box in place of the host's search. `hostSearch`: the host's own search, for when the plugin's cannot answer. */
   search(query: string, signal: AbortSignal, hostSearch: (query: string, signal: AbortSignal) => Promise<SearchPage>): Promise<SearchPage>
   /** A line to show in place of "No matching sessions" while what was said is still being indexed; `undefined` otherwise. */
   indexingNote(query: string): string | undefined
   /** A search result was chosen: opens its session, at the matching message when the row is a match of what was said. */
   openResult(sessionId: string, open: (sessionId: string) => void): void
-  /**
-   * A hook: the sessions list with each row's real title where the host
-   * shows the workspace name instead; rows re-render when titles arrive.
-   */
+  /** A hook: the sessions list with each row's real title where the host shows the workspace name instead; rows re-render when titles arrive. */
   useList<L extends SessionsListView>(list: L): L
   /** Keys in the search results: the arrows move between results. */
   resultsKeyDown(event: ReactKeyboardEvent): void

@@ -1,10 +1,5 @@
 /**
- * Mounts the patched workspace browser in place of the disabled built-in
- * `ui-workspace` row: its factory runs against the shell's own module
- * table plus this plugin's row-menu and sidebar modules, and its `apply` runs as a child
- * plugin with its own `inject`, so it fills `sidebar.workspaces` and
- * `conversation.hero.workspace` (with their `directoryFlow` children) exactly
- * as the built-in does.
+ * Mounts the patched workspace browser in place of the disabled built-in `ui-workspace` row.
  * @module @wishp3/dsh-sessions/workspace-browser/mount
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
@@ -14,10 +9,7 @@ import type { RowMenu, Sidebar } from './contract.ts'
 
 declare const require: (id: string) => unknown
 
-/**
- * Runs the patched factory and applies it.
- * @param modules - the added row-menu behaviour, and the sidebar's search and titles.
- */
+/** Runs the patched factory and applies it. `modules`: the added row-menu behaviour, and the sidebar's search and titles. */
 export function mountWorkspaceBrowser(ctx: ClientContext, { rowMenu, sidebar }: { readonly rowMenu: RowMenu; readonly sidebar: Sidebar }): void {
   const shell: Record<string, () => unknown> = {
     'react': () => require('react'),

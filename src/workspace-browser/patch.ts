@@ -1,22 +1,5 @@
 /**
- * This project's patch to the published `@deepseek-ai/dsh-client-ui-workspace`
- * 0.1.0-rc.8 browser bundle. Applied at build time, in the spirit of
- * patch-package: every edit is anchored on text that must occur exactly once
- * in the published file, and a missing or repeated anchor fails the build
- * naming it, so a changed upstream bundle never ships half-patched.
- *
- * The result is an ES module whose default export is the bundle's factory
- * `(require) => exports`, with four additions to the session row:
- * - the row element carries `data-dsh-session-row="<session id>"`;
- * - its ⋯ menu items end with the items of `@wishp3/dsh-sessions/row-menu`;
- * - opening the closed menu calls that module's `opening(sessionId)`;
- * - selecting an item calls that module's `select(id, sessionId)`;
- * and these, through `@wishp3/dsh-sessions/sidebar`:
- * - every view of the sessions list goes through its `useList` (real titles);
- * - the Search sessions box asks its `search`, with the host's search as fallback;
- * - a chosen search result goes through its `openResult`;
- * - its `indexingNote` replaces "No matching sessions" while what was said is still being indexed;
- * - arrow keys move between the search results, and from the box to the first.
+ * This project's patch to the published `@deepseek-ai/dsh-client-ui-workspace` 0.1.0-rc.8 browser bundle.
  * @module @wishp3/dsh-sessions/workspace-browser/patch
  */
 
@@ -109,11 +92,7 @@ export class WorkspacePatchError extends Error {
   override readonly name = 'WorkspacePatchError'
 }
 
-/**
- * Applies the patch.
- * @param source - the published `lib/client.js` text.
- * @throws {WorkspacePatchError} naming the first anchor that is missing or repeated.
- */
+/** Applies the patch. Throws {WorkspacePatchError} naming the first anchor that is missing or repeated. */
 export function patchWorkspaceBundle(source: string): string {
   let text = source.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n')
   for (const edit of EDITS) {

@@ -215,7 +215,7 @@ describe('the worker\'s held scopes', () => {
     await until(() => menu('quetzal'), found => found.length === 2)
     const held = searches.at(-1)!.held!
     // Other scopes, sent to the worker past the host half, push this one out of it.
-    const worker = (content as unknown as { worker: SearchWorker }).worker
+    const worker = (content as unknown as { upkeep: { worker: SearchWorker } }).upkeep.worker
     for (let n = 0; n < 9; n += 1) await worker.call('search', { terms: queryTerms('quetzal'), limit: 5, held: { key: `other-${n}`, version: 1_000 + n, ids: [id(2)] } })
     searches.length = 0
     expect((await menu('quetzal')).map(row => row.sessionId).sort()).toEqual([id(2), id(3)])

@@ -1,9 +1,5 @@
 /**
- * The feedback of a copy action, beside the element it came from (see
- * `core/placement.ts`): an icon and one line of text, at full opacity for 3 s,
- * then fading for 1 s. It follows its anchor while the page scrolls or
- * resizes. The live region it renders into is the page's `role="status"`
- * element (see `toast.tsx`).
+ * The feedback of a copy action, beside the element it came from (see `core/placement.ts`).
  * @module @wishp3/dsh-sessions/client/copy/CopyToast
  */
 import { useLayoutEffect, useState } from 'react'
@@ -26,10 +22,7 @@ function measure(anchor: HTMLElement | null, side: ToastSide): ToastPlacement {
   return placeToast(box, side, { width: window.innerWidth, height: window.innerHeight })
 }
 
-/**
- * Renders the toast.
- * @param props - text, outcome, anchor and preferred side.
- */
+/** Renders the toast. */
 export function CopyToast(props: CopyToastProps) {
   const { anchor, side } = props
   const [placement, setPlacement] = useState(() => measure(anchor, side))

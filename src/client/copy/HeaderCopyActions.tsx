@@ -1,18 +1,12 @@
 /**
- * The session header's copy buttons: "Copy session ID" and "Copy reference"
- * for the session on screen, so neither needs the sidebar. Approaching the
- * reference button (pointer or focus) starts looking up the mention, so the
- * click usually copies it at once. The toast appears below the button.
+ * The session header's copy buttons.
  * @module @wishp3/dsh-sessions/client/copy/HeaderCopyActions
  */
 import { IconCopyOutline16, IconLinkOutline16 } from '@deepseek-ai/dsh-client-ui-primitives'
 import type { HeaderCopyActionsProps } from '../contract.ts'
 import css from './HeaderCopyActions.module.css'
 
-/**
- * Renders the two buttons.
- * @param props - the session, copy and the actions.
- */
+/** Renders the two buttons. */
 export function HeaderCopyActions(props: HeaderCopyActionsProps) {
   const { t, sessionId } = props
   const prefetch = () => { props.prefetch(sessionId) }

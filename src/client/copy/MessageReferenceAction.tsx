@@ -1,18 +1,12 @@
 /**
- * "Copy message reference" beside a message's own actions: copies the
- * reference to exactly that message of the session. Approaching the button
- * (pointer or focus) starts looking the reference up, so the click usually
- * copies it at once. The toast appears below the button.
+ * "Copy message reference" beside a message's own actions.
  * @module @wishp3/dsh-sessions/client/copy/MessageReferenceAction
  */
 import { IconLinkOutline16 } from '@deepseek-ai/dsh-client-ui-primitives'
 import type { MessageReferenceActionProps } from '../contract.ts'
 import css from './HeaderCopyActions.module.css'
 
-/**
- * Renders the button.
- * @param props - the message, the copy face and the locale seat.
- */
+/** Renders the button. `props`: the message, the copy face and the locale seat. */
 export function MessageReferenceAction(props: MessageReferenceActionProps) {
   const { t, messageId } = props
   const prefetch = () => { props.prefetch(messageId) }

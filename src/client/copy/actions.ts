@@ -1,10 +1,5 @@
 /**
- * The copy actions, shared by the session row menu, the session header and
- * the messages: copy a session's id, its canonical mention, and the
- * reference to one of its messages. Each copies
- * inside the click when it can (the id always; the mention when its lookup
- * has finished, see `reference.ts`) and then shows the toast beside the
- * element it came from, with the outcome in the UI language.
+ * The copy actions, shared by the session row menu, the session header and the messages.
  * @module @wishp3/dsh-sessions/client/copy/actions
  */
 import type { MessageHandle } from '../../shared/wire.ts'
@@ -40,10 +35,7 @@ export interface CopyActionsDeps {
   readonly copy?: (text: string) => Promise<boolean>
 }
 
-/**
- * Builds the actions.
- * @param deps - mention lookup, toast outlet, locale and clipboard.
- */
+/** Builds the actions. `deps`: mention lookup, toast outlet, locale and clipboard. */
 export function createCopyActions(deps: CopyActionsDeps): CopyActions {
   const copy = deps.copy ?? (text => copyText(text))
   const report = (copied: Promise<boolean>, done: SessionsKey, failed: SessionsKey, anchor: HTMLElement | null, side: ToastSide) => {

@@ -1,7 +1,5 @@
 /**
- * Copies text from inside a click: `document.execCommand('copy')` first,
- * synchronously within the user gesture, then `navigator.clipboard.writeText`
- * when that did not take. Succeeds when either accepts the text.
+ * Copies text from inside a click.
  * @module @wishp3/dsh-sessions/client/copy/clipboard
  */
 
@@ -32,11 +30,7 @@ function execCopy(doc: Document, text: string): boolean {
   }
 }
 
-/**
- * Copies `text`. Call it synchronously from the click handler.
- * @param paths - the document and async clipboard to use.
- * @returns whether a clipboard path accepted the text.
- */
+/** Copies `text`. Call it synchronously from the click handler. `paths`: the document and async clipboard to use. */
 export function copyText(text: string, paths: ClipboardPaths = { document, clipboard: navigator.clipboard }): Promise<boolean> {
   if (execCopy(paths.document, text)) return Promise.resolve(true)
   if (paths.clipboard === undefined) return Promise.resolve(false)

@@ -1,7 +1,5 @@
 /**
- * Lookups started ahead of a click and kept for it: each key's latest
- * lookup, its answer once it has one, at most a fixed number kept (the
- * oldest dropped first).
+ * Lookups started ahead of a click and kept for it.
  * @module @wishp3/dsh-sessions/client/copy/lookups
  */
 
@@ -20,11 +18,7 @@ export class Lookups {
     this.most = most
   }
 
-  /**
-   * Starts a fresh lookup of a key; it replaces the one kept.
-   * @param key - what is looked up.
-   * @param run - the lookup; `undefined` when there is no answer.
-   */
+  /** Starts a fresh lookup of a key; it replaces the one kept. `run`: the lookup; `undefined` when there is no answer. */
   start(key: string, run: () => Promise<string | undefined>): Promise<string | undefined> {
     const promise = run().catch(() => undefined)
     const lookup: Lookup = { promise, settled: false, value: undefined }
@@ -46,11 +40,7 @@ export class Lookups {
     return this.kept.get(key)?.value
   }
 
-  /**
-   * The latest lookup of a key while it runs or after it found an answer; a new one otherwise.
-   * @param key - what is looked up.
-   * @param run - the lookup, when a new one is needed.
-   */
+  /** The latest lookup of a key while it runs or after it found an answer; a new one otherwise. `run`: the lookup, when a new one is needed. */
   load(key: string, run: () => Promise<string | undefined>): Promise<string | undefined> {
     const latest = this.kept.get(key)
     if (latest !== undefined && (!latest.settled || latest.value !== undefined)) return latest.promise

@@ -1,9 +1,6 @@
 /**
- * The reference to one message of a session
- * (`@[Title · #n](dsh-messages:…)`), as the host's message-reference route
- * makes it from the message's id or log seq. A lookup starts when the action is
- * approached (pointer or focus), so that the click usually finds the
- * reference ready and copies it inside the click.
+ * The reference to one message of a session (`@[Title · #n](dsh-messages:…)`), as the host's
+ * message-reference route makes it from the message's id or log seq.
  * @module @wishp3/dsh-sessions/client/copy/message-reference-lookup
  */
 import type { MessageHandle } from '../../shared/wire.ts'

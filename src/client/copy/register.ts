@@ -1,15 +1,5 @@
 /**
- * The copy feature: "Copy session ID" and "Copy reference", and "Copy
- * message reference" beside every reply's actions
- * (`conversation.chat.assistant-actions`) and every user message's (see
- * `user-message-actions.tsx`), with the toast
- * outlet (removed with the feature) and the mention lookup over the
- * candidates route, shown as two buttons in the session header's action row
- * (`conversation.session.header.actions`) and as two items in the session
- * row menu of the workspace browser it mounts. That browser also carries
- * the sidebar's search, its open-at-match and the rows' real titles
- * (`sidebar/`). It waits for the services it uses; the workspace browser
- * waits for its own.
+ * The copy feature.
  * @module @wishp3/dsh-sessions/client/copy/register
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
@@ -52,10 +42,7 @@ export const copyFeature = {
   apply: registerCopyActions,
 }
 
-/**
- * Registers the header buttons and mounts the workspace browser with the row-menu items, on the feature's fiber.
- * @param config - the routes and the locale lookup.
- */
+/** Registers the header buttons and mounts the workspace browser with the row-menu items, on the feature's fiber. */
 function registerCopyActions(ctx: ClientContext, { api, t, excerpt }: CopyConfig): void {
   const outlet = createToastOutlet()
   ctx.effect(() => () => { outlet.dispose() }, 'dsh-sessions: copy toasts')

@@ -1,10 +1,5 @@
 /**
- * What the patched session row adds to its ⋯ menu: "Copy session ID" and
- * "Copy reference", after the built-in items. Opening the menu starts looking
- * up the row's mention, so "Copy reference" usually copies inside the click.
- * The outcome shows in the copy toast to the right of the row, centred on it
- * (see `toast.tsx`). It is the module the patched workspace browser requires
- * (see `workspace-browser/contract.ts`).
+ * What the patched session row adds to its ⋯ menu.
  * @module @wishp3/dsh-sessions/client/copy/row-menu
  */
 import { IconCopyOutline16, IconLinkOutline16 } from '@deepseek-ai/dsh-client-ui-primitives'
@@ -19,10 +14,7 @@ export const COPY_SESSION_ID = 'dsh-sessions.copy-id'
 /** Menu id of "Copy reference". */
 export const COPY_REFERENCE = 'dsh-sessions.copy-reference'
 
-/**
- * Builds the module.
- * @param rowOf - the row element of a session, the toast's anchor.
- */
+/** Builds the module. `rowOf`: the row element of a session, the toast's anchor. */
 export function createRowMenu(
   t: (key: SessionsKey) => string,
   actions: CopyActions,

@@ -1,12 +1,5 @@
 /**
- * The canonical mention of a session (`@[Title](dsh-session:…)`), as the `@`
- * menu would insert it: the host's mention route formats it with the
- * official `formatSessionReferenceMention` from the same session index the
- * menu reads. The official formatter is not imported here: it needs Node's
- * `Buffer`, which the browser does not have.
- *
- * A lookup starts when a menu opens or a button is approached, so that the
- * click usually finds the mention ready and copies it inside the click.
+ * The canonical mention of a session (`@[Title](dsh-session:…)`), as the `@` menu would insert it.
  * @module @wishp3/dsh-sessions/client/copy/session-mention-lookup
  */
 import type { SessionsApi } from '../api.ts'

@@ -1,7 +1,5 @@
 /**
- * Shows copy toasts. One live region (`role="status"`, polite) is created in
- * the page on first use and kept; each toast renders into it, replacing the
- * one before, and is removed 4 s after it appeared.
+ * Shows copy toasts.
  * @module @wishp3/dsh-sessions/client/copy/toast
  */
 import { createRoot, type Root } from 'react-dom/client'
@@ -15,10 +13,7 @@ export const TOAST_LIFETIME_MS = 4_000
 /** Shows one toast. */
 export type ShowToast = (toast: { text: string; ok: boolean; anchor: HTMLElement | null; side: ToastSide }) => void
 
-/**
- * Builds the toast outlet of a document.
- * @returns the function that shows a toast, and one that removes the live region.
- */
+/** Builds the toast outlet of a document. */
 export function createToastOutlet(doc: Document = document): { show: ShowToast; dispose(): void } {
   let region: HTMLElement | undefined
   let root: Root | undefined

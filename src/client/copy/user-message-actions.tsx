@@ -1,12 +1,5 @@
 /**
- * "Copy message reference" beside a user message's own actions. rc.8 has no
- * slot for user-message actions (its assistant replies have one) and does
- * not export the bubble's parts, so this follows the current session's chat
- * rows: each row of a user message (a chat node of kind `user`, whose data
- * carries the message's log seq) gets the same button as a reply, rendered
- * in a React root of its own at the end of the row's action bar, next to
- * the host's copy button. A root whose row is gone is unmounted on the next
- * pass.
+ * "Copy message reference" beside a user message's own actions.
  * @module @wishp3/dsh-sessions/client/copy/user-message-actions
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
@@ -37,10 +30,7 @@ function userSeqs(nodes: Iterable<ReadNode>): Map<string, number> {
   return found
 }
 
-/**
- * Adds the button to the user messages of the session on screen until disposed.
- * @param deps - the sessions service, the copy actions and the locale.
- */
+/** Adds the button to the user messages of the session on screen until disposed. `deps`: the sessions service, the copy actions and the locale. */
 export function decorateUserMessages(deps: UserMessageActionsDeps): () => void {
   const roots = new Map<HTMLElement, Root>()
   function decorate({ sessionId, nodes }: ChatView): void {

@@ -7,13 +7,6 @@ const STEPS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 60], ['minute', 60], ['hour', 24], ['day', 30], ['month', 12], ['year', Number.POSITIVE_INFINITY],
 ]
 
-/**
- * Formats an age.
- * @param createdAt - creation time, epoch milliseconds.
- * @param now - the current time, epoch milliseconds.
- * @param locale - a BCP 47 locale (`zh`, `en`).
- * @returns e.g. `5 minutes ago` / `5分钟前`, `48秒前`.
- */
 export function formatAge(createdAt: number, now: number, locale: string): string {
   let amount = Math.max(0, (now - createdAt) / 1000)
   // Chinese reads 48秒前 in the short style (the long one says 48秒钟前); the other units read alike in both.

@@ -1,13 +1,8 @@
 /**
- * Which conversation row holds a message: the chat view's rows each start
- * at a log event (`anchorSeq`) and hold the events up to the next row's, so
- * the message with sequence number `seq` is in the last visible row that
- * starts at or before it. While the earliest row loaded starts after it,
- * older history has to be loaded first.
+ * Which conversation row holds a message.
  * @module @wishp3/dsh-sessions/client/core/anchor
  */
 
-/** What is read of one chat row. */
 export interface AnchoredRow {
   readonly key: string
   readonly anchorSeq: number
@@ -20,13 +15,7 @@ export type RowOfSeq =
   | { readonly kind: 'older' }
   | { readonly kind: 'none' }
 
-/**
- * Finds the row of a message.
- * @param rows - the rows loaded, in any order.
- * @param seq - the message's log sequence number.
- * @param hasOlder - whether older history can still be loaded.
- * @returns its row; `older` when it is before every loaded row and more can be loaded; `none` when it cannot be found.
- */
+/** Finds the row of a message. `hasOlder`: whether older history can still be loaded. Returns its row; `older` when it is before every loaded row and more can be loaded; `none` when it cannot be found. */
 export function rowOfSeq(rows: Iterable<AnchoredRow>, seq: number, hasOlder: boolean): RowOfSeq {
   let best: AnchoredRow | undefined
   let earliest = Number.POSITIVE_INFINITY

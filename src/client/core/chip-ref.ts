@@ -1,24 +1,15 @@
 /**
- * The opaque `ref` of a chip the `dsh-sessions` `@` source inserts. The input
- * machine stores it verbatim and hands it back to the source's codec on copy
- * and send.
+ * The opaque `ref` of a chip the `dsh-sessions` `@` source inserts.
  * @module @wishp3/dsh-sessions/client/core/chip-ref
  */
 
-/**
- * How the composer draws every chip that cites conversation text: a whole
- * session, some of its messages, or a quote of this one. All three carry the
- * host's session glyph in place of the `@`, so they read as one kind of
- * thing, told apart by their labels; file chips keep the host's file glyph.
- */
+/** How the composer draws every chip that cites conversation text: a whole session, some of its messages, or a quote of this one. All three carry the host's session glyph in place of the `@`, so they read as one kind of thing, told apart by their labels; file chips keep the host's file glyph. */
 export const CONVERSATION_APPEARANCE = 'session' as const
 
 /** A session chip: which session cites which, and the canonical mention it sends. */
 export interface SessionChipRef {
   readonly kind: 'session'
-  /** The session the draft belongs to. */
   readonly citingSessionId: string
-  /** The session the chip cites. */
   readonly citedSessionId: string
   readonly label: string
   /** Canonical `@[label](dsh-session:…)` mention. */
@@ -31,19 +22,13 @@ export interface FileChipRef {
   readonly mention: string
 }
 
-/** Any chip ref of this source. */
 export type ChipRef = SessionChipRef | FileChipRef
 
-/** Encodes a chip ref. */
 export function encodeChipRef(ref: ChipRef): string {
   return JSON.stringify(ref)
 }
 
-/**
- * Decodes a chip ref.
- * @param value - an opaque string from {@link encodeChipRef}.
- * @returns the ref, or `undefined` when the string is not one.
- */
+/** Decodes a chip ref. Returns the ref, or `undefined` when the string is not one. */
 export function decodeChipRef(value: string): ChipRef | undefined {
   let parsed: unknown
   try {

@@ -1,22 +1,14 @@
 /**
- * Display clamping of user-given names (session titles) in places that hold
- * a single line: the composer chip and the reasons a send is blocked. Only
- * what is shown is clamped; every value sent or stored keeps the full text.
+ * Display clamping of user-given names (session titles) in places that hold a single line.
  * @module @wishp3/dsh-sessions/client/core/label
  */
 
-/** Longest title a composer chip shows, in characters (code points). */
 export const CHIP_LABEL_MAX = 60
 
 /** Longest title a blocked-send reason shows, in characters (code points). */
 export const REASON_LABEL_MAX = 80
 
-/**
- * The text cut to at most `max` characters, ending in `…` when cut. Whole
- * code points and whole grapheme clusters only: an emoji or a combined
- * character is never split.
- * @param max - the most characters shown, the ellipsis included.
- */
+/** The text cut to at most `max` characters, ending in `…` when cut. Whole code points and whole grapheme clusters only: an emoji or a combined character is never split. `max`: the most characters shown, the ellipsis included. */
 export function clampLabel(text: string, max: number): string {
   if (Array.from(text).length <= max) return text
   let out = ''

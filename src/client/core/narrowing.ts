@@ -1,25 +1,16 @@
 /**
- * Narrowing a chip to part of its session: which messages "the last N
- * turns" are, and the chip a choice of messages makes (its label names the
- * session's title and the messages' numbers; its mention is a message
- * reference, see `shared/message-reference.ts`).
+ * Narrowing a chip to part of its session.
  * @module @wishp3/dsh-sessions/client/core/narrowing
  */
 import { formatMessageReference, formatNumbers, normalizeSelection } from '../../shared/message-reference.ts'
 import type { SourceMessage } from '../../shared/wire.ts'
 
-/** What a narrowed chip shows and sends. */
 export interface NarrowedChip {
   readonly label: string
   readonly mention: string
 }
 
-/**
- * The messages of the last `turns` turns: from the `turns`-th last message of
- * the user to the end (all of them when there are fewer turns).
- * @param messages - the session's messages, oldest first.
- * @param turns - how many turns, at least 1.
- */
+/** The messages of the last `turns` turns: from the `turns`-th last message of the user to the end (all of them when there are fewer turns). */
 export function lastTurns(messages: readonly SourceMessage[], turns: number): SourceMessage[] {
   let seen = 0
   for (let at = messages.length - 1; at >= 0; at -= 1) {
@@ -30,11 +21,7 @@ export function lastTurns(messages: readonly SourceMessage[], turns: number): So
   return [...messages]
 }
 
-/**
- * The chip of some messages of a session.
- * @param chosen - the messages, at least one.
- * @returns the chip's label and mention.
- */
+/** The chip of some messages of a session. */
 export function narrowedChip(sessionId: string, title: string, chosen: readonly SourceMessage[]): NarrowedChip {
   const sorted = [...chosen].sort((a, b) => a.seq - b.seq)
   const numbers = [...new Set(sorted.map(message => message.number))].sort((a, b) => a - b)

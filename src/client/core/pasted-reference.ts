@@ -1,7 +1,5 @@
 /**
- * Message references written in a draft as text (pasted, or typed in
- * whole): each labelled `@[Title · #n](dsh-messages:…)` outside the draft's
- * chips, which the composer turns into a chip labelled as written.
+ * Message references written in a draft as text (pasted, or typed in whole).
  * @module @wishp3/dsh-sessions/client/core/pasted-reference
  */
 import { scanMessageReferences } from '../../shared/message-reference.ts'
@@ -12,14 +10,10 @@ export interface WrittenReference {
   readonly end: number
   readonly sessionId: string
   readonly label: string
-  /** The mention as written. */
   readonly mention: string
 }
 
-/**
- * The labelled, well-formed message references of a draft outside its chips.
- * @returns the references in draft order.
- */
+/** The labelled, well-formed message references of a draft outside its chips. */
 export function writtenReferences(draft: string, chips: readonly { readonly offset: number; readonly length: number }[]): WrittenReference[] {
   const found: WrittenReference[] = []
   for (const mention of scanMessageReferences(draft)) {

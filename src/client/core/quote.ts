@@ -1,22 +1,14 @@
 /**
- * Quotes of the conversation: the text a selection becomes, its chip ref
- * (text and number), the chip's number in a draft, and the Markdown quote
- * block it is sent and copied as.
+ * Quotes of the conversation.
  * @module @wishp3/dsh-sessions/client/core/quote
  */
 
 /** Longest quote, in Unicode code points, before the truncation marker. */
 export const QUOTE_LIMIT = 16_000
 
-/** The `@` source name of quote chips; also their codec's routing key. */
 export const QUOTE_SOURCE = 'dsh-sessions-quote'
 
-/**
- * The quote a selection becomes: line endings as `\n`, trimmed, and cut
- * after `limit` code points (never inside a surrogate pair) with `marker`
- * appended.
- * @returns the quote text; empty when the selection is blank.
- */
+/** The quote a selection becomes: line endings as `\n`, trimmed, and cut after `limit` code points (never inside a surrogate pair) with `marker` appended. Returns the quote text; empty when the selection is blank. */
 export function quoteText(selection: string, marker: string, limit: number = QUOTE_LIMIT): string {
   const text = selection.replace(/\r\n?/g, '\n').trim()
   let points = 0
@@ -28,29 +20,16 @@ export function quoteText(selection: string, marker: string, limit: number = QUO
   return text
 }
 
-/**
- * The Markdown quote the model reads: `> ` before every line, `>` alone for
- * an empty line.
- * @returns the quote lines, without a final line break.
- */
+/** The Markdown quote the model reads: `> ` before every line, `>` alone for an empty line. */
 export function toMarkdownQuote(text: string): string {
   return text.split('\n').map(line => (line === '' ? '>' : `> ${line}`)).join('\n')
 }
 
-/**
- * What a quote chip stands for when sent or copied: its quote lines, each
- * ending in a line break. The chip sits on a line of its own in the draft,
- * so the line break the draft keeps after the chip makes the empty line that
- * ends the block.
- */
+/** What a quote chip stands for when sent or copied: its quote lines, each ending in a line break. The chip sits on a line of its own in the draft, so the line break the draft keeps after the chip makes the empty line that ends the block. */
 export function quoteBlock(text: string): string {
   return `${toMarkdownQuote(text)}\n`
 }
 
-/**
- * The first line of a quote, for a one-line preview.
- * @returns its first non-empty line.
- */
 export function firstLine(text: string): string {
   return text.split('\n').find(line => line.trim() !== '') ?? ''
 }
@@ -61,16 +40,11 @@ export interface QuoteRef {
   readonly n: number
 }
 
-/** Encodes a quote chip's ref. */
 export function encodeQuoteRef(quote: QuoteRef): string {
   return JSON.stringify({ kind: 'quote', n: quote.n, text: quote.text })
 }
 
-/**
- * Decodes a quote chip's ref.
- * @param ref - an opaque ref from {@link encodeQuoteRef}.
- * @returns the quote, or `undefined` when the ref is not a quote's.
- */
+/** Decodes a quote chip's ref. Returns the quote, or `undefined` when the ref is not a quote's. */
 export function decodeQuoteRef(ref: string): QuoteRef | undefined {
   try {
     const parsed = JSON.parse(ref) as { kind?: unknown; text?: unknown; n?: unknown }
@@ -82,13 +56,7 @@ export function decodeQuoteRef(ref: string): QuoteRef | undefined {
   }
 }
 
-/**
- * The number of the next quote chip in a draft: one more than the highest
- * number of the quote chips the draft holds, so a number is never given to
- * two chips at once and a chip keeps its number while it lives.
- * @param refs - the refs of the draft's quote chips.
- * @returns the next number, 1 for a draft without quotes.
- */
+/** The number of the next quote chip in a draft: one more than the highest number of the quote chips the draft holds, so a number is never given to two chips at once and a chip keeps its number while it lives. `refs`: the refs of the draft's quote chips. */
 export function nextQuoteNumber(refs: Iterable<string>): number {
   let highest = 0
   for (const ref of refs) highest = Math.max(highest, decodeQuoteRef(ref)?.n ?? 0)

@@ -1,25 +1,18 @@
 /**
- * What a row of one of this plugin's model tools shows, read from the call
- * alone: its arguments and, once it settled, the JSON inside its framed
- * result. Pure, so a past call renders the same whatever the settings are
- * now.
+ * What a row of one of this plugin's model tools shows, read from the call alone.
  * @module @wishp3/dsh-sessions/client/core/session-tool
  */
 
-/** The two tools' wire names. */
 export const SEARCH_SESSIONS_TOOL = 'search_sessions'
 export const READ_SESSION_TOOL = 'read_session'
 
-/** Where a call stands. */
 export type ToolRowState = 'running' | 'ok' | 'error' | 'stopped'
 
-/** One session a row names. */
 export interface ToolRowSession {
   readonly sessionId: string
   readonly title: string
 }
 
-/** A row's model. */
 export type ToolRowModel =
   | { readonly tool: 'search'; readonly state: ToolRowState; readonly query: string; readonly sessions?: readonly ToolRowSession[] }
   | { readonly tool: 'read'; readonly state: ToolRowState; readonly session?: ToolRowSession; readonly range?: readonly [number, number]; readonly found?: boolean
@@ -32,7 +25,6 @@ export interface ToolCallSource {
   readonly settled: boolean
   readonly isError: boolean
   readonly interrupted: boolean
-  /** The result's text, once settled. */
   readonly text?: string
 }
 
@@ -51,11 +43,7 @@ function jsonObject(text: string | undefined): Record<string, unknown> | undefin
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
 
-/**
- * The model of a row.
- * @param call - the call's arguments and outcome.
- * @returns the model; `undefined` for another tool.
- */
+/** The model of a row. Returns the model; `undefined` for another tool. */
 export function toolRowModel(toolName: string, call: ToolCallSource): ToolRowModel | undefined {
   const state: ToolRowState = !call.settled ? 'running' : call.interrupted ? 'stopped' : call.isError ? 'error' : 'ok'
   const args = jsonObject(call.argsRaw) ?? {}

@@ -1,14 +1,8 @@
 /**
- * The sessions a sent message referenced, read off the session's chat
- * nodes: a user message at seq `n` is followed by its snapshot, a context
- * node at seq `n + 1` whose source is a `session-reference` one. Each
- * reference names its session, its label, the log event its snapshot was
- * captured through, and, for a part reference, the seqs of the messages it
- * holds. Node data is open JSON, read defensively.
+ * The sessions a sent message referenced, read off the session's chat nodes.
  * @module @wishp3/dsh-sessions/client/core/snapshot-sources
  */
 
-/** One session a sent message referenced. */
 export interface SentSource {
   readonly sessionId: string
   readonly label: string
@@ -19,7 +13,6 @@ export interface SentSource {
   readonly capturedAt?: number
 }
 
-/** What is read of one chat node. */
 export interface ReadNode {
   readonly key: string
   readonly kind: string
@@ -52,11 +45,7 @@ function sourcesOf(data: Record<string, unknown>): SentSource[] {
   })
 }
 
-/**
- * The sources each sent user message referenced.
- * @param nodes - the session's chat nodes, in any order.
- * @returns for each user node key that referenced a session, its sources.
- */
+/** The sources each sent user message referenced. `nodes`: the session's chat nodes, in any order. */
 export function sentSources(nodes: Iterable<ReadNode>): Map<string, SentSource[]> {
   const userBySeq = new Map<number, string>()
   const recalls: { seq: number; sources: SentSource[] }[] = []
@@ -78,12 +67,7 @@ export function sentSources(nodes: Iterable<ReadNode>): Map<string, SentSource[]
   return out
 }
 
-/**
- * Which source a sent reference's label in the bubble names: the bubble shows
- * each source's label after `@`, so the label is the chip's text.
- * @param chipText - the text of the bubble's reference label.
- * @returns the source, or `undefined`.
- */
+/** Which source a sent reference's label in the bubble names: the bubble shows each source's label after `@`, so the label is the chip's text. `chipText`: the text of the bubble's reference label. */
 export function sourceOfChip(sources: readonly SentSource[], chipText: string): SentSource | undefined {
   const text = chipText.trim()
   return sources.find(source => source.label === text) ?? sources.find(source => text.endsWith(source.label))

@@ -1,22 +1,13 @@
 /**
- * An excerpt's matches, emphasised in plain text: each marked range is
- * wrapped in the given opening and closing marks. The result is text for a
- * text node; nothing in it is markup.
+ * An excerpt's matches, emphasised in plain text.
  * @module @wishp3/dsh-sessions/client/core/snippet
  */
-/** An excerpt and its matched ranges, as the candidates route sends it. */
 export interface MarkedText {
   readonly text: string
   readonly marks: readonly (readonly [number, number])[]
 }
 
-/**
- * The excerpt with its matches between marks.
- * @param snippet - the excerpt and its marked ranges (UTF-16 offsets, ascending, disjoint).
- * @param open - the mark before a match.
- * @param close - the mark after a match.
- * @returns the text; ranges out of order or out of bounds are ignored.
- */
+/** The excerpt with its matches between marks. `snippet`: the excerpt and its marked ranges (UTF-16 offsets, ascending, disjoint). Returns the text; ranges out of order or out of bounds are ignored. */
 export function emphasise(snippet: MarkedText, open: string, close: string): string {
   let text = ''
   let at = 0
@@ -28,13 +19,7 @@ export function emphasise(snippet: MarkedText, open: string, close: string): str
   return text + snippet.text.slice(at)
 }
 
-/**
- * Where the matches of known excerpts fall in a text that may show them, as
- * a row shows an excerpt followed by more words.
- * @param data - the text of one text node.
- * @param excerpts - the excerpts whose matches are wanted.
- * @returns the matches' UTF-16 `[start, end)` offsets into `data`; ranges of an excerpt out of order or bounds are left out.
- */
+/** Where the matches of known excerpts fall in a text that may show them, as a row shows an excerpt followed by more words. Returns the matches' UTF-16 `[start, end)` offsets into `data`; ranges of an excerpt out of order or bounds are left out. */
 export function matchesIn(data: string, excerpts: Iterable<MarkedText>): [number, number][] {
   const found: [number, number][] = []
   for (const excerpt of excerpts) {

@@ -1,8 +1,5 @@
 /**
- * Real titles for the sidebar's rows: where the host's session list has no
- * title for a session (its row then reads the workspace's name) and this
- * plugin knows one, the row shows the plugin's. A title the host has, a
- * rename included, always wins.
+ * Real titles for the sidebar's rows.
  * @module @wishp3/dsh-sessions/client/core/titles
  */
 
@@ -21,10 +18,7 @@ export interface SummaryList {
   readonly byId: Readonly<Record<string, TitledSummary | undefined>>
 }
 
-/**
- * Sessions whose rows show a fallback instead of a title.
- * @returns their ids, in list order.
- */
+/** Sessions whose rows show a fallback instead of a title. */
 export function untitledIds(list: SummaryList): string[] {
   const ids: string[] = []
   for (const id of list.ids) {
@@ -34,11 +28,7 @@ export function untitledIds(list: SummaryList): string[] {
   return ids
 }
 
-/**
- * The list with known titles in the rows that fall back.
- * @param titles - titles the plugin knows, by session id.
- * @returns the same list when no row changes, else a copy with those rows' `displayTitle` replaced.
- */
+/** The list with known titles in the rows that fall back. `titles`: titles the plugin knows, by session id. Returns the same list when no row changes, else a copy with those rows' `displayTitle` replaced. */
 export function withTitles<L extends SummaryList>(list: L, titles: ReadonlyMap<string, string>): L {
   let byId: Record<string, TitledSummary | undefined> | undefined
   for (const id of list.ids) {

@@ -1,10 +1,6 @@
 /**
- * A click on one of this source's session chips in the composer opens the
- * chip's source; a chip of part of a session opens it at the first cited
- * message, with the cited messages marked. rc.8 draws chips in a layer under
- * the text area that takes no pointer events, so the click is the text
- * area's, matched against the chips' boxes. The draft stays in the session's composer. The same source
- * opens from the chip's row in the reference dock, by keyboard too.
+ * A click on one of this source's session chips in the composer opens the chip's source; a chip of
+ * part of a session opens it at the first cited message, with the cited messages marked.
  * @module @wishp3/dsh-sessions/client/mention/chip-open
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
@@ -27,10 +23,7 @@ function hit(element: Element, x: number, y: number): boolean {
   return [...element.getClientRects()].some(box => x >= box.left && x <= box.right && y >= box.top && y <= box.bottom)
 }
 
-/**
- * Listens for clicks on chips until disposed.
- * @param deps - the sessions service and the draft's chips.
- */
+/** Listens for clicks on chips until disposed. `deps`: the sessions service and the draft's chips. */
 export function openChipsOnClick(deps: ChipOpenDeps): () => void {
   const onClick = (event: MouseEvent) => {
     if (event.button !== 0 || !(event.target instanceof HTMLTextAreaElement)) return

@@ -1,10 +1,6 @@
 /**
- * One preflight per send. The input machine serializes every chip of a draft
- * at once; each session chip's codec asks this batch, which checks the whole
- * draft in one request: every chip together with the bare ids, typed
- * `@Title`s and pasted mentions around them, exactly as the pre-step will
- * read the sent text. Calls for the same draft revision share that request;
- * the next send checks again.
+ * One preflight per send. The input machine serializes every chip of a draft at once; each session
+ * chip's codec asks this batch, which checks the whole draft in one request.
  * @module @wishp3/dsh-sessions/client/mention/draft-preflight
  */
 import type { PreflightResponse } from '../../shared/wire.ts'
@@ -34,11 +30,7 @@ export interface DraftPreflightDeps {
   t(key: SessionsKey, params?: Record<string, string>): string
 }
 
-/**
- * The text the input machine will send for a draft: each chip's model form
- * over its display range, trimmed.
- * @param forms - the model form of each chip, in chip order.
- */
+/** The text the input machine will send for a draft: each chip's model form over its display range, trimmed. `forms`: the model form of each chip, in chip order. */
 export function sentText(snapshot: DraftSnapshot, forms: readonly string[]): string {
   let out = ''
   let cursor = 0
@@ -58,13 +50,7 @@ export class DraftPreflight {
     this.deps = deps
   }
 
-  /**
-   * Checks the draft of a session once per revision.
-   * @param sessionId - the session being sent in.
-   * @param signal - cancellation of this chip's serialization.
-   * @returns resolves when the send may go on.
-   * @throws {Error} with the reason, in the user's language, when the send is blocked.
-   */
+  /** Checks the draft of a session once per revision. Returns resolves when the send may go on. Throws {Error} with the reason, in the user's language, when the send is blocked. */
   check(sessionId: string, signal: AbortSignal): Promise<void> {
     const snapshot = this.deps.draft(sessionId)
     if (snapshot === undefined) return Promise.reject(new Error(this.deps.t('error.unavailable')))

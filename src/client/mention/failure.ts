@@ -18,11 +18,7 @@ const KEYS: Readonly<Record<SendCheckCode, SessionsKey>> = {
   'agent-cannot-read': 'error.agentCannotRead',
 }
 
-/**
- * The locale key for a send-check code; `{label}` in the text names the chip.
- * @param code - a code from the host, or none when the host gave no answer.
- * @returns the key of its sentence; a code this browser half does not know reads as unavailable.
- */
+/** The locale key for a send-check code; `{label}` in the text names the chip. `code`: a code from the host, or none when the host gave no answer. */
 export function failureKey(code: SendCheckCode | undefined): SessionsKey {
   return code !== undefined && Object.hasOwn(KEYS, code) ? KEYS[code] : 'error.unavailable'
 }

@@ -1,7 +1,6 @@
 /**
- * The `@` feature: the source for files and scoped sessions, with the batch
- * that checks a whole draft once per send. It waits for the services it
- * uses and for nothing else, so a missing one costs this feature alone.
+ * The `@` feature: the source for files and scoped sessions, with the batch that checks a whole draft
+ * once per send.
  * @module @wishp3/dsh-sessions/client/mention/register
  */
 import type {} from '@deepseek-ai/dsh-api-remotes/client'
@@ -39,10 +38,7 @@ export const mentionsFeature = {
   apply: registerMentions,
 }
 
-/**
- * Registers the source on the feature's fiber.
- * @param config - the routes and the locale lookup.
- */
+/** Registers the source on the feature's fiber. */
 function registerMentions(ctx: ClientContext, { api, t, refused, excerpt }: MentionsConfig): void {
   const scope = (sessionId: string) => ctx.sessions.scope(SessionId(sessionId))
   const batch = new DraftPreflight({
@@ -92,10 +88,7 @@ function registerMentions(ctx: ClientContext, { api, t, refused, excerpt }: Ment
   }), 'dsh-sessions: a chip opens its source')
 }
 
-/**
- * Follows the current session's draft and turns the message references
- * written in it (pasted, usually) into chips of this source.
- */
+/** Follows the current session's draft and turns the message references written in it (pasted, usually) into chips of this source. */
 function watchWrittenReferences(ctx: ClientContext): () => void {
   const scope = (sessionId: string) => ctx.sessions.scope(SessionId(sessionId))
   const port: WrittenChipsPort = {

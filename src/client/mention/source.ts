@@ -1,12 +1,6 @@
 /**
- * The plugin's one `@` source. It replaces the built-in
- * `ui-reference` source, which the bundle patch disables: the files group is
- * the built-in's (same candidates from `fileReferences`, same names, same
- * chips, same text sent), and the session group comes from this plugin's
- * scoped candidates route, for a bare query and for the quoted `@"…"` form
- * alike; a session found by its content shows an excerpt of it as text. A session chip's codec has the whole draft checked
- * once per send; a blocked send rejects with the reason in the user's
- * language, which keeps the draft and every chip.
+ * The plugin's one `@` source. It replaces the built-in `ui-reference` source, which the bundle patch
+ * disables.
  * @module @wishp3/dsh-sessions/client/mention/source
  */
 import type { FileReferenceCandidate } from '@deepseek-ai/dsh-file-reference/types'
@@ -83,14 +77,7 @@ function noMatchRow(query: string, deps: MentionSourceDeps): InputTriggerCandida
   return { name: deps.t('candidate.noMatch', { query: query.trim() }), section: deps.t('section.sessions'), value: JSON.stringify(notice) }
 }
 
-/**
- * A session row: its title alone as the name (the menu gives the name 40 % of
- * the row, and the section heading already says these are sessions), then
- * what tells two like titles apart: its age and, for a session of another
- * workspace, that workspace's name. A session found by what was said in it
- * shows the excerpt first, so the match stays visible in a narrow row. The id
- * stays with the row menu's Copy session ID.
- */
+/** A session row: its title alone as the name (the menu gives the name 40 % of the row, and the section heading already says these are sessions), then what tells two like titles apart: its age and, for a session of another workspace, that workspace's name. A session found by what was said in it shows the excerpt first, so the match stays visible in a narrow row. The id stays with the row menu's Copy session ID. */
 function sessionRow(citingSessionId: string, candidate: Candidate, section: string, deps: MentionSourceDeps): InputTriggerCandidate {
   const age = formatAge(candidate.createdAt, deps.now(), deps.locale())
   const parts = [
@@ -107,11 +94,7 @@ function sessionRow(citingSessionId: string, candidate: Candidate, section: stri
   }
 }
 
-/**
- * Builds the source.
- * @param deps - file listing, routes, locale and clock.
- * @returns the `@` source to register.
- */
+/** Builds the source. */
 export function createMentionSource(deps: MentionSourceDeps): InputTriggerSource {
   return {
     trigger: '@',

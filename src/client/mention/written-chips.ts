@@ -1,9 +1,5 @@
 /**
- * Turns message references written in a draft as text into chips: each
- * labelled `@[Title · #n](dsh-messages:…)` outside the chips, one at a time
- * through the input machine's `slash/input-insert-reference` over its span,
- * guarded by the draft revision. The chip sends exactly the text it
- * replaced, so a reference that cannot become a chip still resolves as text.
+ * Turns message references written in a draft as text into chips.
  * @module @wishp3/dsh-sessions/client/mention/written-chips
  */
 import type { InputState } from '../contract.ts'
@@ -34,11 +30,7 @@ export interface WrittenChipsPort {
 /** Most edits one pass makes, so a draft that keeps changing under it cannot hold it. */
 const MAX_EDITS = 16
 
-/**
- * Turns the written references of a session's draft into chips.
- * @param chipOf - the chip of one written reference.
- * @returns how many became chips.
- */
+/** Turns the written references of a session's draft into chips. */
 export function chipWrittenReferences(port: WrittenChipsPort, sessionId: string, chipOf: (written: WrittenReference) => ChipInsert): number {
   let chipped = 0
   for (let edit = 0; edit < MAX_EDITS; edit += 1) {

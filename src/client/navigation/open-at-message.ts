@@ -1,15 +1,7 @@
 /**
- * Opens a session at one message: the session is opened as the sidebar
- * opens it, older history is loaded page by page until the message's row is
- * there, and once the view has settled (it jumps to the end when a session
- * opens) the row is scrolled to the middle of the view and marked briefly.
- * rc.8 has no way to open a session at a message, so this follows the
- * session's chat rows (each carries the log sequence number it starts at)
- * and the row elements. For a few seconds after,
- * the row is brought back if the view moves it away, until the user
- * scrolls, types or clicks. Gives up quietly after
- * {@link GIVE_UP_MS}, or when the user opens another session: the session
- * is open either way.
+ * Opens a session at one message: the session is opened as the sidebar opens it, older history is
+ * loaded page by page until the message's row is there, and once the view has settled (it jumps to the
+ * end when a session opens) the row is scrolled to the middle of the view and marked briefly.
  * @module @wishp3/dsh-sessions/client/navigation/open-at-message
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
@@ -37,12 +29,7 @@ function inView(element: HTMLElement): boolean {
   return box.bottom > 0 && box.top < window.innerHeight && box.height > 0
 }
 
-/**
- * Opens a session at a message.
- * @param seq - the message's log sequence number.
- * @param alsoMark - more messages to mark when their rows are loaded (the rest of a part reference).
- * @returns when the row has been shown, or the search given up.
- */
+/** Opens a session at a message. `alsoMark`: more messages to mark when their rows are loaded (the rest of a part reference). Returns when the row has been shown, or the search given up. */
 export async function openAtMessage(sessions: ClientContext['sessions'], sessionId: string, seq: number, alsoMark: readonly number[] = []): Promise<void> {
   const id = SessionId(sessionId)
   sessions.open(id)

@@ -1,9 +1,5 @@
 /**
- * Follows the chat rows of the session on screen. rc.8 has no event for a
- * row drawn or redrawn, so every follower is called again a moment after the
- * page changes (one observer of the document's body serves all followers)
- * or the current session changes, and once when it starts. Each call reads
- * the current session's chat nodes as they are then.
+ * Follows the chat rows of the session on screen.
  * @module @wishp3/dsh-sessions/client/official/chat-rows
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
@@ -12,7 +8,6 @@ import type { ReadNode } from '../core/snapshot-sources.ts'
 /** Milliseconds the page is let settle before a follower is called again. */
 const SETTLE_MS = 120
 
-/** What a follower is given on each call. */
 export interface ChatView {
   /** The current session; `undefined` when none is. */
   readonly sessionId: string | undefined
@@ -20,11 +15,9 @@ export interface ChatView {
   readonly nodes: Iterable<ReadNode> | undefined
 }
 
-/** A running follower. */
 export interface ChatRowsFollower {
   /** Calls the follower again once the page has settled (calls made meanwhile are one). */
   schedule(): void
-  /** Stops following. */
   dispose(): void
 }
 
@@ -45,10 +38,7 @@ function watchPage(callback: () => void): () => void {
   }
 }
 
-/**
- * Calls `follow` with the current session's chat nodes until disposed.
- * @param follow - what to do with the rows; may call the follower's `schedule` again.
- */
+/** Calls `follow` with the current session's chat nodes until disposed. `follow`: what to do with the rows; may call the follower's `schedule` again. */
 export function followChatRows(sessions: ClientContext['sessions'], follow: (view: ChatView) => void): ChatRowsFollower {
   let timer: ReturnType<typeof setTimeout> | undefined
   const schedule = () => {

@@ -1,10 +1,5 @@
 /**
- * The host's markup as the browser half reads it: every selector of rc.8's
- * DOM this plugin relies on, and the rows the patched workspace browser
- * marks (see `workspace-browser/patch.ts`), each behind a small finder. rc.8
- * exports none of these elements, so a change of its markup is answered
- * here alone. The finders also look up the plugin's own marks on host
- * elements, so that no other file of the browser half queries the page.
+ * The host's markup as the browser half reads it.
  * @module @wishp3/dsh-sessions/client/official/markup
  */
 
@@ -45,7 +40,6 @@ export function chatRows(key: string): HTMLElement[] {
   return [...document.querySelectorAll<HTMLElement>(rowSelector(key))]
 }
 
-/** The element of a chat row on screen. */
 export function shownChatRow(key: string): HTMLElement | undefined {
   return chatRows(key).find(element => element.getClientRects().length > 0)
 }
@@ -61,7 +55,6 @@ export function messageActionBar(row: HTMLElement): HTMLElement | undefined {
   return bar instanceof HTMLElement && bar.querySelector('button') !== null ? bar : undefined
 }
 
-/** The composer card an element is in. */
 export function composerCardOf(element: Element): Element | null {
   return element.closest(COMPOSER_CARD)
 }
@@ -71,7 +64,6 @@ export function composerChips(card: Element): { readonly element: Element; reado
   return [...card.querySelectorAll(COMPOSER_CHIP)].map(element => ({ element, occurrence: element.getAttribute(CHIP_OCCURRENCE) }))
 }
 
-/** The composer's text area. */
 export function composerTextArea(): HTMLTextAreaElement | null {
   return document.querySelector<HTMLTextAreaElement>(`${COMPOSER_CARD} textarea`)
 }
@@ -86,12 +78,10 @@ export function treeRows(tree: HTMLElement): HTMLElement[] {
   return [...tree.querySelectorAll<HTMLElement>(TREE_ITEM)]
 }
 
-/** The first row of the sidebar's search results. */
 export function firstSearchResultRow(): HTMLElement | null {
   return document.querySelector<HTMLElement>(`${SEARCH_RESULTS} ${TREE_ITEM}`)
 }
 
-/** The workspace browser's row of a session. */
 export function sessionRow(sessionId: string): HTMLElement | null {
   return document.querySelector<HTMLElement>(`[${SESSION_ROW}="${CSS.escape(sessionId)}"]`)
 }

@@ -1,14 +1,5 @@
 /**
- * The matches in the excerpts the `@` menu and the sidebar's search show,
- * highlighted where they are drawn. The host draws both as plain text, so
- * the page's CSS Custom Highlight registry marks the ranges, styled with
- * the theme's tokens: an excerpt is shown as its text and remembered, and
- * after each change of the page the matches of the remembered excerpts in
- * the open menu and the sidebar's search results are highlighted again. A browser
- * without the registry shows the matches between the locale's marks.
- * Once a look finds no remembered excerpt on screen a second after the last
- * one was shown (its row may not be drawn yet before), changes of the page
- * are not looked at again until another excerpt is shown.
+ * The matches in the excerpts the `@` menu and the sidebar's search show, highlighted where they are drawn.
  * @module @wishp3/dsh-sessions/client/official/match-highlights
  */
 import { emphasise, type MarkedText, matchesIn } from '../core/snippet.ts'
@@ -47,18 +38,12 @@ export class MatchHighlights {
 
   private readonly marks: { open(): string; close(): string }
 
-  /**
-   * @param marks - the locale's marks before and after a match, for a browser without the registry.
-   */
+  /** `marks`: the locale's marks before and after a match, for a browser without the registry. */
   constructor(marks: { open(): string; close(): string }) {
     this.marks = marks
   }
 
-  /**
-   * The text a row shows for an excerpt.
-   * @param snippet - the excerpt and its matches.
-   * @returns the plain text, its matches highlighted once drawn; with marks where the page cannot highlight.
-   */
+  /** The text a row shows for an excerpt. Returns the plain text, its matches highlighted once drawn; with marks where the page cannot highlight. */
   show(snippet: MarkedText): string {
     if (this.registry === undefined) return emphasise(snippet, this.marks.open(), this.marks.close())
     this.excerpts.delete(snippet.text)
@@ -70,11 +55,7 @@ export class MatchHighlights {
     return snippet.text
   }
 
-  /**
-   * Starts highlighting in a document: its style rule and a watch of its changes.
-   * @param doc - the page's document.
-   * @returns a function that stops, removing the rule and the highlight.
-   */
+  /** Starts highlighting in a document: its style rule and a watch of its changes. */
   start(doc: Document): () => void {
     const registry = registryOf(doc.defaultView)
     if (registry === undefined) return () => {}

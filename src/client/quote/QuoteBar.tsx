@@ -1,9 +1,7 @@
 /**
- * The quote bar above the composer: one entry per quote chip of the
- * draft, derived from the input state on every render (no state of its own
- * but which entries are expanded), so undo, redo, paste and hand-deletion
- * keep it in sync. Each entry shows its label and first line, expands to the
- * full text, and removes its chip.
+ * The quote bar above the composer: one entry per quote chip of the draft, derived from the input
+ * state on every render (no state of its own but which entries are expanded), so undo, redo, paste and
+ * hand-deletion keep it in sync.
  * @module @wishp3/dsh-sessions/client/quote/QuoteBar
  */
 import { useState } from 'react'
@@ -12,11 +10,7 @@ import { decodeQuoteRef, firstLine } from '../core/quote.ts'
 import { quoteOccurrences } from './composer.ts'
 import css from './QuoteBar.module.css'
 
-/**
- * Renders the bar.
- * @param props - copy, input state and the remove action.
- * @returns the bar, or nothing without quotes.
- */
+/** Renders the bar. `props`: copy, input state and the remove action. Returns the bar, or nothing without quotes. */
 export function QuoteBar(props: QuoteBarProps) {
   const { t } = props
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set())

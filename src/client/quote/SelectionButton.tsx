@@ -1,9 +1,5 @@
 /**
- * The floating "Add to chat" button above a quotable selection. It
- * follows the selection as the page scrolls or resizes, hides when the
- * selection collapses or leaves the conversation, and shows only while the
- * current draft is in the plain phase. Pressing it keeps the selection until
- * the quote is taken.
+ * The floating "Add to chat" button above a quotable selection.
  * @module @wishp3/dsh-sessions/client/quote/SelectionButton
  */
 import { useEffect, useState } from 'react'
@@ -11,11 +7,7 @@ import type { SelectionButtonProps } from '../contract.ts'
 import { quotableSelection, type QuotableSelection } from './selection.ts'
 import css from './SelectionButton.module.css'
 
-/**
- * Renders the button, or nothing.
- * @param props - copy, the phase check and the quote action.
- * @returns the button while a quotable selection exists.
- */
+/** Renders the button, or nothing. `props`: copy, the phase check and the quote action. */
 export function SelectionButton(props: SelectionButtonProps) {
   const [selection, setSelection] = useState<QuotableSelection | undefined>(undefined)
   useEffect(() => {

@@ -1,21 +1,5 @@
 /**
- * Quote chips in a session's draft, through the input machine's own events:
- * chips go in with `slash/input-insert-reference`, line breaks with
- * `slash/input-insert-text`, and chips come out with
- * `slash/input-consume-token`, each guarded by the draft revision; a
- * revision that moved under a request is read again and the request retried.
- *
- * Layout: every quote chip sits on a line of its own. A quote goes at the end
- * of the draft, after a line break when the draft does not already end with
- * one, and the space the machine puts after a chip becomes a line break. So
- * the text that follows a quote starts its own line, with no space in front,
- * and the chip's quote block (see `quoteChipText`) is followed by an empty
- * line. Adding a quote is up to three undo steps (the line break before it,
- * the chip, the line break after it); removing one is a single step.
- *
- * Numbers: a new chip gets one more than the highest number of the quote
- * chips in the draft (see `nextQuoteNumber`); existing chips are never
- * renumbered.
+ * Quote chips in a session's draft, through the input machine's own events.
  * @module @wishp3/dsh-sessions/client/quote/composer
  */
 import type { InputState, QuoteChip } from '../contract.ts'
@@ -47,18 +31,12 @@ export interface ComposerPort {
 
 const ATTEMPTS = 5
 
-/**
- * The quote chips of a draft, in draft order.
- * @returns its `dsh-sessions-quote` chips.
- */
+/** The quote chips of a draft, in draft order. */
 export function quoteOccurrences<C extends { readonly source: string }>(state: { readonly occurrences: readonly C[] }): C[] {
   return state.occurrences.filter(occurrence => occurrence.source === QUOTE_SOURCE)
 }
 
-/**
- * Runs `step` against fresh state until it reports done (applied, or nothing
- * to do) or the attempts run out; false when the draft stops accepting edits.
- */
+/** Runs `step` against fresh state until it reports done (applied, or nothing to do) or the attempts run out; false when the draft stops accepting edits. */
 function retried(port: ComposerPort, sessionId: string, step: (state: DraftState) => boolean): boolean {
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const state = port.state(sessionId)
@@ -68,12 +46,7 @@ function retried(port: ComposerPort, sessionId: string, step: (state: DraftState
   return false
 }
 
-/**
- * Appends a quote chip at the end of the draft, on a line of its own.
- * @param text - the quote text (already trimmed and truncated).
- * @param label - the chip label for a number (`Quote N`).
- * @returns the draft length after the insertion, or `undefined` when the draft does not accept it.
- */
+/** Appends a quote chip at the end of the draft, on a line of its own. `text`: the quote text (already trimmed and truncated). `label`: the chip label for a number (`Quote N`). Returns the draft length after the insertion, or `undefined` when the draft does not accept it. */
 export function appendQuote(port: ComposerPort, sessionId: string, text: string, label: (n: number) => string): number | undefined {
   const lineStart = retried(port, sessionId, state => {
     const end = state.draft.length
@@ -102,22 +75,12 @@ export function appendQuote(port: ComposerPort, sessionId: string, text: string,
   return port.state(sessionId)?.draft.length
 }
 
-/**
- * Whether removing `[start, end)` leaves the machine an edit it reads as
- * exactly that range. The machine recovers the edit from the text before and
- * after (longest common prefix first), so the removed text's first character
- * must differ from the character after it; otherwise the recovered range
- * slides right, into a chip that follows.
- */
+/** Whether removing `[start, end)` leaves the machine an edit it reads as exactly that range. The machine recovers the edit from the text before and after (longest common prefix first), so the removed text's first character must differ from the character after it; otherwise the recovered range slides right, into a chip that follows. */
 function exactRemoval(draft: string, start: number, end: number): boolean {
   return start < end && (end === draft.length || draft[start] !== draft[end])
 }
 
-/**
- * Removes one quote chip, with the line break or space after it when that
- * keeps every other chip intact.
- * @returns true when removed.
- */
+/** Removes one quote chip, with the line break or space after it when that keeps every other chip intact. */
 export function removeQuote(port: ComposerPort, sessionId: string, occurrenceId: number): boolean {
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const state = port.state(sessionId)

@@ -1,7 +1,6 @@
 /**
- * The quote feature: the chip source, the "Add to chat" button in
- * `shell.overlay`, and the quote bar in `conversation.input.dock`. It waits
- * for the services it uses and for nothing else.
+ * The quote feature: the chip source, the "Add to chat" button in `shell.overlay`, and the quote bar
+ * in `conversation.input.dock`. It waits for the services it uses and for nothing else.
  * @module @wishp3/dsh-sessions/client/quote/register
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
@@ -25,10 +24,7 @@ export const quotesFeature = {
   apply: registerQuotes,
 }
 
-/**
- * Registers the quote feature on its fiber.
- * @param config - the plugin's locale lookup, with `{n}` parameters.
- */
+/** Registers the quote feature on its fiber. `config`: the plugin's locale lookup, with `{n}` parameters. */
 function registerQuotes(ctx: ClientContext, { t }: { readonly t: SessionsLookup }): void {
   const port = composerPort(ctx)
   ctx.effect(() => ctx.inputTriggers.registerSource(createQuoteSource()), 'dsh-sessions: quote chip source')

@@ -1,7 +1,6 @@
 /**
- * Which text selection can be quoted: a non-empty selection whose both
- * ends lie in the conversation and outside the composer's seat (which also
- * holds the quote bar).
+ * Which text selection can be quoted: a non-empty selection whose both ends lie in the conversation
+ * and outside the composer's seat (which also holds the quote bar).
  * @module @wishp3/dsh-sessions/client/quote/selection
  */
 import { inConversation } from '../official/markup.ts'
@@ -23,11 +22,7 @@ function quotable(node: Node | null): boolean {
   return element !== null && inConversation(element)
 }
 
-/**
- * Reads the current selection.
- * @param selection - `document.getSelection()`.
- * @returns the quotable selection, or `undefined`.
- */
+/** Reads the current selection. Returns the quotable selection, or `undefined`. */
 export function quotableSelection(selection: Selection | null): QuotableSelection | undefined {
   if (selection === null || selection.isCollapsed || selection.rangeCount === 0) return undefined
   const text = selection.toString()

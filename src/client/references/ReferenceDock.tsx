@@ -1,17 +1,8 @@
 /**
- * The reference dock above the composer: for each session chip of the draft,
- * what its snapshot will add to the context (size, token estimate, whether
- * it is cut to fit) or why it cannot be attached, kept current while the
- * draft changes; and, after a send, which references the host could not
- * attach and why. A rejected message comes back into an empty composer.
- * Titles are clamped by style only, with the whole title on hover; a title
- * is a button that opens the chip's source (the draft stays). Each chip can
- * be narrowed from its row: the whole session, the last turn or the last
- * three turns, messages chosen from a list of the latest ones, or a pointer
- * the agent reads on demand (while the session tools are on); the narrowed
- * chip replaces the chip in the draft, and its size is measured again
- * before the send. With `referenceMode` `agent`, a session chip picked or
- * written whole becomes a pointer as it appears, unless its row was chosen.
+ * The reference dock above the composer: for each session chip of the draft, what its snapshot will
+ * add to the context (size, token estimate, whether it is cut to fit) or why it cannot be attached,
+ * kept current while the draft changes; and, after a send, which references the host could not attach
+ * and why.
  * @module @wishp3/dsh-sessions/client/references/ReferenceDock
  */
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
@@ -70,10 +61,7 @@ function partWords(label: string, t: ReferenceDockProps['t']): string {
   return count === 1 ? t('narrow.partOne') : t('narrow.part', { n: String(count) })
 }
 
-/**
- * One chip's narrowing control: a choice of how much of the source to cite,
- * and, for "choose messages", a list of the latest messages to tick.
- */
+/** One chip's narrowing control: a choice of how much of the source to cite, and, for "choose messages", a list of the latest messages to tick. */
 function NarrowControl(props: { chip: DockChip; dock: ReferenceDockProps; agentTools: boolean; onChosen: () => void }) {
   const { chip, dock } = props
   const { t } = dock
@@ -172,11 +160,7 @@ function NarrowControl(props: { chip: DockChip; dock: ReferenceDockProps; agentT
   )
 }
 
-/**
- * Renders the dock.
- * @param props - copy, draft chips, the measuring and outcome faces.
- * @returns the dock, or nothing while there is nothing to show.
- */
+/** Renders the dock. `props`: copy, draft chips, the measuring and outcome faces. Returns the dock, or nothing while there is nothing to show. */
 export function ReferenceDock(props: ReferenceDockProps) {
   const { t } = props
   const chips = useMemo(() => chipsOf(props.input, props.source), [props.input, props.source])

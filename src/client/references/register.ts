@@ -1,9 +1,5 @@
 /**
- * Registers the reference dock in `conversation.input.dock`, bound to the
- * routes: it measures the draft's session chips and follows the session's
- * reference outcomes with one long-lived request at a time. It also makes
- * the sent references of the session on screen lead back to their sources
- * (see `sent-references.ts`).
+ * Registers the reference dock in `conversation.input.dock`, bound to the routes.
  * @module @wishp3/dsh-sessions/client/references/register
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
@@ -32,10 +28,7 @@ const RETRY_MS = 3_000
 /** Longest wait for the composer to settle before a rejected message is given back. */
 const RESTORE_WAIT_MS = 15_000
 
-/**
- * Reports a session's outcomes as they arrive, from the newest one known at
- * the first call on, until the signal ends.
- */
+/** Reports a session's outcomes as they arrive, from the newest one known at the first call on, until the signal ends. */
 async function follow(api: SessionsApi, sessionId: string, seen: Map<string, number>, report: (outcome: Outcome) => void, signal: AbortSignal): Promise<void> {
   while (!signal.aborted) {
     try {
@@ -125,13 +118,7 @@ function registerReferenceDock(ctx: ClientContext, { api, t, refused }: { readon
 /** Attempts at an edit whose draft revision moved under it. */
 const ATTEMPTS = 5
 
-/**
- * Replaces one chip of a session's draft with a chip of this plugin citing
- * `chip`: the chip comes out (`slash/input-consume-token` over its span) and
- * the new one goes in at its place (`slash/input-insert-reference`), each
- * guarded by the draft revision and retried when it moved.
- * @returns true when the new chip is in.
- */
+/** Replaces one chip of a session's draft with a chip of this plugin citing `chip`: the chip comes out (`slash/input-consume-token` over its span) and the new one goes in at its place (`slash/input-insert-reference`), each guarded by the draft revision and retried when it moved. Returns true when the new chip is in. */
 function replaceChip(ctx: ClientContext, sessionId: string, occurrenceId: number, chip: { readonly sessionId: string; readonly label: string; readonly mention: string }): boolean {
   const actx = ctx.sessions.scope(SessionId(sessionId))
   if (actx === undefined) return false

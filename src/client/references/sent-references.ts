@@ -1,16 +1,6 @@
 /**
- * Sent references that lead back to their source. rc.8 shows a sent session
- * reference as a label in the user's bubble that is neither a link nor
- * carries the session id; the id, the snapshot's
- * capture and, for a part reference, the cited messages' seqs are in the
- * data of the context node that follows the message (see
- * `core/snapshot-sources.ts`). This follows the current session's chat rows
- * and makes each such label a link: clicking it (or Enter when focused)
- * opens the source, at the first cited message of a part reference with the
- * cited messages marked. A reference whose source has gained messages since
- * its snapshot gets an "updated since" tag after the label, with the capture
- * time in its tooltip; clicking it opens the source at the first message the
- * model did not see. The draft of the session left stays in its composer.
+ * Sent references that lead back to their source. rc.8 shows a sent session reference as a label in
+ * the user's bubble that is neither a link nor carries the session id.
  * @module @wishp3/dsh-sessions/client/references/sent-references
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
@@ -45,10 +35,7 @@ interface Known {
   readonly answer: SourceSince | undefined
 }
 
-/**
- * Decorates the sent references of the session on screen until disposed.
- * @param deps - the sessions service, the since route and the locale.
- */
+/** Decorates the sent references of the session on screen until disposed. `deps`: the sessions service, the since route and the locale. */
 export function decorateSentReferences(deps: SentReferencesDeps): () => void {
   const known = new Map<string, Known>()
   const asking = new Set<string>()

@@ -1,10 +1,7 @@
 /**
- * The "Session references" card: collapsed by default; expanded, every key
- * of the `dsh-sessions` section is edited here, each by its name in the UI
- * language, checked as the settings route checks it, and saved together to
- * `settings.yaml` through the injected settings scope, applied at once. Each
- * key says where its value comes from: set here, set in the profile's row, or
- * the plugin's default.
+ * The "Session references" card: collapsed by default; expanded, every key of the `dsh-sessions`
+ * section is edited here, each by its name in the UI language, checked as the settings route checks
+ * it, and saved together to `settings.yaml` through the injected settings scope, applied at once.
  * @module @wishp3/dsh-sessions/client/settings/ScopeCard
  */
 import { useState } from 'react'
@@ -34,10 +31,7 @@ function sourceKey(state: ScopeCardState, key: keyof Config): SessionsKey {
   return base !== undefined && base !== DEFAULTS[key] ? 'settings.source.profile' : 'settings.source.default'
 }
 
-/**
- * The patch to save, or the first refusal, in the UI language.
- * @returns the changed keys, checked.
- */
+/** The patch to save, or the first refusal, in the UI language. */
 function checked(staged: Staged, t: ScopeCardProps['t']): { readonly patch: Partial<Config> } | { readonly refusal: string } {
   const patch: Record<string, unknown> = { ...staged.values }
   for (const [key, text] of Object.entries(staged.typed) as [NumberKey, string][]) {
@@ -51,11 +45,7 @@ function checked(staged: Staged, t: ScopeCardProps['t']): { readonly patch: Part
   return { patch: patch as Partial<Config> }
 }
 
-/**
- * Renders the card.
- * @param props - copy, the settings snapshot hook and the save action.
- * @returns the card, or nothing while the section is unavailable.
- */
+/** Renders the card. `props`: copy, the settings snapshot hook and the save action. Returns the card, or nothing while the section is unavailable. */
 export function ScopeCard(props: ScopeCardProps) {
   const { t } = props
   const state = props.useScopeCard(snapshot => snapshot)

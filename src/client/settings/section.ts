@@ -1,7 +1,6 @@
 /**
- * The `dsh-sessions` settings section as the card reads and writes it,
- * through the host's settings scope: a snapshot source for the card's
- * selector hook, and the scope write.
+ * The `dsh-sessions` settings section as the card reads and writes it, through the host's settings
+ * scope: a snapshot source for the card's selector hook, and the scope write.
  * @module @wishp3/dsh-sessions/client/settings/section
  */
 import type { SettingsScope } from '@deepseek-ai/dsh-client-runtime/client'
@@ -9,32 +8,19 @@ import type { Config } from '../../config.ts'
 import { DEFAULTS } from '../../shared/settings-rules.ts'
 import type { ReadingSettings, ScopeCardInjected, ScopeCardState } from '../contract.ts'
 
-/**
- * The section the host resolved (defaults, row config, user layer), when it
- * has the shape the card reads.
- * @param value - the settings scope's resolved value.
- * @returns the configuration, or `undefined`.
- */
+/** The section the host resolved (defaults, row config, user layer), when it has the shape the card reads. */
 function resolved(value: unknown): Config | undefined {
   if (typeof value !== 'object' || value === null) return undefined
   const scope = (value as { scope?: unknown }).scope
   return scope === 'workspace' || scope === 'all' ? value as Config : undefined
 }
 
-/**
- * The keys the user layer (the `dsh-sessions` section of `settings.yaml`)
- * sets: a key present there is an override, whatever its value.
- * @param user - the settings scope's raw user layer.
- */
+/** The keys the user layer (the `dsh-sessions` section of `settings.yaml`) sets: a key present there is an override, whatever its value. */
 function userKeys(user: unknown): ReadonlySet<string> {
   return typeof user === 'object' && user !== null ? new Set(Object.keys(user)) : new Set()
 }
 
-/**
- * Binds the card to the section.
- * @param scope - `ctx.settingsScope.bind({ namespace: 'dsh-sessions' })`.
- * @returns what the card's slot entry injects.
- */
+/** Binds the card to the section. */
 export function bindSettingsSection(scope: SettingsScope<unknown>): ScopeCardInjected {
   let source: unknown
   let state: ScopeCardState = { available: false, writable: false, value: undefined, fromFile: new Set(), base: undefined }
@@ -54,12 +40,7 @@ export function bindSettingsSection(scope: SettingsScope<unknown>): ScopeCardInj
   }
 }
 
-/**
- * The settings the reference dock reads, from the same section as the card;
- * without the host's settings service, the defaults.
- * @param scope - the section, bound to the plugin's namespace; `undefined` when the host has none.
- * @returns the current values and a way to follow them.
- */
+/** The settings the reference dock reads, from the same section as the card; without the host's settings service, the defaults. `scope`: the section, bound to the plugin's namespace; `undefined` when the host has none. */
 export function bindReadingSettings(scope: SettingsScope<unknown> | undefined): { current(): ReadingSettings; subscribe(listener: () => void): () => void } {
   const defaults: ReadingSettings = { agentTools: DEFAULTS.agentTools, referenceMode: DEFAULTS.referenceMode }
   if (scope === undefined) return { current: () => defaults, subscribe: () => () => {} }

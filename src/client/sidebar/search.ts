@@ -1,13 +1,5 @@
 /**
- * The Search sessions box, answered by the plugin's `search` route instead
- * of the host's search: titles and what was said, in every language, with
- * the matching message of each content match remembered so that opening the
- * row can go to it. Where the route cannot answer (the plugin's host half is
- * not there, or fails), the host's own search answers, so the box never does
- * worse than without the plugin. While the content index is still being
- * built, a query without matches is said to be incomplete, never "no such
- * session". The titles an answer names are handed on before its rows are
- * drawn, so a found session's row shows its title at once.
+ * The Search sessions box, answered by the plugin's `search` route instead of the host's search.
  * @module @wishp3/dsh-sessions/client/sidebar/search
  */
 import type { SessionsApi } from '../api.ts'
@@ -26,10 +18,7 @@ export class SidebarSearch {
   private readonly titles: Pick<TitleStore, 'learn'>
   private readonly excerpt: (snippet: MarkedText) => string
 
-  /**
-   * @param titles - the rows' title store, which learns the titles each answer names.
-   * @param excerpt - the text a row shows for an excerpt, its matches highlighted or marked.
-   */
+  /** `titles`: the rows' title store, which learns the titles each answer names. `excerpt`: the text a row shows for an excerpt, its matches highlighted or marked. */
   constructor(api: Pick<SessionsApi, 'search'>, t: SessionsLookup, titles: Pick<TitleStore, 'learn'>, excerpt: (snippet: MarkedText) => string) {
     this.api = api
     this.t = t
@@ -37,11 +26,7 @@ export class SidebarSearch {
     this.excerpt = excerpt
   }
 
-  /**
-   * Answers one query.
-   * @param signal - aborted when the user types on.
-   * @returns the rows: title matches, then matches of what was said with their excerpts.
-   */
+  /** Answers one query. */
   async search(query: string, signal: AbortSignal, hostSearch: (query: string, signal: AbortSignal) => Promise<SearchPage>): Promise<SearchPage> {
     let answer
     try {
@@ -70,19 +55,12 @@ export class SidebarSearch {
     }
   }
 
-  /**
-   * The note shown while the index is still being built.
-   * @returns the note for that query's answer, if it came while the index was incomplete.
-   */
+  /** The note shown while the index is still being built. */
   indexingNote(query: string): string | undefined {
     return this.indexing?.query === query.trim() ? this.indexing.note : undefined
   }
 
-  /**
-   * Where a found session's match is.
-   * @param sessionId - a session of the latest answer.
-   * @returns `{ seq }` for a match of what was said (`seq` undefined where the index does not know it); `undefined` for a title match.
-   */
+  /** Where a found session's match is. Returns `{ seq }` for a match of what was said (`seq` undefined where the index does not know it); `undefined` for a title match. */
   matchOf(sessionId: string): { seq: number | undefined } | undefined {
     return this.matches.has(sessionId) ? { seq: this.matches.get(sessionId) } : undefined
   }

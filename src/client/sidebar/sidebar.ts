@@ -1,8 +1,5 @@
 /**
- * The sidebar module the patched workspace browser requires (see
- * `workspace-browser/contract.ts`): its Search sessions box answered by the
- * plugin's search, a content result opened at its matching message, and
- * real titles in the rows the host shows under their workspace's name.
+ * The sidebar module the patched workspace browser requires (see `workspace-browser/contract.ts`).
  * @module @wishp3/dsh-sessions/client/sidebar/sidebar
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'

@@ -1,9 +1,5 @@
 /**
- * The titles the plugin knows of sessions whose sidebar rows show their
- * workspace's name: asked of the `titles` route in batches for the rows on
- * screen, kept for the page's life, and asked again while the host says the
- * logs are still being read (titles of sessions another process wrote come
- * from their logs). Listeners hear of every title that arrives.
+ * The titles the plugin knows of sessions whose sidebar rows show their workspace's name.
  * @module @wishp3/dsh-sessions/client/sidebar/titles
  */
 import type { SessionsApi } from '../api.ts'
@@ -41,21 +37,13 @@ export class TitleStore {
   /** Changes whenever a title arrives. */
   version = (): number => this.version_
 
-  /**
-   * Hears of arriving titles.
-   * @param listener - called after titles arrive.
-   */
+  /** Hears of arriving titles. */
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener)
     return () => { this.listeners.delete(listener) }
   }
 
-  /**
-   * Takes titles learnt elsewhere (a search answer names its sessions'
-   * titles), so their rows need not wait for a request of their own.
-   * Listeners hear once, and only when a title is new or changed.
-   * @param titles - titles by session id.
-   */
+  /** Takes titles learnt elsewhere (a search answer names its sessions' titles), so their rows need not wait for a request of their own. Listeners hear once, and only when a title is new or changed. */
   learn(titles: Iterable<readonly [string, string]>): void {
     let changed = false
     for (const [id, title] of titles) {
@@ -72,10 +60,7 @@ export class TitleStore {
     for (const listener of this.listeners) listener()
   }
 
-  /**
-   * Asks for the titles of these sessions, unless known or settled.
-   * @param ids - sessions whose rows lack a title.
-   */
+  /** Asks for the titles of these sessions, unless known or settled. */
   want(ids: readonly string[]): void {
     let added = false
     for (const id of ids) {

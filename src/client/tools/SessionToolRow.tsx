@@ -1,10 +1,6 @@
 /**
- * A `search_sessions` or `read_session` call as the conversation shows it:
- * one line in the host's tool-row rhythm, "Searched sessions for "…": 3
- * found" with the found titles, "Read Kiwi plans, messages 4–9", or
- * "Searched Kiwi plans for "rollout": 2 messages"; each
- * title opens its session. Renders from the call alone, so past calls show
- * the same once the tools are turned off.
+ * A `search_sessions` or `read_session` call as the conversation shows it: one line in the host's
+ * tool-row rhythm, "Searched sessions for "…".
  * @module @wishp3/dsh-sessions/client/tools/SessionToolRow
  */
 import { IconLinkOutline16, IconSearchOutline16 } from '@deepseek-ai/dsh-client-ui-primitives'
@@ -20,11 +16,7 @@ function sourceOf(block: ToolCallBlock): ToolCallSource {
   return { argsRaw: block.call?.argsRaw ?? '', settled: true, isError: block.isError, interrupted: block.error?.code === 'interrupted', text }
 }
 
-/**
- * The row.
- * @param props - the call (from the slot owner), the locale seat and the session opener.
- * @returns the row, or nothing for a call of another tool.
- */
+/** The row. `props`: the call (from the slot owner), the locale seat and the session opener. Returns the row, or nothing for a call of another tool. */
 export function SessionToolRow(props: SessionToolRowProps) {
   const { t } = props
   const model = toolRowModel(props.toolName, sourceOf(props.block))

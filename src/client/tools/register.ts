@@ -1,8 +1,7 @@
 /**
- * Registers the rows of the plugin's two model tools in the conversation:
- * one `tool.call.toolview` entry per tool name, as the host's own skill tool
- * registers its row, with the session opener injected. Registered whatever
- * the `agentTools` setting says, so earlier calls keep rendering.
+ * Registers the rows of the plugin's two model tools in the conversation: one `tool.call.toolview`
+ * entry per tool name, as the host's own skill tool registers its row, with the session opener
+ * injected.
  * @module @wishp3/dsh-sessions/client/tools/register
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'

@@ -1,26 +1,6 @@
 /**
- * The `/dsh-sessions` HTTP routes, behind the `/api` trust fence. Bodies are
- * JSON objects of at most {@link MAX_BODY_BYTES}; every refusal answers
- * `{ error: { code, message } }` with the status its code maps to here (and
- * only here), and a failing handler never takes the server down.
- *
- * - `POST /dsh-sessions/<route>` for each route of `RouteCalls` (see
- *   `shared/wire.ts`): its body is parsed into the route's request, and the
- *   route answers the route's response
- * - `GET /dsh-sessions/content-index` → where the content index stands, and the session catalog behind it (no session text)
- * - `GET /dsh-sessions/settings` → the effective settings
- * - `POST /dsh-sessions/settings` `{ …partial settings }` → the effective settings after the write
- *
- * Reads admit loopback and the deployment's trusted hosts, like `/api`; the
- * settings write admits loopback only, like the host's own settings methods.
- *
- * The scoped routes (`candidates`, `preflight`, `messages`) take the citing
- * session's workspace from the host alone: the session must be live in this
- * process or held by the session index (a draft the page created through
- * `session.create` is live), and any other is refused with 404. Nothing in
- * a request body names a workspace. Routes that name sessions cost work in
- * proportion to the sessions named, and an id the index does not hold costs
- * no read.
+ * The `/dsh-sessions` HTTP routes, behind the `/api` trust fence. Bodies are JSON objects of at most
+ * {@link MAX_BODY_BYTES}; every refusal answers `{ error.
  * @module @wishp3/dsh-sessions/host/http/routes
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -153,10 +133,7 @@ function optionalNumber(body: Record<string, unknown>, key: string): number | un
   return value
 }
 
-/**
- * The citing session as the host knows it, its workspace included; a session the host does not know is refused.
- * A live session (a draft the page has open) is answered from memory at once; only another one waits for the session index.
- */
+/** The citing session as the host knows it, its workspace included; a session the host does not know is refused. A live session (a draft the page has open) is answered from memory at once; only another one waits for the session index. */
 async function citing(ctx: Context, deps: RouteDependencies, body: Record<string, unknown>): Promise<ReferenceTarget> {
   const id = requiredString(body, 'sessionId')
   const live = ctx.sessions.get(SessionId(id))?.header
@@ -167,22 +144,14 @@ async function citing(ctx: Context, deps: RouteDependencies, body: Record<string
   return { id, cwd: known.cwd }
 }
 
-/**
- * The citing session (see {@link citing}), answered once the session index
- * has listed: for a route that reads the index after naming its citing
- * session, a live draft's included.
- */
+/** The citing session (see {@link citing}), answered once the session index has listed: for a route that reads the index after naming its citing session, a live draft's included. */
 async function listedCiting(ctx: Context, deps: RouteDependencies, body: Record<string, unknown>): Promise<ReferenceTarget> {
   const who = await citing(ctx, deps, body)
   await deps.index.ready()
   return who
 }
 
-/**
- * Each route's body parser: the body read as the route's declared request,
- * or a `bad-request` refusal naming the first field that is not. A scoped
- * route's `sessionId` is checked last, as `citing` reads it.
- */
+/** Each route's body parser: the body read as the route's declared request, or a `bad-request` refusal naming the first field that is not. A scoped route's `sessionId` is checked last, as `citing` reads it. */
 const parse: { readonly [K in Route]: (body: Record<string, unknown>) => RouteRequest<K> } = {
   candidates(body) {
     const query = optionalString(body, 'query') ?? ''
@@ -341,11 +310,7 @@ async function settings(deps: RouteDependencies, req: IncomingMessage, res: Serv
   send(res, 200, await deps.settings.update(await readJson(req)))
 }
 
-/**
- * Registers the routes on the web server, on the row's fiber.
- * @param ctx - the row's context (injects `webServer`).
- * @param deps - the index, resolver and settings the routes serve.
- */
+/** Registers the routes on the web server, on the row's fiber. `deps`: the index, resolver and settings the routes serve. */
 export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
   const logger = ctx.logger('dsh-sessions')
   type Endpoint = { methods: Readonly<Record<string, RouteAuthority>>; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> }

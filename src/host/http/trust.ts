@@ -1,13 +1,5 @@
 /**
- * The reachability fence `/api` applies, for this plugin's raw routes: the
- * `Host` is a loopback name or a trusted authority, the browser did not mark
- * the request cross-site, and an `Origin`, when sent, names that same
- * authority. It is not authentication; the web host has none.
- *
- * The host does not export its fence, so this module restates its rules; the
- * real-host trust test compares both fences on the same requests and fails
- * when they disagree. Loopback means exactly what the host's own fence means:
- * `localhost`, `[::1]` and IPv4 literals in 127/8 — no `*.localhost` names.
+ * The reachability fence `/api` applies, for this plugin's raw routes.
  * @module @wishp3/dsh-sessions/host/http/trust
  */
 import type { IncomingHttpHeaders } from 'node:http'
@@ -27,11 +19,7 @@ function authority(value: string): URL | undefined {
   }
 }
 
-/**
- * Whether a normalized URL hostname is a loopback name.
- * @param hostname - a WHATWG URL hostname (IPv6 literals keep their brackets).
- * @returns true for `localhost`, `[::1]` and IPv4 addresses in 127/8.
- */
+/** Whether a normalized URL hostname is a loopback name. `hostname`: a WHATWG URL hostname (IPv6 literals keep their brackets). Returns true for `localhost`, `[::1]` and IPv4 addresses in 127/8. */
 export function isLoopbackHostname(hostname: string): boolean {
   if (hostname === 'localhost' || hostname === '[::1]') return true
   const parts = hostname.split('.')
@@ -47,11 +35,7 @@ function isTrustedHost(host: URL, trustedHosts: readonly string[]): boolean {
   })
 }
 
-/**
- * Whether a request passes the fence.
- * @param trustedHosts - authorities admitted besides loopback (`--trusted-host`); pass none to admit loopback only.
- * @returns true when the request may be served.
- */
+/** Whether a request passes the fence. `trustedHosts`: authorities admitted besides loopback (`--trusted-host`); pass none to admit loopback only. Returns true when the request may be served. */
 export function isTrustedRequest(headers: IncomingHttpHeaders, trustedHosts: readonly string[]): boolean {
   const hostHeader = single(headers.host)
   const host = hostHeader === undefined ? undefined : authority(hostHeader)
@@ -67,11 +51,7 @@ export function isTrustedRequest(headers: IncomingHttpHeaders, trustedHosts: rea
   }
 }
 
-/**
- * Whether a request passes the fence of a route's authority, the way the host
- * pins its privileged methods: `loopback` ignores the trusted hosts.
- * @returns true when the request may be served.
- */
+/** Whether a request passes the fence of a route's authority, the way the host pins its privileged methods: `loopback` ignores the trusted hosts. Returns true when the request may be served. */
 export function isAdmitted(headers: IncomingHttpHeaders, authorityKind: RouteAuthority, trustedHosts: readonly string[]): boolean {
   return isTrustedRequest(headers, authorityKind === 'loopback' ? [] : trustedHosts)
 }

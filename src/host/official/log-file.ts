@@ -1,11 +1,5 @@
 /**
- * The searchable text of one session log file, read straight from disk: a
- * Zstandard log (the host's default) is decoded frame by frame with Node's
- * own decoder, a plain one is read as text, and only lines of messages and
- * titles are decoded and parsed (a line that starts with its event type, as
- * the host writes them, is told by it without being decoded). A torn last
- * frame, a malformed line or an unterminated last line is skipped. Needs
- * nothing of the host, so it also runs in the search worker.
+ * The searchable text of one session log file, read straight from disk.
  * @module @wishp3/dsh-sessions/host/official/log-file
  */
 import { readFile } from 'node:fs/promises'
@@ -70,13 +64,7 @@ const TYPE_FIRST = Buffer.from('{"type":"')
 /** Most bytes of an event type read from a line's start. */
 const MAX_TYPE_BYTES = 64
 
-/**
- * The lines of a log's decoded text that are events of the given types, as
- * text; a torn or unterminated last line is left out. A line that starts
- * with its type is told by that type alone, without being decoded; any
- * other line is decoded and matched against the pattern, so the answer
- * does not depend on where the type stands.
- */
+/** The lines of a log's decoded text that are events of the given types, as text; a torn or unterminated last line is left out. A line that starts with its type is told by that type alone, without being decoded; any other line is decoded and matched against the pattern, so the answer does not depend on where the type stands. */
 function* linesOf(pieces: Iterable<Buffer>, { types, pattern }: WantedEvents): Generator<string> {
   let rest: Buffer | undefined
   for (const piece of pieces) {
@@ -109,13 +97,7 @@ async function logPieces(path: string): Promise<Iterable<Buffer> | undefined> {
   return path.endsWith('.zstd') ? frames(buffer) : [buffer]
 }
 
-/**
- * The log seqs of a log file's messages: every person's message and every
- * reply with text, as search counts them (see `messageText`), however long
- * the session is.
- * @param path - the log file (`.zstd` for a compressed one).
- * @returns the seqs in log order; `undefined` when the file does not exist.
- */
+/** The log seqs of a log file's messages: every person's message and every reply with text, as search counts them (see `messageText`), however long the session is. `path`: the log file (`.zstd` for a compressed one). Returns the seqs in log order; `undefined` when the file does not exist. */
 export async function readMessageSeqs(path: string): Promise<number[] | undefined> {
   const pieces = await logPieces(path)
   if (pieces === undefined) return undefined
@@ -132,12 +114,7 @@ export async function readMessageSeqs(path: string): Promise<number[] | undefine
   return seqs
 }
 
-/**
- * Reads a log file's searchable text.
- * @param path - the log file (`.zstd` for a compressed one).
- * @param maxText - most characters of message text kept.
- * @returns its title, message texts and their roles; `undefined` when the file does not exist.
- */
+/** Reads a log file's searchable text. `path`: the log file (`.zstd` for a compressed one). Returns its title, message texts and their roles; `undefined` when the file does not exist. */
 export async function readLogFile(path: string, maxText: number = MAX_SESSION_TEXT): Promise<RoledConversation | undefined> {
   const pieces = await logPieces(path)
   if (pieces === undefined) return undefined

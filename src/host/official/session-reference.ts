@@ -1,22 +1,7 @@
 /**
- * The one reach into the official session-reference service beyond its
- * public methods, and the one behaviour of it this plugin restates:
- *
- * - the limits the host's instance runs with (rc.8 keeps its resolved
- *   config private), so the plugin's private instance applies the same ones;
- * - `prepare` for a citing session known only by id (rc.8's `prepare` takes
- *   an `Agent` and reads nothing of it but `id`);
- * - waiting for shared work as one caller, with the official cancellation
- *   error (rc.8 keeps `settleWithCancellation` module-private);
- * - the framing the official service puts around a snapshot's JSON (its
- *   untrusted-data notice), read off a snapshot the official service
- *   prepares of an empty session, so the session tools and pointer
- *   references frame what they give the model exactly as a snapshot is
- *   framed (`<` escaped, as the official service escapes it), and no
- *   wording is copied here.
- *
- * `tests/host/official-session-reference.spec.ts` fails when any of these
- * shapes or behaviours of the installed service changes.
+ * The one reach into the official session-reference service beyond its public methods: its limits,
+ * `prepare` by id, shared work cancelled as one caller, and the snapshot's framing read off the
+ * service, each held by `tests/host/official-session-reference.spec.ts`.
  * @module @wishp3/dsh-sessions/host/official/session-reference
  */
 import { Context } from '@deepseek-ai/cordis'
@@ -36,10 +21,7 @@ export interface ReferenceLimits {
   readonly maxReferenceBytes: number
 }
 
-/**
- * The limits an official service instance runs with.
- * @returns its limits; the official defaults for any it does not tell.
- */
+/** The limits an official service instance runs with. */
 export function referenceLimits(service: SessionReferenceResolver): ReferenceLimits {
   const config: unknown = Reflect.get(service, 'config')
   const read = (key: string, fallback: number) => {
@@ -49,11 +31,7 @@ export function referenceLimits(service: SessionReferenceResolver): ReferenceLim
   return { maxReferences: read('maxReferences', MAX_REFERENCES), maxReferenceBytes: read('maxReferenceBytes', DEFAULT_MAX_REFERENCE_BYTES) }
 }
 
-/**
- * The official `prepare` for a citing session known by id.
- * @param citingId - the session the message is sent in; references to it are rejected.
- * @param references - the sources in mention order.
- */
+/** The official `prepare` for a citing session known by id. `citingId`: the session the message is sent in; references to it are rejected. */
 export function prepareFor(
   service: SessionReferenceResolver,
   citingId: string,
@@ -65,13 +43,7 @@ export function prepareFor(
   return service.prepare(citing, content, references, signal)
 }
 
-/**
- * Shared work as one caller sees it: the caller's cancellation ends its
- * wait with the official cancellation error, never the work other callers
- * share; otherwise the work's own outcome.
- * @returns the work's result, or a rejection when the caller cancels first
- *   (a rejection that is not an `Error` becomes one, as the official one does).
- */
+/** Shared work as one caller sees it: the caller's cancellation ends its wait with the official cancellation error, never the work other callers share; otherwise the work's own outcome. Returns the work's result, or a rejection when the caller cancels first (a rejection that is not an `Error` becomes one, as the official one does). */
 export function settleWithCancellation<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return work
   return new Promise<T>((resolve, reject) => {
@@ -97,12 +69,7 @@ export interface SnapshotFraming {
   readonly after: string
 }
 
-/**
- * The official snapshot framing, read off a snapshot the official service
- * prepares, in a context of its own, of an empty session.
- * @returns the text before the snapshot's JSON array and the text after it.
- * @throws TypeError when the official snapshot is no longer a JSON array inside text.
- */
+/** The official snapshot framing, read off a snapshot the official service prepares, in a context of its own, of an empty session. Throws TypeError when the official snapshot is no longer a JSON array inside text. */
 export async function snapshotFraming(): Promise<SnapshotFraming> {
   const ctx = new Context()
   const source = SessionId('session-0')
@@ -123,10 +90,7 @@ export async function snapshotFraming(): Promise<SnapshotFraming> {
   }
 }
 
-/**
- * The official framing, read once, at the first call that needs it rather
- * than at boot; a failed read is tried again at the next call.
- */
+/** The official framing, read once, at the first call that needs it rather than at boot; a failed read is tried again at the next call. */
 export class Framing {
   private loading: Promise<SnapshotFraming> | undefined
   private loaded: SnapshotFraming | undefined
@@ -143,20 +107,14 @@ export class Framing {
     return this.loading
   }
 
-  /**
-   * The framing read by {@link Framing.load}.
-   * @throws Error when it has not been read yet.
-   */
+  /** The framing read by {@link Framing.load}. Throws Error when it has not been read yet. */
   current(): SnapshotFraming {
     if (this.loaded === undefined) throw new Error('the snapshot framing has not been read')
     return this.loaded
   }
 }
 
-/**
- * Tool content holding session text.
- * @param value - the JSON value to frame.
- */
+/** Tool content holding session text. */
 export function framedContent(framing: SnapshotFraming, value: unknown): ContentBlock[] {
   return [{ type: 'text', text: `${framing.before}${JSON.stringify(value).replaceAll('<', '\\u003c')}${framing.after}` }]
 }

@@ -1,13 +1,7 @@
 /**
- * Reference candidates: first the sessions the official `listCandidates()`
- * would find (case-insensitive substring match on id, cwd or label), in its
- * ranking (same cwd, then no cwd, then other cwds; newest first within a
- * group); then the sessions found only by what was said in them, best match
- * first, then newest, each with an excerpt. Both are restricted to the
- * configured scope before anything is matched, so no excerpt of a session
- * outside it is ever made. A draft the page holds open with no message yet
- * has nothing to reference and is left out. Served from the session and
- * content indexes.
+ * Reference candidates: first the sessions the official `listCandidates()` would find
+ * (case-insensitive substring match on id, cwd or label), in its ranking (same cwd, then no cwd, then
+ * other cwds.
  * @module @wishp3/dsh-sessions/host/references/candidates
  */
 import { basename } from 'node:path'
@@ -21,10 +15,7 @@ import type { ReferenceTarget } from '../sessions/scope.ts'
 import { scopeViewsOf } from '../sessions/scope-views.ts'
 import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 
-/**
- * The canonical mention of a session, labelled as the `@` menu labels it.
- * @returns `@[label](dsh-session:…)`, made by the official formatter.
- */
+/** The canonical mention of a session, labelled as the `@` menu labels it. */
 export function mentionOf(session: IndexedSession): string {
   return formatSessionReferenceMention({ sessionId: SessionId(session.id), label: session.label })
 }
@@ -42,13 +33,7 @@ function candidate(session: IndexedSession, target: ReferenceTarget, snippet?: S
   }
 }
 
-/**
- * Candidates for one `@` query.
- * @param query - the text typed after `@` (or inside `@"…"`).
- * @param config - the effective configuration; `candidateLimit` caps the result.
- * @param content - the content search; without it only titles, ids and cwds match.
- * @returns at most the cap, best first.
- */
+/** Candidates for one `@` query. `query`: the text typed after `@` (or inside `@"…"`). `config`: the effective configuration; `candidateLimit` caps the result. `content`: the content search; without it only titles, ids and cwds match. */
 export async function listCandidates(
   index: SessionIndex,
   target: ReferenceTarget,

@@ -1,8 +1,6 @@
 /**
- * Canonical mentions (`@[label](dsh-session:…)`) and bare `dsh-session:…`
- * URIs, found where the official session-reference parser finds them and
- * read by that parser. Pure: it finds spans and leaves deciding what they
- * name to the caller.
+ * Canonical mentions (`@[label](dsh-session:…)`) and bare `dsh-session:…` URIs, found where the
+ * official session-reference parser finds them and read by that parser. Pure.
  * @module @wishp3/dsh-sessions/host/references/canonical-mentions
  */
 import { SessionId } from '@deepseek-ai/dsh-session'
@@ -25,22 +23,7 @@ export interface CanonicalMention {
   readonly error?: unknown
 }
 
-/**
- * Where the official parser finds a mention: `@[label](<scheme>…)` or a bare
- * `<scheme><base64url>`. rc.8 keeps its pattern private, so
- * {@link findCanonicalSpans} restates it to find the offsets the parser does
- * not report; each span found is then read by `parseSessionReferenceText`
- * itself, and a property test holds the spans to what that function parses
- * and to the pattern as a regular expression.
- *
- * The pattern, run as a regular expression, rescans to the end of the text
- * from every unclosed `@[`, so `'@['.repeat(n)` costs n² steps. The label and
- * URI grammar is deterministic (a backslash always escapes the next
- * character; a label ends at its first unescaped `]`; a URI at its first
- * space or `)`), and every `@[` starts the label on a token boundary, so
- * where each label and URI would end is computed once for the whole text,
- * right to left, and every scan is linear whatever the text holds.
- */
+/** Where the official parser finds a mention: `@[label](<scheme>…)` or a bare `<scheme><base64url>`. rc.8 keeps its pattern private, so {@link findCanonicalSpans} restates it to find the offsets the parser does not report; each span found is then read by `parseSessionReferenceText` itself, and a property test holds the spans to what that function parses and to the pattern as a regular expression. The pattern, run as a regular expression, rescans to the end of the text from every unclosed `@[`, so `'@['.repeat(n)` costs n² steps. The label and URI grammar is deterministic (a backslash always escapes the next character; a label ends at its first unescaped `]`; a URI at its first space or `)`), and every `@[` starts the label on a token boundary, so where each label and URI would end is computed once for the whole text, right to left, and every scan is linear whatever the text holds. */
 interface CanonicalSpan {
   readonly start: number
   readonly end: number
@@ -57,10 +40,7 @@ const BASE64URL = /^[A-Za-z0-9_-]$/
 /** No label end from here (see `labelEnds`). */
 const NONE = -1
 
-/**
- * Finds the spans the official pattern matches, in its order and with its
- * leftmost-first choice, in time linear in the text.
- */
+/** Finds the spans the official pattern matches, in its order and with its leftmost-first choice, in time linear in the text. */
 export function findCanonicalSpans(text: string): CanonicalSpan[] {
   const found: CanonicalSpan[] = []
   let ends: Int32Array | undefined
@@ -123,11 +103,7 @@ function officialReading(text: string): { reference: SessionReferenceInput | und
   }
 }
 
-/**
- * Finds canonical mentions and bare canonical URIs, each read by the official
- * parser: the session it names and its label, or why the parser refuses it.
- * @returns the mentions in text order.
- */
+/** Finds canonical mentions and bare canonical URIs, each read by the official parser: the session it names and its label, or why the parser refuses it. */
 export function scanCanonicalMentions(text: string): CanonicalMention[] {
   return findCanonicalSpans(text).map(({ start, end, raw, uri }) => {
     const reading = officialReading(text.slice(start, end))

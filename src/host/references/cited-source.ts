@@ -1,10 +1,6 @@
 /**
- * What a message cites of one session: the whole session, some of its
- * messages, or a pointer the agent follows on demand. A source with a
- * selection is a part reference; its label, the
- * one its mention carries (`Title · #n`, what the user sees in the message),
- * is the one the model sees beside the selected messages; without one it is
- * made from the title and the messages' numbers when the snapshot is made.
+ * What a message cites of one session: the whole session, some of its messages, or a pointer the agent
+ * follows on demand. A source with a selection is a part reference.
  * @module @wishp3/dsh-sessions/host/references/cited-source
  */
 import type { SessionReferenceInput } from '@deepseek-ai/dsh-session-reference'
@@ -23,15 +19,7 @@ export interface CitedSource extends SessionReferenceInput {
 /** Whether a source cites the whole session. */
 const isWhole = (source: CitedSource): boolean => source.selection === undefined && source.agent !== true
 
-/**
- * The sources of a message, one per session in order of first mention: a
- * session cited whole anywhere is cited whole; a session cited only in parts
- * is cited with every part, in one selection, labelled anew from its title
- * and the messages' numbers; a pointer stands only for a session cited no
- * other way.
- * @param cited - every source as mentioned, in text order.
- * @returns one source per session.
- */
+/** The sources of a message, one per session in order of first mention: a session cited whole anywhere is cited whole; a session cited only in parts is cited with every part, in one selection, labelled anew from its title and the messages' numbers; a pointer stands only for a session cited no other way. `cited`: every source as mentioned, in text order. */
 export function mergeSources(cited: readonly CitedSource[]): CitedSource[] {
   const bySession = new Map<string, CitedSource>()
   for (const source of cited) {

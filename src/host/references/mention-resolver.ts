@@ -1,29 +1,6 @@
 /**
- * The one resolution preflight and the pre-step share: text in;
- * readable text, the in-scope references in text order, and the failures
- * out. Canonical mentions and message references (`dsh-messages:`, see
- * `shared/message-reference.ts`) become `@label`; bare ids and `@Title`
- * mentions stay as written. A session cited whole anywhere in the text is
- * cited whole; one cited only by message references is cited with those
- * messages alone. The readable text never carries a parseable
- * `dsh-session:` URI, so the official pre-step listener has nothing left to
- * prepare or to fail on.
- *
- * Work per text is bounded: each distinct id is looked up once, whatever
- * number of times the text names it; an id the index does not know costs no
- * storage read once the index is listed, and at most a few reads before; and
- * a failure is reported once per session. Every scan is linear in the
- * text, and the readable text is one the official parser also scans in
- * linear time (see `boundLabelScans`).
- *
- * A session outside the scope and a session that does not exist are
- * answered alike, so no answer tells whether an id exists elsewhere: a bare
- * id of either stays plain text (a bare id resolves only when it names a
- * session the scope shows), and a mention or message reference of either
- * fails as out of scope under the `workspace` scope (as not found under
- * `all`, where only a missing session is unseen). A session the scope
- * showed until it left the index (its log deleted) is not found under
- * either scope: the user could see it, so saying it is gone tells nothing new.
+ * The one resolution preflight and the pre-step share: text in; readable text, the in-scope references
+ * in text order, and the failures out.
  * @module @wishp3/dsh-sessions/host/references/mention-resolver
  */
 import { SessionId } from '@deepseek-ai/dsh-session'
@@ -71,12 +48,7 @@ function atOutside(text: string, spans: readonly Span[]): boolean {
   return false
 }
 
-/**
- * Resolves the session mentions of a text against the session index, under
- * the current scope: this plugin's own resolver, which decides what a
- * message cites before the official `SessionReferenceResolver` prepares any
- * snapshot.
- */
+/** Resolves the session mentions of a text against the session index, under the current scope: this plugin's own resolver, which decides what a message cites before the official `SessionReferenceResolver` prepares any snapshot. */
 export class ScopedMentionResolver {
   private readonly index: SessionIndex
 
@@ -84,10 +56,7 @@ export class ScopedMentionResolver {
     this.index = index
   }
 
-  /**
-   * Resolves the mentions of one text.
-   * @returns readable text, references and failures.
-   */
+  /** Resolves the mentions of one text. */
   async resolveText(target: ReferenceTarget, text: string, config: Config): Promise<ResolvedText> {
     const canonical = scanCanonicalMentions(text)
     const parts = scanMessageReferences(text)
@@ -180,12 +149,7 @@ export class ScopedMentionResolver {
     return { text: boundLabelScans(defuseSessionUris(applySpanEdits(text, edits))), references, failures, idsAsText: asText.size }
   }
 
-  /**
-   * Whether resolving this text must wait for the index's first listing: a
-   * text that may hold an `@Title` needs every title in scope, and one that
-   * names more sessions than a text may read from storage needs the listing
-   * to know them. Any other text looks its few ids up one log each.
-   */
+  /** Whether resolving this text must wait for the index's first listing: a text that may hold an `@Title` needs every title in scope, and one that names more sessions than a text may read from storage needs the listing to know them. Any other text looks its few ids up one log each. */
   private needsListing(target: ReferenceTarget, text: string, canonical: readonly CanonicalMention[], parts: readonly MessageMention[], config: Config): boolean {
     if (this.index.isListed) return false
     const claimed = [...canonical, ...parts].sort((a, b) => a.start - b.start)

@@ -1,11 +1,6 @@
 /**
- * Where a source's messages are in its log: the log seq of each person's
- * message and reply with text, for asking what a source gained since a
- * snapshot. A live session answers from its events in memory; a stored one
- * from its one log file, read with the plugin's own log reader (see
- * `official/log-file.ts`: one file, its message lines only, no listing and no
- * recovery of the session), and kept while the log's revision (its size and
- * modification time) is unchanged, so asking again costs one `stat`.
+ * Where a source's messages are in its log: the log seq of each person's message and reply with text,
+ * for asking what a source gained since a snapshot. A live session answers from its events in memory.
  * @module @wishp3/dsh-sessions/host/references/message-seqs
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -32,11 +27,7 @@ export class MessageSeqs {
     this.logs = logs
   }
 
-  /**
-   * The log seqs of a session's messages.
-   * @param header - a session the caller knows (live, or held by the session index).
-   * @returns the seqs in log order; `undefined` when its log cannot be found or read.
-   */
+  /** The log seqs of a session's messages. `header`: a session the caller knows (live, or held by the session index). Returns the seqs in log order; `undefined` when its log cannot be found or read. */
   async of(header: LogHeader): Promise<readonly number[] | undefined> {
     const live = this.ctx.sessions.get(SessionId(header.id))
     if (live !== undefined) return live.events.flatMap(event => (messageText(event) === undefined ? [] : [event.seq]))

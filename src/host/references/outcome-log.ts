@@ -1,8 +1,6 @@
 /**
- * What the pre-step could not attach, kept per session for the browser to
- * show in the session the message was sent from. Each session keeps its
- * newest outcomes for a while; a reader waits, for a bounded time, for
- * outcomes newer than the last one it saw.
+ * What the pre-step could not attach, kept per session for the browser to show in the session the
+ * message was sent from. Each session keeps its newest outcomes for a while.
  * @module @wishp3/dsh-sessions/host/references/outcome-log
  */
 import type { Outcome, OutcomeReference } from '../../shared/wire.ts'
@@ -32,10 +30,7 @@ export class OutcomeLog {
   private readonly waiters = new Map<string, Set<() => void>>()
   private next = 1
 
-  /**
-   * Records an outcome and wakes the readers of its session.
-   * @param sessionId - the session the message was sent in.
-   */
+  /** Records an outcome and wakes the readers of its session. `sessionId`: the session the message was sent in. */
   record(sessionId: string, input: OutcomeInput): void {
     const now = Date.now()
     const kept = (this.bySession.get(sessionId) ?? []).filter(outcome => outcome.at > now - KEEP_MS).slice(-(KEEP - 1))
@@ -44,11 +39,7 @@ export class OutcomeLog {
     for (const wake of this.waiters.get(sessionId) ?? []) wake()
   }
 
-  /**
-   * The outcomes of a session newer than `after`, waiting up to `waitMs` for one when there is none yet.
-   * @param after - the id of the newest outcome the reader has; 0 for all kept.
-   * @returns the newer outcomes, oldest first, possibly none.
-   */
+  /** The outcomes of a session newer than `after`, waiting up to `waitMs` for one when there is none yet. `after`: the id of the newest outcome the reader has; 0 for all kept. Returns the newer outcomes, oldest first, possibly none. */
   async read(sessionId: string, after: number, waitMs: number, signal: AbortSignal): Promise<Outcome[]> {
     const newer = () => (this.bySession.get(sessionId) ?? []).filter(outcome => outcome.id > after)
     if (newer().length > 0 || waitMs <= 0 || signal.aborted) return newer()

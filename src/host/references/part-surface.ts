@@ -1,11 +1,7 @@
 /**
- * The surface of a part reference: a session's current model surface with
- * only the cited messages left, so the official service renders them in its
- * own framing and budget exactly as it renders a whole session. A message is
- * one the official snapshot would show: a user's own message or an
- * assistant reply with text. A cited message that is no longer on the
- * surface (the session was compacted or rewritten) makes the read fail, so
- * the source fails as a missing session does.
+ * The surface of a part reference: a session's current model surface with only the cited messages
+ * left, so the official service renders them in its own framing and budget exactly as it renders a
+ * whole session.
  * @module @wishp3/dsh-sessions/host/references/part-surface
  */
 import type { SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
@@ -27,10 +23,7 @@ function textOf(content: readonly { type: string; text?: string }[]): string {
   return content.flatMap(block => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : [])).join('\n')
 }
 
-/**
- * Whether a surface event is a message a snapshot shows.
- * @returns true for a user's own message or a reply with text.
- */
+/** Whether a surface event is a message a snapshot shows. Returns true for a user's own message or a reply with text. */
 export function isShownMessage(event: SurfaceEvent): boolean {
   if (event.type === 'user/message') return event.data.source.kind === 'user' && textOf(event.data.content) !== ''
   if (event.type === 'assistant/message') return textOf(event.data.message.content) !== ''
@@ -47,12 +40,7 @@ export function shownMessages(surface: SessionSurfaceSnapshot): { readonly seq: 
   return out
 }
 
-/**
- * Narrows a surface to the cited messages.
- * @param selection - the cited log sequence numbers.
- * @returns the surface with only those messages, and their numbers among the shown messages.
- * @throws MissingMessageError when a cited number, or every number of a cited range, names no shown message.
- */
+/** Narrows a surface to the cited messages. Throws MissingMessageError when a cited number, or every number of a cited range, names no shown message. */
 export function narrowSurface(surface: SessionSurfaceSnapshot, selection: MessageSelection): { surface: SessionSurfaceSnapshot; numbers: number[] } {
   const shown = shownMessages(surface)
   const numbers: number[] = []

@@ -1,10 +1,6 @@
 /**
- * A pointer reference: in place of a session's snapshot, the model gets what
- * the session is and how to read it with the `read_session` tool, in the
- * official snapshot's frame and source kind: its title, id, workspace, when
- * it was created and last active, its number of messages, and its first user
- * message shortened, in as few words as the model needs: about 1 % of a
- * whole-session snapshot's tokens, whatever the session's size.
+ * A pointer reference: in place of a session's snapshot, the model gets what the session is and how to
+ * read it with the `read_session` tool, in the official snapshot's frame and source kind.
  * @module @wishp3/dsh-sessions/host/references/pointer
  */
 import { basename } from 'node:path'
@@ -45,12 +41,7 @@ export class PointerReader {
     this.surfaces = surfaces
   }
 
-  /**
-   * The facts of one source.
-   * @param source - an in-scope session.
-   * @returns its facts.
-   * @throws Error when the session is not known or cannot be read.
-   */
+  /** The facts of one source. Throws Error when the session is not known or cannot be read. */
   async read(source: CitedSource): Promise<PointerFacts> {
     const session = this.index.get(source.sessionId)
     if (session === undefined) throw new Error(`session "${source.sessionId}" not found`)
@@ -81,12 +72,7 @@ function shortened(text: string): string {
   return chars.length <= FIRST_MESSAGE_CHARS ? flat : `${chars.slice(0, FIRST_MESSAGE_CHARS).join('').trimEnd()}…`
 }
 
-/**
- * The entry a pointer adds to the snapshot's JSON list, beside the official entries.
- * @param source - the cited session.
- * @param facts - what it is.
- * @returns the entry.
- */
+/** The entry a pointer adds to the snapshot's JSON list, beside the official entries. */
 export function pointerEntry(source: CitedSource, facts: PointerFacts): Record<string, unknown> {
   const label = source.label ?? facts.title
   return {
@@ -102,13 +88,7 @@ export function pointerEntry(source: CitedSource, facts: PointerFacts): Record<s
   }
 }
 
-/**
- * A pointer's reference statistics: none of its messages retained.
- * @param source - the cited session.
- * @param facts - what it is.
- * @param inputIndex - its place among the message's sources.
- * @returns the statistics.
- */
+/** A pointer's reference statistics: none of its messages retained. */
 export function pointerStats(source: CitedSource, facts: PointerFacts, inputIndex: number): ReferenceStats {
   return {
     sessionId: source.sessionId,

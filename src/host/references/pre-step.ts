@@ -1,20 +1,6 @@
 /**
- * The `agent/pre-step` listener. Registered without `prepend` while the
- * official session-reference service registers its listener with `prepend:
- * true`, so this one runs inside it: it post-processes the step's messages
- * first, and the official listener then finds no session URI left to prepare.
- *
- * For every direct user message: canonical mentions, bare ids and `@Title`
- * mentions resolve under the current scope; the message keeps its id and
- * source with readable text; exactly one snapshot follows a message that
- * cites an in-scope session, holding every source that could be attached.
- * Failures follow `failureMode`: `passthrough` leaves out each source that
- * failed on its own (and every source past the limit of 3), keeps the rest,
- * and continues; `reject` rejects the step. Either way each failure goes to
- * the host logger and to the session's outcome log, which the browser shows
- * in the session the message was sent from; a rejected message's text goes
- * with it, so the browser can give it back to the user. Bare ids that named
- * no session the scope shows went as text: the outcome log says how many.
+ * The `agent/pre-step` listener. Registered without `prepend` while the official session-reference
+ * service registers its listener with `prepend: true`, so this one runs inside it.
  * @module @wishp3/dsh-sessions/host/references/pre-step
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -36,10 +22,7 @@ export interface PreStepDependencies {
 /** Failures of one message logged one by one; the rest are counted in one line. */
 const LOGGED_FAILURES = 8
 
-/**
- * Registers the listener on the row's fiber.
- * @param deps - the send check, the live settings and the outcome log.
- */
+/** Registers the listener on the row's fiber. `deps`: the send check, the live settings and the outcome log. */
 export function registerPreStep(ctx: Context, deps: PreStepDependencies): void {
   const logger = ctx.logger('dsh-sessions')
   ctx.on('agent/pre-step', async ({ agent, signal }, next): Promise<PreStepDecision> => {

@@ -1,8 +1,6 @@
 /**
- * Why a source is not attached, in one closed vocabulary: each failure
- * carries one code of the {@link SendCheckCode} set; the official service's
- * codes map onto it in one table, and each code has its host sentence in
- * one table (the browser has its own, localized, per code).
+ * Why a source is not attached, in one closed vocabulary: each failure carries one code of the {@link
+ * SendCheckCode} set.
  * @module @wishp3/dsh-sessions/host/references/reference-failure
  */
 import { SessionReferenceError, type SessionReferenceErrorCode, type SessionReferenceInput } from '@deepseek-ai/dsh-session-reference'
@@ -55,10 +53,7 @@ const SENTENCES: Readonly<Record<SendCheckCode, (about: About) => string>> = {
   'agent-cannot-read': ({ sessionId }) => `session "${sessionId}" is for the agent to read, but the session tools are off`,
 }
 
-/**
- * A failure of a source this plugin refuses, with the code's sentence.
- * @param about - the session, its name and what the sentence names.
- */
+/** A failure of a source this plugin refuses, with the code's sentence. `about`: the session, its name and what the sentence names. */
 export function refusal(code: SendCheckCode, about: About): ReferenceFailure {
   return {
     code,
@@ -68,19 +63,12 @@ export function refusal(code: SendCheckCode, about: About): ReferenceFailure {
   }
 }
 
-/**
- * The code of a thrown value.
- * @param fallback - the code when it is not an official session-reference error.
- */
+/** The code of a thrown value. `fallback`: the code when it is not an official session-reference error. */
 export function codeOf(error: unknown, fallback: SendCheckCode): SendCheckCode {
   return error instanceof SessionReferenceError ? FROM_OFFICIAL[error.code] : fallback
 }
 
-/**
- * The failure of a source whose preparation threw; the official service's own words are kept, they name the cause.
- * @param reference - the source, when one is concerned.
- * @param fallback - the code when it is not an official session-reference error.
- */
+/** The failure of a source whose preparation threw; the official service's own words are kept, they name the cause. `fallback`: the code when it is not an official session-reference error. */
 export function failureOf(error: unknown, reference: SessionReferenceInput | undefined, fallback: SendCheckCode = 'not-found'): ReferenceFailure {
   return {
     code: codeOf(error, fallback),
@@ -89,12 +77,7 @@ export function failureOf(error: unknown, reference: SessionReferenceInput | und
   }
 }
 
-/**
- * The failures of the sources past the limit.
- * @param references - the sources in text order.
- * @param limit - the limit of sources per message.
- * @returns one `too-many` failure per source past it.
- */
+/** The failures of the sources past the limit. */
 export function pastTheLimit(references: readonly SessionReferenceInput[], limit: number): ReferenceFailure[] {
   return references.slice(limit).map(reference => refusal('too-many', { sessionId: reference.sessionId, label: reference.label ?? reference.sessionId, limit }))
 }

@@ -1,28 +1,5 @@
 /**
  * The messages a whole-session snapshot leaves out, found in one pass.
- *
- * The official service (rc.8) fits a session's snapshot into its byte
- * budget by leaving out its oldest messages one at a time (never a
- * compaction checkpoint, never the newest message) and serializing the
- * whole snapshot again after each, until it fits: a session of thousands of
- * messages takes seconds to prepare. The serialized snapshot is its header
- * (the snapshot with no messages) and its messages, each serialized on its
- * own, with one comma between two messages; so the official cut is found
- * from each message's size, measured once.
- *
- * The plugin gives the official service the source's surface without the
- * events of the messages that cut leaves out: the official service then
- * finds the snapshot fits as it is (or, when only messages it never leaves
- * out remain, shortens the longest one as it always does), and the plugin
- * adds what was left out to the snapshot's statistics. Content and
- * statistics come out as the official service makes them of the whole
- * surface; `tests/host/retention.spec.ts` compares the two on generated
- * sessions.
- *
- * What a snapshot shows, as the official projection has it: a user message
- * from the user or a compaction checkpoint, and an assistant message, each
- * as its text blocks joined by a line break, when that text is not empty;
- * one message per surface event, tool results and injected context never.
  * @module @wishp3/dsh-sessions/host/references/retention
  */
 import { isCompactCheckpointSource } from '@deepseek-ai/dsh-compaction'
@@ -91,10 +68,7 @@ function messageOf(event: SurfaceEvent, index: number): SnapshotMessage | undefi
   return undefined
 }
 
-/**
- * The messages a snapshot of a surface shows, in order.
- * @returns one message per showing event.
- */
+/** The messages a snapshot of a surface shows, in order. */
 export function snapshotMessages(surface: SessionSurfaceSnapshot): SnapshotMessage[] {
   const messages: SnapshotMessage[] = []
   surface.events.forEach((event, index) => {
@@ -104,23 +78,14 @@ export function snapshotMessages(surface: SessionSurfaceSnapshot): SnapshotMessa
   return messages
 }
 
-/**
- * JSON with every `<` escaped, as the snapshot is serialized so its data
- * never spells a tag (`tests/host/retention.spec.ts` checks it against the
- * official snapshot text).
- * @returns its JSON text without a literal `<`.
- * @throws TypeError when the value has no JSON text.
- */
+/** JSON with every `<` escaped, as the snapshot is serialized so its data never spells a tag (`tests/host/retention.spec.ts` checks it against the official snapshot text). Throws TypeError when the value has no JSON text. */
 export function stringifyTagSafe(value: unknown): string {
   const json: unknown = JSON.stringify(value)
   if (typeof json !== 'string') throw new TypeError('the snapshot data has no JSON text')
   return json.replaceAll('<', '\\u003c')
 }
 
-/**
- * The serialized UTF-8 size of a snapshot of a surface with no messages.
- * @returns its size in bytes.
- */
+/** The serialized UTF-8 size of a snapshot of a surface with no messages. */
 export function headerBytes(surface: SessionSurfaceSnapshot, label: string): number {
   return utf8(stringifyTagSafe({
     sessionId: surface.session.id,
@@ -131,20 +96,12 @@ export function headerBytes(surface: SessionSurfaceSnapshot, label: string): num
   }))
 }
 
-/**
- * The serialized UTF-8 size of one message in a snapshot.
- * @returns its size in bytes.
- */
+/** The serialized UTF-8 size of one message in a snapshot. */
 export function messageBytes(message: Pick<SnapshotMessage, 'role' | 'text'>): number {
   return utf8(stringifyTagSafe({ role: message.role, text: message.text }))
 }
 
-/**
- * The serialized UTF-8 size of a snapshot holding some messages.
- * @param header - {@link headerBytes} of the snapshot.
- * @param sizes - {@link messageBytes} of each message it holds.
- * @returns its size in bytes.
- */
+/** The serialized UTF-8 size of a snapshot holding some messages. `sizes`: {@link messageBytes} of each message it holds. */
 export function snapshotBytes(header: number, sizes: readonly number[]): number {
   let total = header
   for (const size of sizes) total += size
@@ -164,14 +121,7 @@ function measured(surface: SessionSurfaceSnapshot): { readonly messages: readonl
   return measure
 }
 
-/**
- * A surface without the messages its snapshot leaves out to fit a byte
- * budget: the oldest first, one after another while the snapshot is over
- * the budget, never a compaction checkpoint and never the newest message.
- * @param label - the label the snapshot carries (it counts in the budget).
- * @param maxBytes - the budget of one source's serialized snapshot.
- * @returns the surface to prepare, and what it leaves out.
- */
+/** A surface without the messages its snapshot leaves out to fit a byte budget: the oldest first, one after another while the snapshot is over the budget, never a compaction checkpoint and never the newest message. `label`: the label the snapshot carries (it counts in the budget). `maxBytes`: the budget of one source's serialized snapshot. */
 export function trimSurface(surface: SessionSurfaceSnapshot, label: string, maxBytes: number): TrimmedSurface {
   const { messages, sizes } = measured(surface)
   let size = snapshotBytes(headerBytes(surface, label), sizes)
@@ -192,17 +142,7 @@ export function trimSurface(surface: SessionSurfaceSnapshot, label: string, maxB
   }
 }
 
-/**
- * The part of a surface any whole-session snapshot of it reads, whatever
- * its label: the surface trimmed as for the shortest label (the empty one),
- * holding only the events that show a message, each with only its text
- * blocks. A longer label leaves out more of the oldest messages, never
- * fewer, and in the same order; so trimming this tail again under the real
- * label leaves out the rest of what trimming the whole surface does, and
- * the official service makes the same snapshot of either.
- * @param maxBytes - the budget of one source's serialized snapshot.
- * @returns the tail, and what it leaves out of the whole surface.
- */
+/** The part of a surface any whole-session snapshot of it reads, whatever its label: the surface trimmed as for the shortest label (the empty one), holding only the events that show a message, each with only its text blocks. A longer label leaves out more of the oldest messages, never fewer, and in the same order; so trimming this tail again under the real label leaves out the rest of what trimming the whole surface does, and the official service makes the same snapshot of either. `maxBytes`: the budget of one source's serialized snapshot. */
 export function tailOf(surface: SessionSurfaceSnapshot, maxBytes: number): TrimmedSurface {
   const trimmed = trimSurface(surface, '', maxBytes)
   const events: SurfaceEvent[] = []
@@ -214,23 +154,14 @@ export function tailOf(surface: SessionSurfaceSnapshot, maxBytes: number): Trimm
   return { surface: { session: surface.session, capturedThroughSeq: surface.capturedThroughSeq, events }, leftOut: trimmed.leftOut }
 }
 
-/**
- * What two trims left out together.
- * @returns the sum of both.
- */
+/** What two trims left out together. */
 export function bothLeftOut(first: LeftOut, second: LeftOut): LeftOut {
   if (first.messages === 0) return second
   if (second.messages === 0) return first
   return { messages: first.messages + second.messages, bytes: first.bytes + second.bytes }
 }
 
-/**
- * The statistics of a snapshot of the whole surface, from those of the
- * trimmed surface's snapshot and what the trim left out.
- * @param stats - the statistics the official service reports for the trimmed surface.
- * @param leftOut - what {@link trimSurface} left out.
- * @returns the same statistics object when nothing was left out; otherwise a copy counting the left-out messages.
- */
+/** The statistics of a snapshot of the whole surface, from those of the trimmed surface's snapshot and what the trim left out. `stats`: the statistics the official service reports for the trimmed surface. Returns the same statistics object when nothing was left out; otherwise a copy counting the left-out messages. */
 export function withLeftOut<T extends RetentionStats>(stats: T, leftOut: LeftOut): T {
   if (leftOut.messages === 0) return stats
   const omittedMessages = stats.omittedMessages + leftOut.messages

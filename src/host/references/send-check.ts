@@ -1,16 +1,6 @@
 /**
- * What sending a message does with the sessions it names, decided in one
- * place for the preflight route and the pre-step. Each source that will not
- * be attached carries a {@link ReferenceFailure} (see `reference-failure.ts`).
- *
- * - {@link SendCheck.preflight} checks a whole draft once: every session it
- *   names, attached or not, with what each adds to the context, and whether
- *   the send is blocked (more sessions named than a message may reference,
- *   a chip's source that cannot be attached, or, under `failureMode:
- *   reject`, any reference that cannot be). It then prepares the snapshot
- *   the step will attach, so the step finds it ready while no source changes.
- * - {@link SendCheck.message} resolves one sent message and attaches every
- *   source that can be attached; the pre-step decides what the failures do.
+ * What sending a message does with the sessions it names, decided in one place for the preflight route
+ * and the pre-step.
  * @module @wishp3/dsh-sessions/host/references/send-check
  */
 import type { ContentBlock } from '@deepseek-ai/dsh-llm'
@@ -54,11 +44,7 @@ export class SendCheck {
     this.deps = deps
   }
 
-  /**
-   * Checks a whole draft once. Without `chips`, every reference counts as a chip.
-   * @param chips - the session ids the draft holds as chips.
-   * @param signal - ends the check when the caller leaves.
-   */
+  /** Checks a whole draft once. Without `chips`, every reference counts as a chip. `chips`: the session ids the draft holds as chips. `signal`: ends the check when the caller leaves. */
   async preflight(target: ReferenceTarget, text: string, chips: readonly string[] | undefined, config: Config, signal: AbortSignal): Promise<PreflightResponse> {
     const { resolver, preparer } = this.deps
     const resolved = await resolver.resolveText(target, text, config)
@@ -100,14 +86,7 @@ export class SendCheck {
     return { ok: true, text: resolved.text, references: resolved.references.slice(0, limit), ...listed }
   }
 
-  /**
-   * Resolves one sent message's text blocks and attaches every source that
-   * can be attached; when a reference fails and `failureMode` is `reject`,
-   * nothing is attached.
-   * @param content - the message's content as sent.
-   * @param signal - cancellation of the step; a cancelled attachment throws.
-   * @returns the readable content, the prepared snapshot and the failures.
-   */
+  /** Resolves one sent message's text blocks and attaches every source that can be attached; when a reference fails and `failureMode` is `reject`, nothing is attached. `signal`: cancellation of the step; a cancelled attachment throws. */
   async message(target: ReferenceTarget, content: readonly ContentBlock[], config: Config, signal?: AbortSignal): Promise<MessageCheck> {
     const cited: CitedSource[] = []
     const failures: ReferenceFailure[] = []

@@ -1,10 +1,7 @@
 /**
- * Prepared snapshots kept for a short while, keyed by the citing session and
- * each source with its label, the messages cited of it and its revision, so the snapshot the preflight
- * prepared (and measured) is the one the pre-step attaches while no source
- * changed. The official service's messages are deeply frozen, so one may
- * serve every caller that cites the same sources. A preparation that fails
- * is forgotten: the next caller prepares again (the source may come back).
+ * Prepared snapshots kept for a short while, keyed by the citing session and each source with its
+ * label, the messages cited of it and its revision, so the snapshot the preflight prepared (and
+ * measured) is the one the pre-step attaches while no source changed.
  * @module @wishp3/dsh-sessions/host/references/snapshot-cache
  */
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
@@ -26,20 +23,12 @@ export interface KeyedSource {
 export class SnapshotCache {
   private readonly entries = new Map<string, { value: Promise<UserMessage>; expires: number }>()
 
-  /**
-   * What identifies a preparation.
-   * @param citingId - the session the message is sent in.
-   * @param sources - the sources in text order, each with its revision.
-   */
+  /** What identifies a preparation. `citingId`: the session the message is sent in. `sources`: the sources in text order, each with its revision. */
   static key(citingId: string, sources: readonly KeyedSource[]): string {
     return JSON.stringify([citingId, sources.map(({ reference, revision }) => [reference.sessionId, reference.label ?? null, reference.selection ?? null, reference.agent === true, revision])])
   }
 
-  /**
-   * The kept preparation of a key.
-   * @param key - from {@link SnapshotCache.key}.
-   * @returns the preparation, shared, or `undefined` when none is kept.
-   */
+  /** The kept preparation of a key. Returns the preparation, shared, or `undefined` when none is kept. */
   get(key: string): Promise<UserMessage> | undefined {
     const entry = this.entries.get(key)
     if (entry === undefined || entry.expires <= Date.now()) {
@@ -49,11 +38,7 @@ export class SnapshotCache {
     return entry.value
   }
 
-  /**
-   * Keeps a preparation; it is forgotten when it rejects.
-   * @param key - from {@link SnapshotCache.key}.
-   * @param value - the preparation, shared by every caller until it is forgotten.
-   */
+  /** Keeps a preparation; it is forgotten when it rejects. `value`: the preparation, shared by every caller until it is forgotten. */
   set(key: string, value: Promise<UserMessage>): void {
     this.entries.delete(key)
     this.entries.set(key, { value, expires: Date.now() + KEEP_MS })

@@ -1,35 +1,5 @@
 /**
- * Snapshots through the official session-reference service, read and
- * rendered once per send. A private instance of the official
- * `SessionReferenceResolver`, with the host instance's limits, reads through
- * the {@link SurfaceCache}; every rendering, budget and framing rule stays
- * the official one. It measures one source at a time (what a chip will add)
- * and prepares a message's sources together, attaching every source that can
- * be attached: a source that fails is left out on its own, and sources past
- * the limit are reported. Prepared snapshots are kept in the one
- * {@link SnapshotCache}, so a measure and the attachment that follows use the
- * same preparation while no source changed.
- *
- * A part reference is prepared by the same service over the source's surface
- * narrowed to the cited messages (see `part-surface.ts`), under its mention's
- * label (what the message shows) or, without one, `<title> · #n`, which
- * names the messages by their numbers: the model gets
- * the official framing, budget and position with nothing else of the
- * session. The narrowed surface reaches the service's read through an
- * async-local store, so concurrent preparations never see each other's.
- *
- * Every surface the service reads, whole or narrowed, is first trimmed of
- * the messages its snapshot leaves out to fit the budget, found in one pass
- * (see `retention.ts`), and the snapshot's statistics then count them: the
- * service makes the snapshot it makes of the whole surface, in time linear
- * in the session's length rather than quadratic. A whole surface is read
- * as its kept tail when the log pass kept one for the source's current log
- * (see `snapshot-tails.ts`), and the statistics count what the tail left
- * out as well.
- *
- * A pointer (see `pointer.ts`) is not prepared by the service: its entry and
- * statistics join the official snapshot's, in the sources' order, in the
- * same frame and message.
+ * Snapshots through the official session-reference service, read and rendered once per send.
  * @module @wishp3/dsh-sessions/host/references/snapshot-preparer
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
@@ -74,22 +44,12 @@ export interface Attachment {
   readonly failures: readonly ReferenceFailure[]
 }
 
-/**
- * A kept snapshot as one send attaches it: the same content and source under
- * a message identity of its own, since a session's log must not hold one
- * message twice (two sends citing the same unchanged source would, and the
- * host then fails to load that session's history).
- */
+/** A kept snapshot as one send attaches it: the same content and source under a message identity of its own, since a session's log must not hold one message twice (two sends citing the same unchanged source would, and the host then fails to load that session's history). */
 function attachable(snapshot: UserMessage): UserMessage {
   return createUserMessage({ source: snapshot.source, content: snapshot.content })
 }
 
-/**
- * A snapshot whose part sources name the log seqs of the messages they hold
- * (`messageSeqs` beside the official fields of each `source.references`
- * entry), so the browser can open the source at them. The model never sees
- * a message's source; the browser reads it as the open JSON it is.
- */
+/** A snapshot whose part sources name the log seqs of the messages they hold (`messageSeqs` beside the official fields of each `source.references` entry), so the browser can open the source at them. The model never sees a message's source; the browser reads it as the open JSON it is. */
 function withMessageSeqs(snapshot: UserMessage, surfaces: ReadonlyMap<string, SessionSurfaceSnapshot>): UserMessage {
   if (snapshot.source.kind !== 'session-reference') return snapshot
   const references = snapshot.source.references.map(reference => {
@@ -99,12 +59,7 @@ function withMessageSeqs(snapshot: UserMessage, surfaces: ReadonlyMap<string, Se
   return createUserMessage({ source: { ...snapshot.source, references }, content: snapshot.content })
 }
 
-/**
- * A snapshot whose statistics count what the trim of each source's surface left out.
- * @param snapshot - the official snapshot of the trimmed surfaces.
- * @param leftOut - what was left out of each source, by session id.
- * @returns the snapshot of the whole surfaces; the same message when nothing was left out.
- */
+/** A snapshot whose statistics count what the trim of each source's surface left out. `snapshot`: the official snapshot of the trimmed surfaces. `leftOut`: what was left out of each source, by session id. Returns the snapshot of the whole surfaces; the same message when nothing was left out. */
 function withLeftOutStats(snapshot: UserMessage, leftOut: ReadonlyMap<string, LeftOut>): UserMessage {
   if (snapshot.source.kind !== 'session-reference' || [...leftOut.values()].every(left => left.messages === 0)) return snapshot
   const references = snapshot.source.references.map(reference => {
@@ -159,13 +114,7 @@ export class SnapshotPreparer {
     return referenceLimits(this.ctx.sessionReferenceResolver).maxReferences
   }
 
-  /**
-   * What one source will add to the context.
-   * @param target - the citing session.
-   * @param reference - the source.
-   * @param signal - cancellation.
-   * @returns its size, token estimate and truncation, or its failure.
-   */
+  /** What one source will add to the context. Returns its size, token estimate and truncation, or its failure. */
   async measure(target: ReferenceTarget, reference: CitedSource, signal?: AbortSignal): Promise<SourceMeasure> {
     let label = reference.label ?? reference.sessionId
     let message: UserMessage
@@ -192,15 +141,7 @@ export class SnapshotPreparer {
     }
   }
 
-  /**
-   * Attaches a message's sources: the first {@link maxReferences} in text
-   * order, each that can be read and fits the budget; the rest are reported.
-   * @param target - the citing session.
-   * @param content - the readable message content.
-   * @param references - distinct in-scope sources in text order.
-   * @param signal - cancellation; a cancelled attachment throws.
-   * @returns the prepared message, what was attached and what was left out.
-   */
+  /** Attaches a message's sources: the first {@link maxReferences} in text order, each that can be read and fits the budget; the rest are reported. */
   async attach(target: ReferenceTarget, content: ContentBlock[], references: readonly CitedSource[], signal?: AbortSignal): Promise<Attachment> {
     const limit = this.maxReferences
     const failures = pastTheLimit(references, limit)
@@ -250,11 +191,7 @@ export class SnapshotPreparer {
     return settleWithCancellation(preparing, signal)
   }
 
-  /**
-   * The snapshot of the sources that are not pointers, with each pointer's
-   * entry and statistics in its place among them.
-   * @throws SessionReferenceError (`SESSION_REFERENCE_READ_FAILED`) when a pointer's session cannot be read.
-   */
+  /** The snapshot of the sources that are not pointers, with each pointer's entry and statistics in its place among them. Throws SessionReferenceError (`SESSION_REFERENCE_READ_FAILED`) when a pointer's session cannot be read. */
   private async withPointers(target: ReferenceTarget, references: readonly CitedSource[]): Promise<UserMessage> {
     const snapshots = references.filter(reference => reference.agent !== true)
     const [official, facts, framing] = await Promise.all([
@@ -288,11 +225,7 @@ export class SnapshotPreparer {
     })
   }
 
-  /**
-   * The official inputs of some sources: a part reference is read and
-   * narrowed to its messages here, and labelled with their numbers.
-   * @throws SessionReferenceError (`SESSION_REFERENCE_READ_FAILED`) when a cited message is gone or the source cannot be read.
-   */
+  /** The official inputs of some sources: a part reference is read and narrowed to its messages here, and labelled with their numbers. Throws SessionReferenceError (`SESSION_REFERENCE_READ_FAILED`) when a cited message is gone or the source cannot be read. */
   private async narrow(references: readonly CitedSource[]): Promise<{ inputs: SessionReferenceInput[]; surfaces: Map<string, SessionSurfaceSnapshot> }> {
     const surfaces = new Map<string, SessionSurfaceSnapshot>()
     const inputs = await Promise.all(references.map(async (reference): Promise<SessionReferenceInput> => {

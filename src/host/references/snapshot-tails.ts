@@ -1,22 +1,5 @@
 /**
- * Kept tails of long sessions. For a cold session whose log is long, the
- * background log pass keeps, in a small file of its own, the part of the
- * session's surface a whole-session snapshot reads (see `tailOf` in
- * `retention.ts`): its newest messages up to the byte budget, every
- * compaction checkpoint, and what the rest held in messages and bytes. A
- * session cited whole for the first time is then prepared from that file
- * instead of its whole log, and the official service makes the same
- * snapshot of it.
- *
- * A tail is served only for the log revision and the byte budget it was
- * made from; no file, another revision or another budget means the log is
- * read as before. The file's name carries both, so telling whether a tail
- * is current costs no read: the folder is listed once, at the first ask.
- * Each file is written whole under a temporary name and renamed over the
- * old one, so a stop at any moment leaves one or the other. A file that
- * cannot be read or does not hold a tail is removed and read around. A
- * session that leaves the session index loses its file, and a pass's end
- * removes the files of sessions it no longer lists.
+ * Kept tails of long sessions.
  * @module @wishp3/dsh-sessions/host/references/snapshot-tails
  */
 import { createHash } from 'node:crypto'
@@ -39,18 +22,12 @@ import { type LeftOut, tailOf, type TrimmedSurface } from './retention.ts'
 /** Bytes of a log file from which its session's tail is kept: a log this long takes tens of milliseconds to read and fold. */
 export const TAIL_FROM_LOG_BYTES = 256 * 1024
 
-/**
- * Where the tails are kept: a folder beside the content index.
- * @returns `$DSH_HOME/dsh-sessions/snapshot-tails` (`~/.dsh/…` by default).
- */
+/** Where the tails are kept: a folder beside the content index. */
 export function snapshotTailsDir(): string {
   return dshHomePath('dsh-sessions', 'snapshot-tails')
 }
 
-/**
- * The name of the file of a session's tail made from one revision of its log under one budget.
- * @returns `<session id>.<16 characters of a hash of the revision and the budget>.json.gz`.
- */
+/** The name of the file of a session's tail made from one revision of its log under one budget. */
 export function tailFileName(id: string, revision: string, maxBytes: number): string {
   return `${id}.${createHash('sha256').update(`${revision}\u0000${maxBytes}`).digest('base64url').slice(0, 16)}.json.gz`
 }
@@ -155,13 +132,7 @@ export class SnapshotTails implements LogFollower {
     if (old !== undefined && old !== name) await rm(join(this.dir, old), { force: true })
   }
 
-  /**
-   * The kept tail of a session, when it was made from this revision of its log under the current budget.
-   * @param id - a cold session the session index holds.
-   * @param revision - its log's current revision.
-   * @param maxBytes - the byte budget of the snapshot to make.
-   * @returns the tail and what it leaves out; `undefined` when none is kept for them (nothing is read then, after the folder's one listing).
-   */
+  /** The kept tail of a session, when it was made from this revision of its log under the current budget. `id`: a cold session the session index holds. `maxBytes`: the byte budget of the snapshot to make. Returns the tail and what it leaves out; `undefined` when none is kept for them (nothing is read then, after the folder's one listing). */
   async read(id: string, revision: string, maxBytes: number): Promise<TrimmedSurface | undefined> {
     const name = tailFileName(id, revision, maxBytes)
     const names = await this.kept()

@@ -1,15 +1,7 @@
 /**
- * The messages of a session as references name them: a message's log
- * sequence number and its number (from 1) among the messages a snapshot
- * shows, read off the session's current surface through the one
- * {@link SurfaceCache}. It answers the three questions the browser asks of
- * a source: the reference to one message (by its id), the latest messages
- * (for narrowing a chip), and what a source gained since a snapshot.
- *
- * Work is in proportion to the sessions named: a session the session index
- * does not hold (it holds the live ones too) is not there and costs no read;
- * a session named twice is read once; and at most {@link READS_AT_ONCE}
- * logs are read at a time.
+ * The messages of a session as references name them: a message's log sequence number and its number
+ * (from 1) among the messages a snapshot shows, read off the session's current surface through the one
+ * {@link SurfaceCache}.
  * @module @wishp3/dsh-sessions/host/references/source-messages
  */
 import { SessionId } from '@deepseek-ai/dsh-session'
@@ -51,12 +43,7 @@ export class SourceMessages {
   private readonly seqs: MessageSeqs
   private readonly readTitle: (sessionId: string) => Promise<string | undefined>
 
-  /**
-   * @param cache - the one read-once storage of surfaces.
-   * @param index - the session index, for titles.
-   * @param seqs - where each session's messages are in its log, for `since`.
-   * @param readTitle - a session's title from its log, for one the index has none for yet.
-   */
+  /** `seqs`: where each session's messages are in its log, for `since`. `readTitle`: a session's title from its log, for one the index has none for yet. */
   constructor(cache: SurfaceCache, index: SessionIndex, seqs: MessageSeqs, readTitle: (sessionId: string) => Promise<string | undefined> = () => Promise.resolve(undefined)) {
     this.cache = cache
     this.index = index
@@ -84,13 +71,7 @@ export class SourceMessages {
     return (await this.readTitle(sessionId).catch(() => undefined)) ?? known?.label ?? sessionId
   }
 
-  /**
-   * The reference to one message.
-   * @param sessionId - the session.
-   * @param message - the message's id, or its log seq.
-   * @returns its mention, label and numbers.
-   * @throws DshSessionsError `not-found` when the session or a shown message of that id is not there.
-   */
+  /** The reference to one message. `message`: the message's id, or its log seq. Throws DshSessionsError `not-found` when the session or a shown message of that id is not there. */
   async reference(sessionId: string, message: MessageHandle): Promise<MessageReferenceResponse> {
     const surface = await this.surface(sessionId)
     let number = 0
@@ -104,11 +85,7 @@ export class SourceMessages {
     throw new DshSessionsError(`message ${'seq' in message ? message.seq : `"${message.messageId}"`} is not in session "${sessionId}"`, 'not-found')
   }
 
-  /**
-   * The latest messages of a session.
-   * @param sessionId - the session.
-   * @returns at most {@link MAX_LISTED_MESSAGES}, the latest last, and the count of all.
-   */
+  /** The latest messages of a session. */
   async list(sessionId: string): Promise<SourceMessagesResponse> {
     const surface = await this.surface(sessionId)
     const shown = surface.events.filter(isShownMessage)
@@ -122,11 +99,7 @@ export class SourceMessages {
     return { sessionId, title: await this.title(sessionId), messages, total: shown.length }
   }
 
-  /**
-   * What each source gained since its snapshot; a source that cannot be read gained nothing.
-   * @param sent - the sent references.
-   * @returns one answer per reference, in order.
-   */
+  /** What each source gained since its snapshot; a source that cannot be read gained nothing. */
   async since(sent: readonly SentReference[]): Promise<SourceSince[]> {
     const queue = [...new Set(sent.map(({ sessionId }) => sessionId))].filter(sessionId => this.known(sessionId))
     const done = new Map<string, readonly number[] | undefined>()

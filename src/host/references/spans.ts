@@ -1,6 +1,6 @@
 /**
- * Spans of a text: half-open ranges, their replacement, and a lookup that
- * tells whether a range overlaps any span already claimed.
+ * Spans of a text: half-open ranges, their replacement, and a lookup that tells whether a range
+ * overlaps any span already claimed.
  * @module @wishp3/dsh-sessions/host/references/spans
  */
 
@@ -15,10 +15,7 @@ export interface SpanEdit extends Span {
   readonly text: string
 }
 
-/**
- * Applies non-overlapping edits.
- * @param edits - spans of `text` and their replacements, in any order.
- */
+/** Applies non-overlapping edits. `edits`: spans of `text` and their replacements, in any order. */
 export function applySpanEdits(text: string, edits: readonly SpanEdit[]): string {
   let out = ''
   let cursor = 0
@@ -29,10 +26,7 @@ export function applySpanEdits(text: string, edits: readonly SpanEdit[]): string
   return out + text.slice(cursor)
 }
 
-/**
- * Spans to test others against, in logarithmic time per test however many
- * there are: sorted by start, with the furthest end among each prefix.
- */
+/** Spans to test others against, in logarithmic time per test however many there are: sorted by start, with the furthest end among each prefix. */
 export class SpanLookup {
   private readonly starts: number[]
   private readonly reach: number[]

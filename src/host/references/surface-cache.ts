@@ -1,21 +1,8 @@
 /**
- * Read-once storage for snapshots: the model surface of each cited cold
- * session, kept for a short while and served again only while its log is
- * unchanged (same size and modification time of the backend's artifact), so
- * the preflight of a send, the cost shown on its chips and the pre-step that
- * follows read each source log once. A surface served is not copied: its
- * readers (the official snapshot service, the retention, the message
- * listings) only read it. A live session is folded from its immutable event log at each read (see
- * `official/session-query.ts`), never cached;
- * a session whose artifact the backend cannot locate is read every time.
- *
- * A whole-session snapshot of a long cold session reads its kept tail
- * instead, when one is kept for its current log (see `snapshot-tails.ts`).
- *
- * A stored session the session index holds is read from its one log (see
- * `official/session-query.ts`), never through a listing of the whole
- * store; once the index has listed, an id it does not hold is not found
- * without any read.
+ * Read-once storage for snapshots: the model surface of each cited cold session, kept for a short
+ * while and served again only while its log is unchanged (same size and modification time of the
+ * backend's artifact), so the preflight of a send, the cost shown on its chips and the pre-step that
+ * follows read each source log once.
  * @module @wishp3/dsh-sessions/host/references/surface-cache
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -66,11 +53,7 @@ export class SurfaceCache {
     this.entries = new BoundedMap(options.maxEntries ?? 16)
   }
 
-  /**
-   * The current model surface of a session.
-   * @param id - the session.
-   * @returns the surface, shared with every reader of the same revision: read-only.
-   */
+  /** The current model surface of a session. */
   async readSurface(id: SessionId): Promise<SessionSurfaceSnapshot> {
     const live = this.ctx.sessions.get(id)
     if (live !== undefined) return readLiveSurface(live)
@@ -93,14 +76,7 @@ export class SurfaceCache {
     return snapshot
   }
 
-  /**
-   * What a whole-session snapshot of a session reads: the kept tail of a
-   * cold session when one is kept for its current log and this budget (see
-   * `snapshot-tails.ts`), else its whole surface.
-   * @param id - the session.
-   * @param maxBytes - the byte budget of the snapshot.
-   * @returns the surface (read-only) and what it already leaves out of the session.
-   */
+  /** What a whole-session snapshot of a session reads: the kept tail of a cold session when one is kept for its current log and this budget (see `snapshot-tails.ts`), else its whole surface. */
   async readForSnapshot(id: SessionId, maxBytes: number): Promise<TrimmedSurface> {
     const live = this.ctx.sessions.get(id)
     if (this.tails === undefined || live !== undefined) return { surface: await this.readSurface(id), leftOut: NOTHING_LEFT_OUT }
@@ -110,11 +86,7 @@ export class SurfaceCache {
     return tail ?? { surface: await this.readCold(id, state), leftOut: NOTHING_LEFT_OUT }
   }
 
-  /**
-   * A session's latest title, read as its surface is: from memory while it is live, else from its one log.
-   * @param id - a session the index holds.
-   * @returns the title; `undefined` when none is logged or the session cannot be read here.
-   */
+  /** A session's latest title, read as its surface is: from memory while it is live, else from its one log. Returns the title; `undefined` when none is logged or the session cannot be read here. */
   async readTitle(id: string): Promise<string | undefined> {
     const sessionId = SessionId(id)
     if (this.ctx.sessions.get(sessionId) !== undefined) return (await this.ctx.sessionQuery.readTitleSnapshot(sessionId)).title?.title
@@ -131,11 +103,7 @@ export class SurfaceCache {
     return this.ctx.sessionQuery.readSurface(id)
   }
 
-  /**
-   * What identifies the current content of a session (see `search/log-locator.ts`).
-   * @param id - the session.
-   * @returns the revision; `undefined` when it cannot be told.
-   */
+  /** What identifies the current content of a session (see `search/log-locator.ts`). Returns the revision; `undefined` when it cannot be told. */
   async revisionOf(id: string): Promise<string | undefined> {
     const state = await this.stateOf(id)
     return typeof state === 'string' ? undefined : state.revision

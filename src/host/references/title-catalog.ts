@@ -1,14 +1,9 @@
 /**
- * The titles a text may mention, in a prefix tree, and the form titles are
- * compared in.
+ * The titles a text may mention, in a prefix tree, and the form titles are compared in.
  * @module @wishp3/dsh-sessions/host/references/title-catalog
  */
 
-/**
- * The form two titles, or a title and typed text, are compared in: NFC, lower
- * case. Two titles with the same key are the same title.
- * @param title - a title or typed text.
- */
+/** The form two titles, or a title and typed text, are compared in: NFC, lower case. Two titles with the same key are the same title. */
 export function titleKey(title: string): string {
   return title.normalize('NFC').toLowerCase()
 }
@@ -31,12 +26,7 @@ function fold(point: string): string {
   return point.toLowerCase().replaceAll('ς', 'σ')
 }
 
-/**
- * The titles in a prefix tree of their folded code points, so finding the
- * titles written at one offset costs at most the length of the longest one,
- * however many titles there are. Folding per code point is coarser than the
- * comparison key, so the tree only proposes; the caller decides with the key.
- */
+/** The titles in a prefix tree of their folded code points, so finding the titles written at one offset costs at most the length of the longest one, however many titles there are. Folding per code point is coarser than the comparison key, so the tree only proposes; the caller decides with the key. */
 export class TitleCatalog {
   private readonly root: TrieNode = { next: new Map(), titles: [] }
 
@@ -59,12 +49,7 @@ export class TitleCatalog {
     }
   }
 
-  /**
-   * The titles whose folded form is written at `offset`, ending on a code point boundary, longest first.
-   * @param text - the text, in NFC.
-   * @param offset - where a title would start.
-   * @returns candidate titles, longest first.
-   */
+  /** The titles whose folded form is written at `offset`, ending on a code point boundary, longest first. */
   prefixesAt(text: string, offset: number): CatalogTitle[] {
     const found: CatalogTitle[] = []
     let node: TrieNode | undefined = this.root

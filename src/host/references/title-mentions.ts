@@ -1,6 +1,6 @@
 /**
- * Typed `@Title` mentions: an `@` followed by a known title, matched
- * case-insensitively and in NFC, in CJK text as in spaced text.
+ * Typed `@Title` mentions: an `@` followed by a known title, matched case-insensitively and in NFC, in
+ * CJK text as in spaced text.
  * @module @wishp3/dsh-sessions/host/references/title-mentions
  */
 import { type Span, SpanLookup } from './spans.ts'
@@ -17,18 +17,10 @@ export interface TitleMention {
 
 const ID_CHAR = /[A-Za-z0-9_-]/
 
-/**
- * What may follow a title: end of text, whitespace, punctuation, or a
- * character of the Han, Hiragana, Katakana or Hangul script (by script
- * extension, so `ー` and `々` count), which CJK text writes without spaces.
- */
+/** What may follow a title: end of text, whitespace, punctuation, or a character of the Han, Hiragana, Katakana or Hangul script (by script extension, so `ー` and `々` count), which CJK text writes without spaces. */
 const TITLE_END = /^[\s\p{P}\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]$/u
 
-/**
- * Characters that NFC may compose with the character before them: combining
- * marks and the Hangul vowel and final jamo. A text is normalized one run
- * (a character and the joiners after it) at a time, so offsets map back.
- */
+/** Characters that NFC may compose with the character before them: combining marks and the Hangul vowel and final jamo. A text is normalized one run (a character and the joiners after it) at a time, so offsets map back. */
 const JOINER = /^[\p{M}\u1160-\u11FF\uD7B0-\uD7FF]$/u
 
 /** A text in NFC and, for each NFC offset where a run starts, the offset of that run in the text. */
@@ -65,16 +57,7 @@ function followsTitle(text: string, end: number): boolean {
   return TITLE_END.test(String.fromCodePoint(text.codePointAt(end)!))
 }
 
-/**
- * Finds `@Title` mentions: at each `@` that does not follow an id character,
- * the longest catalog title written right after it that ends at the end of
- * the text, whitespace, punctuation or a CJK character. Titles and text are
- * compared in NFC and case-insensitively (see `titleKey`); offsets are
- * the text's own.
- * @param titles - catalog titles; empty ones are ignored.
- * @param masked - spans already claimed (canonical mentions).
- * @returns the matches in text order.
- */
+/** Finds `@Title` mentions: at each `@` that does not follow an id character, the longest catalog title written right after it that ends at the end of the text, whitespace, punctuation or a CJK character. Titles and text are compared in NFC and case-insensitively (see `titleKey`); offsets are the text's own. */
 export function scanTitleMentions(text: string, titles: readonly string[], masked: readonly Span[] = []): TitleMention[] {
   const found: TitleMention[] = []
   if (titles.length === 0 || !text.includes('@')) return found

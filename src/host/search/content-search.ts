@@ -1,8 +1,6 @@
 /**
- * Search by what was said: the queries of the content index, which
- * `index-upkeep.ts` keeps current. A query admits only the sessions its
- * caller may find before the worker sees it, and sends the worker no more
- * of a scope than it lacks. See docs/content-index.md.
+ * Search by what was said: the queries of the content index, which `index-upkeep.ts` keeps current.
+ * See docs/content-index.md.
  * @module @wishp3/dsh-sessions/host/search/content-search
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -25,24 +23,12 @@ import { type ContentSearchOptions, type ContentSearchStatus, IndexUpkeep, says 
 
 export type { ContentSearchOptions, ContentSearchStatus } from './index-upkeep.ts'
 
-/**
- * Where the plugin keeps the content index: its own folder of the harness
- * home. The SQLite file sits beside this path as `content-index.sqlite`
- * (see `index-keeper.ts`); this path is the JSON file of earlier versions,
- * removed at the first start.
- * @returns `$DSH_HOME/dsh-sessions/content-index.json` (`~/.dsh/…` by default).
- */
+/** Where the plugin keeps the content index: its own folder of the harness home. The SQLite file sits beside this path as `content-index.sqlite` (see `index-keeper.ts`); this path is the JSON file of earlier versions, removed at the first start. */
 export function contentIndexFile(): string {
   return dshHomePath('dsh-sessions', 'content-index.json')
 }
 
-/**
- * The sessions a query may find, as a scope: a key naming the scope, its
- * sessions, and those of them this query leaves out. The content search
- * keeps what it sent of a scope by key and by the identity of `sessions`:
- * the caller gives the same set object for as long as the scope's sessions
- * stay the same, and a new one when they change.
- */
+/** The sessions a query may find, as a scope: a key naming the scope, its sessions, and those of them this query leaves out. The content search keeps what it sent of a scope by key and by the identity of `sessions`: the caller gives the same set object for as long as the scope's sessions stay the same, and a new one when they change. */
 export interface Admission {
   readonly key: string
   readonly sessions: ReadonlySet<string>
@@ -102,15 +88,7 @@ export class ContentSearch {
     return this.upkeep.available
   }
 
-  /**
-   * Sessions whose text has every term, best first, then newest first.
-   * @param terms - the query's terms.
-   * @param admit - which sessions may be found: a predicate, asked of every indexed session, or a
-   *   scope's sessions ({@link Admission}), which the worker keeps for the next query in the same
-   *   scope; either way applied before the worker sees the query, so it never makes an excerpt of another.
-   * @param limit - most sessions returned.
-   * @returns the hits with their excerpts; none when the worker is not running.
-   */
+  /** Sessions whose text has every term, best first, then newest first. `admit`: which sessions may be found: a predicate, asked of every indexed session, or a scope's sessions ({@link Admission}), which the worker keeps for the next query in the same scope; either way applied before the worker sees the query, so it never makes an excerpt of another. Returns the hits with their excerpts; none when the worker is not running. */
   async find(terms: readonly QueryTerm[], admit: ((id: string) => boolean) | Admission, limit: number): Promise<readonly ContentHit[]> {
     const worker = this.upkeep.worker
     // While the index is built again after damage, titles alone answer.
@@ -141,11 +119,7 @@ export class ContentSearch {
     }
   }
 
-  /**
-   * A query within a scope: its sessions (with the creation times the worker
-   * lacks) are sent once per key and set, and the worker keeps them; later
-   * queries in the same scope send only the sessions they leave out.
-   */
+  /** A query within a scope: its sessions (with the creation times the worker lacks) are sent once per key and set, and the worker keeps them; later queries in the same scope send only the sessions they leave out. */
   private async findIn(worker: SearchWorker, terms: readonly QueryTerm[], admission: Admission, limit: number): Promise<readonly ContentHit[]> {
     const except = admission.except ?? []
     if (admission.sessions.size <= except.length && [...admission.sessions].every(id => except.includes(id))) return []
@@ -180,13 +154,7 @@ export class ContentSearch {
     }
   }
 
-  /**
-   * The hits whose sessions still exist. Until the session index has
-   * listed, the sessions it holds may come from its file (see
-   * `sessions/catalog-file.ts`), written before this start: a cold hit whose
-   * log file is gone since is left out (one look at each hit's log). After
-   * the listing, the index holds only sessions the host lists.
-   */
+  /** The hits whose sessions still exist. Until the session index has listed, the sessions it holds may come from its file (see `sessions/catalog-file.ts`), written before this start: a cold hit whose log file is gone since is left out (one look at each hit's log). After the listing, the index holds only sessions the host lists. */
   private async stillStored(hits: readonly ContentHit[]): Promise<readonly ContentHit[]> {
     const catalog = this.sessions.catalogStatus()
     if (catalog.listed || catalog.restored === 0 || hits.length === 0) return hits
@@ -208,15 +176,7 @@ export class ContentSearch {
     return dropped
   }
 
-  /**
-   * A page of a session's conversation, numbered as search hits number
-   * their message: from memory while the session is live in this process,
-   * else from its log through the worker.
-   * @param id - an indexed session.
-   * @param from - the first message number wanted (from 1).
-   * @param maxChars - most characters the page holds.
-   * @returns the page; `undefined` when the session's text cannot be read (no log, no worker, or the log is gone).
-   */
+  /** A page of a session's conversation, numbered as search hits number their message: from memory while the session is live in this process, else from its log through the worker. `from`: the first message number wanted (from 1). Returns the page; `undefined` when the session's text cannot be read (no log, no worker, or the log is gone). */
   async page(id: string, from: number, maxChars: number): Promise<ConversationPage | undefined> {
     const live = this.ctx.sessions.get(id as SessionHeader['id'])
     if (live !== undefined) return pageOf(roledConversationOf(live.events, MAX_READ_TEXT), from, maxChars)
@@ -234,12 +194,7 @@ export class ContentSearch {
     }
   }
 
-  /**
-   * What the index knows of one session (its number of messages, its first
-   * user message, its newest message's event), without reading its log.
-   * @param id - an indexed session.
-   * @returns the facts; `undefined` when the index does not hold it or cannot answer.
-   */
+  /** What the index knows of one session (its number of messages, its first user message, its newest message's event), without reading its log. Returns the facts; `undefined` when the index does not hold it or cannot answer. */
   async facts(id: string): Promise<SessionFacts | undefined> {
     const worker = this.upkeep.worker
     if (worker?.alive !== true || this.upkeep.rebuilding || !this.upkeep.holds(id)) return undefined
@@ -251,15 +206,7 @@ export class ContentSearch {
     }
   }
 
-  /**
-   * The messages of one session that hold every term, best first: from the
-   * index where it holds the session, else from the session's events while
-   * it is live in this process, else from its log through the worker.
-   * @param id - a session the caller may read.
-   * @param terms - the query's terms.
-   * @param limit - most messages returned.
-   * @returns the matches; `undefined` when the session's text cannot be read.
-   */
+  /** The messages of one session that hold every term, best first: from the index where it holds the session, else from the session's events while it is live in this process, else from its log through the worker. Returns the matches; `undefined` when the session's text cannot be read. */
   async searchSession(id: string, terms: readonly QueryTerm[], limit: number): Promise<SessionMatches | undefined> {
     const worker = this.upkeep.worker
     const indexed = worker?.alive === true && !this.upkeep.rebuilding && this.upkeep.holds(id)
@@ -277,11 +224,7 @@ export class ContentSearch {
     }
   }
 
-  /**
-   * When a session last changed (see `log-locator.ts`).
-   * @param id - an indexed session.
-   * @returns Unix epoch milliseconds; `undefined` when it cannot be told.
-   */
+  /** When a session last changed (see `log-locator.ts`). Returns Unix epoch milliseconds; `undefined` when it cannot be told. */
   lastActivity(id: string): Promise<number | undefined> {
     const session = this.sessions.get(id)
     return session === undefined ? Promise.resolve(undefined) : this.logs.lastActivity(session)

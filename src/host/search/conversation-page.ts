@@ -1,10 +1,5 @@
 /**
- * One page of a session's conversation, as the `read_session` tool gives it:
- * the messages the content index numbers (the user's own messages and the
- * assistant's reply text, oldest first, numbered from 1), starting at a
- * message and holding at most a number of characters. A message longer than
- * what is left of the page is cut at a code point; the page then says where
- * to continue.
+ * One page of a session's conversation, as the `read_session` tool gives it.
  * @module @wishp3/dsh-sessions/host/search/conversation-page
  */
 
@@ -29,13 +24,7 @@ export interface ConversationPage {
   readonly next?: number
 }
 
-/**
- * A page of messages.
- * @param conversation - the conversation's message texts and roles, oldest first.
- * @param from - the first message number wanted (from 1); past the end gives an empty page.
- * @param maxChars - most characters of message text the page holds (at least one message starts it, cut if it must be).
- * @returns the page.
- */
+/** A page of messages. `conversation`: the conversation's message texts and roles, oldest first. `from`: the first message number wanted (from 1); past the end gives an empty page. `maxChars`: most characters of message text the page holds (at least one message starts it, cut if it must be). */
 export function pageOf(conversation: Pick<RoledConversation, 'messages' | 'roles'>, from: number, maxChars: number): ConversationPage {
   const { messages, roles } = conversation
   const total = messages.length

@@ -1,9 +1,6 @@
 /**
- * Pages of cold sessions' conversations, and the messages of one that match
- * a query, read from their log files in the search worker for the
- * `read_session` tool. The last few conversations read
- * are kept, keyed by log path and revision, so reading on through a long
- * session parses its log once.
+ * Pages of cold sessions' conversations, and the messages of one that match a query, read from their
+ * log files in the search worker for the `read_session` tool.
  * @module @wishp3/dsh-sessions/host/search/conversation-reader
  */
 import type { RoledConversation } from './conversation.ts'
@@ -22,27 +19,13 @@ const KEPT = 4
 export class ConversationReader {
   private readonly kept = new Map<string, Promise<RoledConversation | undefined>>()
 
-  /**
-   * A page of a session's conversation.
-   * @param path - the session's log file.
-   * @param revision - the log's revision, as the host last saw it.
-   * @param from - the first message number wanted.
-   * @param maxChars - most characters the page holds.
-   * @returns the page; `null` when the log is gone.
-   */
+  /** A page of a session's conversation. `revision`: the log's revision, as the host last saw it. Returns the page; `null` when the log is gone. */
   async page(path: string, revision: string, from: number, maxChars: number): Promise<ConversationPage | null> {
     const conversation = await this.read(path, revision)
     return conversation === undefined ? null : pageOf(conversation, from, maxChars)
   }
 
-  /**
-   * The messages of a session's conversation that hold every term of a query (see `message-search.ts`).
-   * @param path - the session's log file.
-   * @param revision - the log's revision, as the host last saw it.
-   * @param terms - the query's terms.
-   * @param limit - most messages returned.
-   * @returns the matches; `null` when the log is gone.
-   */
+  /** The messages of a session's conversation that hold every term of a query (see `message-search.ts`). `revision`: the log's revision, as the host last saw it. Returns the matches; `null` when the log is gone. */
   async matches(path: string, revision: string, terms: readonly QueryTerm[], limit: number): Promise<SessionMatches | null> {
     const conversation = await this.read(path, revision)
     return conversation === undefined ? null : scanMessages(conversation, terms, limit)

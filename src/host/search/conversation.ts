@@ -1,10 +1,5 @@
 /**
- * What of a session is searchable, the same text a session-reference
- * snapshot shows: the user's own messages (source kind `user`) and the
- * assistant's reply text, each as its text blocks joined by line breaks; no
- * tool calls or results, no reasoning, no injected context. Also the latest
- * title. Reads events as the session store holds them and as log lines hold
- * them, and trusts neither: anything of another shape is skipped.
+ * What of a session is searchable, the same text a session-reference snapshot shows.
  * @module @wishp3/dsh-sessions/host/search/conversation
  */
 
@@ -57,11 +52,7 @@ function textBlocks(content: unknown): string {
   return texts.join('\n')
 }
 
-/**
- * The searchable text one event adds.
- * @param event - a session event.
- * @returns the message text; `undefined` for an event that adds none.
- */
+/** The searchable text one event adds. Returns the message text; `undefined` for an event that adds none. */
 export function messageText(event: LooseEvent): string | undefined {
   const data = event.data as { source?: { kind?: unknown }; content?: unknown; message?: { content?: unknown } } | null | undefined
   if (data === null || typeof data !== 'object') return undefined
@@ -75,11 +66,7 @@ export function messageText(event: LooseEvent): string | undefined {
   return text === '' ? undefined : text
 }
 
-/**
- * The title an event sets.
- * @param event - a session event.
- * @returns the title; `undefined` for another event.
- */
+/** The title an event sets. Returns the title; `undefined` for another event. */
 export function titleOf(event: LooseEvent): string | undefined {
   if (event.type !== 'session/title') return undefined
   const title = (event.data as { title?: unknown } | null | undefined)?.title
@@ -101,10 +88,7 @@ export class ConversationBuilder {
     this.maxText = maxText
   }
 
-  /**
-   * Adds one event.
-   * @param event - the next event.
-   */
+  /** Adds one event. */
   add(event: LooseEvent): void {
     const title = titleOf(event)
     if (title !== undefined) {
@@ -144,24 +128,14 @@ export class ConversationBuilder {
   }
 }
 
-/**
- * The searchable text of a list of events.
- * @param events - the session's events, oldest first.
- * @param maxText - most characters kept.
- * @returns its title and message texts.
- */
+/** The searchable text of a list of events. */
 export function conversationOf(events: Iterable<LooseEvent>, maxText: number = MAX_SESSION_TEXT): ConversationText {
   const builder = new ConversationBuilder(maxText)
   for (const event of events) builder.add(event)
   return builder.result()
 }
 
-/**
- * A session's text with who wrote each message.
- * @param events - the session's events, oldest first.
- * @param maxText - most characters kept.
- * @returns its title, message texts and roles.
- */
+/** A session's text with who wrote each message. */
 export function roledConversationOf(events: Iterable<LooseEvent>, maxText: number): RoledConversation {
   const builder = new ConversationBuilder(maxText)
   for (const event of events) builder.add(event)

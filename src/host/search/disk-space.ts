@@ -1,10 +1,7 @@
 /**
- * The free space the content index leaves to the host: the index is a
- * convenience, the user's next turn is not, so the index writes nothing
- * while the disk that holds it has less free space than a floor. The floor
- * is the `indexFreeSpaceMiB` setting, or, when that is 0, the larger of
- * {@link MIN_FLOOR_BYTES} and {@link FLOOR_SHARE} of the disk. A write that
- * the disk refuses anyway (`SQLITE_FULL`, `ENOSPC`) counts as low space too.
+ * The free space the content index leaves to the host: the index is a convenience, the user's next
+ * turn is not, so the index writes nothing while the disk that holds it has less free space than a
+ * floor.
  * @module @wishp3/dsh-sessions/host/search/disk-space
  */
 import { statfsSync } from 'node:fs'
@@ -41,23 +38,12 @@ export const statDisk: DiskReader = folder => {
   return { free: stats.bavail * stats.bsize, total: stats.blocks * stats.bsize }
 }
 
-/**
- * The floor for a disk of this size.
- * @param total - the disk's size in bytes.
- * @param settingMiB - the `indexFreeSpaceMiB` setting; 0 for the default.
- * @returns bytes the index leaves free.
- */
+/** The floor for a disk of this size. `settingMiB`: the `indexFreeSpaceMiB` setting; 0 for the default. */
 export function floorOf(total: number, settingMiB: number): number {
   return settingMiB > 0 ? settingMiB * 2 ** 20 : Math.max(MIN_FLOOR_BYTES, Math.ceil(total * FLOOR_SHARE))
 }
 
-/**
- * Where the folder's disk stands against the floor.
- * @param folder - the index's folder.
- * @param settingMiB - the `indexFreeSpaceMiB` setting.
- * @param read - how the figures are read (tests give their own).
- * @returns the figures; a disk whose figures cannot be read counts as not low (a failed write then says so).
- */
+/** Where the folder's disk stands against the floor. `read`: how the figures are read (tests give their own). */
 export function diskSpaceOf(folder: string, settingMiB: number, read: DiskReader = statDisk): DiskSpace {
   let figures: DiskFigures
   try {

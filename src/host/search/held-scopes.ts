@@ -1,11 +1,8 @@
 /**
- * The scopes the search worker keeps between queries: per key, the version
- * the host half named and the ids of its sessions, and, once a query needs
- * to read the rows of those sessions alone, a temporary table of their
- * session numbers in the index file (see {@link ScopeRows}), kept equal to
- * the ids as sessions are indexed and forgotten. At most {@link SCOPES_HELD}
- * are kept, the least recently used given up first (a query naming one given
- * up is answered once the host half sends its sessions again).
+ * The scopes the search worker keeps between queries: per key, the version the host half named and the
+ * ids of its sessions, and, once a query needs to read the rows of those sessions alone, a temporary
+ * table of their session numbers in the index file (see {@link ScopeRows}), kept equal to the ids as
+ * sessions are indexed and forgotten.
  * @module @wishp3/dsh-sessions/host/search/held-scopes
  */
 
@@ -14,10 +11,7 @@ export const SCOPES_HELD = 8
 
 /** Where a held scope's session numbers live: temporary tables of the index file, by slot. */
 export interface ScopeRows {
-  /**
-   * Makes a slot's table hold the numbers of these sessions (those the file holds).
-   * @returns the table's name.
-   */
+  /** Makes a slot's table hold the numbers of these sessions (those the file holds). */
   fillScope(slot: number, ids: readonly string[]): string
   /** Adds a session's number to a slot's table, if the file holds the session. */
   includeInScope(slot: number, id: string): void
@@ -39,10 +33,7 @@ export interface HeldScope {
 export class HeldScopes {
   private readonly held = new Map<string, HeldScope>()
 
-  /**
-   * Holds a scope's sessions under a key and version, in place of what the key held.
-   * @returns the held scope (its table not yet filled).
-   */
+  /** Holds a scope's sessions under a key and version, in place of what the key held. */
   hold(key: string, version: number, ids: readonly string[]): HeldScope {
     const replaced = this.held.get(key)
     this.held.delete(key)
@@ -62,10 +53,7 @@ export class HeldScopes {
     return scope
   }
 
-  /**
-   * The scope held under a key, if it is of this version.
-   * @returns the scope; `undefined` when another version or none is held.
-   */
+  /** The scope held under a key, if it is of this version. Returns the scope; `undefined` when another version or none is held. */
   get(key: string, version: number): HeldScope | undefined {
     const scope = this.held.get(key)
     if (scope?.version !== version) return undefined
@@ -74,10 +62,7 @@ export class HeldScopes {
     return scope
   }
 
-  /**
-   * The table of a scope's session numbers, filled at first use.
-   * @returns its name.
-   */
+  /** The table of a scope's session numbers, filled at first use. */
   tableOf(scope: HeldScope, rows: ScopeRows): string {
     scope.table ??= rows.fillScope(scope.slot, [...scope.ids])
     return scope.table

@@ -1,24 +1,6 @@
 /**
- * The host's own session search (`session.search`, which every client of the
- * host calls) answered from this plugin's content index.
- *
- * rc.8 mounts the official SQLite provider of `sessionQuery` with search
- * off, and a second provider cannot be registered; so while this plugin runs
- * it sets its own `searchSessions` on the official instance, and its effect's
- * disposer removes it, which brings the official method back. Every other
- * method of the service (reads, listings, traces, titles, event search) stays
- * the official one.
- *
- * The contract served: a request whose event filters ask for no more than
- * the current surface's user and assistant messages, with no session
- * filters, is answered here: the sessions whose text matches, best first,
- * then newest, each with its strongest message (the first that holds a
- * term) as `bestMatch`, its sequence number, type and time, and its excerpt
- * as plain text; `limit` from 1 to {@link MAX_PAGE}; an opaque cursor bound
- * to the query; at most {@link MAX_HITS} sessions across all pages. Any
- * other request is passed to the official method unchanged. Failures are the
- * host's own `SessionQueryError`: an invalid query, limit or cursor, and an
- * aborted call.
+ * The host's own session search (`session.search`, which every client of the host calls) answered from
+ * this plugin's content index.
  * @module @wishp3/dsh-sessions/host/search/host-search
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -91,14 +73,7 @@ function headerOf(session: IndexedSession): SessionHeader {
   return { version: SESSION_FORMAT_VERSION, id: SessionId(session.id), createdAt: session.createdAt, ...(session.cwd === undefined ? {} : { cwd: session.cwd }) }
 }
 
-/**
- * The `searchSessions` this plugin serves.
- * @param ctx - the row's context (for live sessions).
- * @param index - the session index.
- * @param content - the content search.
- * @param official - the official method, for requests this index does not answer.
- * @returns the method.
- */
+/** The `searchSessions` this plugin serves. `official`: the official method, for requests this index does not answer. */
 export function hostSearch(ctx: Context, index: SessionIndex, content: ContentSearch, official: SearchSessions): SearchSessions {
   return async (request, exec) => {
     const signal = exec?.signal
@@ -136,12 +111,7 @@ export function hostSearch(ctx: Context, index: SessionIndex, content: ContentSe
   }
 }
 
-/**
- * Sets {@link hostSearch} on the official `sessionQuery` instance for as long as the row runs.
- * @param ctx - the row's context (injects `sessionQuery`).
- * @param index - the session index.
- * @param content - the content search.
- */
+/** Sets {@link hostSearch} on the official `sessionQuery` instance for as long as the row runs. */
 export function serveHostSearch(ctx: Context, index: SessionIndex, content: ContentSearch): void {
   ctx.effect(() => {
     try {

@@ -1,15 +1,7 @@
 /**
- * The content index's file: its layout and schema, opening it (and building
- * it anew when it is missing, not a usable SQLite file, or of another layout
- * or term pipeline), removing it, and setting a damaged one aside.
- *
- * The file records its format, layout version, layout and the fingerprint of
- * the term pipeline in `meta`; a file of another layout or pipeline, or one
- * that is not a usable SQLite file, has its tables dropped and is built
- * again. It is in write-ahead-log mode, so a process stopped at any moment
- * leaves it as it was at its last completed change, and two processes on
- * one home take turns writing (each waits for the other up to
- * {@link BUSY_MS}).
+ * The content index's file: its layout and schema, opening it (and building it anew when it is
+ * missing, not a usable SQLite file, or of another layout or term pipeline), removing it, and setting
+ * a damaged one aside.
  * @module @wishp3/dsh-sessions/host/search/index-file
  */
 import { mkdirSync, renameSync, rmSync } from 'node:fs'
@@ -54,14 +46,7 @@ export const DEFLATE_LEVEL = 1
 /** Pieces a session must have for `places` to name them; a shorter session is excerpted by unpacking its few pieces in order. */
 export const PLACES_FROM = 8
 
-/**
- * The layout a file records, as files of this version have recorded it:
- * FTS5 keeps only the segments that hold each term, no prefix indexes, 4 KiB
- * pieces, `places` for sessions of more than 8 pieces with a word named in
- * the first piece of a segment and later pieces' words in `inside`, and
- * Chinese and Japanese runs of three as terms. The deflate level and the
- * merge settings are not recorded: a file written otherwise reads alike.
- */
+/** The layout a file records, as files of this version have recorded it: FTS5 keeps only the segments that hold each term, no prefix indexes, 4 KiB pieces, `places` for sessions of more than 8 pieces with a word named in the first piece of a segment and later pieces' words in `inside`, and Chinese and Japanese runs of three as terms. The deflate level and the merge settings are not recorded: a file written otherwise reads alike. */
 const LAYOUT_NAME = 'detail=none;prefix=;piece=4096;places=true;threes=true;words=apart;placesFrom=8'
 
 /** A recorded layout as {@link LAYOUT_NAME} gives it: files of earlier versions recorded their deflate level too. */
@@ -98,11 +83,7 @@ ${termTable('inside')}
 /** SQLite's primary result codes for a file that is not a database, or is damaged. */
 const DAMAGED = new Set([11, 26])
 
-/**
- * The result code SQLite gave for an error (its extended code; the primary
- * code is its low byte).
- * @returns the code, or `undefined` for an error that did not come from SQLite.
- */
+/** The result code SQLite gave for an error (its extended code; the primary code is its low byte). Returns the code, or `undefined` for an error that did not come from SQLite. */
 export function sqliteCodeOf(error: unknown): number | undefined {
   const code = (error as { errcode?: unknown } | null)?.errcode
   return typeof code === 'number' ? code : undefined
@@ -134,13 +115,7 @@ export interface IndexFileOpened {
   readonly rebuilt: 'missing' | 'corrupt' | 'outdated' | undefined
 }
 
-/**
- * Opens the index file, creating it, or building it anew when it is not a
- * usable file of this layout and term pipeline (its old files are removed).
- * @param sqlite - the `node:sqlite` module (see {@link loadSqlite}).
- * @param path - the file.
- * @returns the open database and whether it was built anew.
- */
+/** Opens the index file, creating it, or building it anew when it is not a usable file of this layout and term pipeline (its old files are removed). */
 export function openIndexFile(sqlite: SqliteModule, path: string): IndexFileOpened {
   mkdirSync(dirname(path), { recursive: true })
   let db: DatabaseSync
@@ -193,20 +168,12 @@ export function openIndexFile(sqlite: SqliteModule, path: string): IndexFileOpen
   return { db, rebuilt }
 }
 
-/**
- * Removes an index file and the write-ahead log beside it.
- * @param path - the file.
- */
+/** Removes an index file and the write-ahead log beside it. */
 export function removeIndexFile(path: string): void {
   for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) rmSync(file, { force: true })
 }
 
-/**
- * Moves a damaged index file and its write-ahead log aside, to
- * `<file>.damaged` (replacing one an earlier damage left), for a look later.
- * @param path - the file.
- * @returns where it went.
- */
+/** Moves a damaged index file and its write-ahead log aside, to `<file>.damaged` (replacing one an earlier damage left), for a look later. */
 export function setIndexFileAside(path: string): string {
   const aside = `${path}.damaged`
   // What stood at the path may be a folder, not a file.

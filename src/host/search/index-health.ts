@@ -1,17 +1,6 @@
 /**
- * A cheap look at whether the content index's file on disk is still the
- * file the index opened, and readable. SQLite answers from its page cache
- * and write-ahead log, so a file damaged from outside can go unnoticed for
- * as long as nothing reads the damaged pages; this look reads the disk.
- *
- * It checks that the path still holds the same file (not removed, replaced
- * or made a folder), that the file starts with SQLite's header of the
- * index's page size and is not shorter than that header says, and then,
- * through a fresh read-only connection (no cache of its own yet), that the
- * schema and `meta` read back, and a few randomly chosen rows of each table
- * read and unpack. The cost is a few dozen page reads, whatever the file's
- * size. Damage in a page no probe reached is found when a query or write
- * reaches it (see `sqlite-index.ts`).
+ * A cheap look at whether the content index's file on disk is still the file the index opened, and
+ * readable.
  * @module @wishp3/dsh-sessions/host/search/index-health
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs'
@@ -99,14 +88,7 @@ function readProblem(sqlite: SqliteModule, path: string, expected: ExpectedFile,
   }
 }
 
-/**
- * What is wrong with the index file, if anything.
- * @param sqlite - the `node:sqlite` module.
- * @param path - the file.
- * @param expected - what the file is expected to be.
- * @param probes - rows read at random from each table.
- * @returns why the file is damaged, or `undefined` when the look found nothing wrong.
- */
+/** What is wrong with the index file, if anything. `expected`: what the file is expected to be. `probes`: rows read at random from each table. Returns why the file is damaged, or `undefined` when the look found nothing wrong. */
 export function indexFileProblem(sqlite: SqliteModule, path: string, expected: ExpectedFile, probes = HEALTH_PROBES): string | undefined {
   try {
     return fileProblem(path, expected) ?? readProblem(sqlite, path, expected, probes)

@@ -1,26 +1,6 @@
 /**
- * The content index as the search worker keeps it: changes, queries, and its
- * file. The index lives on disk in SQLite (see `sqlite-index.ts`); each
- * change is written as it is applied, and a save only records whether the
- * index is complete and folds the write-ahead log into the file.
- *
- * Where `node:sqlite` or its FTS5 is missing there is no index (engine
- * `none`): the host then searches titles only. A file found damaged after it
- * was opened (by a query, a write, or a health check, see
- * `index-health.ts`) is set aside and a fresh one opened in its place at
- * once; the call that found it fails with {@link IndexDamagedError}'s
- * message, so the host half builds the index again from the logs (see
- * `content-search.ts`). Any other SQLite error leads to a health check at
- * once.
- *
- * Disk space: no text is written while the disk that holds the file has
- * less free space than the floor (see `disk-space.ts`), and a write the disk
- * refuses is rolled back; either way the call fails with
- * {@link LowDiskError}'s message and the file keeps what it had. A change
- * that arrives before the file is opened, or while it cannot be, fails
- * alike: nothing is held in memory in its place, and the host half writes
- * it again later. Runs wherever it is constructed (the worker thread, or a
- * test).
+ * The content index as the search worker keeps it: changes, queries, and its file. The index lives on
+ * disk in SQLite (see `sqlite-index.ts`).
  * @module @wishp3/dsh-sessions/host/search/index-keeper
  */
 import { existsSync } from 'node:fs'
@@ -48,13 +28,7 @@ export interface IndexKeeperOptions {
 }
 
 
-/**
- * The SQLite file of the index named by `file`, the `.json` path the plugin
- * names its index by (a file of an earlier format there is removed, see
- * {@link IndexKeeper.load}).
- * @param file - the JSON file's path, `….json`.
- * @returns the same path ending in `.sqlite`.
- */
+/** The SQLite file of the index named by `file`, the `.json` path the plugin names its index by (a file of an earlier format there is removed, see {@link IndexKeeper.load}). */
 export function sqliteFileOf(file: string): string {
   return `${file.replace(/\.json$/, '')}.sqlite`
 }
@@ -89,10 +63,7 @@ export class IndexKeeper {
     this.readDisk = options.disk ?? statDisk
   }
 
-  /**
-   * Where the index's disk stands against the floor.
-   * @returns the figures; not low in memory.
-   */
+  /** Where the index's disk stands against the floor. */
   space(): DiskSpace {
     if (this.folder === undefined) return { free: Number.POSITIVE_INFINITY, total: 0, floor: 0, low: false }
     return diskSpaceOf(this.folder, this.freeSpaceMiB, this.readDisk)
@@ -110,23 +81,13 @@ export class IndexKeeper {
     return this.disk
   }
 
-  /**
-   * Indexes a session's text, or forgets it (`null`).
-   * @param session - the session.
-   * @param entry - its text, or `null`.
-   * @throws {@link NOT_OPEN_MESSAGE} before the file is opened, {@link LowDiskError} when text is not written for lack of space.
-   */
+  /** Indexes a session's text, or forgets it (`null`). Throws {@link NOT_OPEN_MESSAGE} before the file is opened, {@link LowDiskError} when text is not written for lack of space. */
   apply(session: string, entry: ContentEntry | null): void {
     // Forgetting frees space, and is tried whatever the disk holds.
     this.write(entry === null ? this.opened() : this.writable(), session, entry)
   }
 
-  /**
-   * Adds a live session's new messages.
-   * @param session - the session.
-   * @param entry - the messages, and the earlier ones they follow.
-   * @returns whether they were added (see {@link SqliteIndex.append}).
-   */
+  /** Adds a live session's new messages. `entry`: the messages, and the earlier ones they follow. */
   append(session: string, entry: ContentAppend): boolean {
     const disk = this.writable()
     return this.guarded(() => {
@@ -155,11 +116,7 @@ export class IndexKeeper {
     })
   }
 
-  /**
-   * Reads a session's log file and indexes its text.
-   * @param args - the session, its log file and that file's revision.
-   * @returns whether the file was there, and its latest title.
-   */
+  /** Reads a session's log file and indexes its text. `args`: the session, its log file and that file's revision. */
   async read({ session, path, revision }: WorkerCalls['read']['args']): Promise<WorkerCalls['read']['result']> {
     // Nothing is read that could not be written; the space was looked at just now.
     this.writable()
@@ -168,26 +125,12 @@ export class IndexKeeper {
     return { found: conversation !== undefined, title: conversation?.title }
   }
 
-  /**
-   * Sessions whose text has every term, among the given ones; see {@link find}.
-   * @param terms - the query's terms.
-   * @param admitted - the sessions that may be found, with their creation times (newest first on ties).
-   * @param limit - most sessions returned.
-   * @returns the hits; none before the file is opened, or without an index.
-   */
+  /** Sessions whose text has every term, among the given ones; see {@link find}. `admitted`: the sessions that may be found, with their creation times (newest first on ties). Returns the hits; none before the file is opened, or without an index. */
   search(terms: readonly QueryTerm[], admitted: readonly (readonly [string, number])[], limit: number): readonly ContentHit[] {
     return this.find(terms, { dates: admitted, only: admitted.map(([id]) => id) }, limit)
   }
 
-  /**
-   * Sessions whose text has every term; see {@link SqliteIndex.search}.
-   * @param terms - the query's terms.
-   * @param scope - creation times to keep or forget, and which sessions may be found (see {@link SearchScope}),
-   *   or a scope held between queries (`held`, see {@link HeldScopeQuery}).
-   * @param limit - most sessions returned.
-   * @returns the hits; none before the file is opened, or without an index.
-   * @throws {@link SCOPE_NOT_HELD} when `held` names a version not held and does not give its sessions.
-   */
+  /** Sessions whose text has every term; see {@link SqliteIndex.search}. `scope`: creation times to keep or forget, and which sessions may be found (see {@link SearchScope}), or a scope held between queries (`held`, see {@link HeldScopeQuery}). Returns the hits; none before the file is opened, or without an index. Throws {@link SCOPE_NOT_HELD} when `held` names a version not held and does not give its sessions. */
   find(terms: readonly QueryTerm[], scope: SearchScope & { readonly held?: HeldScopeQuery }, limit: number): readonly ContentHit[] {
     const createdAt = this.createdAt
     for (const id of scope.dropped ?? []) createdAt.delete(id)
@@ -203,35 +146,21 @@ export class IndexKeeper {
     return this.guarded(() => disk.search(terms, admit, limit, newer, scope.only))
   }
 
-  /**
-   * What the index knows of one session; see {@link SqliteIndex.facts}.
-   * @param session - the session.
-   * @returns the facts; `undefined` when the index does not hold it, or there is no index.
-   */
+  /** What the index knows of one session; see {@link SqliteIndex.facts}. Returns the facts; `undefined` when the index does not hold it, or there is no index. */
   facts(session: string): SessionFacts | undefined {
     const disk = this.disk
     if (disk === undefined) return undefined
     return this.guarded(() => disk.facts(session))
   }
 
-  /**
-   * The messages of one session that hold every term; see {@link SqliteIndex.searchSession}.
-   * @param session - the session.
-   * @param terms - the query's terms.
-   * @param limit - most messages returned.
-   * @returns the matches; `undefined` when the index does not hold the session, or there is no index.
-   */
+  /** The messages of one session that hold every term; see {@link SqliteIndex.searchSession}. Returns the matches; `undefined` when the index does not hold the session, or there is no index. */
   searchSession(session: string, terms: readonly QueryTerm[], limit: number): SessionMatches | undefined {
     const disk = this.disk
     if (disk === undefined) return undefined
     return this.guarded(() => disk.searchSession(session, terms, limit))
   }
 
-  /**
-   * Sessions whose text has every term within a held scope, but those the
-   * query leaves out; when the scope holds fewer sessions than the file,
-   * only its sessions' rows are read (through its table of session numbers).
-   */
+  /** Sessions whose text has every term within a held scope, but those the query leaves out; when the scope holds fewer sessions than the file, only its sessions' rows are read (through its table of session numbers). */
   private findHeld(terms: readonly QueryTerm[], query: HeldScopeQuery, limit: number, disk: SqliteIndex): readonly ContentHit[] {
     const held = query.ids === undefined ? this.scopes.get(query.key, query.version) : this.scopes.hold(query.key, query.version, query.ids)
     if (held === undefined) throw new Error(SCOPE_NOT_HELD)
@@ -242,24 +171,14 @@ export class IndexKeeper {
     return this.guarded(() => disk.search(terms, admit, limit, newer, held.ids.size < disk.size() ? { table: this.scopes.tableOf(held, disk) } : undefined))
   }
 
-  /**
-   * Records whether the build completed and folds the write-ahead log into the file.
-   * @param _file - the index file (opened by {@link load} already).
-   * @param complete - whether every listed session is indexed.
-   * @returns the bytes the index takes on disk.
-   */
+  /** Records whether the build completed and folds the write-ahead log into the file. `_file`: the index file (opened by {@link load} already). */
   save(_file: string, complete = false): { bytes: number } {
     const disk = this.disk
     if (disk === undefined) return { bytes: 0 }
     return { bytes: this.guarded(() => disk.checkpoint(complete)) }
   }
 
-  /**
-   * Looks at the file's health (see `index-health.ts`) and the disk's space.
-   * @param freeSpaceMiB - the `indexFreeSpaceMiB` setting now.
-   * @returns the disk's figures, whether a file is open, and the bytes it takes.
-   * @throws the damage message when the file was found damaged (it was set aside and a fresh one opened).
-   */
+  /** Looks at the file's health (see `index-health.ts`) and the disk's space. Throws the damage message when the file was found damaged (it was set aside and a fresh one opened). */
   check(freeSpaceMiB: number): WorkerCalls['check']['result'] {
     this.freeSpaceMiB = freeSpaceMiB
     const disk = this.disk
@@ -268,14 +187,7 @@ export class IndexKeeper {
     return { space: { free: Number.isFinite(space.free) ? space.free : -1, total: space.total, floor: space.floor, low: space.low }, open: this.disk !== undefined, bytes: this.disk?.bytes() ?? 0 }
   }
 
-  /**
-   * Opens the index file (or builds it anew when unusable), removing the
-   * JSON file of earlier versions; what the file holds answers at once, and
-   * `partial` says that its last build did not complete. Without
-   * `node:sqlite` or FTS5 there is no index: engine `none`, and `why`.
-   * @param file - the old JSON file's path; the SQLite file sits beside it (see {@link sqliteFileOf}). `null`: no file, an index in memory (tests, and hosts without a home).
-   * @returns the engine, the sessions restored, and how the file was found.
-   */
+  /** Opens the index file (or builds it anew when unusable), removing the JSON file of earlier versions; what the file holds answers at once, and `partial` says that its last build did not complete. Without `node:sqlite` or FTS5 there is no index: engine `none`, and `why`. `file`: the old JSON file's path; the SQLite file sits beside it (see {@link sqliteFileOf}). `null`: no file, an index in memory (tests, and hosts without a home). */
   async load(file: string | null, freeSpaceMiB = 0): Promise<WorkerCalls['load']['result']> {
     const loaded = this.engine === 'none' ? { ok: false as const, reason: 'node:sqlite was not used (asked for no engine)' } : await loadSqlite()
     if (!loaded.ok) return { engine: 'none', entries: [], reason: 'unavailable', bytes: 0, why: loaded.reason }
@@ -302,11 +214,7 @@ export class IndexKeeper {
     return { engine: 'sqlite', entries, reason: opened.rebuilt ?? (this.guarded(() => disk.complete) ? 'restored' : 'partial'), bytes: disk.bytes() }
   }
 
-  /**
-   * Runs an operation on the file; when it finds the file damaged, sets the
-   * file aside, opens a fresh one in its place and fails with
-   * `DAMAGED_MESSAGE` (see `index-file.ts`).
-   */
+  /** Runs an operation on the file; when it finds the file damaged, sets the file aside, opens a fresh one in its place and fails with `DAMAGED_MESSAGE` (see `index-file.ts`). */
   private guarded<T>(body: () => T): T {
     try {
       return body()

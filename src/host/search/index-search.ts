@@ -1,13 +1,9 @@
 /**
- * Queries of the content index: the segments holding every term, ranked a
- * batch of at most {@link RANKED_ROWS} rows at a time inside SQLite (see
- * {@link scoreOf}) and read only as far as the answers need, then an excerpt
- * of each session taken, from the piece of text `places` names; a Chinese or
- * Japanese run of the query must stand whole in a message of it (the index
- * cannot tell, having no positions). Sessions of more than one segment can
- * hold the terms only across their segments; those few are checked term by
- * term after the others. A prefix that starts few terms of the index is
- * asked as those terms (see `prefix-expansion.ts`).
+ * Queries of the content index: the segments holding every term, ranked a batch of at most {@link
+ * RANKED_ROWS} rows at a time inside SQLite (see {@link scoreOf}) and read only as far as the answers
+ * need, then an excerpt of each session taken, from the piece of text `places` names; a Chinese or
+ * Japanese run of the query must stand whole in a message of it (the index cannot tell, having no
+ * positions).
  * @module @wishp3/dsh-sessions/host/search/index-search
  */
 import type { StatementSync } from 'node:sqlite'
@@ -32,14 +28,7 @@ export interface ContentHit {
 /** Matching segment rows ranked together: a query ranks the first this many (in row order), takes what it needs, and only then reads more. */
 export const RANKED_ROWS = 1_000
 
-/**
- * A matching segment's score: BM25 where every term of the query occurs,
- * once. FTS5 keeps no term counts with `detail=none` (its `bm25()` gives 0),
- * and every answer holds the same terms, so BM25's order is that of the
- * segment's length in distinct terms, shortest first.
- * @param size - the segment's distinct terms.
- * @returns a score, higher for a better match.
- */
+/** A matching segment's score: BM25 where every term of the query occurs, once. FTS5 keeps no term counts with `detail=none` (its `bm25()` gives 0), and every answer holds the same terms, so BM25's order is that of the segment's length in distinct terms, shortest first. */
 function scoreOf(size: number): number {
   return 1 / (1 + size)
 }
@@ -84,15 +73,7 @@ export class IndexSearch {
     this.rankedRows = options.rankedRows
   }
 
-  /**
-   * Sessions whose text has every term, best match first; see `SqliteIndex.search`.
-   * @param terms - the query's terms.
-   * @param admit - whether a session may be found at all.
-   * @param limit - most sessions returned.
-   * @param tieBreak - orders sessions of equal score.
-   * @param admitted - when given, the only sessions whose rows are read at all.
-   * @returns the hits.
-   */
+  /** Sessions whose text has every term, best match first; see `SqliteIndex.search`. `admit`: whether a session may be found at all. `admitted`: when given, the only sessions whose rows are read at all. */
   find(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows): ContentHit[] {
     const runs = runsOf(terms)
     const expansions = expansionsOf(terms, this.file.vocabulary)
@@ -152,11 +133,7 @@ export class IndexSearch {
     return hits
   }
 
-  /**
-   * Adds to `hits`, in order, the candidates whose excerpt can be made (see
-   * {@link excerpt}), until `limit`. The pieces each needs are found a few
-   * candidates at a time, with one query of `places` per term group.
-   */
+  /** Adds to `hits`, in order, the candidates whose excerpt can be made (see {@link excerpt}), until `limit`. The pieces each needs are found a few candidates at a time, with one query of `places` per term group. */
   private excerpts(candidates: readonly [id: string, no: number, score: number][], terms: readonly QueryTerm[], expansions: Expansions, runs: readonly Run[], limit: number, hits: ContentHit[]): void {
     // The excerpt is of the first message that holds the query's first word or run.
     const lead = groupsOf(terms)[0]!
@@ -177,11 +154,7 @@ export class IndexSearch {
     }
   }
 
-  /**
-   * For each of the given sessions, the first of its pieces of text that
-   * `places` says match, in one query (the walk of the matching pieces, over
-   * the range of rows those sessions span, and the choice stay inside SQLite).
-   */
+  /** For each of the given sessions, the first of its pieces of text that `places` says match, in one query (the walk of the matching pieces, over the range of rows those sessions span, and the choice stay inside SQLite). */
   private located(match: string, nos: readonly number[]): Map<number, number> {
     if (nos.length === 0) return new Map()
     // The range lets FTS5 skip the rows before and after the sessions asked for (a batch's sessions are neighbours in row order).
@@ -217,12 +190,7 @@ export class IndexSearch {
     return piece
   }
 
-  /**
-   * The excerpt of a session's first message that matches, from its pieces
-   * of text unpacked in order only as far as needed; `undefined` when a run
-   * of the query stands whole in none of its messages (its parts were found
-   * apart), or no message matches.
-   */
+  /** The excerpt of a session's first message that matches, from its pieces of text unpacked in order only as far as needed; `undefined` when a run of the query stands whole in none of its messages (its parts were found apart), or no message matches. */
   private excerptByScan(no: number, terms: readonly QueryTerm[], runs: readonly Run[]): Pick<ContentHit, 'snippet' | 'origin'> | undefined {
     const left = new Set(runs.map(run => run.text))
     // When the query starts with a run, the excerpt is of a message where it stands whole.
@@ -249,15 +217,7 @@ export class IndexSearch {
     return left.size > 0 ? undefined : found
   }
 
-  /**
-   * The excerpt of a session's first message that holds the query's first
-   * word or run, made from the pieces of text `places` named: each run of
-   * the query must stand whole in a message of a piece that holds its pairs
-   * (the first such piece is tried, then the session's others; else
-   * `undefined`: its parts were found apart). Where the named piece gives no
-   * excerpt (a match past what excerpts scan of a long message), the
-   * session's pieces are read in order.
-   */
+  /** The excerpt of a session's first message that holds the query's first word or run, made from the pieces of text `places` named: each run of the query must stand whole in a message of a piece that holds its pairs (the first such piece is tried, then the session's others; else `undefined`: its parts were found apart). Where the named piece gives no excerpt (a match past what excerpts scan of a long message), the session's pieces are read in order. */
   private excerpt(no: number, terms: readonly QueryTerm[], runs: readonly (readonly [Run, number | undefined])[], first: number | undefined): Pick<ContentHit, 'snippet' | 'origin'> | undefined {
     const from = no * ROW_SPAN
     const holds = (row: number, run: Run): boolean => this.piece(row)[0].some(message => foldedForMatch(message).includes(run.text))

@@ -1,8 +1,7 @@
 /**
- * The content index kept current in the background: the search worker and
- * its file, the log pass, live sessions followed, damage found and rebuilt,
- * a full disk paused for, and where the build stands. Nothing here can fail
- * the plugin's start. See docs/content-index.md.
+ * The content index kept current in the background: the search worker and its file, the log pass, live
+ * sessions followed, damage found and rebuilt, a full disk paused for, and where the build stands. See
+ * docs/content-index.md.
  * @module @wishp3/dsh-sessions/host/search/index-upkeep
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -190,12 +189,7 @@ export class IndexUpkeep implements ContentSink {
     }
   }
 
-  /**
-   * How far the build has come, while the index does not yet answer for every session.
-   * @param within - the sessions counted (a caller's scope); every listed session when omitted.
-   * @returns indexed and listed sessions among those, and whether indexing is paused; `undefined` once it answers
-   *   for all and is not paused, or without content search.
-   */
+  /** How far the build has come, while the index does not yet answer for every session. `within`: the sessions counted (a caller's scope); every listed session when omitted. Returns indexed and listed sessions among those, and whether indexing is paused; `undefined` once it answers for all and is not paused, or without content search. */
   progress(within?: (session: IndexedSession) => boolean): IndexingProgress | undefined {
     if ((this.ready && this.pausedFor === undefined) || !this.available) return undefined
     let total = 0
@@ -412,12 +406,7 @@ export class IndexUpkeep implements ContentSink {
     this.retryTimer.unref()
   }
 
-  /**
-   * Looks at the file's health and the disk's free space through the
-   * worker: damage found is handled as any damage; a disk below the floor
-   * pauses indexing; a paused index resumes once the disk has room again
-   * (see {@link resumeMargin}); and where no file is open, one is opened.
-   */
+  /** Looks at the file's health and the disk's free space through the worker: damage found is handled as any damage; a disk below the floor pauses indexing; a paused index resumes once the disk has room again (see {@link resumeMargin}); and where no file is open, one is opened. */
   private async check(): Promise<void> {
     const worker = this.current
     if (this.disposed || this.checking || worker?.alive !== true || this.engine !== 'sqlite' || this.file === undefined) return
@@ -484,12 +473,7 @@ export class IndexUpkeep implements ContentSink {
     }
   }
 
-  /**
-   * Whether an error of the worker says it found the index file damaged; if
-   * so, the worker has set the file aside and opened a fresh one, and this
-   * side answers from titles (no content match) until the pass has built
-   * the index again. Said once in the log per damage.
-   */
+  /** Whether an error of the worker says it found the index file damaged; if so, the worker has set the file aside and opened a fresh one, and this side answers from titles (no content match) until the pass has built the index again. Said once in the log per damage. */
   damagedBy(error: unknown): boolean {
     if (!says(error, DAMAGED_MESSAGE)) return false
     if (this.rebuildUnderway || this.disposed) return true

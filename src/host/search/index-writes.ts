@@ -1,9 +1,7 @@
 /**
- * The content index's writes: a session's text set whole or appended to,
- * and a session forgotten, each in one transaction. Only a session's new
- * messages are written when its earlier ones are unchanged; a session past
- * {@link MAX_SEGMENTS} segments, or whose earlier messages changed, is
- * written again as one segment (see docs/content-index.md).
+ * The content index's writes: a session's text set whole or appended to, and a session forgotten, each
+ * in one transaction. Only a session's new messages are written when its earlier ones are unchanged.
+ * See docs/content-index.md.
  * @module @wishp3/dsh-sessions/host/search/index-writes
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
@@ -30,10 +28,7 @@ const MAX_MESSAGES = ROW_SPAN - 1
 /** Most messages one session's text may hold (the row-id scheme's bound). */
 const MAX_MESSAGES = ROW_SPAN - 1
 
-/**
- * How many pieces a session's messages from `from` on are stored in: a piece
- * closes before a message that would take it past {@link PIECE_CHARS}.
- */
+/** How many pieces a session's messages from `from` on are stored in: a piece closes before a message that would take it past {@link PIECE_CHARS}. */
 function piecesOf(messages: readonly string[], from: number): number {
   let pieces = 0
   let chars = 0
@@ -95,12 +90,7 @@ export class IndexWrites {
     }
   }
 
-  /**
-   * Indexes a session's text, replacing what the file held of it: only its
-   * new messages are written when the earlier ones are unchanged.
-   * @param id - the session.
-   * @param entry - its text, title and revision.
-   */
+  /** Indexes a session's text, replacing what the file held of it: only its new messages are written when the earlier ones are unchanged. */
   set(id: string, entry: ContentEntry): void {
     const messages = entry.messages.length > MAX_MESSAGES ? entry.messages.slice(0, MAX_MESSAGES) : entry.messages
     this.transaction(() => {
@@ -119,13 +109,7 @@ export class IndexWrites {
     })
   }
 
-  /**
-   * Adds a live session's new messages, when the file holds exactly the
-   * earlier ones the append names (their count and digest).
-   * @param id - the session.
-   * @param entry - the new messages, with the title, count and revision now.
-   * @returns whether they were added; when not, the caller sends the whole text.
-   */
+  /** Adds a live session's new messages, when the file holds exactly the earlier ones the append names (their count and digest). `entry`: the new messages, with the title, count and revision now. Returns whether they were added; when not, the caller sends the whole text. */
   append(id: string, entry: ContentAppend): boolean {
     let added = false
     this.transaction(() => {
@@ -148,11 +132,7 @@ export class IndexWrites {
     return (this.statements.pieceCount.get(no * ROW_SPAN, (no + 1) * ROW_SPAN) as { n: number }).n
   }
 
-  /**
-   * Writes a session's row and the messages the file does not hold yet.
-   * @param text - messages from number `offset` on, with their origins.
-   * @param known - the session's row when its first messages stay, else `undefined` (the text is written from the first).
-   */
+  /** Writes a session's row and the messages the file does not hold yet. `text`: messages from number `offset` on, with their origins. `known`: the session's row when its first messages stay, else `undefined` (the text is written from the first). */
   private writeText(id: string, entry: ConversationText & { readonly revision: string | undefined }, offset: number, known: KnownSession | undefined, digest: string, withPlaces: boolean): void {
     const { messages } = entry
     const count = offset + messages.length
@@ -224,11 +204,7 @@ export class IndexWrites {
     this.statements.putTerms.run(rowid, [...terms].join(' '))
   }
 
-  /**
-   * Forgets a session.
-   * @param id - the session.
-   * @returns whether the file held it.
-   */
+  /** Forgets a session. */
   delete(id: string): boolean {
     let held = false
     this.transaction(() => {

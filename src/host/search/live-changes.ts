@@ -1,7 +1,6 @@
 /**
- * Live sessions' changes, gathered: a session whose events changed its text
- * is handled once, `delayMs` after its first change, however many events
- * arrive meanwhile.
+ * Live sessions' changes, gathered: a session whose events changed its text is handled once, `delayMs`
+ * after its first change, however many events arrive meanwhile.
  * @module @wishp3/dsh-sessions/host/search/live-changes
  */
 
@@ -12,19 +11,13 @@ export class LiveChanges {
   private readonly delayMs: number
   private readonly handle: (id: string) => void
 
-  /**
-   * @param delayMs - the wait after a session's first change.
-   * @param handle - called once per gathered change, with the session's id.
-   */
+  /** `delayMs`: the wait after a session's first change. `handle`: called once per gathered change, with the session's id. */
   constructor(delayMs: number, handle: (id: string) => void) {
     this.delayMs = delayMs
     this.handle = handle
   }
 
-  /**
-   * Notes a change of a session.
-   * @param id - the session.
-   */
+  /** Notes a change of a session. */
   changed(id: string): void {
     if (this.stopped || this.timers.has(id)) return
     this.timers.set(id, setTimeout(() => {

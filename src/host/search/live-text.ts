@@ -1,10 +1,7 @@
 /**
- * A live session's searchable text, followed event by event: each step
- * gives the messages that came since the previous one, so keeping a long
- * live session current costs its new messages, not the whole session. The
- * first step, and the first after {@link LiveText.restart}, gives the whole
- * text. The log is append-only (`seq` is its length), so a step checks only
- * that the events it already took are still the log's first.
+ * A live session's searchable text, followed event by event: each step gives the messages that came
+ * since the previous one, so keeping a long live session current costs its new messages, not the whole
+ * session.
  * @module @wishp3/dsh-sessions/host/search/live-text
  */
 import { ConversationBuilder, type ConversationText } from './conversation.ts'
@@ -28,11 +25,7 @@ export class LiveText {
   private messages = 0
   private whole = true
 
-  /**
-   * Takes the events that came since the last step.
-   * @param events - the session's whole log, oldest first.
-   * @returns the whole text on the first step, else the new messages and the earlier ones they follow.
-   */
+  /** Takes the events that came since the last step. */
   step(events: readonly LiveEvent[]): LiveStep {
     if (events.length < this.taken || (this.taken > 0 && events[this.taken - 1] !== this.last)) this.restart()
     const after = { messages: this.messages, digest: this.digest.value() }

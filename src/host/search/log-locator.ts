@@ -1,13 +1,6 @@
 /**
- * Where a persisted session's log is, and what identifies the current
- * content of any session: its revision. The log is the file the host's
- * persistence backend names for the session (`sessionPersistence.locate`),
- * so nothing searches every workspace folder. A live session's revision is
- * `live:<event count>`; a cold one's is its log's size and modification
- * time, which change whenever the host appends to it. This is the one place
- * a revision is made: the content index, the read-once storage and the
- * snapshot cache all compare revisions made here. Reading the log is
- * `log-file.ts`'s part.
+ * Where a persisted session's log is, and what identifies the current content of any session: its
+ * revision.
  * @module @wishp3/dsh-sessions/host/search/log-locator
  */
 import { stat } from 'node:fs/promises'
@@ -22,29 +15,15 @@ export interface LogHeader {
   readonly createdAt: number
 }
 
-/**
- * What can be told of a session's content in one look: its revision (and,
- * for a cold session, its log's size in bytes);
- * `'missing'` when the backend names a log file for a session that is not
- * live and there is none; `'unknown'` when no file is named or it cannot be
- * read for another reason.
- */
+/** What can be told of a session's content in one look: its revision (and, for a cold session, its log's size in bytes); `'missing'` when the backend names a log file for a session that is not live and there is none; `'unknown'` when no file is named or it cannot be read for another reason. */
 export type LogState = { readonly revision: string; readonly bytes?: number } | 'missing' | 'unknown'
 
-/**
- * The revision of a live session's content.
- * @param session - the live session.
- * @returns `live:<seq>`.
- */
+/** The revision of a live session's content. */
 export function liveRevision(session: { readonly seq: number }): string {
   return `live:${session.seq}`
 }
 
-/**
- * The revision of a cold session's content, from its log file's status.
- * @param info - the log file's size and modification time.
- * @returns `size:mtime`.
- */
+/** The revision of a cold session's content, from its log file's status. `info`: the log file's size and modification time. */
 export function logRevision(info: { readonly size: number; readonly mtimeMs: number }): string {
   return `${info.size}:${info.mtimeMs}`
 }
@@ -57,11 +36,7 @@ export class SessionLogLocator {
     this.ctx = ctx
   }
 
-  /**
-   * The log file of a session.
-   * @param header - the session.
-   * @returns the path; `undefined` when the backend keeps no file per session.
-   */
+  /** The log file of a session. Returns the path; `undefined` when the backend keeps no file per session. */
   path(header: LogHeader): string | undefined {
     const persistence = this.ctx.get('sessionPersistence')
     if (persistence === undefined) return undefined
@@ -73,12 +48,7 @@ export class SessionLogLocator {
     }
   }
 
-  /**
-   * When a session last changed: its newest event's time while it is live in
-   * this process, else its log's modification time.
-   * @param header - the session.
-   * @returns Unix epoch milliseconds; `undefined` when there is no log file to look at.
-   */
+  /** When a session last changed: its newest event's time while it is live in this process, else its log's modification time. Returns Unix epoch milliseconds; `undefined` when there is no log file to look at. */
   async lastActivity(header: LogHeader): Promise<number | undefined> {
     const live = this.ctx.sessions.get(SessionId(header.id))
     if (live !== undefined) return live.events.at(-1)?.time ?? header.createdAt
@@ -86,23 +56,13 @@ export class SessionLogLocator {
     return typeof info === 'string' ? undefined : info.mtimeMs
   }
 
-  /**
-   * What identifies the current content of a session.
-   * @param header - the session.
-   * @returns its {@link liveRevision} while it is live in this process, else `size:mtime` of its log; `undefined` when there is no log file to look at.
-   */
+  /** What identifies the current content of a session. Returns its {@link liveRevision} while it is live in this process, else `size:mtime` of its log; `undefined` when there is no log file to look at. */
   async revision(header: LogHeader): Promise<string | undefined> {
     const state = await this.state(header)
     return typeof state === 'string' ? undefined : state.revision
   }
 
-  /**
-   * A session's revision, or why there is none, at the cost of at most one
-   * look at its log: a backend without a file per session never says
-   * `'missing'`.
-   * @param header - the session.
-   * @returns its {@link liveRevision} while it is live in this process, else `size:mtime` of its log, else `'missing'` or `'unknown'` (see {@link LogState}).
-   */
+  /** A session's revision, or why there is none, at the cost of at most one look at its log: a backend without a file per session never says `'missing'`. Returns its {@link liveRevision} while it is live in this process, else `size:mtime` of its log, else `'missing'` or `'unknown'` (see {@link LogState}). */
   async state(header: LogHeader): Promise<LogState> {
     const live = this.ctx.sessions.get(SessionId(header.id))
     if (live !== undefined) return { revision: liveRevision(live) }

@@ -1,32 +1,5 @@
 /**
- * The one background pass over session logs, shared by the title repair and
- * the content index: each cold session whose log changed since the content
- * index last read it (or that the index never read) is read once, and that
- * one read gives both its latest title and its searchable text. A follower
- * (the kept snapshot tails of long sessions) is then asked of each cold
- * session visited, read now or not, and reads what it wants itself. Sessions
- * still lacking a title go first, newest first; live sessions are left to
- * their events.
- *
- * Pace: after each session the pass rests in proportion to the time it just
- * spent, so it keeps at most {@link LogPassOptions.duty} of one core and the
- * host's requests are served between sessions. A pass runs after every
- * successful listing of the session index; one that is asked for while a
- * pass runs follows it. A session that stops being live in this process is
- * visited on its own a moment later, so its changed log is read (and its
- * tail kept) without waiting for the next listing.
- *
- * Faults: a session whose visit fails (its log unreadable, or its text not
- * written) stays pending and is visited again by the next pass; after
- * {@link SKIP_AFTER} failures in a row it is named as skipped, with the
- * last reason, and still tried by every later pass. While the sink is
- * paused (its disk is low on space) a pass stops where it is and counts
- * nothing as failed.
- *
- * Without a log file to read (no persistence backend that locates one), or
- * without the search worker, a session's missing title is read once per
- * process through the title cache or the query service instead, and it has
- * no searchable text.
+ * The one background pass over session logs, shared by the title repair and the content index.
  * @module @wishp3/dsh-sessions/host/search/log-pass
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -47,10 +20,7 @@ export interface ContentSink {
   entry(id: string): EntrySummary | undefined
   /** Every session the content index holds. */
   ids(): string[]
-  /**
-   * Reads a session's log into the content index.
-   * @returns whether the file was there, and the latest title it holds.
-   */
+  /** Reads a session's log into the content index. */
   readLog(id: string, path: string, revision: string): Promise<{ found: boolean; title: string | undefined }>
   /** Drops a session whose log is gone. */
   forget(id: string): void
@@ -58,17 +28,9 @@ export interface ContentSink {
   followLive(id: string): void
 }
 
-/**
- * What else keeps something of the cold logs the pass visits (the kept
- * snapshot tails of long sessions): asked of each cold session after the
- * content index holds its current text, whether or not its log was read
- * for that just now.
- */
+/** What else keeps something of the cold logs the pass visits (the kept snapshot tails of long sessions): asked of each cold session after the content index holds its current text, whether or not its log was read for that just now. */
 export interface LogFollower {
-  /**
-   * Whether it would keep something of this revision of a session's log.
-   * @param bytes - the log file's size.
-   */
+  /** Whether it would keep something of this revision of a session's log. */
   wants(id: string, revision: string, bytes: number): Promise<boolean>
   /** Keeps it, reading what it needs of the session. */
   keep(session: LogHeader, revision: string, signal: AbortSignal): Promise<void>
@@ -164,17 +126,7 @@ export class LogPass {
     })
   }
 
-  /**
-   * Visits one session a moment from now, outside a pass: a session that
-   * stopped being live in this process has a log that changed, and the next
-   * pass may be minutes away. It is visited again {@link LOOK_AGAIN_MS}
-   * later, which finds a log the host was still writing at the first visit
-   * (a second visit of an unchanged log reads nothing). Visits wait for a
-   * pass that runs, and a session asked for again before its visit is
-   * visited once.
-   * @param id - the session.
-   * @param delayMs - milliseconds to wait first, for the host to finish writing its log.
-   */
+  /** Visits one session a moment from now, outside a pass: a session that stopped being live in this process has a log that changed, and the next pass may be minutes away. It is visited again {@link LOOK_AGAIN_MS} later, which finds a log the host was still writing at the first visit (a second visit of an unchanged log reads nothing). Visits wait for a pass that runs, and a session asked for again before its visit is visited once. `delayMs`: milliseconds to wait first, for the host to finish writing its log. */
   visitSoon(id: string, delayMs = 1_000): void {
     this.queue(id, delayMs, true)
   }
@@ -208,11 +160,7 @@ export class LogPass {
     return count
   }
 
-  /**
-   * Sessions whose visits failed {@link SKIP_AFTER} times in a row.
-   * @param limit - most sessions named.
-   * @returns how many, and the first few with the last reason.
-   */
+  /** Sessions whose visits failed {@link SKIP_AFTER} times in a row. */
   skipped(limit: number): { count: number; sessions: FailedVisit[] } {
     const sessions: FailedVisit[] = []
     let count = 0

@@ -1,25 +1,13 @@
 /**
- * The FTS5 MATCH expressions a query's terms become: every term needed,
- * quoted, a prefix starred; a Chinese or Japanese run of three or more
- * characters grouped, asked as its runs of three (or, where runs of three
- * are not indexed, as its pairs), and its text kept, since the index cannot
- * tell that the run's parts stand together.
+ * The FTS5 MATCH expressions a query's terms become: every term needed, quoted, a prefix starred.
  * @module @wishp3/dsh-sessions/host/search/match-expression
  */
 import { isUnspaced, pairsOf, type QueryTerm } from './terms.ts'
 
-/**
- * The index terms each prefix of a query stands for, where they are few
- * enough to be asked one by one (see `prefix-expansion.ts`); a prefix not
- * listed is asked as a prefix.
- */
+/** The index terms each prefix of a query stands for, where they are few enough to be asked one by one (see `prefix-expansion.ts`); a prefix not listed is asked as a prefix. */
 export type Expansions = ReadonlyMap<string, readonly string[]>
 
-/**
- * A term as FTS5 asks for it: quoted (terms hold only letters, marks and
- * digits); a prefix one starred, or, where its index terms are known, as
- * those terms (either of them matches).
- */
+/** A term as FTS5 asks for it: quoted (terms hold only letters, marks and digits); a prefix one starred, or, where its index terms are known, as those terms (either of them matches). */
 export function quoted({ term, prefix }: QueryTerm, expansions?: Expansions): string {
   const words = prefix ? expansions?.get(term) : undefined
   if (words === undefined || words.length === 0) return `"${term}"${prefix ? '*' : ''}`
@@ -37,12 +25,7 @@ export function groupsOf(terms: readonly QueryTerm[]): QueryTerm[][] {
   return groups
 }
 
-/**
- * A Chinese or Japanese run of three or more characters that a query holds:
- * the text it stands for, and its pairs. `terms` finds it by its runs of
- * three, `places` (which holds pairs only) by its pairs; neither tells
- * where they stand, so that the run stands whole is checked in the text.
- */
+/** A Chinese or Japanese run of three or more characters that a query holds: the text it stands for, and its pairs. `terms` finds it by its runs of three, `places` (which holds pairs only) by its pairs; neither tells where they stand, so that the run stands whole is checked in the text. */
 export interface Run {
   readonly text: string
   readonly terms: readonly QueryTerm[]

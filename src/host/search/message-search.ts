@@ -1,9 +1,8 @@
 /**
- * Search inside one session, for the `read_session` tool: the pieces of the
- * session's stored text that may hold the query, named by `places` where the
- * session has them and read in order where it has none (a session of a few
- * pieces), at most {@link MAX_SEARCHED_PIECES} pieces a query; then every
- * message of them that holds the whole query, the densest matches first.
+ * Search inside one session, for the `read_session` tool: the pieces of the session's stored text that
+ * may hold the query, named by `places` where the session has them and read in order where it has none
+ * (a session of a few pieces), at most {@link MAX_SEARCHED_PIECES} pieces a query; then every message
+ * of them that holds the whole query, the densest matches first.
  * @module @wishp3/dsh-sessions/host/search/message-search
  */
 import type { StatementSync } from 'node:sqlite'
@@ -40,12 +39,7 @@ export interface SearchedSession {
   statement(sql: string): StatementSync
 }
 
-/**
- * The first pieces of one session's rows that hold every term, where a
- * term may be named in `places` (the first piece of a segment that holds a
- * word; every piece that holds a pair) or in `inside` (a word's later
- * pieces): each term's pieces from both, then the pieces every term has.
- */
+/** The first pieces of one session's rows that hold every term, where a term may be named in `places` (the first piece of a segment that holds a word; every piece that holds a pair) or in `inside` (a word's later pieces): each term's pieces from both, then the pieces every term has. */
 function piecesApart(file: SearchedSession, from: number, terms: readonly QueryTerm[], expansions: Expansions): { row: number }[] {
   const rowsOf = file.statement('SELECT rowid AS row FROM places WHERE places MATCH ?1 AND rowid >= ?2 AND rowid < ?3 UNION SELECT rowid AS row FROM inside WHERE inside MATCH ?1 AND rowid >= ?2 AND rowid < ?3')
   let common: Set<number> | undefined
@@ -62,16 +56,7 @@ function scoreOf(count: number, length: number): number {
   return count / (1 + Math.log2(1 + length / 256))
 }
 
-/**
- * The messages of one session that hold every term of a query.
- * @param file - the index.
- * @param no - the session's number in the index.
- * @param placed - whether its pieces are named (in `places` and `inside` together); if not, they are read in order.
- * @param asked - the query's terms.
- * @param expansions - prefixes asked as their terms (see `prefix-expansion.ts`).
- * @param limit - most messages returned.
- * @returns the best matches first, and whether pieces were left unread.
- */
+/** The messages of one session that hold every term of a query. `placed`: whether its pieces are named (in `places` and `inside` together); if not, they are read in order. `expansions`: prefixes asked as their terms (see `prefix-expansion.ts`). */
 export function searchMessages(file: SearchedSession, no: number, placed: boolean, asked: readonly QueryTerm[], expansions: Expansions, limit: number): SessionMatches {
   const from = no * ROW_SPAN
   const rows = placed
@@ -104,14 +89,7 @@ export function searchMessages(file: SearchedSession, no: number, placed: boolea
   return { matches: found.slice(0, limit), more: rows.length > MAX_SEARCHED_PIECES }
 }
 
-/**
- * The messages of a conversation read whole (a session the index does not
- * hold yet) that hold every term of a query, as {@link searchMessages} ranks them.
- * @param conversation - the session's messages and their origins.
- * @param asked - the query's terms.
- * @param limit - most messages returned.
- * @returns the best matches first.
- */
+/** The messages of a conversation read whole (a session the index does not hold yet) that hold every term of a query, as {@link searchMessages} ranks them. */
 export function scanMessages(conversation: ConversationText, asked: readonly QueryTerm[], limit: number): SessionMatches {
   const words = groupsOf(asked).filter(group => !isRun(group)).flat()
   const runs = runsOf(asked).map(run => run.text)

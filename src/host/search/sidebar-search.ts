@@ -1,18 +1,6 @@
 /**
- * The sidebar's session search: every session the host lists, in every
- * workspace, found by its title or by what was said in it.
- *
- * A query matches a title when every one of its words (each Chinese or
- * Japanese run whole) occurs in the title, case and accents folded; it
- * matches a session's text as the `@` menu's content search does (every
- * term, the last word also as a prefix, Chinese and Japanese without
- * spaces). Title matches come first, newest first; then the sessions found
- * only by their text, best match first, then newest, each with its excerpt,
- * the number of the matching message and that message's log sequence
- * number. Only the first {@link MAX_SIDEBAR_QUERY} characters of a query are
- * read, so the work per query is bounded whatever is typed. Which of the
- * sessions the user may see is the browser's and the host's call (archived
- * and subagent sessions are left out there, as the sidebar leaves them out).
+ * The sidebar's session search: every session the host lists, in every workspace, found by its title
+ * or by what was said in it.
  * @module @wishp3/dsh-sessions/host/search/sidebar-search
  */
 import type { Snippet, IndexingProgress } from '../../shared/wire.ts'
@@ -44,12 +32,7 @@ export interface SidebarAnswer {
   readonly indexing?: IndexingProgress
 }
 
-/**
- * The part of a query that is read: surrounding space trimmed, at most
- * {@link MAX_SIDEBAR_QUERY} characters, never ending in half a surrogate pair.
- * @param query - what was typed.
- * @returns the query searched.
- */
+/** The part of a query that is read: surrounding space trimmed, at most {@link MAX_SIDEBAR_QUERY} characters, never ending in half a surrogate pair. */
 export function boundedQuery(query: string): string {
   const trimmed = query.trim()
   if (trimmed.length <= MAX_SIDEBAR_QUERY) return trimmed
@@ -91,15 +74,7 @@ function foldedHolds(folded: string, words: readonly string[]): boolean {
   return words.length > 0 && words.every(word => folded.includes(word))
 }
 
-/**
- * Answers one sidebar query.
- * @param index - the session index (titles, newest first).
- * @param content - the content search.
- * @param query - what was typed.
- * @param limit - most sessions returned (at most {@link MAX_SIDEBAR_RESULTS}).
- * @param signal - aborts a superseded query before its content search starts.
- * @returns title matches, then text matches.
- */
+/** Answers one sidebar query. `limit`: most sessions returned (at most {@link MAX_SIDEBAR_RESULTS}). `signal`: aborts a superseded query before its content search starts. */
 export async function searchSidebar(index: SessionIndex, content: ContentSearch, query: string, limit: number, signal?: AbortSignal): Promise<SidebarAnswer> {
   const cap = Math.max(0, Math.min(limit, MAX_SIDEBAR_RESULTS))
   const text = boundedQuery(query)

@@ -1,7 +1,6 @@
 /**
- * A short excerpt of a session's text around the first place a query
- * matches, with every match inside it marked by offsets. The excerpt is
- * plain text (line breaks become spaces); the browser renders it as text.
+ * A short excerpt of a session's text around the first place a query matches, with every match inside
+ * it marked by offsets. The excerpt is plain text (line breaks become spaces).
  * @module @wishp3/dsh-sessions/host/search/snippet
  */
 import type { Snippet } from '../../shared/wire.ts'
@@ -34,13 +33,7 @@ const UNEVEN = /[\p{M}\u0130\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]/u
 /** A character of two UTF-16 units. */
 const SURROGATE = /[\ud800-\udfff]/
 
-/**
- * Whether folding `text` changed each of its characters into exactly one
- * UTF-16 unit, so an offset in the fold is the same offset in the text:
- * with no character of two units, and none of {@link UNEVEN}, no character
- * folds to fewer units, so a fold of the same length has none that folds to
- * more.
- */
+/** Whether folding `text` changed each of its characters into exactly one UTF-16 unit, so an offset in the fold is the same offset in the text: with no character of two units, and none of {@link UNEVEN}, no character folds to fewer units, so a fold of the same length has none that folds to more. */
 function oneForOne(text: string, folded: string): boolean {
   return folded.length === text.length && !SURROGATE.test(text) && !UNEVEN.test(text)
 }
@@ -109,23 +102,11 @@ function startsWord(char: (k: number) => string, k: number): boolean {
   return k === 0 || !WORD_CHARACTER.test(char(k - 1)) || isUnspaced(char(k - 1))
 }
 
-/**
- * Where an excerpt starts: at the start of a word at most {@link LEAD_WORDS}
- * words and {@link LEAD} characters before the first match (never inside a
- * word), or at the match itself.
- * @param char - the text's character (code point) at an index.
- * @param first - the index of the match's first character.
- * @returns the index of the excerpt's first character.
- */
+/** Where an excerpt starts: at the start of a word at most {@link LEAD_WORDS} words and {@link LEAD} characters before the first match (never inside a word), or at the match itself. `char`: the text's character (code point) at an index. `first`: the index of the match's first character. */
 /** What ends a phrase: a space or a punctuation mark, in any script. */
 const PHRASE_END = /[\s\p{P}]/u
 
-/**
- * Where an excerpt of unspaced text (Chinese, Japanese) starts: just after
- * the nearest space or punctuation mark within {@link LEAD} characters before
- * the match; at the text's start when that is as near; else at the match
- * itself, never inside a phrase.
- */
+/** Where an excerpt of unspaced text (Chinese, Japanese) starts: just after the nearest space or punctuation mark within {@link LEAD} characters before the match; at the text's start when that is as near; else at the match itself, never inside a phrase. */
 function phraseStart(char: (k: number) => string, first: number): number {
   for (let k = first - 1; k >= 0 && first - k <= LEAD; k -= 1) {
     if (!PHRASE_END.test(char(k))) continue
@@ -149,12 +130,7 @@ function leadStart(char: (k: number) => string, first: number): number {
   return start
 }
 
-/**
- * The excerpt around the first match, in message order, of any query term.
- * @param messages - the session's message texts, oldest first.
- * @param terms - the query's terms.
- * @returns the excerpt, its marked ranges (UTF-16 offsets into it) and the number of the message it is from (from 1); `undefined` when no message matches.
- */
+/** The excerpt around the first match, in message order, of any query term. Returns the excerpt, its marked ranges (UTF-16 offsets into it) and the number of the message it is from (from 1); `undefined` when no message matches. */
 export function snippetOf(messages: readonly string[], terms: readonly QueryTerm[]): Snippet | undefined {
   for (const [index, message] of messages.entries()) {
     const source = message.length > MAX_SCANNED ? message.slice(0, MAX_SCANNED) : message
@@ -202,15 +178,7 @@ export function snippetOf(messages: readonly string[], terms: readonly QueryTerm
   return undefined
 }
 
-/**
- * How often a message matches a query that it matches whole: every word (at
- * word boundaries, the last as a prefix where the query says so) and every
- * Chinese or Japanese run standing whole in it.
- * @param message - one message's text.
- * @param words - the query's terms that are not part of a run.
- * @param runs - the folded text of each run of the query.
- * @returns the number of matches; 0 when a word or run is missing.
- */
+/** How often a message matches a query that it matches whole: every word (at word boundaries, the last as a prefix where the query says so) and every Chinese or Japanese run standing whole in it. `words`: the query's terms that are not part of a run. `runs`: the folded text of each run of the query. Returns the number of matches; 0 when a word or run is missing. */
 export function matchCount(message: string, words: readonly QueryTerm[], runs: readonly string[]): number {
   const source = message.length > MAX_SCANNED ? message.slice(0, MAX_SCANNED) : message
   const folded = ASCII.test(source) ? source.toLowerCase() : fold(source)

@@ -1,40 +1,7 @@
 /**
- * The content index on disk: a SQLite file of its own beside the harness's
- * data, opened through `node:sqlite` by the search worker alone, so what it
- * holds lives on disk and the process keeps only SQLite's page cache.
- *
- * Layout (chosen by measurement, see the README's "The content index on
- * disk"). `sessions` names each indexed session (id, log revision, title,
- * message count, and a digest chained over its message texts). A session's
- * messages are indexed in segments: a run of consecutive messages written at
- * once. A session's first indexing writes one segment, and a live session's
- * new messages are written as a new segment of their own, so a new message
- * costs a write proportional to it. `terms` is a contentless FTS5 table with
- * one row per segment and `detail=none`: it records which segments hold a
- * term, not where or how often, and has no prefix index. Its text is the
- * segment's distinct terms (see `terms.ts`) separated by spaces, split by the
- * `ascii` tokenizer: the terms are made here, so the tokenizer only has to
- * keep them whole (Chinese and Japanese pairs and runs of three included).
- * `segments` lists each segment with its number of distinct terms. `texts`
- * holds the message texts and their origins in compressed pieces of about
- * 4 KiB of consecutive messages, and `places`, a second FTS5 table like
- * `terms`, names the pieces that hold each term (Chinese and Japanese runs
- * of three left out: a run's pairs find its pieces), so an excerpt unpacks
- * only the pieces it needs. Row ids are the session's number times 2^20
- * plus the index of the first message (of the segment, or the piece), so a
- * hit names its session without a lookup. A session whose
- * segments grow past {@link MAX_SEGMENTS}, or whose earlier messages
- * changed, is written again as one segment.
- *
- * Queries (see `index-search.ts`) ask FTS5 for the segments holding every
- * term, rank them a bounded batch at a time, and make each answer's excerpt
- * from the piece of text `places` names.
- *
- * Every change is one transaction (the file's modes, its opening and
- * rebuilding are in `index-file.ts`). A file found damaged after it was
- * opened makes the operation throw {@link IndexDamagedError}; the caller
- * sets it aside (see `index-keeper.ts`). The stored pieces of text are
- * made in `stored-text.ts`.
+ * The content index on disk: a SQLite file of its own beside the harness's data, opened through
+ * `node:sqlite` by the search worker alone, so what it holds lives on disk and the process keeps only
+ * SQLite's page cache.
  * @module @wishp3/dsh-sessions/host/search/sqlite-index
  */
 import { statSync } from 'node:fs'
@@ -133,19 +100,7 @@ export class SqliteIndex {
     }, { rankedRows: options.rankedRows ?? RANKED_ROWS })
   }
 
-  /**
-   * Opens the index file, creating it, or building it anew when it is not a
-   * usable file of this layout and term pipeline (see `index-file.ts`). Any
-   * other failure to open it or to prepare its statements, a folder at its
-   * path included, is taken as damage: what stands there is set aside and a
-   * fresh file opened. A full disk, or another process holding the file
-   * longer than the busy timeout, is not damage: the error is thrown.
-   * @param sqlite - the `node:sqlite` module (see `loadSqlite`).
-   * @param path - the file.
-   * @param options - where tests put faults.
-   * @returns the index and whether it was built anew.
-   * @throws the error of a second failure, once the first one's file was set aside.
-   */
+  /** Opens the index file, creating it, or building it anew when it is not a usable file of this layout and term pipeline (see `index-file.ts`). Any other failure to open it or to prepare its statements, a folder at its path included, is taken as damage: what stands there is set aside and a fresh file opened. A full disk, or another process holding the file longer than the busy timeout, is not damage: the error is thrown. Throws the error of a second failure, once the first one's file was set aside. */
   static open(sqlite: SqliteModule, path: string, options: SqliteIndexOptions = {}): SqliteOpened {
     try {
       return SqliteIndex.openAt(sqlite, path, options)
@@ -166,12 +121,7 @@ export class SqliteIndex {
     }
   }
 
-  /**
-   * A cheap look at the file on disk (see `index-health.ts`); a problem is
-   * reported only when a second look finds it too, so a checkpoint another
-   * process is writing at that moment is not taken for damage.
-   * @throws {@link IndexDamagedError} when the file is damaged, gone or replaced.
-   */
+  /** A cheap look at the file on disk (see `index-health.ts`); a problem is reported only when a second look finds it too, so a checkpoint another process is writing at that moment is not taken for damage. Throws {@link IndexDamagedError} when the file is damaged, gone or replaced. */
   health(): void {
     const expected = this.expected
     if (expected === undefined) return
@@ -179,20 +129,12 @@ export class SqliteIndex {
     if (problem !== undefined && indexFileProblem(this.sqlite, this.path, expected) !== undefined) throw new IndexDamagedError(new Error(problem))
   }
 
-  /**
-   * Removes an index file and the write-ahead log beside it.
-   * @param path - the file.
-   */
+  /** Removes an index file and the write-ahead log beside it. */
   static remove(path: string): void {
     removeIndexFile(path)
   }
 
-  /**
-   * Moves a damaged index file and its write-ahead log aside, to
-   * `<file>.damaged` (replacing one an earlier damage left), for a look later.
-   * @param path - the file.
-   * @returns where it went.
-   */
+  /** Moves a damaged index file and its write-ahead log aside, to `<file>.damaged` (replacing one an earlier damage left), for a look later. */
   static setAside(path: string): string {
     return setIndexFileAside(path)
   }
@@ -212,15 +154,7 @@ export class SqliteIndex {
     return this.guarded(() => (this.db.prepare("SELECT value FROM meta WHERE key = 'complete'").get() as { value: string } | undefined)?.value === '1')
   }
 
-  /**
-   * Records that the index is complete (when it is), and folds the
-   * write-ahead log into the file and empties it, so what the index takes on
-   * disk is its file (a log left at its largest would add tens of megabytes
-   * after a build). Another process's reader makes it wait up to the busy
-   * timeout, then it folds what it can.
-   * @param complete - whether every listed session has been indexed.
-   * @returns the bytes the index takes on disk.
-   */
+  /** Records that the index is complete (when it is), and folds the write-ahead log into the file and empties it, so what the index takes on disk is its file (a log left at its largest would add tens of megabytes after a build). Another process's reader makes it wait up to the busy timeout, then it folds what it can. `complete`: whether every listed session has been indexed. */
   checkpoint(complete: boolean): number {
     this.guarded(() => {
       if (complete && !this.complete) this.db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('complete', '1')").run()
@@ -289,14 +223,7 @@ export class SqliteIndex {
     return id
   }
 
-  /**
-   * The terms of the index that start with a prefix, in order, from the
-   * vocabulary of its `terms` table (a temporary `fts5vocab` table of this
-   * connection, made at its first use).
-   * @param prefix - a folded term.
-   * @param limit - most terms returned.
-   * @returns the terms; `undefined` where the connection cannot make the vocabulary.
-   */
+  /** The terms of the index that start with a prefix, in order, from the vocabulary of its `terms` table (a temporary `fts5vocab` table of this connection, made at its first use). Returns the terms; `undefined` where the connection cannot make the vocabulary. */
   termsStarting(prefix: string, limit: number): readonly string[] | undefined {
     if (this.vocabularyState === 'missing') return undefined
     if (this.vocabularyState === 'unmade') {
@@ -322,13 +249,7 @@ export class SqliteIndex {
     return statement
   }
 
-  /**
-   * Makes a temporary table hold the numbers of these sessions (those the
-   * file holds), for queries that read their rows alone (see `held-scopes.ts`).
-   * @param slot - which table.
-   * @param ids - the sessions.
-   * @returns the table's name.
-   */
+  /** Makes a temporary table hold the numbers of these sessions (those the file holds), for queries that read their rows alone (see `held-scopes.ts`). */
   fillScope(slot: number, ids: readonly string[]): string {
     const table = scopeTable(slot)
     this.guarded(() => {
@@ -351,32 +272,13 @@ export class SqliteIndex {
     this.guarded(() => this.statement(`DELETE FROM temp.${table} WHERE no IN (SELECT no FROM sessions WHERE id = ?)`).run(id))
   }
 
-  /**
-   * Sessions whose text has every term, best match first; ties go to the
-   * order `tieBreak` gives. Matching rows are ranked a bounded batch at a
-   * time (see {@link RANKED_ROWS}); excerpts are made only for the sessions
-   * returned.
-   * @param terms - the query's terms (see `queryTerms`).
-   * @param admit - whether a session may be found at all.
-   * @param limit - most sessions returned.
-   * @param tieBreak - orders sessions of equal score.
-   * @param admitted - when given, the only sessions whose rows are read at all (their ids, or a table
-   *   {@link fillScope} filled): rows of other sessions are left out inside SQLite, so they never take the
-   *   place of admitted ones.
-   * @returns the hits.
-   */
+  /** Sessions whose text has every term, best match first; ties go to the order `tieBreak` gives. Matching rows are ranked a bounded batch at a time (see {@link RANKED_ROWS}); excerpts are made only for the sessions returned. `admit`: whether a session may be found at all. `admitted`: when given, the only sessions whose rows are read at all (their ids, or a table {@link fillScope} filled): rows of other sessions are left out inside SQLite, so they never take the place of admitted ones. */
   search(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows): ContentHit[] {
     if (terms.length === 0 || limit <= 0) return []
     return this.guarded(() => this.searcher.find(terms, admit, limit, tieBreak, admitted))
   }
 
-  /**
-   * What the index knows of one session without reading its log: how many
-   * messages it has, its first user message, and its newest message's log
-   * event (two pieces of text unpacked, whatever the session's length).
-   * @param id - the session.
-   * @returns the facts; `undefined` when the index does not hold the session.
-   */
+  /** What the index knows of one session without reading its log: how many messages it has, its first user message, and its newest message's log event (two pieces of text unpacked, whatever the session's length). Returns the facts; `undefined` when the index does not hold the session. */
   facts(id: string): SessionFacts | undefined {
     return this.guarded(() => {
       const row = this.statement('SELECT no, messages, total FROM sessions WHERE id = ?').get(id) as { no: number; messages: number; total: number | null } | undefined
@@ -398,13 +300,7 @@ export class SqliteIndex {
     })
   }
 
-  /**
-   * The messages of one session that hold every term, best first (see `message-search.ts`).
-   * @param id - the session.
-   * @param terms - the query's terms.
-   * @param limit - most messages returned.
-   * @returns the matches; `undefined` when the index does not hold the session.
-   */
+  /** The messages of one session that hold every term, best first (see `message-search.ts`). Returns the matches; `undefined` when the index does not hold the session. */
   searchSession(id: string, terms: readonly QueryTerm[], limit: number): SessionMatches | undefined {
     const no = (this.statements.session.get(id) as { no: number } | undefined)?.no
     if (no === undefined) return undefined

@@ -1,8 +1,7 @@
 /**
- * Message text as the index stores it: consecutive messages of a session,
- * with the log event each came from, in deflate-compressed pieces of about
- * {@link PIECE_CHARS} characters (see `index-file.ts`), and the digest that
- * tells whether a session's earlier messages changed.
+ * Message text as the index stores it: consecutive messages of a session, with the log event each came
+ * from, in deflate-compressed pieces of about {@link PIECE_CHARS} characters (see `index-file.ts`),
+ * and the digest that tells whether a session's earlier messages changed.
  * @module @wishp3/dsh-sessions/host/search/stored-text
  */
 import { createHash } from 'node:crypto'
@@ -13,10 +12,7 @@ import type { MessageRole } from './conversation.ts'
 export class MessageDigest {
   private readonly hash = createHash('sha1')
 
-  /**
-   * Takes the next message.
-   * @param message - its text.
-   */
+  /** Takes the next message. */
   add(message: string): void {
     this.hash.update(message).update('\u0000')
   }
@@ -27,13 +23,7 @@ export class MessageDigest {
   }
 }
 
-/**
- * The digest at `upTo` messages (to tell that a session's earlier messages
- * are unchanged) and over all of them.
- * @param messages - the session's message texts.
- * @param upTo - how many messages the first digest covers.
- * @returns both digests, in hex.
- */
+/** The digest at `upTo` messages (to tell that a session's earlier messages are unchanged) and over all of them. `upTo`: how many messages the first digest covers. */
 export function digestOf(messages: readonly string[], upTo: number): { prefix: string; whole: string } {
   const digest = new MessageDigest()
   let prefix = upTo === 0 ? digest.value() : ''
@@ -50,11 +40,7 @@ export type StoredPiece = [messages: string[], origins: ([number, number, Messag
 /** A stored piece of text that does not unpack: the file is damaged. */
 export class UnpackError extends Error {}
 
-/**
- * A stored piece of text, unpacked.
- * @param blob - the piece as stored.
- * @returns its messages and their origins.
- */
+/** A stored piece of text, unpacked. */
 export function unpack(blob: Uint8Array): StoredPiece {
   let value: unknown
   try {
@@ -66,12 +52,7 @@ export function unpack(blob: Uint8Array): StoredPiece {
   return value as StoredPiece
 }
 
-/**
- * A piece of text packed for storing.
- * @param piece - its messages and their origins.
- * @param level - the deflate level.
- * @returns the compressed piece.
- */
+/** A piece of text packed for storing. */
 export function pack(piece: StoredPiece, level: number): Uint8Array {
   return deflateRawSync(JSON.stringify(piece), { level })
 }

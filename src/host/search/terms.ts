@@ -1,16 +1,6 @@
 /**
- * How message text becomes search terms, and a query becomes the terms it
- * needs. Both sides fold the same way: canonical decomposition, Latin
- * combining accents (U+0300–U+036F) removed, recomposition (so kana keep
- * their voicing marks), lower case. A run of letters
- * and digits is one word; a run of Chinese or Japanese characters, which has
- * no spaces, is cut into overlapping pairs and overlapping runs of three
- * characters, so any two or more adjacent characters of a text are found
- * without a dictionary: a query's run of three or more characters as its
- * runs of three, which stand apart by chance far less often than its pairs
- * would, a run of two as its pair. The last character of such a run is also
- * a term of its own, so every character of a run starts a term and a
- * one-character query finds it as a prefix.
+ * How message text becomes search terms, and a query becomes the terms it needs. Both sides fold the
+ * same way.
  * @module @wishp3/dsh-sessions/host/search/terms
  */
 import { createHash } from 'node:crypto'
@@ -35,33 +25,19 @@ export const MAX_QUERY_TERMS = 16
 /** Most characters of a query searched in content; a longer query finds no content match. */
 export const MAX_QUERY_LENGTH = 256
 
-/**
- * Folds text for matching: accents dropped, lower case. Applied to one code
- * point at a time, it may yield zero, one or several UTF-16 units.
- * @param text - any text.
- * @returns the folded text.
- */
+/** Folds text for matching: accents dropped, lower case. Applied to one code point at a time, it may yield zero, one or several UTF-16 units. */
 export function fold(text: string): string {
   return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').normalize('NFC').toLowerCase()
 }
 
 const ASCII_ONLY = /^[\x00-\x7f]*$/
 
-/**
- * A text folded for a test of whether a term occurs in it: the same as
- * {@link fold}, faster for ASCII text (which folds to its lower case).
- * @param text - any text.
- * @returns the folded text.
- */
+/** A text folded for a test of whether a term occurs in it: the same as {@link fold}, faster for ASCII text (which folds to its lower case). */
 export function foldedForMatch(text: string): string {
   return ASCII_ONLY.test(text) ? text.toLowerCase() : fold(text)
 }
 
-/**
- * Whether a folded term belongs to a script written without spaces.
- * @param term - a term.
- * @returns true for Chinese and Japanese terms.
- */
+/** Whether a folded term belongs to a script written without spaces. Returns true for Chinese and Japanese terms. */
 export function isUnspaced(term: string): boolean {
   return UNSPACED.test(term)
 }
@@ -81,11 +57,7 @@ const NO_SURROGATE = /^[^\ud800-\udfff]*$/
 /** Words of text folded from ASCII: runs of its letters and digits (what {@link RUNS} finds in such text). */
 const ASCII_WORDS = /[a-z0-9]+/g
 
-/**
- * What an index term is: a word of a script written with spaces, or of an
- * unspaced run its pair of characters, its run of three, or its last
- * character (a run of one character is that character).
- */
+/** What an index term is: a word of a script written with spaces, or of an unspaced run its pair of characters, its run of three, or its last character (a run of one character is that character). */
 export type TermKind = 'word' | 'pair' | 'three' | 'last'
 
 /** An unspaced run's index terms: its pairs, its runs of three, and its last character. */
@@ -112,11 +84,7 @@ function runTerms(run: string, visit: (term: string, kind: TermKind) => void): v
   visit(chars[chars.length - 1]!, 'last')
 }
 
-/**
- * Visits the index terms of a text, in text order (repeats kept).
- * @param text - message text.
- * @param visit - called with each folded term and its kind.
- */
+/** Visits the index terms of a text, in text order (repeats kept). `visit`: called with each folded term and its kind. */
 export function visitIndexTerms(text: string, visit: (term: string, kind: TermKind) => void): void {
   if (ASCII_ONLY.test(text)) {
     // ASCII folds to its lower case, and its only runs are words of letters and digits.
@@ -129,22 +97,14 @@ export function visitIndexTerms(text: string, visit: (term: string, kind: TermKi
   }
 }
 
-/**
- * The index terms of a text, in text order (repeats kept).
- * @param text - message text.
- * @returns folded terms.
- */
+/** The index terms of a text, in text order (repeats kept). */
 export function indexTerms(text: string): string[] {
   const terms: string[] = []
   visitIndexTerms(text, term => { terms.push(term) })
   return terms
 }
 
-/**
- * The overlapping pairs of an unspaced run (the run itself when shorter).
- * @param run - folded Chinese or Japanese characters.
- * @returns its pairs, in order.
- */
+/** The overlapping pairs of an unspaced run (the run itself when shorter). */
 export function pairsOf(run: string): string[] {
   const cut: string[] = []
   grams([...run], 2, cut)
@@ -160,16 +120,7 @@ export interface QueryTerm {
   readonly run?: number
 }
 
-/**
- * The terms a content query needs, every one of them: words as typed, the
- * last one also as a prefix; a Chinese or Japanese run as its pairs of
- * characters (a single character as a prefix). A query with no term, or one
- * that is only a single Latin letter or digit, or one past
- * {@link MAX_QUERY_LENGTH} or {@link MAX_QUERY_TERMS}, needs none: it finds
- * no content match.
- * @param query - the text typed after `@`, or inside `@"…"`.
- * @returns the terms; empty when the query does not search content.
- */
+/** The terms a content query needs, every one of them: words as typed, the last one also as a prefix; a Chinese or Japanese run as its pairs of characters (a single character as a prefix). A query with no term, or one that is only a single Latin letter or digit, or one past {@link MAX_QUERY_LENGTH} or {@link MAX_QUERY_TERMS}, needs none: it finds no content match. `query`: the text typed after `@`, or inside `@"…"`. Returns the terms; empty when the query does not search content. */
 export function queryTerms(query: string): QueryTerm[] {
   if (query.length > MAX_QUERY_LENGTH) return []
   const runs = [...fold(query).matchAll(RUNS)].map(([run]) => run)
@@ -188,12 +139,7 @@ export function queryTerms(query: string): QueryTerm[] {
   return terms
 }
 
-/**
- * A text that every step of the term pipeline changes the terms of: case,
- * Latin accents in both compositions, kana voicing marks (composed and
- * combining), Han and kana runs, the prolonged sound mark and iteration
- * mark, Hangul, digits, ligatures and dotted capitals, words next to CJK.
- */
+/** A text that every step of the term pipeline changes the terms of: case, Latin accents in both compositions, kana voicing marks (composed and combining), Han and kana runs, the prolonged sound mark and iteration mark, Hangul, digits, ligatures and dotted capitals, words next to CJK. */
 const FINGERPRINT_SAMPLE = 'Café Cafe\u0301 GENÈVE naïve İstanbul Straße ﬁle 3rd-4th x86_64 データベース がっこう か\u3099 ベース 灰度策略 發佈 人々 한국어 Rollout灰度 東京タワー'
 
 /** The index's own fingerprint, made once per process. */
@@ -203,13 +149,7 @@ function fingerprintOf(terms: (text: string) => readonly string[]): string {
   return createHash('sha256').update(JSON.stringify(terms(FINGERPRINT_SAMPLE))).digest('hex').slice(0, 16)
 }
 
-/**
- * The fingerprint of a term pipeline: a hash of the terms it makes of a fixed
- * sample text. Computed from the pipeline itself, so a change of the terms
- * changes it (and the index is built again) without anyone remembering to.
- * @param terms - the pipeline; the index's own by default.
- * @returns a short hex digest.
- */
+/** The fingerprint of a term pipeline: a hash of the terms it makes of a fixed sample text. Computed from the pipeline itself, so a change of the terms changes it (and the index is built again) without anyone remembering to. `terms`: the pipeline; the index's own by default. */
 export function termsFingerprint(terms: (text: string) => readonly string[] = indexTerms): string {
   if (terms === indexTerms) return ownFingerprint ??= fingerprintOf(terms)
   return fingerprintOf(terms)

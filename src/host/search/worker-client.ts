@@ -1,8 +1,5 @@
 /**
- * The host half's end of the search worker: starts the worker thread, sends
- * calls and matches answers. When the worker cannot start, fails or exits,
- * every pending and later call rejects, and {@link SearchWorker.alive} says
- * so; the rest of the plugin keeps working without content search.
+ * The host half's end of the search worker: starts the worker thread, sends calls and matches answers.
  * @module @wishp3/dsh-sessions/host/search/worker-client
  */
 import { Worker } from 'node:worker_threads'
@@ -13,11 +10,7 @@ interface Pending {
   reject(error: Error): void
 }
 
-/**
- * The worker's module: the TypeScript source beside this file when the
- * plugin runs from source (its tests), else the bundle's own
- * `content-worker.js` beside `index.js`.
- */
+/** The worker's module: the TypeScript source beside this file when the plugin runs from source (its tests), else the bundle's own `content-worker.js` beside `index.js`. */
 export function workerModule(): URL {
   return import.meta.url.endsWith('.ts') ? new URL('./worker.ts', import.meta.url) : new URL('./content-worker.js', import.meta.url)
 }
@@ -29,12 +22,7 @@ export class SearchWorker {
   private nextId = 1
   private failure: Error | undefined
 
-  /**
-   * Starts the worker.
-   * @param module - the worker's module.
-   * @param data - what the worker is started with (its index engine, when one is asked for).
-   * @param onFailure - told once when the worker fails or exits unasked.
-   */
+  /** Starts the worker. `data`: what the worker is started with (its index engine, when one is asked for). `onFailure`: told once when the worker fails or exits unasked. */
   constructor(module: URL, data: WorkerStart, onFailure: (error: Error) => void) {
     try {
       // A small young generation keeps the worker's resident memory close to what the index holds.
@@ -69,12 +57,7 @@ export class SearchWorker {
     return this.worker !== undefined
   }
 
-  /**
-   * Sends a call.
-   * @param call - its name.
-   * @param args - its arguments (copied to the worker).
-   * @returns its answer; rejects with the worker's error, or when the worker is gone.
-   */
+  /** Sends a call. Returns its answer; rejects with the worker's error, or when the worker is gone. */
   call<K extends WorkerCall>(call: K, args: WorkerCalls[K]['args']): Promise<WorkerCalls[K]['result']> {
     const worker = this.worker
     if (worker === undefined) return Promise.reject(this.failure ?? new Error('the search worker is not running'))

@@ -1,6 +1,6 @@
 /**
- * What the host half and the search worker say to each other: one request
- * per call, each answered once with its result or an error message.
+ * What the host half and the search worker say to each other: one request per call, each answered once
+ * with its result or an error message.
  * @module @wishp3/dsh-sessions/host/search/worker-protocol
  */
 import type { DiskSpace } from './disk-space.ts'
@@ -42,12 +42,7 @@ export interface WorkerStart {
 /** How the index file was found when it was loaded; `low-disk`: no file exists and the disk has no room for one (nothing is open). */
 export type LoadReason = 'restored' | 'partial' | 'missing' | 'corrupt' | 'outdated' | 'unavailable' | 'low-disk'
 
-/**
- * Which sessions a query may find. The worker keeps a creation time per
- * session, given once (`dates`) and forgotten when asked (`dropped`); a query
- * admits the sessions named in `only`, or else every session with a creation
- * time except those in `except`, so the larger of the two lists is never sent.
- */
+/** Which sessions a query may find. The worker keeps a creation time per session, given once (`dates`) and forgotten when asked (`dropped`); a query admits the sessions named in `only`, or else every session with a creation time except those in `except`, so the larger of the two lists is never sent. */
 export interface SearchScope {
   /** Creation times (Unix epoch milliseconds) to keep, new or changed. */
   readonly dates?: readonly (readonly [string, number])[]
@@ -57,14 +52,7 @@ export interface SearchScope {
   readonly except?: readonly string[]
 }
 
-/**
- * A query within a scope the worker keeps between queries (see
- * `held-scopes.ts`): the host half names it by key and version, and sends
- * its sessions only when the worker does not hold that version yet; a query
- * naming a version the worker does not hold fails with
- * {@link SCOPE_NOT_HELD}, and the host half sends it again with the
- * sessions. Sessions with no creation time given are found all the same.
- */
+/** A query within a scope the worker keeps between queries (see `held-scopes.ts`): the host half names it by key and version, and sends its sessions only when the worker does not hold that version yet; a query naming a version the worker does not hold fails with {@link SCOPE_NOT_HELD}, and the host half sends it again with the sessions. Sessions with no creation time given are found all the same. */
 export interface HeldScopeQuery {
   readonly key: string
   /** Changes whenever the scope's sessions change. */

@@ -1,8 +1,7 @@
 /**
- * The search worker's side of the protocol: each request on the port is
- * handed to the index keeper and answered once, with its result or its
- * error's message, as it finishes (a query is answered while a log is read
- * or the file written).
+ * The search worker's side of the protocol: each request on the port is handed to the index keeper and
+ * answered once, with its result or its error's message, as it finishes (a query is answered while a
+ * log is read or the file written).
  * @module @wishp3/dsh-sessions/host/search/worker-server
  */
 import type { MessagePort } from 'node:worker_threads'
@@ -12,11 +11,7 @@ import type { WorkerCall, WorkerCalls, WorkerReply, WorkerRequest } from './work
 
 type Handlers = { [K in WorkerCall]: (args: WorkerCalls[K]['args']) => Promise<WorkerCalls[K]['result']> | WorkerCalls[K]['result'] }
 
-/**
- * Answers the requests that arrive on a port from a keeper.
- * @param keeper - the index and its file.
- * @param port - the worker's port to the host half.
- */
+/** Answers the requests that arrive on a port from a keeper. `port`: the worker's port to the host half. */
 export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
   const reader = new ConversationReader()
   const handlers: Handlers = {

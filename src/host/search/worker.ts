@@ -1,8 +1,7 @@
 /**
- * The search worker: a worker thread that owns the content index (see
- * `index-keeper.ts`) and answers the host half (see `worker-server.ts`), so
- * that reading logs, indexing, queries and writing the index file never
- * hold up the host's own requests.
+ * The search worker: a worker thread that owns the content index (see `index-keeper.ts`) and answers
+ * the host half (see `worker-server.ts`), so that reading logs, indexing, queries and writing the
+ * index file never hold up the host's own requests.
  * @module @wishp3/dsh-sessions/host/search/worker
  */
 import { setPriority } from 'node:os'

@@ -1,17 +1,7 @@
 /**
- * The catalog's file: what the last listing of this home said of each
- * session (its id, cwd, creation time and title), kept so that a restart
- * answers from it at once instead of waiting for the host's first listing of
- * the whole store, which reads every log's header.
- *
- * It is a cache of the host's own answers, never an authority: the first
- * listing after a start replaces it (sessions it no longer lists leave, as
- * they do from any listing), and a session's cwd and creation time never
- * change once it exists. The file is written whole under a temporary name
- * and renamed over the old one, so a stop at any moment leaves one or the
- * other; a temporary file a killed process left is removed at the next read.
- * A file that cannot be read or is not a catalog is ignored, and the next
- * save replaces it; an entry that is not well formed is skipped.
+ * The catalog's file: what the last listing of this home said of each session (its id, cwd, creation
+ * time and title), kept so that a restart answers from it at once instead of waiting for the host's
+ * first listing of the whole store, which reads every log's header.
  * @module @wishp3/dsh-sessions/host/sessions/catalog-file
  */
 import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
@@ -19,10 +9,7 @@ import { readGzipJson, removeLeftoverTemporaries, writeGzipJson } from '../gzip-
 import type { Context } from '@deepseek-ai/cordis'
 import type { IndexedSession, SessionCatalog, SessionHeaderFields } from './catalog.ts'
 
-/**
- * Where the catalog is kept: beside the content index.
- * @returns `$DSH_HOME/dsh-sessions/session-catalog.json.gz` (`~/.dsh/…` by default).
- */
+/** Where the catalog is kept: beside the content index. */
 export function catalogFile(): string {
   return dshHomePath('dsh-sessions', 'session-catalog.json.gz')
 }
@@ -51,10 +38,7 @@ function recordOf(row: unknown): CatalogRecord | undefined {
   return { header: cwd === null ? { id, createdAt } : { id, cwd, createdAt }, title: title ?? undefined }
 }
 
-/**
- * Reads the file.
- * @returns its sessions; `undefined` when there is no file, or it cannot be read or is not a catalog.
- */
+/** Reads the file. Returns its sessions; `undefined` when there is no file, or it cannot be read or is not a catalog. */
 export async function readCatalogFile(file: string): Promise<CatalogRecord[] | undefined> {
   await removeLeftoverTemporaries(file)
   const value = await readGzipJson(file)
@@ -69,11 +53,7 @@ export async function readCatalogFile(file: string): Promise<CatalogRecord[] | u
   return records
 }
 
-/**
- * Writes the file whole (see `gzip-json-file.ts`).
- * @param sessions - every session to keep.
- * @returns the file's size in bytes.
- */
+/** Writes the file whole (see `gzip-json-file.ts`). */
 export async function writeCatalogFile(file: string, sessions: readonly IndexedSession[]): Promise<number> {
   const rows: Row[] = sessions.map(session => [session.id, session.createdAt, session.cwd ?? null, session.title ?? null])
   return writeGzipJson(file, { format: FORMAT, version: VERSION, sessions: rows })

@@ -1,9 +1,7 @@
 /**
- * The host's listings merged into the catalog: the first, the periodic ones
- * that catch what other processes changed, and retries with a doubling delay
- * after a failure; between them, the host's events. A session leaves only
- * when a listing no longer has it and it is not live, and a listing never
- * drops a session the host's events named while it ran.
+ * The host's listings merged into the catalog: the first, the periodic ones that catch what other
+ * processes changed, and retries with a doubling delay after a failure; between them, the host's
+ * events.
  * @module @wishp3/dsh-sessions/host/sessions/catalog-listing
  */
 import { setTimeout as sleep } from 'node:timers/promises'

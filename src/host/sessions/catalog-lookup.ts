@@ -1,7 +1,6 @@
 /**
- * Lookups of single sessions: an id the catalog lacks is read from storage
- * only before the first listing, within the calling text's budget, and a
- * miss is remembered briefly. A read that says the session is gone drops it.
+ * Lookups of single sessions: an id the catalog lacks is read from storage only before the first
+ * listing, within the calling text's budget, and a miss is remembered briefly.
  * @module @wishp3/dsh-sessions/host/sessions/catalog-lookup
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -51,11 +50,7 @@ export class CatalogLookup {
     this.missMs = missMs
   }
 
-  /**
-   * The session with this id: at once when known; once listed, an unknown id
-   * is unknown without a read; before that, read while the budget lasts.
-   * @param budget - the storage reads the calling text may still spend; omit for one unbudgeted read.
-   */
+  /** The session with this id: at once when known; once listed, an unknown id is unknown without a read; before that, read while the budget lasts. `budget`: the storage reads the calling text may still spend; omit for one unbudgeted read. */
   async lookup(id: string, budget?: LookupBudget): Promise<IndexedSession | undefined> {
     const known = this.owner.entries.get(id)
     if (known !== undefined) return known
@@ -71,12 +66,7 @@ export class CatalogLookup {
     return found
   }
 
-  /**
-   * Reads one session from storage: catalogs it when it exists, drops it when
-   * the host says it does not, and leaves the catalog as it was on any other
-   * error. Before the first listing a stored session is read from its one log.
-   * @returns the fresh entry; the held one after a read error; `undefined` for a session that is gone.
-   */
+  /** Reads one session from storage: catalogs it when it exists, drops it when the host says it does not, and leaves the catalog as it was on any other error. Before the first listing a stored session is read from its one log. Returns the fresh entry; the held one after a read error; `undefined` for a session that is gone. */
   async refresh(id: string): Promise<IndexedSession | undefined> {
     const { entries, signal } = this.owner
     const persistence = this.ctx.get('sessionPersistence')

@@ -1,12 +1,6 @@
 /**
- * The catalog of known sessions: id, cwd, creation time and latest title,
- * and where each title came from. Pure data, no I/O: the session index
- * (`session-index.ts`) feeds it from listings, reads and the host's events.
- *
- * Title provenance: a title an event of this process named (a live session's
- * `session/title`, or the latest title in a live session's events) wins over
- * every other source, so a listing or a log read never overrides it; a title
- * from the projection cache or from a log is kept until a newer one arrives.
+ * The catalog of known sessions: id, cwd, creation time and latest title, and where each title came
+ * from. Pure data, no I/O.
  * @module @wishp3/dsh-sessions/host/sessions/catalog
  */
 
@@ -32,11 +26,7 @@ export interface SessionHeaderFields {
   readonly createdAt: number
 }
 
-/**
- * One catalog entry.
- * @param header - the session's id, cwd and creation time.
- * @param title - its latest title, if known.
- */
+/** One catalog entry. `header`: the session's id, cwd and creation time. */
 export function catalogEntry(header: SessionHeaderFields | IndexedSession, title: string | undefined): IndexedSession {
   const label = title ?? header.id
   const cwd = header.cwd
@@ -73,20 +63,12 @@ export class SessionCatalog {
   private changes = 0
   private moves = 0
 
-  /**
-   * A number that changes whenever what the catalog lists changes: a
-   * session added, removed, moved, retitled or given another header. Equal
-   * numbers mean the same listing, so what is derived from it can be kept.
-   */
+  /** A number that changes whenever what the catalog lists changes: a session added, removed, moved, retitled or given another header. Equal numbers mean the same listing, so what is derived from it can be kept. */
   get generation(): number {
     return this.changes
   }
 
-  /**
-   * A number that changes whenever which sessions the catalog holds, or
-   * their cwd or creation time, changes (not on a new title or header): the
-   * sessions a scope admits stay the same while it does.
-   */
+  /** A number that changes whenever which sessions the catalog holds, or their cwd or creation time, changes (not on a new title or header): the sessions a scope admits stay the same while it does. */
   get membership(): number {
     return this.moves
   }
@@ -96,10 +78,7 @@ export class SessionCatalog {
     return this.sessions.size
   }
 
-  /**
-   * The session with this id.
-   * @returns the entry, or `undefined`.
-   */
+  /** The session with this id. */
   get(id: string): IndexedSession | undefined {
     return this.sessions.get(id)
   }
@@ -115,10 +94,7 @@ export class SessionCatalog {
     return this.sorted
   }
 
-  /**
-   * Whether a session's title is still unknown: no event named it and no other source had it.
-   * @returns true for a held session without a title.
-   */
+  /** Whether a session's title is still unknown: no event named it and no other source had it. Returns true for a held session without a title. */
   needsTitle(id: string): boolean {
     const known = this.sessions.get(id)
     return known !== undefined && known.title === undefined && !this.eventTitled.has(id)
@@ -130,19 +106,13 @@ export class SessionCatalog {
     this.put(catalogEntry(header, title))
   }
 
-  /**
-   * A live session as its events describe it.
-   * @param title - the latest title in its events, if any; without one the held title stays.
-   */
+  /** A live session as its events describe it. `title`: the latest title in its events, if any; without one the held title stays. */
   live(header: SessionHeaderFields, title: string | undefined): void {
     if (title !== undefined) this.eventTitled.add(header.id)
     this.put(catalogEntry(header, title ?? this.sessions.get(header.id)?.title))
   }
 
-  /**
-   * A session as storage describes it (a listing or a read); a title an event named stays.
-   * @param title - the title storage gives, if any; without one the held title stays.
-   */
+  /** A session as storage describes it (a listing or a read); a title an event named stays. `title`: the title storage gives, if any; without one the held title stays. */
   stored(header: SessionHeaderFields, title: string | undefined): IndexedSession {
     const held = this.sessions.get(header.id)
     const next = catalogEntry(header, this.eventTitled.has(header.id) ? held?.title : title ?? held?.title)
@@ -150,28 +120,19 @@ export class SessionCatalog {
     return next
   }
 
-  /**
-   * Sets the title a session's log holds, unless an event of this process named it.
-   * @param title - the latest title in its log.
-   */
+  /** Sets the title a session's log holds, unless an event of this process named it. */
   repairTitle(id: string, title: string): void {
     const current = this.sessions.get(id)
     if (current === undefined || this.eventTitled.has(id) || current.title === title) return
     this.put(catalogEntry(current, title))
   }
 
-  /**
-   * Whether an event of this process named the session's title.
-   * @returns true when storage must not override its title.
-   */
+  /** Whether an event of this process named the session's title. Returns true when storage must not override its title. */
   isEventTitled(id: string): boolean {
     return this.eventTitled.has(id)
   }
 
-  /**
-   * Forgets a session.
-   * @returns whether it was held.
-   */
+  /** Forgets a session. */
   remove(id: string): boolean {
     this.eventTitled.delete(id)
     if (!this.sessions.delete(id)) return false

@@ -1,10 +1,6 @@
 /**
- * Matches of recent queries over one listing, so a query asked again, or
- * one typed further, does not walk every session again. What it gives is
- * always what a walk of the listing would give: the memo is emptied when
- * the listing's generation changes, and a query is narrowed from an earlier
- * one's matches only where the caller says every match of the new query is
- * among them.
+ * Matches of recent queries over one listing, so a query asked again, or one typed further, does not
+ * walk every session again. What it gives is always what a walk of the listing would give.
  * @module @wishp3/dsh-sessions/host/sessions/match-memo
  */
 import { BoundedMap } from '../bounded-map.ts'
@@ -17,15 +13,7 @@ export class MatchMemo<T> {
   private generation: number | undefined
   private readonly matches = new BoundedMap<string, readonly T[]>(QUERIES_KEPT)
 
-  /**
-   * Every item of the listing that matches a query, in the listing's order.
-   * @param generation - the listing's generation; another empties the memo.
-   * @param query - the query, as the memo's key.
-   * @param listing - every item, in order (read only when no memo serves).
-   * @param test - whether an item matches the query.
-   * @param narrows - whether every match of the query matches an earlier query too.
-   * @returns the matches (shared; do not mutate).
-   */
+  /** Every item of the listing that matches a query, in the listing's order. `generation`: the listing's generation; another empties the memo. `listing`: every item, in order (read only when no memo serves). `narrows`: whether every match of the query matches an earlier query too. */
   get(generation: number, query: string, listing: () => readonly T[], test: (item: T) => boolean, narrows: (earlier: string) => boolean): readonly T[] {
     if (this.generation !== generation) {
       this.generation = generation

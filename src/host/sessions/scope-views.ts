@@ -1,12 +1,6 @@
 /**
- * The sessions of each scope, kept while the session index's listing stays
- * the same, so a query walks only what it shows. A view is made once per
- * scope and generation of the listing (see `SessionIndex.generation`): the
- * in-scope sessions in ranking order (see `scope.ts`), and the set of their
- * ids, which stays the same object while no session enters or leaves the
- * scope (see `SessionIndex.membership`), so the content search can keep it
- * as well. A view holds the target's own session when it is in the scope's
- * workspace: the caller leaves it out, as {@link isInScope} does.
+ * The sessions of each scope, kept while the session index's listing stays the same, so a query walks
+ * only what it shows.
  * @module @wishp3/dsh-sessions/host/sessions/scope-views
  */
 import type { ReferenceScope } from '../../config.ts'
@@ -28,10 +22,7 @@ export interface ScopeView {
   /** The in-scope sessions, best first (the target's own among them where its cwd is the scope's). */
   readonly ranked: readonly IndexedSession[]
   readonly set: ScopeSet
-  /**
-   * The sessions of {@link ranked} whose id, cwd or label holds the typed text, in order.
-   * @param typed - lower-cased text (see `IndexedSession.matchKeys`).
-   */
+  /** The sessions of {@link ranked} whose id, cwd or label holds the typed text, in order. */
   matching(typed: string): readonly IndexedSession[]
 }
 
@@ -58,12 +49,7 @@ export class ScopeViews {
     this.index = index
   }
 
-  /**
-   * A scope as a target of this cwd sees it.
-   * @param scope - `workspace` or `all`.
-   * @param cwd - the target's cwd.
-   * @returns the view of the current listing.
-   */
+  /** A scope as a target of this cwd sees it. */
   of(scope: ReferenceScope, cwd: string | undefined): ScopeView {
     const key = `${scope}\u0000${cwd === undefined ? '' : `=${cwd}`}`
     const generation = this.index.generation
@@ -106,11 +92,7 @@ export class ScopeViews {
 
 const viewsByIndex = new WeakMap<SessionIndex, ScopeViews>()
 
-/**
- * The scope views of a session index, made at first use.
- * @param index - the session index.
- * @returns its views.
- */
+/** The scope views of a session index, made at first use. */
 export function scopeViewsOf(index: SessionIndex): ScopeViews {
   let views = viewsByIndex.get(index)
   if (views === undefined) {

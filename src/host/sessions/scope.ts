@@ -1,9 +1,7 @@
 /**
- * Which sessions a target session may reference: with `workspace`, only
- * sessions whose cwd equals the target's (plain string equality, the official
- * ranking's "same cwd" group, so a session without a cwd matches nothing);
- * with `all`, every visible session. The target itself never qualifies.
- * In-scope sessions rank as the official candidate list ranks them.
+ * Which sessions a target session may reference: with `workspace`, only sessions whose cwd equals the
+ * target's (plain string equality, the official ranking's "same cwd" group, so a session without a cwd
+ * matches nothing); with `all`, every visible session.
  * @module @wishp3/dsh-sessions/host/sessions/scope
  */
 import type { ReferenceScope } from '../../config.ts'
@@ -16,34 +14,19 @@ export interface ReferenceTarget {
   readonly cwd: string | undefined
 }
 
-/**
- * Whether a source session is inside the scope of a target.
- * @param source - the cited session's id and cwd.
- * @returns true when the target may reference the source.
- */
+/** Whether a source session is inside the scope of a target. Returns true when the target may reference the source. */
 export function isInScope(scope: ReferenceScope, target: ReferenceTarget, source: { id: string; cwd?: string | undefined }): boolean {
   if (source.id === target.id) return false
   return scope === 'all' || rankGroup(source.cwd, target.cwd) === 0
 }
 
-/**
- * The official ranking group: same cwd first, then no cwd, then other cwds.
- * rc.8 keeps this ranking private inside `listCandidates()`, so it is
- * restated here; `tests/host/routes.spec.ts` compares the candidates route
- * with the official call for every query and fails when the official order
- * changes.
- * @returns 0, 1 or 2.
- */
+/** The official ranking group: same cwd first, then no cwd, then other cwds. rc.8 keeps this ranking private inside `listCandidates()`, so it is restated here; `tests/host/routes.spec.ts` compares the candidates route with the official call for every query and fails when the official order changes. */
 export function rankGroup(cwd: string | undefined, targetCwd: string | undefined): 0 | 1 | 2 {
   if (cwd !== undefined && cwd === targetCwd) return 0
   return cwd === undefined ? 1 : 2
 }
 
-/**
- * The in-scope sessions a target may reference, in ranking order.
- * @param sessions - every indexed session, newest first.
- * @returns every in-scope session, best first.
- */
+/** The in-scope sessions a target may reference, in ranking order. */
 export function rankedInScope(sessions: readonly IndexedSession[], target: ReferenceTarget, scope: ReferenceScope): IndexedSession[] {
   const groups: [IndexedSession[], IndexedSession[], IndexedSession[]] = [[], [], []]
   for (const session of sessions) {

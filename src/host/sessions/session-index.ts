@@ -1,12 +1,7 @@
 /**
- * The session catalog: every session the host lists, with its cwd, creation
- * time and title, kept current by listings (`catalog-listing.ts`) and the
- * host's events, so candidate requests and title resolution never read
- * session logs. An id it lacks is looked up as `catalog-lookup.ts` says, and
- * with a `file` a restart answers from what the last listing said
- * (`catalog-file.ts`) while the first listing runs. The first listing starts
- * `startAfterMs` after `startFrom` (the host's settled boot), or at the first
- * call that needs the catalog. See docs/architecture.md.
+ * The session catalog: every session the host lists, with its cwd, creation time and title, kept
+ * current by listings (`catalog-listing.ts`) and the host's events, so candidate requests and title
+ * resolution never read session logs. See docs/architecture.md.
  * @module @wishp3/dsh-sessions/host/sessions/session-index
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -150,19 +145,13 @@ export class SessionIndex {
     return this.listing.isListed
   }
 
-  /**
-   * Calls a listener after every successful listing.
-   * @returns a function that removes the listener.
-   */
+  /** Calls a listener after every successful listing. */
   onListed(listener: () => void): () => void {
     this.listedListeners.add(listener)
     return () => this.listedListeners.delete(listener)
   }
 
-  /**
-   * Calls a listener with the id of every session that leaves the catalog.
-   * @returns a function that removes the listener.
-   */
+  /** Calls a listener with the id of every session that leaves the catalog. */
   onRemoved(listener: (id: string) => void): () => void {
     this.removedListeners.add(listener)
     return () => this.removedListeners.delete(listener)
@@ -215,12 +204,7 @@ export class SessionIndex {
     return this.entries.list()
   }
 
-  /**
-   * A session that left the catalog (its log deleted, or disposed unsaved)
-   * and is not in it again, so a reference picked before it left can be told
-   * apart from an id never seen.
-   * @returns its last entry; `undefined` for a session cataloged now, never cataloged, or gone too long.
-   */
+  /** A session that left the catalog (its log deleted, or disposed unsaved) and is not in it again, so a reference picked before it left can be told apart from an id never seen. Returns its last entry; `undefined` for a session cataloged now, never cataloged, or gone too long. */
   departed(id: string): IndexedSession | undefined {
     return this.entries.get(id) === undefined ? this.departures.get(id) : undefined
   }

@@ -1,10 +1,6 @@
 /**
- * Who calls a session tool, and which sessions it may see: exactly the
- * sessions the `@` menu of the calling session may reference under the
- * current scope, never the calling session itself. A subagent session looks
- * from its parent's workspace. An id that is malformed, unknown, out of
- * scope or the caller's own gets the same answer, `undefined`, so a tool's
- * answer never tells them apart.
+ * Who calls a session tool, and which sessions it may see: exactly the sessions the `@` menu of the
+ * calling session may reference under the current scope, never the calling session itself.
  * @module @wishp3/dsh-sessions/host/tools/calling-session
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -16,11 +12,7 @@ import type { IndexedSession } from '../sessions/catalog.ts'
 import { isInScope, type ReferenceTarget } from '../sessions/scope.ts'
 import type { SessionIndex } from '../sessions/session-index.ts'
 
-/**
- * The calling session as a reference target.
- * @param agent - the agent the call runs for.
- * @returns the target; `undefined` without an agent.
- */
+/** The calling session as a reference target. Returns the target; `undefined` without an agent. */
 export function callingTarget(ctx: Context, index: SessionIndex, agent: Agent | undefined): ReferenceTarget | undefined {
   if (agent === undefined) return undefined
   const header = agent.session.header
@@ -31,10 +23,7 @@ export function callingTarget(ctx: Context, index: SessionIndex, agent: Agent | 
   return { id: agent.id, cwd: header.cwd }
 }
 
-/**
- * The session a tool argument names, when the caller may see it.
- * @returns the session; `undefined` for every id the caller may not see, for whatever reason.
- */
+/** The session a tool argument names, when the caller may see it. Returns the session; `undefined` for every id the caller may not see, for whatever reason. */
 export async function visibleSession(index: SessionIndex, target: ReferenceTarget, scope: ReferenceScope, id: string): Promise<IndexedSession | undefined> {
   if (!isSessionId(id) || id === target.id) return undefined
   const session = await index.lookup(SessionId(id))

@@ -1,10 +1,8 @@
 /**
- * The `read_session` model tool: the messages of a session the calling
- * session may reference, the user's own messages and the assistant's reply
- * text, numbered as `search_sessions` numbers them, one bounded page per
- * call, with where to continue; the messages around one of them; or the
- * messages that match a query, best first. Every session the caller may not
- * see, for whatever reason, gets the same answer as one that does not exist.
+ * The `read_session` model tool: the messages of a session the calling session may reference, the
+ * user's own messages and the assistant's reply text, numbered as `search_sessions` numbers them, one
+ * bounded page per call, with where to continue; the messages around one of them; or the messages that
+ * match a query, best first.
  * @module @wishp3/dsh-sessions/host/tools/read-session
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -35,10 +33,7 @@ export const AROUND_BEFORE = 2
 /** The one answer for every session the caller may not read. */
 const NOT_FOUND = { found: false as const, note: 'No session with this id can be read from here.' }
 
-/**
- * The tool's definition.
- * @param deps - the indexes, the settings and the snapshot framing.
- */
+/** The tool's definition. `deps`: the indexes, the settings and the snapshot framing. */
 export function readSessionTool(ctx: Context, deps: SessionToolDependencies): ToolDefinition {
   return defineTool({
     name: READ_SESSION,

@@ -1,8 +1,7 @@
 /**
- * The `search_sessions` model tool: the sessions the calling session may
- * reference that match a query, ranked as the `@` menu ranks them (title,
- * id and workspace matches first, then matches of what was said, each with
- * an excerpt and the number of the matching message).
+ * The `search_sessions` model tool: the sessions the calling session may reference that match a query,
+ * ranked as the `@` menu ranks them (title, id and workspace matches first, then matches of what was
+ * said, each with an excerpt and the number of the matching message).
  * @module @wishp3/dsh-sessions/host/tools/search-sessions
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -36,10 +35,7 @@ export interface SessionToolDependencies {
   readonly framing: Framing
 }
 
-/**
- * The tool's definition.
- * @param deps - the indexes, the settings and the snapshot framing.
- */
+/** The tool's definition. `deps`: the indexes, the settings and the snapshot framing. */
 export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies): ToolDefinition {
   return defineTool({
     name: SEARCH_SESSIONS,

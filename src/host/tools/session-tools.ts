@@ -1,14 +1,6 @@
 /**
- * Offers the model the session tools, `search_sessions` and `read_session`,
- * while the `agentTools` setting is on: registered with the host's tool
- * runtime when it is there (a child plugin that injects `tools`, so a host
- * without one loses only these tools), and unregistered as soon as the
- * setting is turned off, so the model is no longer offered them at all.
- * Both read only what the calling session's `@` menu may reference, need no
- * permission prompt (rc.8's `tools/pre-execute` allows by default and no
- * shipped listener asks), and may run beside other calls. The official
- * snapshot framing their results are rendered in is read at the first call,
- * not at boot.
+ * Offers the model the session tools, `search_sessions` and `read_session`, while the `agentTools`
+ * setting is on.
  * @module @wishp3/dsh-sessions/host/tools/session-tools
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -27,10 +19,7 @@ export interface SessionToolsDependencies {
   readonly settings: SessionsSettings
 }
 
-/**
- * Registers the tools on the row's fiber.
- * @param deps - the indexes and the live settings.
- */
+/** Registers the tools on the row's fiber. */
 export function registerSessionTools(ctx: Context, deps: SessionToolsDependencies): void {
   ctx.plugin({
     name: 'dsh-sessions-tools',
