@@ -19,9 +19,10 @@ import { BoundedMap } from '../bounded-map.ts'
 import { SCOPE_NOT_HELD, type SessionFacts } from './worker-protocol.ts'
 import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 import type { IndexingProgress } from '../../shared/wire.ts'
-import { type ContentSearchOptions, type ContentSearchStatus, IndexUpkeep, says } from './index-upkeep.ts'
+import { IndexUpkeep } from './index-upkeep.ts'
+import { type ContentSearchOptions, type ContentSearchStatus, says } from './content-status.ts'
 
-export type { ContentSearchOptions, ContentSearchStatus } from './index-upkeep.ts'
+export type { ContentSearchOptions, ContentSearchStatus } from './content-status.ts'
 
 /** Where the plugin keeps the content index: its own folder of the harness home. The SQLite file sits beside this path as `content-index.sqlite` (see `index-keeper.ts`); this path is the JSON file of earlier versions, removed at the first start. */
 export function contentIndexFile(): string {

@@ -5,84 +5,20 @@
  * @module @wishp3/dsh-sessions/host/search/index-upkeep
  */
 import type { Context } from '@deepseek-ai/cordis'
-import type { SessionHeader } from '@deepseek-ai/dsh-session'
-import { LiveChanges } from './live-changes.ts'
-import { LiveText } from './live-text.ts'
-import { LogPass, type ContentSink, type FailedVisit, type LogFollower } from './log-pass.ts'
-import { liveRevision, type SessionLogLocator } from './log-locator.ts'
-import { messageText, titleOf } from './conversation.ts'
+import { LiveFollower } from './live-follower.ts'
+import { LogPass, type ContentSink } from './log-pass.ts'
+import { CHECK_MS, type ContentSearchOptions, type ContentSearchStatus, RETRY_MS, says } from './content-status.ts'
+import type { SessionLogLocator } from './log-locator.ts'
 import { SearchWorker, workerModule } from './worker-client.ts'
 import { DAMAGED_MESSAGE } from './index-file.ts'
-import { LOW_DISK_MESSAGE } from './disk-space.ts'
+import { DiskPause, LOW_DISK_MESSAGE } from './disk-space.ts'
 import { boundedWait } from '../bounded-wait.ts'
-import { type EntrySummary, type IndexEngine, type LoadReason, NOT_OPEN_MESSAGE } from './worker-protocol.ts'
+import { type EntrySummary, type IndexEngine, NOT_OPEN_MESSAGE } from './worker-protocol.ts'
 import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
 import type { IndexingProgress } from '../../shared/wire.ts'
 
-/** Options of the content search. */
-export interface ContentSearchOptions {
-  /** Where the index is saved; not saved when omitted. */
-  readonly file?: string
-  /** Largest share of one core the log pass keeps busy. */
-  readonly duty?: number
-  /** What else the log pass lets keep something of the logs it visits. */
-  readonly follower?: LogFollower
-  /** Milliseconds a live session waits after an event before its text is indexed again. */
-  readonly liveDelayMs?: number
-  /** The `indexFreeSpaceMiB` setting, read at each look at the disk (0, the default floor, when omitted). */
-  readonly freeSpaceMiB?: () => number
-  /** Milliseconds between looks at the file's health and the disk's free space. */
-  readonly checkMs?: number
-  /** Milliseconds before a pass that left sessions pending runs again. */
-  readonly retryMs?: number
-  /** The worker's module (tests only). */
-  readonly workerModule?: URL
-  /** `none` acts as where `node:sqlite` or FTS5 is missing (tests only); by default SQLite where it can serve. */
-  readonly engine?: IndexEngine
-}
-
-/** Where the content index stands. */
-export interface ContentSearchStatus {
-  /** Whether the index answers for every session: restored from its file, or built by a first pass. */
-  readonly ready: boolean
-  /** Whether the search worker runs. */
-  readonly available: boolean
-  readonly sessions: number
-  /** How the start went: `restored`, `partial` (a build that had not completed: it goes on), or why the file could not be used. */
-  readonly start: 'pending' | LoadReason | 'no-file' | 'unavailable'
-  /** Where the index lives: `sqlite`, or `none` where `node:sqlite` or FTS5 is missing (titles only); `undefined` until the worker has opened it. */
-  readonly engine: IndexEngine | undefined
-  readonly passes: number
-  readonly reads: number
-  readonly lastPassMs: number
-  /** Bytes the index file took when it was last checked (after a pass, or when opened). */
-  readonly savedBytes: number
-  /** Times the file was found damaged while in use, set aside and built again. */
-  readonly damaged: number
-  /** `low-disk` while indexing is paused: the index's disk has less free space than the floor, or refused a write. */
-  readonly paused?: 'low-disk'
-  /** The disk's free space and the floor, in bytes, at the last look. */
-  readonly disk?: { readonly free: number; readonly floor: number }
-  /** Sessions whose log could not be read or whose text could not be written: tried again. */
-  readonly pending: number
-  /** Sessions whose visits failed again and again, with the last reason (a few named). */
-  readonly skipped: { readonly count: number; readonly sessions: readonly FailedVisit[] }
-}
-
-/** Whether a worker's error message holds one of the protocol's sentences. */
-export const says = (error: unknown, sentence: string): boolean => String(error instanceof Error ? error.message : error).includes(sentence)
-
-/** Milliseconds between looks at the file's health and the disk's free space, by default. */
-const CHECK_MS = 15_000
-
-/** Milliseconds before a pass that left sessions pending runs again, by default. */
-const RETRY_MS = 30_000
-
 /** Skipped sessions the status names. */
 const SKIPPED_NAMED = 10
-
-/** Free space a paused index waits to gain over what it had when it paused, before it writes again: a quarter of the floor, at most 8 MiB. */
-const resumeMargin = (floor: number): number => Math.min(8 * 2 ** 20, Math.floor(floor / 4))
 
 /** Longest a stop waits for the on-disk index to record where its build stands. */
 const STOP_SAVE_MS = 2_000
@@ -106,22 +42,14 @@ export class IndexUpkeep implements ContentSink {
   private epoch = 0
   /** Whether the worker said it has no index file open (one is opened at the next look). */
   private closed = false
-  /** Why indexing is paused, if it is. */
-  private pausedFor: 'low-disk' | undefined
-  /** The disk's free space when indexing paused (learnt at the first look after). */
-  private freeWhenPaused: number | undefined
-  private lastSpace: { free: number; floor: number } | undefined
+  private readonly diskPause = new DiskPause()
   private checking = false
   private checkTimer: NodeJS.Timeout | undefined
   private retryTimer: NodeJS.Timeout | undefined
-  /** Per live session, what the index was last sent of its text. */
-  private readonly liveTexts = new Map<string, LiveText>()
-  /** Per live session, the revision whose write is under way. */
-  private readonly liveWriting = new Map<string, string>()
   private readonly freeSpaceMiB: () => number
   private readonly checkMs: number
   private readonly retryMs: number
-  private readonly live: LiveChanges
+  private readonly live: LiveFollower
   private disposed = false
   private readonly ctx: Context
   private readonly sessions: SessionIndex
@@ -129,15 +57,28 @@ export class IndexUpkeep implements ContentSink {
   private readonly file: string | undefined
   private readonly logs: SessionLogLocator
   private readonly engineAsked: IndexEngine | undefined
-  private engine: IndexEngine | undefined  /** @param dropped - called when sessions leave what the index holds. */
+  private engine: IndexEngine | undefined
+
+  /** `dropped`: called when sessions leave what the index holds. */
   constructor(ctx: Context, sessions: SessionIndex, logs: SessionLogLocator, options: ContentSearchOptions, dropped: () => void) {
     this.ctx = ctx
     this.dropped = dropped
     this.sessions = sessions
     this.logs = logs
     this.file = options.file
-    this.live = new LiveChanges(options.liveDelayMs ?? 250, id => this.liveChanged(id))
-    this.currentModule = options.workerModule ?? workerModule()
+    this.live = new LiveFollower(ctx, {
+      writer: () => (this.current?.alive === true && this.diskPause.reason === undefined ? this.current : undefined),
+      revisionOf: id => this.summaries.get(id)?.revision,
+      listed: id => this.sessions.get(id) !== undefined,
+      epoch: () => this.epoch,
+      record: (id, revision, title) => { this.summaries.set(id, { revision, title }) },
+      failed: (id, error) => {
+        if (this.damagedBy(error) || this.lowDiskBy(error)) return
+        this.ctx.logger('dsh-sessions').warn('content search: indexing %s failed: %s', id, error)
+        this.retrySoon()
+      },
+    }, options.liveDelayMs ?? 250)
+    this.workerModule = options.workerModule ?? workerModule()
     this.engineAsked = options.engine
     this.freeSpaceMiB = options.freeSpaceMiB ?? (() => 0)
     this.checkMs = options.checkMs ?? CHECK_MS
@@ -146,11 +87,8 @@ export class IndexUpkeep implements ContentSink {
       ...(options.duty === undefined ? {} : { duty: options.duty }),
       ...(options.follower === undefined ? {} : { follower: options.follower }),
     })
-    ctx.on('session/event', (session, event) => {
-      if (messageText(event) !== undefined || titleOf(event) !== undefined) this.live.changed(session.id)
-    })
     ctx.on('session/disposed', session => {
-      this.liveTexts.delete(session.id)
+      this.live.drop(session.id)
       // Its log changed while it was live: read it (and keep what the follower wants of it) without waiting for the next pass.
       if (session.seq > 0) this.pass.visitSoon(session.id)
     })
@@ -182,8 +120,8 @@ export class IndexUpkeep implements ContentSink {
       ...this.pass.stats,
       savedBytes: this.savedBytes,
       damaged: this.damaged,
-      ...(this.pausedFor === undefined ? {} : { paused: this.pausedFor }),
-      ...(this.lastSpace === undefined ? {} : { disk: this.lastSpace }),
+      ...(this.diskPause.reason === undefined ? {} : { paused: this.diskPause.reason }),
+      ...(this.diskPause.disk === undefined ? {} : { disk: this.diskPause.disk }),
       pending: this.pass.pending,
       skipped: this.pass.skipped(SKIPPED_NAMED),
     }
@@ -191,7 +129,7 @@ export class IndexUpkeep implements ContentSink {
 
   /** How far the build has come, while the index does not yet answer for every session. `within`: the sessions counted (a caller's scope); every listed session when omitted. Returns indexed and listed sessions among those, and whether indexing is paused; `undefined` once it answers for all and is not paused, or without content search. */
   progress(within?: (session: IndexedSession) => boolean): IndexingProgress | undefined {
-    if ((this.ready && this.pausedFor === undefined) || !this.available) return undefined
+    if ((this.ready && this.diskPause.reason === undefined) || !this.available) return undefined
     let total = 0
     let indexed = 0
     for (const session of this.sessions.list()) {
@@ -199,7 +137,7 @@ export class IndexUpkeep implements ContentSink {
       total += 1
       if (this.summaries.has(session.id)) indexed += 1
     }
-    return { indexed, total, ...(this.pausedFor === undefined ? {} : { paused: this.pausedFor }) }
+    return { indexed, total, ...(this.diskPause.reason === undefined ? {} : { paused: this.diskPause.reason }) }
   }
 
   /** Resolves once the index answers for every session. */
@@ -240,7 +178,7 @@ export class IndexUpkeep implements ContentSink {
 
   /** Whether writing is paused: for lack of disk space, or while no index file is open (the log pass's sink). */
   get paused(): boolean {
-    return this.pausedFor !== undefined || this.closed
+    return this.diskPause.reason !== undefined || this.closed
   }
 
   /** What the index holds of a session: its revision and title (the log pass's sink). */
@@ -276,58 +214,14 @@ export class IndexUpkeep implements ContentSink {
 
   /** Drops a session from the index (the log pass's sink, and when it leaves the session index). */
   forget(id: string): void {
-    this.liveTexts.delete(id)
+    this.live.drop(id)
     if (!this.dropSummary(id)) return
     this.current?.call('forget', { session: id }).catch(error => { this.damagedBy(error) })
   }
 
-  /** Brings a live session's text up to date from its events (the log pass's sink): its new messages only, once the index holds the earlier ones. */
+  /** Brings a live session's text up to date from its events (the log pass's sink). */
   followLive(id: string): void {
-    const session = this.ctx.sessions.get(id as SessionHeader['id'])
-    const worker = this.current
-    if (session === undefined) this.liveTexts.delete(id)
-    // While paused, the pass that resumes indexing visits it.
-    if (session === undefined || worker?.alive !== true || this.pausedFor !== undefined) return
-    const revision = liveRevision(session)
-    if (this.summaries.get(id)?.revision === revision || this.liveWriting.get(id) === revision) return
-    let follower = this.liveTexts.get(id)
-    if (follower === undefined) this.liveTexts.set(id, follower = new LiveText())
-    const step = follower.step(session.events)
-    const title = step.kind === 'whole' ? step.text.title : step.entry.title
-    const epoch = this.epoch
-    this.liveWriting.set(id, revision)
-    const done = (): void => {
-      if (this.liveWriting.get(id) === revision) this.liveWriting.delete(id)
-    }
-    const written = step.kind === 'whole'
-      ? worker.call('put', { session: id, entry: { revision, ...step.text } }).then(() => true)
-      : worker.call('append', { session: id, entry: { revision, ...step.entry } }).then(result => result.appended)
-    // Recorded only once written: a write that failed leaves the session to be written again, whole.
-    written.then(appended => {
-      done()
-      if (!appended) {
-        // The index no longer holds what the append followed: the whole text goes instead.
-        follower.restart()
-        this.followLive(id)
-        return
-      }
-      if (epoch === this.epoch && this.sessions.get(id) !== undefined) this.summaries.set(id, { revision, title })
-    }, (error: unknown) => {
-      done()
-      follower.restart()
-      if (this.damagedBy(error) || this.lowDiskBy(error)) return
-      this.ctx.logger('dsh-sessions').warn('content search: indexing %s failed: %s', id, error)
-      this.retrySoon()
-    })
-  }
-
-  private liveChanged(id: string): void {
-    if (this.sessions.get(id) === undefined) return
-    try {
-      this.followLive(id)
-    } catch (error) {
-      this.ctx.logger('dsh-sessions').warn('content search: %s', error)
-    }
+    this.live.follow(id)
   }
 
   private async begin(): Promise<void> {
@@ -335,7 +229,7 @@ export class IndexUpkeep implements ContentSink {
       // Opened while the host lists its sessions, not after: a restart answers as soon as that listing ends.
       await this.sessions.whenWoken()
       if (this.disposed) return
-      const worker = this.current = new SearchWorker(this.currentModule, { engine: this.engineAsked }, error => {
+      const worker = this.current = new SearchWorker(this.workerModule, { engine: this.engineAsked }, error => {
         if (this.disposed) return
         this.clearSummaries()
         this.start = 'unavailable'
@@ -384,7 +278,7 @@ export class IndexUpkeep implements ContentSink {
     this.pass.schedule()
     void this.pass.idle().then(() => {
       if (this.disposed) return
-      if (this.sessions.isListed && !this.rebuildUnderway && this.pausedFor === undefined) {
+      if (this.sessions.isListed && !this.rebuildUnderway && this.diskPause.reason === undefined) {
         // Ready means every listed session is indexed or named as skipped; those still pending are tried again soon.
         if (this.pass.pending === 0) this.markReady()
         else {
@@ -401,12 +295,12 @@ export class IndexUpkeep implements ContentSink {
     if (this.retryTimer !== undefined || this.disposed) return
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined
-      if (!this.disposed && this.pausedFor === undefined) this.runPass()
+      if (!this.disposed && this.diskPause.reason === undefined) this.runPass()
     }, this.retryMs)
     this.retryTimer.unref()
   }
 
-  /** Looks at the file's health and the disk's free space through the worker: damage found is handled as any damage; a disk below the floor pauses indexing; a paused index resumes once the disk has room again (see {@link resumeMargin}); and where no file is open, one is opened. */
+  /** Looks at the file's health and the disk's free space through the worker: damage found is handled as any damage; a disk below the floor pauses indexing; a paused index resumes once the disk has room again (see `DiskPause`); and where no file is open, one is opened. */
   private async check(): Promise<void> {
     const worker = this.current
     if (this.disposed || this.checking || worker?.alive !== true || this.engine !== 'sqlite' || this.file === undefined) return
@@ -414,26 +308,16 @@ export class IndexUpkeep implements ContentSink {
     try {
       const { space, open, bytes } = await worker.call('check', { freeSpaceMiB: this.freeSpaceMiB() })
       if (this.disposed) return
-      this.lastSpace = { free: space.free, floor: space.floor }
       if (open) this.savedBytes = bytes
-      if (this.pausedFor === undefined) {
-        if (space.low) {
-          this.pause()
-          this.freeWhenPaused = space.free
-        } else if (!open) {
-          // The file was set aside and no fresh one could be opened then.
-          await this.load(worker)
-          this.runPass()
-        }
-        return
+      const wasPaused = this.diskPause.reason !== undefined
+      const change = this.diskPause.look(space)
+      if (change === 'pause') this.paused()
+      if (change === 'stay' && !wasPaused && !open) {
+        // The file was set aside and no fresh one could be opened then.
+        await this.load(worker)
+        this.runPass()
       }
-      if (this.freeWhenPaused === undefined) {
-        this.freeWhenPaused = space.free
-        return
-      }
-      if (space.low || space.free < this.freeWhenPaused + resumeMargin(space.floor)) return
-      this.pausedFor = undefined
-      this.freeWhenPaused = undefined
+      if (change !== 'resume') return
       this.ctx.logger('dsh-sessions').info('content search: the disk has room again (%d MiB free); indexing resumes', Math.floor(space.free / 2 ** 20))
       if (!open) await this.load(worker)
       this.runPass()
@@ -446,9 +330,11 @@ export class IndexUpkeep implements ContentSink {
 
   /** Pauses indexing for lack of disk space (said once in the log); the next look learns how much space there was. */
   private pause(): void {
-    if (this.pausedFor !== undefined || this.disposed) return
-    this.pausedFor = 'low-disk'
-    this.freeWhenPaused = undefined
+    if (this.disposed || !this.diskPause.pause()) return
+    this.paused()
+  }
+
+  private paused(): void {
     // Not ready while sessions may wait to be written.
     this.ready = false
     this.ctx.logger('dsh-sessions').warn('content search: indexing is paused: the disk that holds %s is low on space; what the index holds still answers, and indexing resumes once the disk has room again', this.file)
