@@ -1,6 +1,6 @@
 /** The layers say what they are: each half imports only its own folder, the shared wire types and the config; the pure folders import nothing of ours but the pure shared folder; the product never imports dev or test code; each half type-checks against its own platform. */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, relative, resolve } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 const root = join(import.meta.dirname, '..', '..')
@@ -184,6 +184,31 @@ describe('comments', () => {
       const comments = readFileSync(join(root, file), 'utf8').match(/\/\*[\s\S]*?\*\/|\/\/.*$/gm) ?? []
       for (const comment of comments) expect(comment, file).not.toMatch(code)
     }
+  })
+})
+
+describe('the product\'s size', () => {
+  /** A file's non-blank lines, and those of them that are comments (trimmed, they start with `//`, `/*`, `*` or `*/`). */
+  const counted = (file: string): [lines: number, comments: number] => {
+    const lines = readFileSync(join(root, file), 'utf8').split('\n').map(line => line.trim()).filter(line => line !== '')
+    return [lines.length, lines.filter(line => /^(\/\/|\/\*|\*)/.test(line)).length]
+  }
+
+  it('keeps comments at most a fifth of the lines of src/, and of each of its folders', () => {
+    const folders = new Map<string, [number, number]>()
+    for (const file of sources('src')) {
+      const folder = dirname(file)
+      const [lines, comments] = counted(file)
+      const held = folders.get(folder) ?? [0, 0]
+      folders.set(folder, [held[0] + lines, held[1] + comments])
+    }
+    const all = [...folders.values()].reduce(([a, b], [c, d]) => [a + c, b + d], [0, 0])
+    expect(all[1] / all[0], 'src/').toBeLessThanOrEqual(0.2)
+    for (const [folder, [lines, comments]] of folders) expect(comments / lines, folder).toBeLessThanOrEqual(0.2)
+  })
+
+  it('keeps every file of src/ at most 400 lines', () => {
+    for (const file of sources('src')) expect(readFileSync(join(root, file), 'utf8').split('\n').length, file).toBeLessThanOrEqual(400)
   })
 })
 
