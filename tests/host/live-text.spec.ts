@@ -1,6 +1,6 @@
 /** A live session's text followed event by event: the whole text once, then only what came since. */
 import { describe, expect, it } from 'vitest'
-import { conversationOf } from '../../src/host/search/conversation.ts'
+import { conversationOf } from '../../src/host/official/conversation.ts'
 import { LiveText } from '../../src/host/search/live-text.ts'
 import { digestOf } from '../../src/host/search/stored-text.ts'
 

@@ -3,6 +3,8 @@
  * @module @wishp3/dsh-sessions/client/copy/clipboard
  */
 
+import { focusedElement } from '../official/page-writes.ts'
+
 /** The two clipboard paths, injectable for tests. */
 export interface ClipboardPaths {
   readonly document: Document
@@ -10,7 +12,7 @@ export interface ClipboardPaths {
 }
 
 function execCopy(doc: Document, text: string): boolean {
-  const focused = doc.activeElement as HTMLElement | null
+  const focused = focusedElement(doc)
   const area = doc.createElement('textarea')
   area.value = text
   area.setAttribute('readonly', '')

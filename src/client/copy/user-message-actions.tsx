@@ -8,6 +8,7 @@ import type { ReadNode } from '../core/snapshot-sources.ts'
 import type { SessionsLookup } from '../locales.ts'
 import { type ChatView, followChatRows } from '../official/chat-rows.ts'
 import { chatRows, markedWithin, messageActionBar } from '../official/markup.ts'
+import { mountAtEnd } from '../official/page-writes.ts'
 import type { CopyActions } from './actions.ts'
 import { MessageReferenceAction } from './MessageReferenceAction.tsx'
 
@@ -47,10 +48,7 @@ export function decorateUserMessages(deps: UserMessageActionsDeps): () => void {
         const mounted = markedWithin(bar, MOUNT_ATTR)
         if (mounted !== null && mounted.getAttribute(MOUNT_ATTR) === `${sessionId} ${seq}`) continue
         mounted?.remove()
-        const container = document.createElement('span')
-        container.setAttribute(MOUNT_ATTR, `${sessionId} ${seq}`)
-        container.style.display = 'contents'
-        bar.append(container)
+        const container = mountAtEnd(bar, MOUNT_ATTR, `${sessionId} ${seq}`)
         const root = createRoot(container)
         roots.set(container, root)
         root.render(

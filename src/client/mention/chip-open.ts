@@ -9,6 +9,7 @@ import { scanMessageReferences } from '../../shared/message-reference.ts'
 import { decodeChipRef } from '../core/chip-ref.ts'
 import { openAtMessage } from '../navigation/open-at-message.ts'
 import { composerCardOf, composerChips } from '../official/markup.ts'
+import { listenOnPage } from '../official/page-writes.ts'
 
 /** What a chip's click reads. */
 export interface ChipOpenDeps {
@@ -40,6 +41,5 @@ export function openChipsOnClick(deps: ChipOpenDeps): () => void {
     if (first === undefined) deps.sessions.open(SessionId(ref.citedSessionId))
     else void openAtMessage(deps.sessions, ref.citedSessionId, first, rest)
   }
-  document.addEventListener('click', onClick, true)
-  return () => { document.removeEventListener('click', onClick, true) }
+  return listenOnPage('click', onClick)
 }

@@ -8,6 +8,7 @@ import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import { SessionId } from '@deepseek-ai/dsh-session/types'
 import { rowOfSeq } from '../core/anchor.ts'
 import { shownChatRow } from '../official/markup.ts'
+import { flashRows } from '../official/page-writes.ts'
 import styles from './MessageMark.module.css'
 
 /** Longest the whole search for the row may take. */
@@ -81,11 +82,7 @@ export async function openAtMessage(sessions: ClientContext['sessions'], session
           const row = rowOfSeq(snapshot.chat.nodes.values(), other, false)
           if (row.kind === 'row') keys.add(row.key)
         }
-        for (const key of keys) {
-          const row = key === found.key ? element : shownChatRow(key)
-          row?.classList.add(styles.mark!)
-          setTimeout(() => row?.classList.remove(styles.mark!), MARK_MS)
-        }
+        flashRows([...keys].map(key => (key === found.key ? element : shownChatRow(key))), styles.mark!, MARK_MS)
       }
       shownAt ??= Date.now()
       await tick(100)

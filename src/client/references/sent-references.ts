@@ -11,6 +11,7 @@ import type { SessionsLookup } from '../locales.ts'
 import { openAtMessage } from '../navigation/open-at-message.ts'
 import { type ChatView, followChatRows } from '../official/chat-rows.ts'
 import { chatRows, closestMarked, sentSessionChips } from '../official/markup.ts'
+import { listenOnPage, markSentReference, sinceButtonAfter, writeSinceButton } from '../official/page-writes.ts'
 import styles from './SentReference.module.css'
 
 /** What the decoration reads. */
@@ -69,33 +70,20 @@ export function decorateSentReferences(deps: SentReferencesDeps): () => void {
         for (const chip of sentSessionChips(row)) {
           const source = sourceOfChip(sources, chip.textContent ?? '')
           if (source === undefined) continue
-          if (chip.getAttribute(SOURCE_ATTR) !== source.sessionId) {
-            chip.setAttribute(SOURCE_ATTR, source.sessionId)
-            chip.dataset.dshSessionsSeqs = (source.messageSeqs ?? []).join(',')
-            chip.setAttribute('role', 'link')
-            chip.tabIndex = 0
-            chip.setAttribute('aria-label', deps.t('source.open', { label: source.label }))
-            chip.classList.add(styles.link!)
-          }
+          markSentReference(chip, { attr: SOURCE_ATTR, source: source.sessionId, seqs: source.messageSeqs ?? [], label: deps.t('source.open', { label: source.label }), className: styles.link! })
           const sinceKey = keyOf(source.sessionId, source.capturedThroughSeq)
           const found = known.get(sinceKey)
           if ((found === undefined || Date.now() - found.at > SINCE_TTL_MS) && !asking.has(sinceKey) && !toAsk.some(asked => keyOf(asked.sessionId, asked.capturedThroughSeq) === sinceKey)) {
             toAsk.push({ sessionId: source.sessionId, capturedThroughSeq: source.capturedThroughSeq })
           }
           const answer = found?.answer
-          const marker = chip.nextElementSibling instanceof HTMLElement && chip.nextElementSibling.hasAttribute(SINCE_ATTR) ? chip.nextElementSibling : undefined
           if (answer === undefined || answer.newMessages === 0 || answer.firstNewSeq === undefined) continue
-          const tag = marker ?? document.createElement('button')
-          if (marker === undefined) {
-            tag.setAttribute('type', 'button')
-            tag.className = styles.since!
-            chip.after(tag)
-          }
-          tag.setAttribute(SINCE_ATTR, String(answer.firstNewSeq))
-          tag.setAttribute(SOURCE_ATTR, source.sessionId)
-          tag.textContent = deps.t('since.marker')
           const time = source.capturedAt === undefined ? '?' : new Intl.DateTimeFormat(deps.locale(), { dateStyle: 'medium', timeStyle: 'short' }).format(source.capturedAt)
-          tag.title = answer.newMessages === 1 ? deps.t('since.tooltipOne', { time }) : deps.t('since.tooltip', { time, n: answer.newMessages.toLocaleString(deps.locale()) })
+          writeSinceButton(sinceButtonAfter(chip, SINCE_ATTR, styles.since!), {
+            attrs: { [SINCE_ATTR]: String(answer.firstNewSeq), [SOURCE_ATTR]: source.sessionId },
+            text: deps.t('since.marker'),
+            title: answer.newMessages === 1 ? deps.t('since.tooltipOne', { time }) : deps.t('since.tooltip', { time, n: answer.newMessages.toLocaleString(deps.locale()) }),
+          })
         }
       }
     }
@@ -126,15 +114,15 @@ export function decorateSentReferences(deps: SentReferencesDeps): () => void {
     event.preventDefault()
     open(element)
   }
-  document.addEventListener('click', onClick, true)
-  document.addEventListener('keydown', onKey, true)
+  const stopClicks = listenOnPage('click', onClick)
+  const stopKeys = listenOnPage('keydown', onKey)
   const rows = followChatRows(deps.sessions, decorate)
   const refresh = setInterval(rows.schedule, SINCE_TTL_MS)
   return () => {
     abort.abort()
     rows.dispose()
     clearInterval(refresh)
-    document.removeEventListener('click', onClick, true)
-    document.removeEventListener('keydown', onKey, true)
+    stopClicks()
+    stopKeys()
   }
 }

@@ -11,6 +11,7 @@ import type { SessionsLookup } from '../locales.ts'
 import type { Sidebar } from '../../workspace-browser/contract.ts'
 import { openAtMessage } from '../navigation/open-at-message.ts'
 import { firstSearchResultRow, treeRows } from '../official/markup.ts'
+import { focusedElement } from '../official/page-writes.ts'
 import { SidebarSearch } from './search.ts'
 import { TitleStore } from './titles.ts'
 
@@ -36,7 +37,8 @@ export function createSidebar(sessions: ClientContext['sessions'], api: Pick<Ses
       if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return
       const tree = event.currentTarget as HTMLElement
       const rows = treeRows(tree)
-      const at = rows.indexOf(document.activeElement as HTMLElement)
+      const focused = focusedElement(document)
+      const at = focused === null ? -1 : rows.indexOf(focused)
       const next = rows[Math.max(0, Math.min(rows.length - 1, at + (event.key === 'ArrowDown' ? 1 : -1)))]
       if (next === undefined) return
       event.preventDefault()

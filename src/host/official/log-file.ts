@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { zstdDecompressSync } from 'node:zlib'
-import { ConversationBuilder, MAX_SESSION_TEXT, messageText, type RoledConversation } from '../search/conversation.ts'
+import { ConversationBuilder, MAX_SESSION_TEXT, messageText, type RoledConversation } from './conversation.ts'
 
 /** Event types a reading wants, and the pattern that finds them in a line wherever its type stands. */
 interface WantedEvents {

@@ -5,7 +5,7 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import { SessionId } from '@deepseek-ai/dsh-session'
-import { messageText } from '../search/conversation.ts'
+import { messageText } from '../official/conversation.ts'
 import { readMessageSeqs } from '../official/log-file.ts'
 import type { LogHeader, SessionLogLocator } from '../search/log-locator.ts'
 import { BoundedMap } from '../bounded-map.ts'

@@ -3,12 +3,12 @@
  * See docs/content-index.md.
  * @module @wishp3/dsh-sessions/host/search/content-search
  */
+import { liveSession } from '../official/live-sessions.ts'
 import type { Context } from '@deepseek-ai/cordis'
 import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
-import type { SessionHeader } from '@deepseek-ai/dsh-session'
 import type { SessionLogLocator } from './log-locator.ts'
 import type { ContentHit } from './index-search.ts'
-import { roledConversationOf } from './conversation.ts'
+import { roledConversationOf } from '../official/conversation.ts'
 import { type ConversationPage, pageOf } from './conversation-page.ts'
 import { MAX_READ_TEXT } from './conversation-reader.ts'
 import { scanMessages, type SessionMatches } from './message-search.ts'
@@ -160,7 +160,7 @@ export class ContentSearch {
     const catalog = this.sessions.catalogStatus()
     if (catalog.listed || catalog.restored === 0 || hits.length === 0) return hits
     const gone = await Promise.all(hits.map(async hit => {
-      if (this.ctx.sessions.get(hit.id as SessionHeader['id']) !== undefined) return false
+      if (liveSession(this.ctx, hit.id) !== undefined) return false
       const session = this.sessions.get(hit.id)
       return session === undefined || (await this.logs.state(session)) === 'missing'
     }))
@@ -179,7 +179,7 @@ export class ContentSearch {
 
   /** A page of a session's conversation, numbered as search hits number their message: from memory while the session is live in this process, else from its log through the worker. `from`: the first message number wanted (from 1). Returns the page; `undefined` when the session's text cannot be read (no log, no worker, or the log is gone). */
   async page(id: string, from: number, maxChars: number): Promise<ConversationPage | undefined> {
-    const live = this.ctx.sessions.get(id as SessionHeader['id'])
+    const live = liveSession(this.ctx, id)
     if (live !== undefined) return pageOf(roledConversationOf(live.events, MAX_READ_TEXT), from, maxChars)
     const session = this.sessions.get(id)
     const worker = this.upkeep.worker
@@ -211,7 +211,7 @@ export class ContentSearch {
   async searchSession(id: string, terms: readonly QueryTerm[], limit: number): Promise<SessionMatches | undefined> {
     const worker = this.upkeep.worker
     const indexed = worker?.alive === true && !this.upkeep.rebuilding && this.upkeep.holds(id)
-    const live = this.ctx.sessions.get(id as SessionHeader['id'])
+    const live = liveSession(this.ctx, id)
     if (!indexed && live !== undefined) return scanMessages(roledConversationOf(live.events, MAX_READ_TEXT), terms, limit)
     const session = this.sessions.get(id)
     if (session === undefined || worker?.alive !== true) return undefined

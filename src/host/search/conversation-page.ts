@@ -3,7 +3,7 @@
  * @module @wishp3/dsh-sessions/host/search/conversation-page
  */
 
-import type { MessageRole, RoledConversation } from './conversation.ts'
+import type { MessageRole, RoledConversation } from '../official/conversation.ts'
 
 /** One numbered message of a page. */
 export interface PagedMessage {

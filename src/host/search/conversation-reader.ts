@@ -3,7 +3,7 @@
  * log files in the search worker for the `read_session` tool.
  * @module @wishp3/dsh-sessions/host/search/conversation-reader
  */
-import type { RoledConversation } from './conversation.ts'
+import type { RoledConversation } from '../official/conversation.ts'
 import { type ConversationPage, pageOf } from './conversation-page.ts'
 import { readLogFile } from '../official/log-file.ts'
 import { scanMessages, type SessionMatches } from './message-search.ts'

@@ -8,7 +8,7 @@
  */
 import type { StatementSync } from 'node:sqlite'
 import type { Snippet } from '../../shared/wire.ts'
-import type { MessageOrigin } from './conversation.ts'
+import type { MessageOrigin } from '../official/conversation.ts'
 import { ROW_SPAN } from './index-file.ts'
 import { type Expansions, groupsOf, isRun, matchOf, quoted, type Run, runsOf } from './match-expression.ts'
 import { expansionsOf, type Vocabulary } from './prefix-expansion.ts'

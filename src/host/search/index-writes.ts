@@ -5,7 +5,7 @@
  * @module @wishp3/dsh-sessions/host/search/index-writes
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
-import type { ConversationText } from './conversation.ts'
+import type { ConversationText } from '../official/conversation.ts'
 import { DEFLATE_LEVEL, PIECE_CHARS, PLACES_FROM, ROW_SPAN } from './index-file.ts'
 import { digestOf, pack, type StoredPiece } from './stored-text.ts'
 import { visitIndexTerms } from './terms.ts'

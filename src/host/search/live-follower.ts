@@ -4,9 +4,9 @@
  * index holds the earlier ones (`live-text.ts`), recorded only once written.
  * @module @wishp3/dsh-sessions/host/search/live-follower
  */
+import { liveSession } from '../official/live-sessions.ts'
 import type { Context } from '@deepseek-ai/cordis'
-import type { SessionHeader } from '@deepseek-ai/dsh-session'
-import { messageText, titleOf } from './conversation.ts'
+import { messageText, titleOf } from '../official/conversation.ts'
 import { LiveChanges } from './live-changes.ts'
 import { LiveText } from './live-text.ts'
 import { liveRevision } from './log-locator.ts'
@@ -60,7 +60,7 @@ export class LiveFollower {
 
   /** Brings a live session's text up to date from its events. */
   follow(id: string): void {
-    const session = this.ctx.sessions.get(id as SessionHeader['id'])
+    const session = liveSession(this.ctx, id)
     if (session === undefined) this.texts.delete(id)
     // While paused, the pass that resumes indexing visits it.
     const worker = this.index.writer()

@@ -4,7 +4,7 @@
  * session.
  * @module @wishp3/dsh-sessions/host/search/live-text
  */
-import { ConversationBuilder, type ConversationText } from './conversation.ts'
+import { ConversationBuilder, type ConversationText } from '../official/conversation.ts'
 import { MessageDigest } from './stored-text.ts'
 import type { ContentAppend } from './worker-protocol.ts'
 

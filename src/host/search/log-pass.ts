@@ -2,8 +2,8 @@
  * The one background pass over session logs, shared by the title repair and the content index.
  * @module @wishp3/dsh-sessions/host/search/log-pass
  */
+import { coldTitle, liveSession } from '../official/live-sessions.ts'
 import type { Context } from '@deepseek-ai/cordis'
-import type { SessionHeader } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-projection-cache'
 import type {} from '@deepseek-ai/dsh-session-query'
 import type { LogHeader, SessionLogLocator } from './log-locator.ts'
@@ -220,7 +220,7 @@ export class LogPass {
 
   private async visit(session: { id: string; cwd: string | undefined; createdAt: number }): Promise<void> {
     if (this.sessions.get(session.id) === undefined) return
-    if (this.ctx.sessions.get(session.id as SessionHeader['id']) !== undefined) {
+    if (liveSession(this.ctx, session.id) !== undefined) {
       this.sink.followLive(session.id)
       return
     }
@@ -266,11 +266,7 @@ export class LogPass {
   private async titleWithoutLog(id: string): Promise<void> {
     if (!this.sessions.needsTitle(id) || this.titleTried.has(id)) return
     this.titleTried.add(id)
-    const signal = this.controller.signal
-    const cache = this.ctx.get('sessionProjectionCache')
-    const title = cache !== undefined
-      ? (await cache.coldSnapshot(id as SessionHeader['id'], signal)).values as { title?: string | null }
-      : await this.ctx.sessionQuery.readTitle(id as SessionHeader['id'], signal)
-    if (typeof title?.title === 'string') this.sessions.repairTitle(id, title.title)
+    const title = await coldTitle(this.ctx, id, this.controller.signal)
+    if (title !== undefined) this.sessions.repairTitle(id, title)
   }
 }

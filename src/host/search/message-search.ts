@@ -7,7 +7,7 @@
  */
 import type { StatementSync } from 'node:sqlite'
 import type { Snippet } from '../../shared/wire.ts'
-import type { ConversationText, MessageOrigin } from './conversation.ts'
+import type { ConversationText, MessageOrigin } from '../official/conversation.ts'
 import { ROW_SPAN } from './index-file.ts'
 import { asPairs, type Expansions, groupsOf, isRun, matchOf, runsOf } from './match-expression.ts'
 import { matchCount, snippetOf } from './snippet.ts'

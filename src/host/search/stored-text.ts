@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
-import type { MessageRole } from './conversation.ts'
+import type { MessageRole } from '../official/conversation.ts'
 
 /** A digest of a session's messages, taken as they come: the same digest whether they come at once or a few at a time. */
 export class MessageDigest {

@@ -5,7 +5,7 @@
  */
 import type { DiskSpace } from './disk-space.ts'
 import type { ContentHit } from './index-search.ts'
-import type { ConversationText } from './conversation.ts'
+import type { ConversationText } from '../official/conversation.ts'
 import type { ConversationPage } from './conversation-page.ts'
 import type { SessionMatches } from './message-search.ts'
 import type { QueryTerm } from './terms.ts'
