@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'react'
 import type { SelectionButtonProps } from '../contract.ts'
 import { quotableSelection, type QuotableSelection } from './selection.ts'
+import { listenOnPage } from '../official/page-writes.ts'
 import css from './SelectionButton.module.css'
 
 /** Renders the button, or nothing. `props`: copy, the phase check and the quote action. */
@@ -12,11 +13,11 @@ export function SelectionButton(props: SelectionButtonProps) {
   const [selection, setSelection] = useState<QuotableSelection | undefined>(undefined)
   useEffect(() => {
     const update = () => { setSelection(quotableSelection(document.getSelection())) }
-    document.addEventListener('selectionchange', update)
+    const stopSelections = listenOnPage('selectionchange', update)
     window.addEventListener('scroll', update, true)
     window.addEventListener('resize', update)
     return () => {
-      document.removeEventListener('selectionchange', update)
+      stopSelections()
       window.removeEventListener('scroll', update, true)
       window.removeEventListener('resize', update)
     }
