@@ -193,10 +193,10 @@ async function post<T>(url: string, path: string, body: object): Promise<T> {
 
 /** The reference "Copy message reference" copies for the `number`th message of `source`, its seq asked as the dock asks from a session of the same workspace. */
 async function messageReference(url: string, citing: string, source: string, number: number): Promise<string> {
-  const { messages } = await post<{ messages: { seq: number; number: number }[] }>(url, '/dsh-sessions/messages', { sessionId: citing, source })
+  const { messages } = await post<{ messages: { seq: number; number: number }[] }>(url, '/dsh-sessions/messages', { citingSessionId: citing, sourceId: source })
   const message = messages.find(entry => entry.number === number)
   if (message === undefined) throw new Error(`${source} has no message #${number}`)
-  return (await post<{ mention: string }>(url, '/dsh-sessions/message-reference', { sessionId: source, seq: message.seq })).mention
+  return (await post<{ mention: string }>(url, '/dsh-sessions/message-reference', { sourceId: source, seq: message.seq })).mention
 }
 
 const hostBin = await ensureHost()
@@ -473,7 +473,7 @@ try {
     // A mention of another workspace's session, written as text: sent, and the dock says it was not attached.
     if (wanted('not-attached')) {
       const page = await open(lang)
-      const { mention } = await post<{ mention: string }>(url, '/dsh-sessions/mention', { sessionId: id('Budget review') })
+      const { mention } = await post<{ mention: string }>(url, '/dsh-sessions/mention', { sourceId: id('Budget review') })
       const before = turns()
       await composer(page).fill(UI[lang].outOfScope(mention))
       await page.getByRole('button', { name: UI[lang].send }).click()

@@ -61,14 +61,14 @@ async function post<K extends Route>(fetcher: typeof fetch, route: K, body: Rout
 /** Binds the routes to a fetch implementation. */
 export function createSessionsApi(fetcher: typeof fetch): SessionsApi {
   return {
-    candidates: (sessionId, query, signal) => post(fetcher, 'candidates', { sessionId, query }, signal),
-    preflight: (sessionId, text, chips, signal) => post(fetcher, 'preflight', { sessionId, text, chips }, signal),
-    outcomes: (sessionId, after, waitMs, signal) => post(fetcher, 'outcomes', { sessionId, after, waitMs }, signal),
+    candidates: (sessionId, query, signal) => post(fetcher, 'candidates', { citingSessionId: sessionId, query }, signal),
+    preflight: (sessionId, text, chips, signal) => post(fetcher, 'preflight', { citingSessionId: sessionId, text, chips }, signal),
+    outcomes: (sessionId, after, waitMs, signal) => post(fetcher, 'outcomes', { citingSessionId: sessionId, after, waitMs }, signal),
     search: (query, signal) => post(fetcher, 'search', { query }, signal),
     titles: (ids, signal) => post(fetcher, 'titles', { ids }, signal),
-    mention: (sessionId, signal) => post(fetcher, 'mention', { sessionId }, signal),
-    messageReference: (sessionId, message, signal) => post(fetcher, 'message-reference', { sessionId, ...message }, signal),
-    messages: (sessionId, source, signal) => post(fetcher, 'messages', { sessionId, source }, signal),
+    mention: (sessionId, signal) => post(fetcher, 'mention', { sourceId: sessionId }, signal),
+    messageReference: (sessionId, message, signal) => post(fetcher, 'message-reference', { sourceId: sessionId, ...message }, signal),
+    messages: (sessionId, source, signal) => post(fetcher, 'messages', { citingSessionId: sessionId, sourceId: source }, signal),
     since: (sources, signal) => post(fetcher, 'since', { sources }, signal),
   }
 }

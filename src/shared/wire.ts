@@ -5,22 +5,22 @@
 
 /** Every JSON route the browser half calls, by its path under `/dsh-sessions/`: what its `POST` body holds and what it answers. The host parses each body into its `request` and answers its `response`; the browser sends the one and reads the other. A refused request answers an {@link ErrorResponse}. The host's `GET content-index` and `settings` routes answer the host's own types and are not called by the browser half. */
 export interface RouteCalls {
-  /** The `@` menu's candidates for a query typed in `sessionId`'s draft; `limit` at least 1. */
-  candidates: { request: { readonly sessionId: string; readonly query?: string; readonly limit?: number }; response: CandidatesResponse }
+  /** The `@` menu's candidates for a query typed in `citingSessionId`'s draft; `limit` at least 1. */
+  candidates: { request: { readonly citingSessionId: string; readonly query?: string; readonly limit?: number }; response: CandidatesResponse }
   /** A whole draft checked once; `chips` names the sessions the draft holds as chips (at most 64). */
-  preflight: { request: { readonly sessionId: string; readonly text: string; readonly chips?: readonly string[] }; response: PreflightResponse }
+  preflight: { request: { readonly citingSessionId: string; readonly text: string; readonly chips?: readonly string[] }; response: PreflightResponse }
   /** What the pre-step could not attach after outcome `after`, waiting up to `waitMs` (at most 25 s) for news. */
-  outcomes: { request: { readonly sessionId: string; readonly after?: number; readonly waitMs?: number }; response: OutcomesResponse }
+  outcomes: { request: { readonly citingSessionId: string; readonly after?: number; readonly waitMs?: number }; response: OutcomesResponse }
   /** The sidebar's search over every session the host lists; any text is answered, only its first 256 characters are read. */
   search: { request: { readonly query: string; readonly limit?: number }; response: SidebarSearchResponse }
   /** The titles the plugin knows of at most 1,000 sessions. */
   titles: { request: { readonly ids: readonly string[] }; response: TitlesResponse }
   /** The reference to one message of a session; 404 when it is not there. */
-  'message-reference': { request: { readonly sessionId: string } & MessageHandle; response: MessageReferenceResponse }
+  'message-reference': { request: { readonly sourceId: string } & MessageHandle; response: MessageReferenceResponse }
   /** The canonical mention of a session the index holds; 404 for any other. */
-  mention: { request: { readonly sessionId: string }; response: MentionResponse }
-  /** The latest messages of `source`, for narrowing a chip of `sessionId`'s draft; 404 for a source out of scope. */
-  messages: { request: { readonly sessionId: string; readonly source: string }; response: SourceMessagesResponse }
+  mention: { request: { readonly sourceId: string }; response: MentionResponse }
+  /** The latest messages of `sourceId`, for narrowing a chip of `citingSessionId`'s draft; 404 for a source out of scope. */
+  messages: { request: { readonly citingSessionId: string; readonly sourceId: string }; response: SourceMessagesResponse }
   /** What each of at most 32 sent references' sources gained since its snapshot. */
   since: { request: { readonly sources: readonly SentReference[] }; response: SinceResponse }
 }

@@ -18,8 +18,8 @@ describe('the route calls', () => {
     expect(await api.mention('s', signal)).toEqual({ sessionId: 's', label: 'L', mention: '@[L](dsh-session:x)' })
     await api.messageReference('s', { seq: 4 }, signal)
     expect(sent).toEqual([
-      { url: '/dsh-sessions/mention', body: { sessionId: 's' } },
-      { url: '/dsh-sessions/message-reference', body: { sessionId: 's', seq: 4 } },
+      { url: '/dsh-sessions/mention', body: { sourceId: 's' } },
+      { url: '/dsh-sessions/message-reference', body: { sourceId: 's', seq: 4 } },
     ])
   })
 

@@ -70,7 +70,7 @@ describe('the content index after kill -9 of the real host', () => {
     expect(await status()).toMatchObject({ start: 'partial', ready: false })
     const target = stored.find(session => session.id !== probe.id)!
     await until(async () => {
-      const res = await fetch(`${host.stack.web.url}/dsh-sessions/candidates`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: target.id, query: word }) })
+      const res = await fetch(`${host.stack.web.url}/dsh-sessions/candidates`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ citingSessionId: target.id, query: word }) })
       const body = await res.json() as { candidates: { sessionId: string; snippet?: unknown }[]; indexing?: { indexed: number; total: number } }
       return body.candidates.some(candidate => candidate.sessionId === probe.id && candidate.snippet !== undefined) && body.indexing !== undefined
     }, `the held session found by "${word}", with the build still going`, 10_000)

@@ -154,7 +154,7 @@ describe.skipIf(skipped !== undefined)('the content index on a nearly full disk 
     expect(resumed.paused).toBeUndefined()
     expect(resumed.sessions).toBeGreaterThanOrEqual(SOURCES.length)
     const target = stored[2]!.id
-    const res = await fetch(`${host.stack.web.url}/dsh-sessions/candidates`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: target, query: 'quokkaberry' }) })
+    const res = await fetch(`${host.stack.web.url}/dsh-sessions/candidates`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ citingSessionId: target, query: 'quokkaberry' }) })
     const body = await res.json() as { candidates: { sessionId: string; snippet?: unknown }[]; indexing?: unknown }
     expect(body.indexing).toBeUndefined()
     expect(body.candidates).toEqual([expect.objectContaining({ sessionId: stored[0]!.id, snippet: expect.anything() })])

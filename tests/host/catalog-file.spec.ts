@@ -23,7 +23,7 @@ interface Candidate {
 }
 
 async function candidates(url: string, query = ''): Promise<readonly Candidate[]> {
-  const response = await post(url, 'candidates', { sessionId: TARGET, query })
+  const response = await post(url, 'candidates', { citingSessionId: TARGET, query })
   expect(response.status).toBe(200)
   return ((await response.json()) as { candidates: Candidate[] }).candidates
 }
@@ -80,7 +80,7 @@ describe('a restart answers from the session catalog\'s file', () => {
     expect(found.filter(candidate => candidate.snippet !== undefined).map(candidate => candidate.sessionId)).toEqual([id(2)])
     expect(found.find(candidate => candidate.sessionId === id(2))!.snippet!.text.toLowerCase()).toContain('quetzal')
     // Scope holds on the restored workspace: the other workspace's session is refused.
-    expect(await (await post(url, 'preflight', { sessionId: TARGET, text: `compare ${mention(id(3), 'Plum plans')}` })).json()).toMatchObject({ ok: false, code: 'out-of-scope' })
+    expect(await (await post(url, 'preflight', { citingSessionId: TARGET, text: `compare ${mention(id(3), 'Plum plans')}` })).json()).toMatchObject({ ok: false, code: 'out-of-scope' })
     expect(second.faults.calls.get('listSessions')).toBe(1)
     second.faults.holdListings = undefined
     release()

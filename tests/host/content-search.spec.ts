@@ -64,7 +64,7 @@ async function searchHost(config: object = {}, store: Record<number, Stored> = S
   const mounted = await h.mount(config)
   await waitFor(async () => (await (await fetch(`${mounted.url}/dsh-sessions/content-index`)).json()).ready === true)
   const search = async (query: string) => {
-    const res = await post(mounted.url, 'candidates', { sessionId: TARGET, query })
+    const res = await post(mounted.url, 'candidates', { citingSessionId: TARGET, query })
     expect(res.status).toBe(200)
     return (await res.json()).candidates as { sessionId: string; label: string; snippet?: { text: string; marks: [number, number][] } }[]
   }
@@ -123,7 +123,7 @@ describe('content candidates through the route', () => {
     const { search, url } = await searchHost()
     const inWorkspace = await search('zanzibar')
     expect(inWorkspace).toEqual([])
-    const body = await (await post(url, 'candidates', { sessionId: TARGET, query: 'migration' })).text()
+    const body = await (await post(url, 'candidates', { citingSessionId: TARGET, query: 'migration' })).text()
     expect(body).not.toContain('zanzibar')
     expect(body).not.toContain(id(6))
     expect(body).not.toContain(TARGET)
@@ -429,7 +429,7 @@ describe('the log pass and the index file', () => {
     h.session(TARGET, { cwd: A })
     const { url } = await h.mount()
     await waitFor(async () => (await (await fetch(`${url}/dsh-sessions/content-index`)).json()).ready === true)
-    const rows = (await (await post(url, 'candidates', { sessionId: TARGET, query: 'freeze' })).json()).candidates as { sessionId: string }[]
+    const rows = (await (await post(url, 'candidates', { citingSessionId: TARGET, query: 'freeze' })).json()).candidates as { sessionId: string }[]
     expect(rows.map(row => row.sessionId)).toEqual([id(3)])
   })
 

@@ -35,7 +35,7 @@ describe('error bodies', () => {
     const { url } = await h.mount()
     const answers = await Promise.all([
       post(url, 'candidates', '{'),
-      post(url, 'candidates', { sessionId: '' }),
+      post(url, 'candidates', { citingSessionId: '' }),
       post(url, 'nowhere', {}),
       post(url, 'settings', { scope: 'everywhere' }),
       fetch(`${url}/dsh-sessions/candidates`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }),

@@ -22,7 +22,7 @@ async function setup(config: Record<string, unknown> = {}, before?: (h: HostHarn
 }
 
 async function candidateIds(url: string): Promise<string[]> {
-  const res = await post(url, 'candidates', { sessionId: TARGET })
+  const res = await post(url, 'candidates', { citingSessionId: TARGET })
   return ((await res.json()) as { candidates: { sessionId: string }[] }).candidates.map(c => c.sessionId)
 }
 
@@ -38,9 +38,9 @@ const waitFor = (check: () => Promise<boolean>, ms: number): Promise<void> => un
 describe('bounded work per text', () => {
   it.each(Object.entries(PATHOLOGICAL))('resolves %s in linear time at the route and at the step, the official step included', async (_, text) => {
     const { h, url } = await setup()
-    await post(url, 'candidates', { sessionId: TARGET })
+    await post(url, 'candidates', { citingSessionId: TARGET })
     const started = performance.now()
-    const res = await post(url, 'preflight', { sessionId: TARGET, text })
+    const res = await post(url, 'preflight', { citingSessionId: TARGET, text })
     // A quadratic scan takes seconds on each of these.
     expect(performance.now() - started).toBeLessThan(1_000)
     expect(res.status).toBe(200)
@@ -55,10 +55,10 @@ describe('bounded work per text', () => {
 
   it.each(namingTexts())('resolves a 64 KiB text (%s) without storage reads once the index is listed', async (_, text) => {
     const { h, url } = await setup()
-    await post(url, 'candidates', { sessionId: TARGET })
+    await post(url, 'candidates', { citingSessionId: TARGET })
     const before = storageReads(h)
     const started = performance.now()
-    const res = await post(url, 'preflight', { sessionId: TARGET, text })
+    const res = await post(url, 'preflight', { citingSessionId: TARGET, text })
     const elapsed = performance.now() - started
     expect(res.status).toBe(200)
     expect(storageReads(h)).toBe(before)
@@ -82,18 +82,18 @@ describe('bounded work per text', () => {
   it('reports a failure once per session however often the text names it', async () => {
     const { url } = await setup()
     const mention = formatSessionReferenceMention({ sessionId: unknownId(1) as never, label: 'gone' })
-    const res = await post(url, 'preflight', { sessionId: TARGET, text: `${mention} ${mention} ${mention}` })
+    const res = await post(url, 'preflight', { citingSessionId: TARGET, text: `${mention} ${mention} ${mention}` })
     expect(await res.json()).toMatchObject({ ok: false, code: 'out-of-scope', sessionId: unknownId(1), sources: [{ sessionId: unknownId(1) }] })
   })
 
   it('spends at most a few storage reads per text before the first listing, and remembers misses', async () => {
     const { h, url } = await setup({}, harness => { harness.faults.failListings = 1_000 })
     const text = Array.from({ length: 200 }, (_, n) => unknownId(n)).join(' ')
-    await post(url, 'preflight', { sessionId: TARGET, text })
+    await post(url, 'preflight', { citingSessionId: TARGET, text })
     expect(storageReads(h)).toBeLessThanOrEqual(2)
     expect(storageReads(h)).toBeGreaterThan(0)
     const after = storageReads(h)
-    await post(url, 'preflight', { sessionId: TARGET, text: `${unknownId(0)} ${unknownId(1)}` })
+    await post(url, 'preflight', { citingSessionId: TARGET, text: `${unknownId(0)} ${unknownId(1)}` })
     expect(storageReads(h)).toBe(after)
   })
 })
@@ -124,7 +124,7 @@ describe('index faults', () => {
     expect(await candidateIds(url)).toContain(id(4))
     h.breakLog(id(4))
     h.faults.readErrors.set(id(4), [new Error('EIO: injected')])
-    const res = await post(url, 'preflight', { sessionId: TARGET, text: id(4) })
+    const res = await post(url, 'preflight', { citingSessionId: TARGET, text: id(4) })
     expect(await res.json()).toMatchObject({ ok: false, code: 'not-found' })
     expect(await candidateIds(url)).toEqual(expect.arrayContaining([id(2), id(4)]))
   })
@@ -281,7 +281,7 @@ describe('the first preflight after boot', () => {
       harness.faults.cold.set(id(4), { cwd: A, createdAt: 5, title: 'Cold notes' })
       harness.faults.holdListings = new Promise(resolve => { release = resolve })
     })
-    const messages = post(url, 'messages', { sessionId: TARGET, source: id(2) })
+    const messages = post(url, 'messages', { citingSessionId: TARGET, sourceId: id(2) })
     const candidates = candidateIds(url)
     // The requests started the first listing, so both are waiting on it when it is released.
     await waitFor(async () => (h.faults.calls.get('listSessions') ?? 0) > 0, 2_000)
@@ -300,9 +300,9 @@ describe('the first preflight after boot', () => {
     })
     let titled: unknown
     // An `@Title` needs the titles in scope, which only the listing gives: this one starts the listing and waits for it.
-    const pending = post(url, 'preflight', { sessionId: TARGET, text: 'compare @Alpha notes please' }).then(async res => { titled = await res.json() })
+    const pending = post(url, 'preflight', { citingSessionId: TARGET, text: 'compare @Alpha notes please' }).then(async res => { titled = await res.json() })
     await waitFor(async () => (h.faults.calls.get('listSessions') ?? 0) > 0, 2_000)
-    const plain = await post(url, 'preflight', { sessionId: TARGET, text: 'just a question about retries' })
+    const plain = await post(url, 'preflight', { citingSessionId: TARGET, text: 'just a question about retries' })
     expect(plain.status).toBe(200)
     expect(await plain.json()).toMatchObject({ ok: true })
     expect(titled).toBeUndefined()

@@ -12,7 +12,7 @@ import { afterTest, temporaryFolder } from './cleanup.ts'
 const indexFile = (): string => join(temporaryFolder('dsh-sessions-keeper-'), 'content-index.json')
 
 const entry = (...messages: string[]) => ({ revision: '1:1', title: undefined, messages })
-const find = (keeper: IndexKeeper, query: string) => keeper.search(queryTerms(query), [['session-a', 1], ['session-b', 2], ['session-c', 3]], 5).map(hit => hit.id)
+const find = (keeper: IndexKeeper, query: string) => keeper.find(queryTerms(query), { dates: [['session-a', 1], ['session-b', 2], ['session-c', 3]], only: ['session-a', 'session-b', 'session-c'] }, 5).map(hit => hit.id)
 
 function keeperOf(options: ConstructorParameters<typeof IndexKeeper>[0] = {}): IndexKeeper {
   const keeper = new IndexKeeper(options)

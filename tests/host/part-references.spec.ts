@@ -25,7 +25,7 @@ async function setup(config: Record<string, unknown> = {}): Promise<HostHarness 
 
 /** The seqs of a session's shown messages, from the plugin's own route. */
 async function messagesOf(h: { url: string }, source: string): Promise<{ seq: number; number: number; role: string; excerpt: string }[]> {
-  const response = await post(h.url, 'messages', { sessionId: source === id(4) ? BETA_DRAFT : TARGET, source })
+  const response = await post(h.url, 'messages', { citingSessionId: source === id(4) ? BETA_DRAFT : TARGET, source })
   expect(response.status).toBe(200)
   return ((await response.json()) as { messages: { seq: number; number: number; role: string; excerpt: string }[] }).messages
 }
@@ -80,7 +80,7 @@ describe('part references', () => {
     const decision = await h.preStep(TARGET, [`look ${gone} and ${mention(id(4), 'Beta plans')}`])
     expect(texts(decision)[0]!.text).toBe('look @Kiwi plans · #40 and @Beta plans')
     expect(snapshots(decision)).toHaveLength(0)
-    const outcomes = await (await post(h.url, 'outcomes', { sessionId: TARGET })).json() as { outcomes: { references: { sessionId?: string; code: string }[] }[] }
+    const outcomes = await (await post(h.url, 'outcomes', { citingSessionId: TARGET })).json() as { outcomes: { references: { sessionId?: string; code: string }[] }[] }
     expect(outcomes.outcomes.at(-1)!.references).toEqual(expect.arrayContaining([
       expect.objectContaining({ sessionId: SOURCE, code: 'not-found' }),
       expect.objectContaining({ sessionId: id(4), code: 'out-of-scope' }),
@@ -104,7 +104,7 @@ describe('part references', () => {
     const h = await setup()
     const listed = await messagesOf(h, SOURCE)
     const part = formatMessageReference({ sessionId: SOURCE, selection: [[listed[1]!.seq, listed[1]!.seq]], label: 'Kiwi plans · #2' })
-    const measure = async (text: string) => (await (await post(h.url, 'preflight', { sessionId: TARGET, text })).json()) as { ok: boolean; sources: { label: string; bytes?: number; code?: string }[] }
+    const measure = async (text: string) => (await (await post(h.url, 'preflight', { citingSessionId: TARGET, text })).json()) as { ok: boolean; sources: { label: string; bytes?: number; code?: string }[] }
     const partAnswer = await measure(part)
     const wholeAnswer = await measure(mention(SOURCE, 'Kiwi plans'))
     expect(partAnswer.ok).toBe(true)
@@ -118,13 +118,13 @@ describe('part references', () => {
     const h = await setup()
     const listed = await messagesOf(h, SOURCE)
     const half = formatMessageReference({ sessionId: SOURCE, selection: [[listed[1]!.seq, listed[1]!.seq], [9_999, 9_999]], label: 'Kiwi plans · #2, #?' })
-    const answer = await (await post(h.url, 'preflight', { sessionId: TARGET, text: `see ${half}` })).json() as { ok: boolean; code?: string; sources: { ok: boolean; code?: string; sessionId?: string }[] }
+    const answer = await (await post(h.url, 'preflight', { citingSessionId: TARGET, text: `see ${half}` })).json() as { ok: boolean; code?: string; sources: { ok: boolean; code?: string; sessionId?: string }[] }
     expect(answer).toMatchObject({ ok: false, code: 'not-found' })
     expect(answer.sources).toEqual([expect.objectContaining({ sessionId: SOURCE, ok: false, code: 'not-found' })])
     // At the step the text stays readable, nothing of the source is attached, and the failure is reported for that source.
     const decision = await h.preStep(TARGET, [`see ${half}`])
     expect(texts(decision)).toEqual([{ kind: 'user', text: 'see @Kiwi plans · #2, #?' }])
-    const outcomes = await (await post(h.url, 'outcomes', { sessionId: TARGET })).json() as { outcomes: { references: { sessionId?: string; code: string }[] }[] }
+    const outcomes = await (await post(h.url, 'outcomes', { citingSessionId: TARGET })).json() as { outcomes: { references: { sessionId?: string; code: string }[] }[] }
     expect(outcomes.outcomes.flatMap(outcome => outcome.references)).toEqual([expect.objectContaining({ sessionId: SOURCE, code: 'not-found' })])
   })
 
@@ -133,29 +133,29 @@ describe('part references', () => {
     const surface = await h.ctx.sessionQuery.readSurface(SOURCE as never)
     const reply = surface.events.filter(event => event.type === 'assistant/message')[1]!
     const messageId = reply.type === 'assistant/message' ? reply.data.message.id : ''
-    const answer = await (await post(h.url, 'message-reference', { sessionId: SOURCE, messageId })).json() as { mention: string; label: string; seq: number; number: number }
+    const answer = await (await post(h.url, 'message-reference', { sourceId: SOURCE, messageId })).json() as { mention: string; label: string; seq: number; number: number }
     expect(answer).toMatchObject({ label: 'Kiwi plans · #4', seq: reply.seq, number: 4 })
     expect(answer.mention).toBe(formatMessageReference({ sessionId: SOURCE, selection: [[reply.seq, reply.seq]], label: 'Kiwi plans · #4' }))
-    expect((await post(h.url, 'message-reference', { sessionId: SOURCE, messageId: 'nope' })).status).toBe(404)
-    expect((await post(h.url, 'message-reference', { sessionId: id(99), messageId })).status).toBe(404)
-    expect((await post(h.url, 'message-reference', { sessionId: SOURCE })).status).toBe(400)
+    expect((await post(h.url, 'message-reference', { sourceId: SOURCE, messageId: 'nope' })).status).toBe(404)
+    expect((await post(h.url, 'message-reference', { sourceId: id(99), messageId })).status).toBe(404)
+    expect((await post(h.url, 'message-reference', { sourceId: SOURCE })).status).toBe(400)
   })
 
   it('lists a source\'s messages only for a draft the scope admits it in', async () => {
     const h = await setup()
     // Another workspace's session and one that does not exist get the same answer, whole, but for the id itself.
     const whole = async (source: string) => {
-      const res = await post(h.url, 'messages', { sessionId: TARGET, source })
+      const res = await post(h.url, 'messages', { citingSessionId: TARGET, sourceId: source })
       return { status: res.status, body: (await res.text()).replaceAll(source, '<id>') }
     }
     const outOfScope = await whole(id(4))
     expect(outOfScope.status).toBe(404)
     expect(await whole(id(99))).toEqual(outOfScope)
-    expect((await post(h.url, 'messages', { sessionId: TARGET })).status).toBe(400)
-    for (const [route, body] of [['messages', { sessionId: TARGET, source: SOURCE }], ['message-reference', { sessionId: SOURCE, seq: 1 }], ['since', { sources: [] }]] as const) {
+    expect((await post(h.url, 'messages', { citingSessionId: TARGET })).status).toBe(400)
+    for (const [route, body] of [['messages', { citingSessionId: TARGET, sourceId: SOURCE }], ['message-reference', { sessionId: SOURCE, seq: 1 }], ['since', { sources: [] }]] as const) {
       expect((await post(h.url, route, body, { 'sec-fetch-site': 'cross-site' })).status, route).toBe(403)
     }
-    const listed = (await (await post(h.url, 'messages', { sessionId: TARGET, source: SOURCE })).json()) as { title: string; total: number; messages: { excerpt: string }[] }
+    const listed = (await (await post(h.url, 'messages', { citingSessionId: TARGET, sourceId: SOURCE })).json()) as { title: string; total: number; messages: { excerpt: string }[] }
     expect(listed).toMatchObject({ title: 'Kiwi plans', total: 6 })
     expect(listed.messages[1]!.excerpt).toBe('first answer ALPHA-REPLY')
   })

@@ -43,7 +43,7 @@ async function coldHost(): Promise<{ writer: HostHarness; reader: HostHarness; u
   reader.session(TARGET, { cwd: A })
   const { url } = await reader.mount()
   // The index lists once at start; every listing after that is counted.
-  expect((await post(url, 'candidates', { sessionId: TARGET })).status).toBe(200)
+  expect((await post(url, 'candidates', { citingSessionId: TARGET })).status).toBe(200)
   const persistence = reader.ctx.sessionPersistence
   const list = vi.spyOn(persistence, 'list')
   const inspect = vi.spyOn(persistence, 'inspect')
@@ -73,10 +73,10 @@ describe('per-id cost of the routes', () => {
     const { url, listings, inspected } = await coldHost()
     // 32 made-up ids in one preflight text, then 32 candidates calls whose citing session is made up.
     const text = Array.from({ length: 32 }, (_, n) => unknownId(n)).join(' ')
-    const preflight = await post(url, 'preflight', { sessionId: TARGET, text })
+    const preflight = await post(url, 'preflight', { citingSessionId: TARGET, text })
     expect(preflight.status).toBe(200)
-    for (let n = 0; n < 32; n += 1) expect((await post(url, 'candidates', { sessionId: unknownId(100 + n) })).status).toBe(404)
-    expect((await post(url, 'messages', { sessionId: TARGET, source: unknownId(200) })).status).toBe(404)
+    for (let n = 0; n < 32; n += 1) expect((await post(url, 'candidates', { citingSessionId: unknownId(100 + n) })).status).toBe(404)
+    expect((await post(url, 'messages', { citingSessionId: TARGET, sourceId: unknownId(200) })).status).toBe(404)
     expect(inspected()).toEqual([])
     expect(listings()).toBe(0)
   })
@@ -115,14 +115,14 @@ describe('per-id cost of the routes', () => {
 
   it('refuses a message reference and a mention of an id the index does not hold without reading', async () => {
     const { url, listings, inspected } = await coldHost()
-    expect((await post(url, 'message-reference', { sessionId: unknownId(1), seq: 1 })).status).toBe(404)
-    expect((await post(url, 'mention', { sessionId: unknownId(1) })).status).toBe(404)
+    expect((await post(url, 'message-reference', { sourceId: unknownId(1), seq: 1 })).status).toBe(404)
+    expect((await post(url, 'mention', { sourceId: unknownId(1) })).status).toBe(404)
     expect(inspected()).toEqual([])
-    const reference = await (await post(url, 'message-reference', { sessionId: id(2), seq: 0 })).json() as { label: string }
+    const reference = await (await post(url, 'message-reference', { sourceId: id(2), seq: 0 })).json() as { label: string }
     expect(reference.label).toBe('Kiwi plans · #1')
     // The same mention the `@` menu inserts for that session.
-    const mention = await (await post(url, 'mention', { sessionId: id(2) })).json() as { label: string; mention: string }
-    const menu = await (await post(url, 'candidates', { sessionId: TARGET })).json() as { candidates: { sessionId: string; label: string; mention: string }[] }
+    const mention = await (await post(url, 'mention', { sourceId: id(2) })).json() as { label: string; mention: string }
+    const menu = await (await post(url, 'candidates', { citingSessionId: TARGET })).json() as { candidates: { sessionId: string; label: string; mention: string }[] }
     const listed = menu.candidates.find(candidate => candidate.sessionId === id(2))!
     expect(mention).toEqual({ sessionId: id(2), label: listed.label, mention: listed.mention })
     expect(listings()).toBe(0)
@@ -131,29 +131,29 @@ describe('per-id cost of the routes', () => {
   it('finds a stored source whose log was deleted after it was read not found, whatever the persistence service keeps', async () => {
     const { url, reader } = await coldHost()
     const text = `compare ${id(2)}`
-    expect(await (await post(url, 'preflight', { sessionId: TARGET, text })).json()).toMatchObject({ ok: true })
+    expect(await (await post(url, 'preflight', { citingSessionId: TARGET, text })).json()).toMatchObject({ ok: true })
     // The persistence service may keep what it read for a later resume and hand it out again (rc.8's real host did, after the log was deleted).
     const kept = await reader.ctx.sessionPersistence.inspect(SessionId(id(2)))
     const root = dirname(dirname(dirname(new SessionLogLocator(reader.ctx).path({ id: id(2), cwd: A, createdAt: 0 })!)))
     for (const project of readdirSync(root)) rmSync(join(root, project, id(2)), { recursive: true, force: true })
     vi.spyOn(reader.ctx.sessionPersistence, 'inspect').mockResolvedValue(kept)
-    expect(await (await post(url, 'preflight', { sessionId: TARGET, text })).json()).toMatchObject({ ok: false, code: 'not-found' })
+    expect(await (await post(url, 'preflight', { citingSessionId: TARGET, text })).json()).toMatchObject({ ok: false, code: 'not-found' })
   })
 
   it('refuses a picked source deleted on disk as deleted on every later send, once the index has dropped it too, and another workspace\'s deleted session as out of scope', async () => {
     const { url, reader } = await coldHost()
     const mine = `compare ${mention(id(2), 'Kiwi plans')}`
     const theirs = `compare ${mention(id(3), 'Plum plans')}`
-    expect(await (await post(url, 'preflight', { sessionId: TARGET, text: mine })).json()).toMatchObject({ ok: true })
-    expect(await (await post(url, 'preflight', { sessionId: TARGET, text: theirs })).json()).toMatchObject({ ok: false, code: 'out-of-scope' })
+    expect(await (await post(url, 'preflight', { citingSessionId: TARGET, text: mine })).json()).toMatchObject({ ok: true })
+    expect(await (await post(url, 'preflight', { citingSessionId: TARGET, text: theirs })).json()).toMatchObject({ ok: false, code: 'out-of-scope' })
     const root = dirname(dirname(dirname(new SessionLogLocator(reader.ctx).path({ id: id(2), cwd: A, createdAt: 0 })!)))
     for (const n of [2, 3]) for (const project of readdirSync(root)) rmSync(join(root, project, id(n)), { recursive: true, force: true })
-    expect(await (await post(url, 'preflight', { sessionId: TARGET, text: mine })).json()).toMatchObject({ ok: false, code: 'not-found' })
+    expect(await (await post(url, 'preflight', { citingSessionId: TARGET, text: mine })).json()).toMatchObject({ ok: false, code: 'not-found' })
     // The failed read made the index read the session again, and drop it.
-    await expect.poll(async () => (await (await post(url, 'candidates', { sessionId: TARGET })).json() as { candidates: { sessionId: string }[] }).candidates.map(c => c.sessionId)).not.toContain(id(2))
-    expect(await (await post(url, 'preflight', { sessionId: TARGET, text: mine })).json()).toMatchObject({ ok: false, code: 'not-found' })
-    expect(await (await post(url, 'preflight', { sessionId: TARGET, text: theirs })).json()).toMatchObject({ ok: false, code: 'out-of-scope' })
-    expect(await (await post(url, 'preflight', { sessionId: TARGET, text: `compare ${mention(unknownId(7), 'Never')}` })).json()).toMatchObject({ ok: false, code: 'out-of-scope' })
+    await expect.poll(async () => (await (await post(url, 'candidates', { citingSessionId: TARGET })).json() as { candidates: { sessionId: string }[] }).candidates.map(c => c.sessionId)).not.toContain(id(2))
+    expect(await (await post(url, 'preflight', { citingSessionId: TARGET, text: mine })).json()).toMatchObject({ ok: false, code: 'not-found' })
+    expect(await (await post(url, 'preflight', { citingSessionId: TARGET, text: theirs })).json()).toMatchObject({ ok: false, code: 'out-of-scope' })
+    expect(await (await post(url, 'preflight', { citingSessionId: TARGET, text: `compare ${mention(unknownId(7), 'Never')}` })).json()).toMatchObject({ ok: false, code: 'out-of-scope' })
   })
 
   it('tells a stored log\'s revision and size and a deleted log apart in one look at the file', async () => {
@@ -172,7 +172,7 @@ describe('per-id cost of the routes', () => {
 
   it('prepares a reference to a stored source without listing the store', async () => {
     const { url, listings } = await coldHost()
-    const answer = await (await post(url, 'preflight', { sessionId: TARGET, text: `compare ${id(2)}` })).json() as { ok: boolean; sources: { bytes?: number }[] }
+    const answer = await (await post(url, 'preflight', { citingSessionId: TARGET, text: `compare ${id(2)}` })).json() as { ok: boolean; sources: { bytes?: number }[] }
     expect(answer.ok).toBe(true)
     expect(answer.sources[0]!.bytes).toBeGreaterThan(0)
     expect(listings()).toBe(0)
@@ -203,19 +203,19 @@ describe('the first preflight after boot, while the store is still being listed'
     const { url } = await reader.mount()
     // The index's own first listing starts (a candidates request asks for it) and is held; the reads counted come after.
     const list = vi.spyOn(reader.ctx.sessionPersistence, 'list')
-    void post(url, 'candidates', { sessionId: TARGET })
+    void post(url, 'candidates', { citingSessionId: TARGET })
     await poll(() => (reader.faults.calls.get('listSessions') ?? 0) > 0 && list.mock.calls.length > 0, 'the first listing, held')
     const listed = list.mock.calls.length
     /** An answer that does not wait for the held listing resolves; one that waits never does, and the test fails on its time limit. */
-    const answered = async (text: string) => ({ done: true, answer: await post(url, 'preflight', { sessionId: TARGET, text }).then(res => res.json()) as unknown })
+    const answered = async (text: string) => ({ done: true, answer: await post(url, 'preflight', { citingSessionId: TARGET, text }).then(res => res.json()) as unknown })
     /**
      * Starts a preflight, then asks one that names no session, which is answered at once, listing or not: once that
      * answer has come, the first would have come too unless it waits for the listing.
      */
     const pending = async (text: string) => {
       let done = false
-      const answer = post(url, 'preflight', { sessionId: TARGET, text }).then(res => res.json()).finally(() => { done = true })
-      await (await post(url, 'preflight', { sessionId: TARGET, text: 'a plain question about retries' })).json()
+      const answer = post(url, 'preflight', { citingSessionId: TARGET, text }).then(res => res.json()).finally(() => { done = true })
+      await (await post(url, 'preflight', { citingSessionId: TARGET, text: 'a plain question about retries' })).json()
       return { done, answer }
     }
     return { reader, release, listings: () => list.mock.calls.length - listed, answered, pending }

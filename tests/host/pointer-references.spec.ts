@@ -62,10 +62,10 @@ describe('pointer references', () => {
 
   it('hold the scope, and are refused while the session tools are off, the text kept', async () => {
     const h = await setup()
-    const outside = await post(h.url, 'preflight', { sessionId: TARGET, text: `see ${pointer(id(4), 'Beta plans')}` })
+    const outside = await post(h.url, 'preflight', { citingSessionId: TARGET, text: `see ${pointer(id(4), 'Beta plans')}` })
     expect(await outside.json()).toMatchObject({ ok: false, code: 'out-of-scope' })
     const off = await setup({ agentTools: false })
-    const refused = await post(off.url, 'preflight', { sessionId: TARGET, text: `see ${pointer(SOURCE)}` })
+    const refused = await post(off.url, 'preflight', { citingSessionId: TARGET, text: `see ${pointer(SOURCE)}` })
     expect(await refused.json()).toMatchObject({ ok: false, code: 'agent-cannot-read', sources: [{ sessionId: SOURCE, code: 'agent-cannot-read' }] })
   })
 })

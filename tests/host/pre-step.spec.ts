@@ -119,11 +119,11 @@ describe('pre-step resolution', () => {
     const unknown = 'session-00000000-0000-4000-8000-00000000ffff'
     const decision = await h.preStep(TARGET, [`${unknown} ${id(4)} ${unknown} and ${id(2)}`])
     expect(snapshots(decision)).toHaveLength(1)
-    const { outcomes } = await (await post(url, 'outcomes', { sessionId: TARGET })).json() as { outcomes: { kind: string; count?: number; references: unknown[] }[] }
+    const { outcomes } = await (await post(url, 'outcomes', { citingSessionId: TARGET })).json() as { outcomes: { kind: string; count?: number; references: unknown[] }[] }
     expect(outcomes).toEqual([expect.objectContaining({ kind: 'ids-as-text', count: 2, references: [] })])
     // A message whose ids all resolve says nothing.
     await h.preStep(TARGET, [`again ${id(2)}`])
-    expect(((await (await post(url, 'outcomes', { sessionId: TARGET })).json()) as { outcomes: unknown[] }).outcomes).toHaveLength(1)
+    expect(((await (await post(url, 'outcomes', { citingSessionId: TARGET })).json()) as { outcomes: unknown[] }).outcomes).toHaveLength(1)
   })
 
   it('rejects the step for the same failures in reject mode', async () => {

@@ -16,7 +16,7 @@ async function setup(config: Record<string, unknown> = {}): Promise<{ h: HostHar
 }
 
 async function ids(url: string, body: Record<string, unknown>): Promise<string[]> {
-  const res = await post(url, 'candidates', { sessionId: TARGET, ...body })
+  const res = await post(url, 'candidates', { citingSessionId: TARGET, ...body })
   expect(res.status).toBe(200)
   return ((await res.json()) as { candidates: { sessionId: string }[] }).candidates.map(c => c.sessionId)
 }
@@ -24,7 +24,7 @@ async function ids(url: string, body: Record<string, unknown>): Promise<string[]
 describe('candidates route', () => {
   it('lists in-scope sessions with label, cwd, creation time and canonical mention, excluding the target', async () => {
     const { url } = await setup()
-    const res = await post(url, 'candidates', { sessionId: TARGET })
+    const res = await post(url, 'candidates', { citingSessionId: TARGET })
     const { candidates } = await res.json() as { candidates: Record<string, unknown>[] }
     expect(candidates).toEqual([{
       sessionId: id(2), label: 'Alpha notes', cwd: A, createdAt: expect.any(Number),
@@ -47,7 +47,7 @@ describe('candidates route', () => {
     h.session(id(3), { cwd: B, title: 'Beta notes', messages: ['beta text'] })
     h.session(id(5), { cwd: A })
     const { url } = await h.mount({ scope: 'all' })
-    const res = await post(url, 'candidates', { sessionId: TARGET })
+    const res = await post(url, 'candidates', { citingSessionId: TARGET })
     const { candidates } = await res.json() as { candidates: { sessionId: string; workspace?: string }[] }
     expect(candidates.map(c => [c.sessionId, c.workspace])).toEqual([[id(2), undefined], [id(3), B.split('/').at(-1)]])
     // Once the draft has a message it is offered like any other session.
@@ -68,7 +68,7 @@ describe('candidates route', () => {
     const agent = { id: TARGET, session: h.ctx.sessions.get(TARGET as never) } as unknown as Agent
     for (const query of ['', 'p', 'pear', 'TOPIC 1', 'gamma', 'session-0000', 'zzz']) {
       const official = await h.ctx.sessionReferenceResolver.listCandidates(agent, query)
-      const res = await post(url, 'candidates', { sessionId: TARGET, query })
+      const res = await post(url, 'candidates', { citingSessionId: TARGET, query })
       const ours = ((await res.json()) as { candidates: { sessionId: string; label: string }[] }).candidates
       expect(ours.map(c => [c.sessionId, c.label]), query).toEqual(official.map(c => [c.sessionId, c.label]))
     }
@@ -78,25 +78,25 @@ describe('candidates route', () => {
     const { h, url } = await setup()
     h.retitle(id(2), 'Renamed alpha')
     h.session(id(9), { cwd: A, title: 'Fresh one', messages: ['fresh'] })
-    const { candidates } = await (await post(url, 'candidates', { sessionId: TARGET })).json() as { candidates: { sessionId: string; label: string }[] }
+    const { candidates } = await (await post(url, 'candidates', { citingSessionId: TARGET })).json() as { candidates: { sessionId: string; label: string }[] }
     expect(candidates.map(c => [c.sessionId, c.label])).toEqual([[id(9), 'Fresh one'], [id(2), 'Renamed alpha']])
   })
 
   it('takes the citing session\'s workspace from the host alone, refusing a draft it does not know whatever cwd the body names', async () => {
     const { url } = await setup()
     for (const [route, body] of [
-      ['candidates', { sessionId: id(50), cwd: B, query: 'beta' }],
-      ['preflight', { sessionId: id(50), cwd: B, text: `see ${id(3)}` }],
-      ['messages', { sessionId: id(50), cwd: B, source: id(3) }],
+      ['candidates', { citingSessionId: id(50), cwd: B, query: 'beta' }],
+      ['preflight', { citingSessionId: id(50), cwd: B, text: `see ${id(3)}` }],
+      ['messages', { citingSessionId: id(50), cwd: B, sourceId: id(3) }],
     ] as const) {
       const res = await post(url, route, body)
       expect([route, res.status], route).toEqual([route, 404])
       expect(await res.text(), route).not.toContain('beta text')
     }
     // A known session's own workspace wins over any cwd in the body.
-    const res = await post(url, 'candidates', { sessionId: TARGET, cwd: B })
+    const res = await post(url, 'candidates', { citingSessionId: TARGET, cwd: B })
     expect(((await res.json()) as { candidates: { sessionId: string }[] }).candidates.map(c => c.sessionId)).toEqual([id(2)])
-    expect((await post(url, 'messages', { sessionId: TARGET, cwd: B, source: id(3) })).status).toBe(404)
+    expect((await post(url, 'messages', { citingSessionId: TARGET, cwd: B, sourceId: id(3) })).status).toBe(404)
   })
 
   it('answers a session of another workspace and one that does not exist alike, in every mention form', async () => {
@@ -108,8 +108,8 @@ describe('candidates route', () => {
       ['message reference', sessionId => formatMessageReference({ sessionId, selection: [[0, 0]], label: 'x' }), { ok: false, code: 'out-of-scope' }],
     ]
     for (const [name, form, expected] of forms) {
-      const elsewhere = await (await post(url, 'preflight', { sessionId: TARGET, text: `see ${form(id(3))}` })).json() as Record<string, unknown>
-      const nowhere = await (await post(url, 'preflight', { sessionId: TARGET, text: `see ${form(unknownId(3))}` })).json() as Record<string, unknown>
+      const elsewhere = await (await post(url, 'preflight', { citingSessionId: TARGET, text: `see ${form(id(3))}` })).json() as Record<string, unknown>
+      const nowhere = await (await post(url, 'preflight', { citingSessionId: TARGET, text: `see ${form(unknownId(3))}` })).json() as Record<string, unknown>
       expect(elsewhere, name).toMatchObject(expected)
       expect(strip(nowhere, unknownId(3)), name).toBe(strip(elsewhere, id(3)))
     }
@@ -119,15 +119,15 @@ describe('candidates route', () => {
 describe('preflight route', () => {
   it('resolves and prepares, or returns a stable code with a readable message', async () => {
     const { url } = await setup()
-    const ok = await (await post(url, 'preflight', { sessionId: TARGET, text: `see ${id(2)}` })).json()
+    const ok = await (await post(url, 'preflight', { citingSessionId: TARGET, text: `see ${id(2)}` })).json()
     expect(ok).toMatchObject({ ok: true, text: `see ${id(2)}`, references: [{ sessionId: id(2), label: 'Alpha notes' }] })
     expect(ok.sources).toEqual([{ sessionId: id(2), label: 'Alpha notes', chip: true, ok: true, bytes: expect.any(Number), truncated: false }])
     expect(ok.sources[0].bytes).toBeGreaterThan('alpha text'.length)
-    const scope = await (await post(url, 'preflight', { sessionId: TARGET, text: mention(id(3)) })).json()
+    const scope = await (await post(url, 'preflight', { citingSessionId: TARGET, text: mention(id(3)) })).json()
     expect(scope).toMatchObject({ ok: false, code: 'out-of-scope', sessionId: id(3) })
-    const self = await (await post(url, 'preflight', { sessionId: TARGET, text: TARGET })).json()
+    const self = await (await post(url, 'preflight', { citingSessionId: TARGET, text: TARGET })).json()
     expect(self).toMatchObject({ ok: false, code: 'self-reference' })
-    const malformed = await (await post(url, 'preflight', { sessionId: TARGET, text: '@[x](dsh-session:!!)' })).json()
+    const malformed = await (await post(url, 'preflight', { citingSessionId: TARGET, text: '@[x](dsh-session:!!)' })).json()
     expect(malformed).toMatchObject({ ok: false, code: 'invalid-reference' })
   })
 
@@ -136,7 +136,7 @@ describe('preflight route', () => {
     // The pick: the `@` menu lists the source.
     expect(await ids(url, {})).toContain(id(2))
     h.breakLog(id(2))
-    const res = await (await post(url, 'preflight', { sessionId: TARGET, text: id(2) })).json()
+    const res = await (await post(url, 'preflight', { citingSessionId: TARGET, text: id(2) })).json()
     expect(res).toMatchObject({ ok: false, code: 'not-found' })
   })
 })
@@ -245,13 +245,24 @@ describe('route guards', () => {
     const { url } = await setup()
     expect((await post(url, 'candidates', '{"sessionId":')).status).toBe(400)
     expect((await post(url, 'candidates', { query: 'x' })).status).toBe(400)
-    expect((await post(url, 'candidates', { sessionId: 7 })).status).toBe(400)
-    expect((await post(url, 'candidates', { sessionId: TARGET, limit: 0 })).status).toBe(400)
-    expect((await post(url, 'preflight', { sessionId: TARGET })).status).toBe(400)
-    expect((await post(url, 'candidates', { sessionId: TARGET, query: 'x'.repeat(70_000) })).status).toBe(413)
+    expect((await post(url, 'candidates', { citingSessionId: 7 })).status).toBe(400)
+    expect((await post(url, 'candidates', { citingSessionId: TARGET, limit: 0 })).status).toBe(400)
+    expect((await post(url, 'preflight', { citingSessionId: TARGET })).status).toBe(400)
+    expect((await post(url, 'candidates', { citingSessionId: TARGET, query: 'x'.repeat(70_000) })).status).toBe(413)
     expect((await post(url, 'candidates', 'x', { 'content-type': 'text/plain' })).status).toBe(415)
     expect((await fetch(`${url}/dsh-sessions/candidates`)).status).toBe(405)
     expect((await fetch(`${url}/dsh-sessions/nothing`)).status).toBe(404)
-    expect((await post(url, 'candidates', { sessionId: TARGET })).status).toBe(200)
+    expect((await post(url, 'candidates', { citingSessionId: TARGET })).status).toBe(200)
+  })
+
+  it('answers a page cached from the previous version, which names the citing draft and a source `sessionId` and `source`, alike', async () => {
+    const { url } = await setup()
+    const now = async (route: string, body: object) => [(await post(url, route, body)).status, await (await post(url, route, body)).text()]
+    expect(await now('candidates', { sessionId: TARGET, query: 'alpha' })).toEqual(await now('candidates', { citingSessionId: TARGET, query: 'alpha' }))
+    expect(await now('preflight', { sessionId: TARGET, text: `see ${id(2)}` })).toEqual(await now('preflight', { citingSessionId: TARGET, text: `see ${id(2)}` }))
+    expect(await now('messages', { sessionId: TARGET, source: id(2) })).toEqual(await now('messages', { citingSessionId: TARGET, sourceId: id(2) }))
+    expect(await now('mention', { sessionId: id(2) })).toEqual(await now('mention', { sourceId: id(2) }))
+    expect((await post(url, 'mention', { sourceId: id(2) })).status).toBe(200)
+    expect((await post(url, 'candidates', {})).status).toBe(400)
   })
 })

@@ -58,7 +58,7 @@ function longTurns(count: number, seed: number, plantAt: number): RealisticTurn[
 
 async function preflight(url: string, sessionId: string, text: string): Promise<{ ms: number; bytes: number; tokens: number }> {
   const started = performance.now()
-  const res = await fetch(`${url}/dsh-sessions/preflight`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId, text }) })
+  const res = await fetch(`${url}/dsh-sessions/preflight`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ citingSessionId: sessionId, text }) })
   const json = await res.json() as { ok: boolean; sources: { ok: boolean; bytes?: number; tokens?: number }[] }
   const elapsed = performance.now() - started
   const source = json.sources[0]

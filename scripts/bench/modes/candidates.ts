@@ -51,7 +51,7 @@ function official(web: WebProcess, sessionId: string, query: string) {
 }
 
 function ours(web: WebProcess, sessionId: string, query: string) {
-  return timedPost(`${web.url}/dsh-sessions/candidates`, { sessionId, query })
+  return timedPost(`${web.url}/dsh-sessions/candidates`, { citingSessionId: sessionId, query })
 }
 
 /** `npm run bench`'s first part: the candidates route against the official call in one real host. */

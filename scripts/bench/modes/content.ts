@@ -87,9 +87,9 @@ async function madeUpIdCost(web: WebProcess, citing: string, runs: number): Prom
     for (let run = 0; run < runs; run += 1) wall.push(await call())
     return { wall, cpuMs: (groupUsage(web.pid).cpuSeconds - before) * 1000 / runs }
   }
-  const preflight = await cpuMs(async () => (await post(`${web.url}/dsh-sessions/preflight`, { sessionId: citing, text })).ms)
+  const preflight = await cpuMs(async () => (await post(`${web.url}/dsh-sessions/preflight`, { citingSessionId: citing, text })).ms)
   let n = 0
-  const candidates = await cpuMs(async () => (await post(`${web.url}/dsh-sessions/candidates`, { sessionId: madeUpId(1_000 + n++), query: 'plan' })).ms)
+  const candidates = await cpuMs(async () => (await post(`${web.url}/dsh-sessions/candidates`, { citingSessionId: madeUpId(1_000 + n++), query: 'plan' })).ms)
   return { preflight: percentiles(preflight.wall), preflightCpuMs: preflight.cpuMs, candidates: percentiles(candidates.wall), candidatesCpuMs: candidates.cpuMs }
 }
 
@@ -127,7 +127,7 @@ async function newMessageFindable(web: WebProcess, targetId: string): Promise<nu
       const sent = performance.now()
       await send(browser.page, `Then we talked about ${word} at length.`)
       await waitUntil(`the new message "${word}" to be found`, 30_000, 20, async () => {
-        const { json } = await post(`${web.url}/dsh-sessions/candidates`, { sessionId: targetId, query: word })
+        const { json } = await post(`${web.url}/dsh-sessions/candidates`, { citingSessionId: targetId, query: word })
         return (json.candidates as { snippet?: unknown }[]).some(candidate => candidate.snippet !== undefined)
       })
       times.push(performance.now() - sent)
@@ -336,7 +336,7 @@ export async function measureContentSearch(context: BenchContext, options: { ses
           const all: number[] = []
           const allSidebar: number[] = []
           for (const query of queries) {
-            const first = await post(`${web.url}/dsh-sessions/candidates`, { sessionId: target.id, query: query.query })
+            const first = await post(`${web.url}/dsh-sessions/candidates`, { citingSessionId: target.id, query: query.query })
             const candidates = first.json.candidates as { sessionId: string; label: string; cwd?: string; snippet?: { marks: [number, number][] } }[]
             const found = new Set(candidates.map(candidate => candidate.sessionId))
             const lateMarks = candidates.filter(candidate => (candidate.snippet?.marks[0]?.[0] ?? 0) >= 20).length
@@ -350,7 +350,7 @@ export async function measureContentSearch(context: BenchContext, options: { ses
             const samples: number[] = []
             const sidebar: number[] = []
             for (let run = 0; run < options.runs; run += 1) {
-              samples.push((await post(`${web.url}/dsh-sessions/candidates`, { sessionId: target.id, query: query.query })).ms)
+              samples.push((await post(`${web.url}/dsh-sessions/candidates`, { citingSessionId: target.id, query: query.query })).ms)
               sidebar.push((await post(`${web.url}/dsh-sessions/search`, { query: query.query, limit: 50 })).ms)
             }
             all.push(...samples)
@@ -384,7 +384,7 @@ export async function measureContentSearch(context: BenchContext, options: { ses
           const expected = new Set(probe.expected.map(n => stored[n]!.id).filter(id => id !== target.id))
           await waitUntil(`a right answer to "${probe.query}" after restart ${round}`, RESTART_LIMIT_MS, 50, async () => {
             if (readyMs === 0 && (await status(web)).ready) readyMs = performance.now() - booted
-            const { json, status: code } = await post(`${web.url}/dsh-sessions/candidates`, { sessionId: target.id, query: probe.query })
+            const { json, status: code } = await post(`${web.url}/dsh-sessions/candidates`, { citingSessionId: target.id, query: probe.query })
             if (code !== 200) return `the route answered ${code}`
             const found = new Set((json.candidates as { sessionId: string }[]).map(candidate => candidate.sessionId))
             if (!isExact(found, expected)) return `${found.size} found, ${expected.size} expected`

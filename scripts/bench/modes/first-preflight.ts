@@ -44,7 +44,7 @@ function textOf(kind: FirstPreflightKind, source: StoredSession): string {
 
 async function preflight(url: string, sessionId: string, text: string): Promise<number> {
   const started = performance.now()
-  const res = await fetch(`${url}/dsh-sessions/preflight`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId, text }) })
+  const res = await fetch(`${url}/dsh-sessions/preflight`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ citingSessionId: sessionId, text }) })
   const json = await res.json() as { ok?: boolean }
   const elapsed = performance.now() - started
   if (res.status !== 200 || json.ok !== true) throw new Error(`preflight answered ${res.status}: ${JSON.stringify(json).slice(0, 300)}`)

@@ -27,7 +27,7 @@ export async function measureHostileRoute(url: string, sessionId: string, runs: 
   const figures: HostileFigures[] = []
   for (const [kind, text] of Object.entries(hostileTexts())) {
     const samples = await timed(runs, async () => {
-      const res = await fetch(`${url}/dsh-sessions/preflight`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId, text }) })
+      const res = await fetch(`${url}/dsh-sessions/preflight`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ citingSessionId: sessionId, text }) })
       await res.json()
       if (res.status !== 200) throw new Error(`preflight answered ${res.status}`)
     }, 3)

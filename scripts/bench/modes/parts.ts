@@ -272,7 +272,7 @@ interface PreflightSource { ok: boolean; bytes?: number; tokens?: number; code?:
 
 async function preflight(url: string, sessionId: string, text: string, chips: readonly string[]): Promise<{ ms: number; source: PreflightSource }> {
   const started = performance.now()
-  const res = await fetch(`${url}/dsh-sessions/preflight`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId, text, chips }) })
+  const res = await fetch(`${url}/dsh-sessions/preflight`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ citingSessionId: sessionId, text, chips }) })
   const json = await res.json() as { ok: boolean; sources: PreflightSource[] }
   const elapsed = performance.now() - started
   if (res.status !== 200 || json.ok !== true || json.sources[0]?.ok !== true) throw new Error(`preflight refused: ${res.status} ${JSON.stringify(json).slice(0, 500)}`)
@@ -539,10 +539,10 @@ export async function inBrowser(context: BenchContext, messages: number, runs: n
       // The oldest message the route lists (the latest 200): older pages of history must load to reach it.
       // Asked for a draft of the source's workspace: the route takes the citing session's workspace from the host.
       const draft = await newSession(web.url, home.project('alpha'))
-      const listing = await (await fetch(`${web.url}/dsh-sessions/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: draft, source: stored!.id }) })).json() as { messages: { seq: number; number: number; excerpt: string }[] }
+      const listing = await (await fetch(`${web.url}/dsh-sessions/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ citingSessionId: draft, sourceId: stored!.id }) })).json() as { messages: { seq: number; number: number; excerpt: string }[] }
       const target = listing.messages[listing.messages.length - 30]!
       const deep = listing.messages[0]!
-      const reference = await (await fetch(`${web.url}/dsh-sessions/message-reference`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: stored!.id, seq: target.seq }) })).json() as { mention: string }
+      const reference = await (await fetch(`${web.url}/dsh-sessions/message-reference`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sourceId: stored!.id, seq: target.seq }) })).json() as { mention: string }
       await startNewSession(page)
       await chooseWorkspace(page, 'alpha')
       const chips = page.locator('[data-composer-card] [data-decoration="chip"]')
@@ -605,7 +605,7 @@ export async function inBrowser(context: BenchContext, messages: number, runs: n
       }
       // A message four pages of history back, once: rc.8's own paging must reach it.
       await openSessionInPage(page, citing)
-      await composer(page).fill(`DEEP-MARK ${(await (await fetch(`${web.url}/dsh-sessions/message-reference`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: stored!.id, seq: deep.seq }) })).json() as { mention: string }).mention}`)
+      await composer(page).fill(`DEEP-MARK ${(await (await fetch(`${web.url}/dsh-sessions/message-reference`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sourceId: stored!.id, seq: deep.seq }) })).json() as { mention: string }).mention}`)
       await chips.first().waitFor({ timeout: 10_000 })
       await page.getByRole('button', { name: 'Send message' }).click()
       const deepSent = page.locator(`[data-ref-chip="session"][data-dsh-sessions-source="${stored!.id}"][data-dsh-sessions-seqs="${deep.seq}"]`).first()

@@ -121,6 +121,11 @@ function requiredString(body: Record<string, unknown>, key: string): string {
   return value
 }
 
+/** A field the previous version named otherwise: its new name, else the previous one, so a page cached from the previous version is answered for one more version. */
+function renamedString(body: Record<string, unknown>, key: string, previous: string): string {
+  return requiredString(body, body[key] === undefined && body[previous] !== undefined ? previous : key)
+}
+
 function optionalString(body: Record<string, unknown>, key: string): string | undefined {
   const value = body[key]
   if (value !== undefined && typeof value !== 'string') throw new DshSessionsError(`"${key}" must be a string`, 'bad-request')
@@ -135,7 +140,7 @@ function optionalNumber(body: Record<string, unknown>, key: string): number | un
 
 /** The citing session as the host knows it, its workspace included; a session the host does not know is refused. A live session (a draft the page has open) is answered from memory at once; only another one waits for the session index. */
 async function citing(ctx: Context, deps: RouteDependencies, body: Record<string, unknown>): Promise<ReferenceTarget> {
-  const id = requiredString(body, 'sessionId')
+  const id = renamedString(body, 'citingSessionId', 'sessionId')
   const live = ctx.sessions.get(SessionId(id))?.header
   if (live !== undefined) return { id, cwd: live.cwd }
   await deps.index.ready()
@@ -151,13 +156,13 @@ async function listedCiting(ctx: Context, deps: RouteDependencies, body: Record<
   return who
 }
 
-/** Each route's body parser: the body read as the route's declared request, or a `bad-request` refusal naming the first field that is not. A scoped route's `sessionId` is checked last, as `citing` reads it. */
+/** Each route's body parser: the body read as the route's declared request, or a `bad-request` refusal naming the first field that is not. A scoped route's `citingSessionId` is checked last, as `citing` reads it. */
 const parse: { readonly [K in Route]: (body: Record<string, unknown>) => RouteRequest<K> } = {
   candidates(body) {
     const query = optionalString(body, 'query') ?? ''
     const limit = optionalNumber(body, 'limit')
     if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw new DshSessionsError('"limit" must be a whole number ≥ 1', 'bad-request')
-    return { query, ...(limit === undefined ? {} : { limit }), sessionId: requiredString(body, 'sessionId') }
+    return { query, ...(limit === undefined ? {} : { limit }), citingSessionId: renamedString(body, 'citingSessionId', 'sessionId') }
   },
   preflight(body) {
     const text = requiredString(body, 'text')
@@ -165,15 +170,15 @@ const parse: { readonly [K in Route]: (body: Record<string, unknown>) => RouteRe
     if (value !== undefined && (!Array.isArray(value) || value.length > MAX_CHIPS || !value.every(item => typeof item === 'string'))) {
       throw new DshSessionsError(`"chips" must be a list of at most ${MAX_CHIPS} session ids`, 'bad-request')
     }
-    return { text, ...(value === undefined ? {} : { chips: value as string[] }), sessionId: requiredString(body, 'sessionId') }
+    return { text, ...(value === undefined ? {} : { chips: value as string[] }), citingSessionId: renamedString(body, 'citingSessionId', 'sessionId') }
   },
   outcomes(body) {
-    const sessionId = requiredString(body, 'sessionId')
+    const citingSessionId = renamedString(body, 'citingSessionId', 'sessionId')
     const after = optionalNumber(body, 'after') ?? 0
     const waitMs = optionalNumber(body, 'waitMs') ?? 0
     if (!Number.isSafeInteger(after) || after < 0) throw new DshSessionsError('"after" must be a whole number ≥ 0', 'bad-request')
     if (!Number.isFinite(waitMs) || waitMs < 0) throw new DshSessionsError('"waitMs" must be a number ≥ 0', 'bad-request')
-    return { sessionId, after, waitMs }
+    return { citingSessionId, after, waitMs }
   },
   search(body) {
     const query = body.query
@@ -190,15 +195,15 @@ const parse: { readonly [K in Route]: (body: Record<string, unknown>) => RouteRe
     return { ids: ids as string[] }
   },
   'message-reference'(body) {
-    const sessionId = requiredString(body, 'sessionId')
+    const sourceId = renamedString(body, 'sourceId', 'sessionId')
     const seq = optionalNumber(body, 'seq')
     if (seq !== undefined && (!Number.isSafeInteger(seq) || seq < 0)) throw new DshSessionsError('"seq" must be a whole number ≥ 0', 'bad-request')
-    return seq !== undefined ? { sessionId, seq } : { sessionId, messageId: requiredString(body, 'messageId') }
+    return seq !== undefined ? { sourceId, seq } : { sourceId, messageId: requiredString(body, 'messageId') }
   },
-  mention: body => ({ sessionId: requiredString(body, 'sessionId') }),
+  mention: body => ({ sourceId: renamedString(body, 'sourceId', 'sessionId') }),
   messages(body) {
-    const source = requiredString(body, 'source')
-    return { source, sessionId: requiredString(body, 'sessionId') }
+    const sourceId = renamedString(body, 'sourceId', 'source')
+    return { sourceId, citingSessionId: renamedString(body, 'citingSessionId', 'sessionId') }
   },
   since(body) {
     const value = body.sources
@@ -263,23 +268,23 @@ async function titles(deps: RouteDependencies, req: IncomingMessage, res: Server
 }
 
 async function outcomes(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { sessionId, after = 0, waitMs = 0 } = parse.outcomes(await readJson(req))
+  const { citingSessionId, after = 0, waitMs = 0 } = parse.outcomes(await readJson(req))
   const abort = new AbortController()
   res.once('close', () => abort.abort())
-  const found = await deps.outcomes.read(sessionId, after, Math.min(waitMs, MAX_OUTCOME_WAIT_MS), abort.signal)
+  const found = await deps.outcomes.read(citingSessionId, after, Math.min(waitMs, MAX_OUTCOME_WAIT_MS), abort.signal)
   if (abort.signal.aborted && res.destroyed) return
   answer(res, 'outcomes', { outcomes: found, last: Math.max(after, deps.outcomes.latest()) })
 }
 
 async function messageReference(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { sessionId, ...message } = parse['message-reference'](await readJson(req))
+  const { sourceId, ...message } = parse['message-reference'](await readJson(req))
   await deps.index.ready()
-  answer(res, 'message-reference', await deps.messages.reference(sessionId, message))
+  answer(res, 'message-reference', await deps.messages.reference(sourceId, message))
 }
 
 /** The canonical mention of a session the index holds; reads nothing for one it does not. */
 async function mention(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { sessionId } = parse.mention(await readJson(req))
+  const { sourceId: sessionId } = parse.mention(await readJson(req))
   await deps.index.ready()
   const known = deps.index.get(sessionId)
   if (known === undefined) throw new DshSessionsError(`session "${sessionId}" not found`, 'not-found')
@@ -289,7 +294,7 @@ async function mention(deps: RouteDependencies, req: IncomingMessage, res: Serve
 /** A source's messages, for a draft's chip: only a source the current scope admits for that draft; any other looks missing. */
 async function messages(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readJson(req)
-  const { source } = parse.messages(body)
+  const { sourceId: source } = parse.messages(body)
   const who = await listedCiting(ctx, deps, body)
   const known = deps.index.get(source)
   if (known === undefined || !isInScope(deps.settings.current().scope, who, known)) throw new DshSessionsError(`session "${source}" not found`, 'not-found')

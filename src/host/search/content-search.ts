@@ -157,8 +157,8 @@ export class ContentSearch {
 
   /** The hits whose sessions still exist. Until the session index has listed, the sessions it holds may come from its file (see `sessions/catalog-file.ts`), written before this start: a cold hit whose log file is gone since is left out (one look at each hit's log). After the listing, the index holds only sessions the host lists. */
   private async stillStored(hits: readonly ContentHit[]): Promise<readonly ContentHit[]> {
-    const catalog = this.sessions.catalogStatus()
-    if (catalog.listed || catalog.restored === 0 || hits.length === 0) return hits
+    const listing = this.sessions.catalogStatus()
+    if (listing.listed || listing.restored === 0 || hits.length === 0) return hits
     const gone = await Promise.all(hits.map(async hit => {
       if (liveSession(this.ctx, hit.id) !== undefined) return false
       const session = this.sessions.get(hit.id)

@@ -125,11 +125,6 @@ export class IndexKeeper {
     return { found: conversation !== undefined, title: conversation?.title }
   }
 
-  /** Sessions whose text has every term, among the given ones; see {@link find}. `admitted`: the sessions that may be found, with their creation times (newest first on ties). Returns the hits; none before the file is opened, or without an index. */
-  search(terms: readonly QueryTerm[], admitted: readonly (readonly [string, number])[], limit: number): readonly ContentHit[] {
-    return this.find(terms, { dates: admitted, only: admitted.map(([id]) => id) }, limit)
-  }
-
   /** Sessions whose text has every term; see {@link SqliteIndex.search}. `scope`: creation times to keep or forget, and which sessions may be found (see {@link SearchScope}), or a scope held between queries (`held`, see {@link HeldScopeQuery}). Returns the hits; none before the file is opened, or without an index. Throws {@link SCOPE_NOT_HELD} when `held` names a version not held and does not give its sessions. */
   find(terms: readonly QueryTerm[], scope: SearchScope & { readonly held?: HeldScopeQuery }, limit: number): readonly ContentHit[] {
     const createdAt = this.createdAt

@@ -46,7 +46,7 @@ export const partReferences: Topic = {
       sourceId = turns().at(-1)!.sessionId!
       await sendAndAwaitReply(page(), `Then the watering: ${MARKERS[1]} second question`)
       await sendAndAwaitReply(page(), `And the harvest: ${MARKERS[2]} third question`)
-      const res = await fetch(`${host.stack.web.url}/dsh-sessions/mention`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: sourceId }) })
+      const res = await fetch(`${host.stack.web.url}/dsh-sessions/mention`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sourceId: sourceId }) })
       title = ((await res.json()) as { label: string }).label
     })
 

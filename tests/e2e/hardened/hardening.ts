@@ -118,7 +118,7 @@ export const hardening: Topic = {
         const hostPrivileged = await raw(host.stack.web.url, '/api/settings.describe', { ...json, ...headers }, 'POST',
           JSON.stringify({ type: 'client-request', rpcId: 'fence-2', method: 'settings.describe', payload: {} }))
         const ourRead = await raw(host.stack.web.url, '/dsh-sessions/settings', headers, 'GET')
-        const ourCandidates = await raw(host.stack.web.url, '/dsh-sessions/candidates', { ...json, ...headers }, 'POST', JSON.stringify({ sessionId: citing.id }))
+        const ourCandidates = await raw(host.stack.web.url, '/dsh-sessions/candidates', { ...json, ...headers }, 'POST', JSON.stringify({ citingSessionId: citing.id }))
         // An admitted write of an unknown key is refused as invalid, so nothing is written either way.
         const ourWrite = await raw(host.stack.web.url, '/dsh-sessions/settings', { ...json, ...headers }, 'POST', '{"nope":1}')
         const label = JSON.stringify(headers)
@@ -140,7 +140,7 @@ export const hardening: Topic = {
       const samples: number[] = []
       for (let n = 0; n < 5; n += 1) {
         const started = performance.now()
-        const res = await raw(host.stack.web.url, '/dsh-sessions/preflight', json, 'POST', JSON.stringify({ sessionId: citing.id, text }))
+        const res = await raw(host.stack.web.url, '/dsh-sessions/preflight', json, 'POST', JSON.stringify({ citingSessionId: citing.id, text }))
         samples.push(performance.now() - started)
         expect(res.status).toBe(200)
         expect(JSON.parse(res.body)).toMatchObject({ ok: true, references: [] })
