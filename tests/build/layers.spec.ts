@@ -184,7 +184,7 @@ describe('comments', () => {
 })
 
 describe('the product\'s size', () => {
-  /** A file's non-blank lines, and those of them that are comments (trimmed, they start with `//`, `/*`, `*` or `*/`). */
+  // A file's non-blank lines, and those of them that are comments: trimmed, they start with a slash and a star, two slashes, or a star.
   const counted = (file: string): [lines: number, comments: number] => {
     const lines = readFileSync(join(root, file), 'utf8').split('\n').map(line => line.trim()).filter(line => line !== '')
     return [lines.length, lines.filter(line => /^(\/\/|\/\*|\*)/.test(line)).length]

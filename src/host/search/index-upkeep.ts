@@ -311,7 +311,7 @@ export class IndexUpkeep implements ContentSink {
       if (open) this.savedBytes = bytes
       const wasPaused = this.diskPause.reason !== undefined
       const change = this.diskPause.look(space)
-      if (change === 'pause') this.paused()
+      if (change === 'pause') this.onPaused()
       if (change === 'stay' && !wasPaused && !open) {
         // The file was set aside and no fresh one could be opened then.
         await this.load(worker)
@@ -331,10 +331,11 @@ export class IndexUpkeep implements ContentSink {
   /** Pauses indexing for lack of disk space (said once in the log); the next look learns how much space there was. */
   private pause(): void {
     if (this.disposed || !this.diskPause.pause()) return
-    this.paused()
+    this.onPaused()
   }
 
-  private paused(): void {
+  /** What pausing does: not ready, said once, and a look at once. */
+  private onPaused(): void {
     // Not ready while sessions may wait to be written.
     this.ready = false
     this.ctx.logger('dsh-sessions').warn('content search: indexing is paused: the disk that holds %s is low on space; what the index holds still answers, and indexing resumes once the disk has room again', this.file)

@@ -25,9 +25,6 @@ interface KnownSession {
 /** Most messages one session's text may hold (the row-id scheme's bound). */
 const MAX_MESSAGES = ROW_SPAN - 1
 
-/** Most messages one session's text may hold (the row-id scheme's bound). */
-const MAX_MESSAGES = ROW_SPAN - 1
-
 /** How many pieces a session's messages from `from` on are stored in: a piece closes before a message that would take it past {@link PIECE_CHARS}. */
 function piecesOf(messages: readonly string[], from: number): number {
   let pieces = 0

@@ -33,7 +33,7 @@ export const candidatesLatency: Topic = {
       browser: {
         prepare: launched => {
           launched.page.on('request', request => {
-            if (request.url().endsWith('/dsh-sessions/candidates')) target = (JSON.parse(request.postData() ?? '{}') as { citingSessionId: string }).sessionId
+            if (request.url().endsWith('/dsh-sessions/candidates')) target = (JSON.parse(request.postData() ?? '{}') as { citingSessionId: string }).citingSessionId
           })
         },
       },
