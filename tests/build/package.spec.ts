@@ -27,7 +27,9 @@ describe('published package', () => {
     const dead: string[] = []
     for (const file of [...files].filter(name => name.endsWith('.md'))) {
       // Links, not pictures: npm's site shows pictures from the repository.
-      for (const [, target] of readFileSync(join(root, file), 'utf8').matchAll(/(?<!!)\[[^\]]*\]\(([^)\s]+)\)/g)) {
+      // Outside code blocks and code spans, where links are links.
+      const text = readFileSync(join(root, file), 'utf8').replace(/^```[\s\S]*?^```$/gm, '').replace(/`[^`\n]*`/g, '')
+      for (const [, target] of text.matchAll(/(?<!!)\[[^\]]*\]\(([^)\s]+)\)/g)) {
         const path = target!.split('#')[0]!
         if (path === '' || /^[a-z][a-z0-9+.-]*:/i.test(path)) continue
         const to = normalize(join(dirname(file), decodeURIComponent(path)))
