@@ -23,7 +23,7 @@ import { ContentSearch, contentIndexFile } from './host/search/content-search.ts
 import { PointerReader } from './host/references/pointer.ts'
 import { serveHostSearch } from './host/search/host-search.ts'
 import { SessionLogLocator } from './host/search/log-locator.ts'
-import { SessionIndex } from './host/sessions/session-index.ts'
+import { SessionCatalog } from './host/sessions/session-catalog.ts'
 import { installSessionsSettings } from './host/settings.ts'
 import { registerSessionTools } from './host/tools/session-tools.ts'
 
@@ -34,7 +34,7 @@ export type { FailureMode, ReferenceScope } from './config.ts'
 /** Plugin name shown in the Loader and in Settings → Plugins. */
 export const name = 'dsh-sessions'
 
-/** Milliseconds after the host's boot has settled before the session index lists sessions on its own (a request starts it sooner): the host's own start goes first. */
+/** Milliseconds after the host's boot has settled before the session catalog lists sessions on its own (a request starts it sooner): the host's own start goes first. */
 const START_AFTER_MS = 10_000
 
 /** Services the row waits for. The plugin reads the official `sessionReferenceResolver`'s limits and runs a private instance of it; this list does not order the two `agent/pre-step` listeners. The official one registers with `prepend: true`, which puts it outside this plugin's listener whichever row loads first. */
@@ -43,16 +43,16 @@ export const inject = ['sessionReferenceResolver', 'sessionQuery', 'sessions', '
 /** Host plugin body. Cordis validates the row `config` against {@link Config} before it runs. `config`: the validated row configuration, the base of the settings section. */
 export function apply(ctx: Context, config: Config): void {
   const settings = installSessionsSettings(ctx, config)
-  const index = new SessionIndex(ctx, { startAfterMs: START_AFTER_MS, startFrom: bootSettled(ctx), file: catalogFile() })
+  const catalog = new SessionCatalog(ctx, { startAfterMs: START_AFTER_MS, startFrom: bootSettled(ctx), file: catalogFile() })
   const logs = new SessionLogLocator(ctx)
-  const tails = new SnapshotTails(ctx, index, logs, { dir: snapshotTailsDir() })
-  const content = new ContentSearch(ctx, index, logs, { file: contentIndexFile(), follower: tails, freeSpaceMiB: () => settings.current().indexFreeSpaceMiB })
-  const surfaces = new SurfaceCache(ctx, index, { tails })
-  const preparer = new SnapshotPreparer(ctx, surfaces, index, new PointerReader(index, content, surfaces))
-  const check = new SendCheck({ resolver: new ScopedMentionResolver(index), preparer })
+  const tails = new SnapshotTails(ctx, catalog, logs, { dir: snapshotTailsDir() })
+  const content = new ContentSearch(ctx, catalog, logs, { file: contentIndexFile(), follower: tails, freeSpaceMiB: () => settings.current().indexFreeSpaceMiB })
+  const surfaces = new SurfaceCache(ctx, catalog, { tails })
+  const preparer = new SnapshotPreparer(ctx, surfaces, catalog, new PointerReader(catalog, content, surfaces))
+  const check = new SendCheck({ resolver: new ScopedMentionResolver(catalog), preparer })
   const outcomes = new OutcomeLog()
   registerPreStep(ctx, { check, settings, outcomes })
-  registerRoutes(ctx, { index, content, check, settings, outcomes, messages: new SourceMessages(surfaces, index, new MessageSeqs(ctx, logs), id => surfaces.readTitle(id)) })
-  registerSessionTools(ctx, { index, content, settings })
-  serveHostSearch(ctx, index, content)
+  registerRoutes(ctx, { catalog, content, check, settings, outcomes, messages: new SourceMessages(surfaces, catalog, new MessageSeqs(ctx, logs), id => surfaces.readTitle(id)) })
+  registerSessionTools(ctx, { catalog, content, settings })
+  serveHostSearch(ctx, catalog, content)
 }

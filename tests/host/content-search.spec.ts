@@ -13,7 +13,7 @@ import { conversationOf } from '../../src/host/official/conversation.ts'
 import { queryTerms } from '../../src/host/search/terms.ts'
 import { loadSqlite } from '../../src/host/search/sqlite-capability.ts'
 import { SqliteIndex } from '../../src/host/search/sqlite-index.ts'
-import { SessionIndex } from '../../src/host/sessions/session-index.ts'
+import { SessionCatalog } from '../../src/host/sessions/session-catalog.ts'
 import { A, B, createHostHarness, type HostHarness, id, post, TARGET, temporaryFolder } from './harness.ts'
 import { until } from '../wait.ts'
 
@@ -161,12 +161,12 @@ describe('the log pass and the index file', () => {
     h.session(TARGET, { cwd: A })
     const fiber = h.ctx.plugin({ name: 'pass-host', inject: ['sessionQuery', 'sessions'], apply: () => undefined })
     await fiber
-    const index = new SessionIndex(fiber.ctx, { reconcileMs: 60 })
+    const index = new SessionCatalog(fiber.ctx, { reconcileMs: 60 })
     const content = new ContentSearch(fiber.ctx, index, new SessionLogLocator(fiber.ctx), { file, duty: 1, ...searchOptions })
     return { h, index, content, ctx: fiber.ctx, stop: () => fiber.dispose() }
   }
 
-  const find = async (content: ContentSearch, query: string) => (await content.find(queryTerms(query), () => true, 10)).map(hit => hit.id)
+  const find = async (content: ContentSearch, query: string) => (await content.search(queryTerms(query), () => true, 10)).map(hit => hit.id)
   const sqliteFile = (file: string) => join(file, '..', 'content-index.sqlite')
 
   it('send a live session\'s new messages alone once the index holds the earlier ones, and the whole text where it does not', async () => {
@@ -411,12 +411,12 @@ describe('the log pass and the index file', () => {
     await writeStore(root, { 2: STORE[2]!, 3: STORE[3]! })
     const h = await createHostHarness({ persistenceRoot: root })
     h.session(TARGET, { cwd: A })
-    const index = new SessionIndex(h.ctx)
+    const index = new SessionCatalog(h.ctx)
     const content = new ContentSearch(h.ctx, index, new SessionLogLocator(h.ctx), { workerModule: new URL('file:///nonexistent/worker.js') })
     await content.whenReady()
     await waitFor(() => index.get(id(3))?.label === 'Weekly sync' && index.get(id(2))?.label === 'Billing notes')
     expect(content.status()).toMatchObject({ available: false, start: 'unavailable', sessions: 0 })
-    expect(await content.find(queryTerms('migration'), () => true, 10)).toEqual([])
+    expect(await content.search(queryTerms('migration'), () => true, 10)).toEqual([])
   })
 
   it('never fail the plugin\'s start over a bad file: the routes answer and search still works', async () => {

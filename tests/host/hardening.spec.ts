@@ -5,7 +5,7 @@ import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-referenc
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { describe, expect, it, vi } from 'vitest'
-import { SessionIndex } from '../../src/host/sessions/session-index.ts'
+import { SessionCatalog } from '../../src/host/sessions/session-catalog.ts'
 import { ContentSearch } from '../../src/host/search/content-search.ts'
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { hostileTexts, QUADRATIC_KINDS } from '../../dev/hostile-texts.ts'
@@ -109,7 +109,7 @@ describe('index faults', () => {
   it('keeps a session after a read error and drops it when the host says it is gone', async () => {
     const { h, url } = await setup()
     expect(await candidateIds(url)).toEqual([id(2)])
-    const index = new SessionIndex(h.ctx)
+    const index = new SessionCatalog(h.ctx)
     await index.ready()
     h.faults.readErrors.set(id(2), [new Error('EIO: injected'), new SessionQueryError('gone', 'SESSION_QUERY_SESSION_NOT_FOUND')])
     expect((await index.refresh(id(2)))?.id).toBe(id(2))
@@ -134,7 +134,7 @@ describe('index faults', () => {
     h.session(TARGET, { cwd: A })
     let release!: () => void
     const held = new Promise<void>(resolve => { release = resolve })
-    const index = new SessionIndex(h.ctx, { reconcileMs: 200 })
+    const index = new SessionCatalog(h.ctx, { reconcileMs: 200 })
     await index.ready()
     h.faults.holdListings = held
     const listings = h.faults.calls.get('listSessions') ?? 0
@@ -163,7 +163,7 @@ describe('index faults', () => {
     // The index's periodic timer runs on a clock the test moves, a period at a time.
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
     try {
-      const index = new SessionIndex(h.ctx, { reconcileMs: 20 })
+      const index = new SessionCatalog(h.ctx, { reconcileMs: 20 })
       await index.ready()
       let release!: () => void
       h.faults.holdListings = new Promise(resolve => { release = resolve })
@@ -189,7 +189,7 @@ describe('index faults', () => {
   it('keeps a live session that is not on disk yet across listings that do not include it', async () => {
     const h = await createHostHarness()
     h.session(TARGET, { cwd: A })
-    const index = new SessionIndex(h.ctx, { reconcileMs: 20 })
+    const index = new SessionCatalog(h.ctx, { reconcileMs: 20 })
     await index.ready()
     const listSessions = h.ctx.sessionQuery.listSessions.bind(h.ctx.sessionQuery)
     // The store's listing does not know the session yet; only the host's live sessions do.
@@ -216,7 +216,7 @@ describe('index faults', () => {
       const h = await createHostHarness()
       h.session(TARGET, { cwd: A })
       h.faults.failListings = 1_000
-      const index = new SessionIndex(h.ctx, { retryMs: 1, reconcileMs: 3_600_000 })
+      const index = new SessionCatalog(h.ctx, { retryMs: 1, reconcileMs: 3_600_000 })
       await index.ready()
       // Doubling from 1 ms: 1 + 2 + 4 + … reaches 8 attempts in about a quarter of a second.
       await waitFor(async () => (h.faults.calls.get('listSessions') ?? 0) >= 8, 5_000)
@@ -233,7 +233,7 @@ describe('index faults', () => {
     h.session(TARGET, { cwd: A })
     h.faults.cold.set(id(8), { cwd: A, createdAt: 5 })
     h.faults.cold.set(id(9), { cwd: A, createdAt: 6, title: 'Cold title' })
-    const index = new SessionIndex(h.ctx, { reconcileMs: 40 })
+    const index = new SessionCatalog(h.ctx, { reconcileMs: 40 })
     new ContentSearch(h.ctx, index, new SessionLogLocator(h.ctx))
     await index.ready()
     // The pass starts once the worker has opened its index; then four more reconciliations must read no title again.

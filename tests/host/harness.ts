@@ -12,7 +12,7 @@ import { createHostHarness as createHost, type HostHarness } from '../../dev/in-
 import { hostileTexts, QUADRATIC_KINDS } from '../../dev/hostile-texts.ts'
 import { ContentSearch } from '../../src/host/search/content-search.ts'
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
-import { SessionIndex } from '../../src/host/sessions/session-index.ts'
+import { SessionCatalog } from '../../src/host/sessions/session-catalog.ts'
 import { afterTest } from './cleanup.ts'
 import { until as poll } from '../wait.ts'
 
@@ -119,12 +119,12 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
 }
 
 /**
- * The session index and a content search (in memory, live changes followed at once) over a harness's sessions, both ready.
+ * The session catalog and a content search (in memory, live changes followed at once) over a harness's sessions, both ready.
  * @param h - the harness.
  * @returns both.
  */
-export async function searchIndexes(h: HostHarness): Promise<{ index: SessionIndex; content: ContentSearch }> {
-  const index = new SessionIndex(h.ctx)
+export async function searchIndexes(h: HostHarness): Promise<{ index: SessionCatalog; content: ContentSearch }> {
+  const index = new SessionCatalog(h.ctx)
   await index.ready()
   const content = new ContentSearch(h.ctx, index, new SessionLogLocator(h.ctx), { liveDelayMs: 0 })
   await content.whenReady()

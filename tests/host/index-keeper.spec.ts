@@ -12,7 +12,7 @@ import { afterTest, temporaryFolder } from './cleanup.ts'
 const indexFile = (): string => join(temporaryFolder('dsh-sessions-keeper-'), 'content-index.json')
 
 const entry = (...messages: string[]) => ({ revision: '1:1', title: undefined, messages })
-const find = (keeper: IndexKeeper, query: string) => keeper.find(queryTerms(query), { dates: [['session-a', 1], ['session-b', 2], ['session-c', 3]], only: ['session-a', 'session-b', 'session-c'] }, 5).map(hit => hit.id)
+const find = (keeper: IndexKeeper, query: string) => keeper.search(queryTerms(query), { dates: [['session-a', 1], ['session-b', 2], ['session-c', 3]], only: ['session-a', 'session-b', 'session-c'] }, 5).map(hit => hit.id)
 
 function keeperOf(options: ConstructorParameters<typeof IndexKeeper>[0] = {}): IndexKeeper {
   const keeper = new IndexKeeper(options)
@@ -72,7 +72,7 @@ describe('the keeper', () => {
     const keeper = keeperOf()
     await keeper.load(indexFile())
     for (const id of ['session-a', 'session-b', 'session-c', 'session-d']) keeper.apply(id, entry('a note about a quetzal'))
-    const ids = (scope: Parameters<IndexKeeper['find']>[1]) => keeper.find(queryTerms('quetzal'), scope, 10).map(hit => hit.id)
+    const ids = (scope: Parameters<IndexKeeper['search']>[1]) => keeper.search(queryTerms('quetzal'), scope, 10).map(hit => hit.id)
     expect(ids({ dates: [['session-a', 1], ['session-b', 4], ['session-c', 3]], except: [] })).toEqual(['session-b', 'session-c', 'session-a'])
     expect(ids({ except: ['session-b'] })).toEqual(['session-c', 'session-a'])
     expect(ids({ only: ['session-a', 'session-d'] })).toEqual(['session-a'])

@@ -18,7 +18,7 @@ import { MessageSeqs } from '../../src/host/references/message-seqs.ts'
 import { SourceMessages } from '../../src/host/references/source-messages.ts'
 import { SurfaceCache } from '../../src/host/references/surface-cache.ts'
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
-import { SessionIndex } from '../../src/host/sessions/session-index.ts'
+import { SessionCatalog } from '../../src/host/sessions/session-catalog.ts'
 import { A, B, createHostHarness, type HostHarness, id, mention, post, TARGET, unknownId, until } from './harness.ts'
 import { until as poll } from '../wait.ts'
 
@@ -93,7 +93,7 @@ describe('per-id cost of the routes', () => {
 
   it('reads a source named many times once, and again only when its log changed', async () => {
     const { reader, writer } = await coldHost()
-    const index = new SessionIndex(reader.ctx)
+    const index = new SessionCatalog(reader.ctx)
     await index.ready()
     const seqs = new MessageSeqs(reader.ctx, new SessionLogLocator(reader.ctx))
     const messages = new SourceMessages(new SurfaceCache(reader.ctx, index), index, seqs)
@@ -158,7 +158,7 @@ describe('per-id cost of the routes', () => {
 
   it('tells a stored log\'s revision and size and a deleted log apart in one look at the file', async () => {
     const { reader } = await coldHost()
-    const index = new SessionIndex(reader.ctx)
+    const index = new SessionCatalog(reader.ctx)
     await index.ready()
     const logs = new SessionLogLocator(reader.ctx)
     const header = index.get(id(2))!
@@ -288,7 +288,7 @@ describe('the first listing without a request', () => {
     // The index's timers on a clock the test moves: 200 ms pass before the boot settles, then 39 more after it.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     try {
-      const index = new SessionIndex(h.ctx, { startAfterMs: 40, startFrom: bootSettled(h.ctx) })
+      const index = new SessionCatalog(h.ctx, { startAfterMs: 40, startFrom: bootSettled(h.ctx) })
       await vi.advanceTimersByTimeAsync(200)
       expect([index.isListed, listings()]).toEqual([false, 0])
       settle()
@@ -310,7 +310,7 @@ describe('the first listing without a request', () => {
 
   it('counts a context without a Loader as settled at once', async () => {
     const h = await createHostHarness()
-    const index = new SessionIndex(h.ctx, { startAfterMs: 10, startFrom: bootSettled(h.ctx) })
+    const index = new SessionCatalog(h.ctx, { startAfterMs: 10, startFrom: bootSettled(h.ctx) })
     await until(async () => index.isListed, listed => listed)
   })
 })

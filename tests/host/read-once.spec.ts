@@ -6,7 +6,7 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { afterEach, describe, expect, it } from 'vitest'
 import { OutcomeLog } from '../../src/host/references/outcome-log.ts'
-import { SessionIndex } from '../../src/host/sessions/session-index.ts'
+import { SessionCatalog } from '../../src/host/sessions/session-catalog.ts'
 import { SnapshotPreparer } from '../../src/host/references/snapshot-preparer.ts'
 import { SurfaceCache } from '../../src/host/references/surface-cache.ts'
 import { A, createHostHarness, type HostHarness, id } from './harness.ts'
@@ -18,7 +18,7 @@ afterEach(() => {
 })
 
 /** Writes sessions through the host's JSONL backend, then opens a second host on the same folder, where they are cold. */
-async function coldStore(count: number): Promise<{ writer: HostHarness; reader: HostHarness; index: SessionIndex; cache: SurfaceCache; preparer: SnapshotPreparer }> {
+async function coldStore(count: number): Promise<{ writer: HostHarness; reader: HostHarness; index: SessionCatalog; cache: SurfaceCache; preparer: SnapshotPreparer }> {
   const root = mkdtempSync(join(tmpdir(), 'dsh-sessions-read-once-'))
   roots.push(root)
   const writer = await createHostHarness({ persistenceRoot: root })
@@ -28,7 +28,7 @@ async function coldStore(count: number): Promise<{ writer: HostHarness; reader: 
   }
   const reader = await createHostHarness({ persistenceRoot: root })
   reader.session(id(1), { cwd: A })
-  const index = new SessionIndex(reader.ctx)
+  const index = new SessionCatalog(reader.ctx)
   await index.ready()
   const cache = new SurfaceCache(reader.ctx, index)
   return { writer, reader, index, cache, preparer: new SnapshotPreparer(reader.ctx, cache, index) }

@@ -26,7 +26,7 @@ import {
 import { failureOf, type ReferenceFailure } from '../../src/host/references/reference-failure.ts'
 import { SnapshotPreparer } from '../../src/host/references/snapshot-preparer.ts'
 import type { SurfaceCache } from '../../src/host/references/surface-cache.ts'
-import type { SessionIndex } from '../../src/host/sessions/session-index.ts'
+import type { SessionCatalog } from '../../src/host/sessions/session-catalog.ts'
 import { afterTest, id } from './harness.ts'
 
 type SurfaceEvent = SessionSurfaceSnapshot['events'][number]
@@ -136,7 +136,7 @@ async function environment(maxReferenceBytes: number, officialSurfaces: Readonly
     return deepFreeze(JSON.parse(JSON.stringify(tailOf(surface, maxBytes))) as ReturnType<typeof tailOf>)
   }
   const cache = { readSurface: shared, readForSnapshot, revisionOf: () => Promise.resolve(undefined) } as unknown as SurfaceCache
-  const index = { refresh: () => Promise.resolve() } as unknown as SessionIndex
+  const index = { refresh: () => Promise.resolve() } as unknown as SessionCatalog
   const preparer = new SnapshotPreparer(ctx, cache, index)
   afterTest(() => ctx.fiber.dispose())
   return { official: ctx.sessionReferenceResolver, preparer }

@@ -14,9 +14,9 @@ import { searchSidebar } from '../../src/host/search/sidebar-search.ts'
 import { queryTerms } from '../../src/host/search/terms.ts'
 import { SearchWorker } from '../../src/host/search/worker-client.ts'
 import { SCOPE_NOT_HELD, type WorkerCalls } from '../../src/host/search/worker-protocol.ts'
-import { SessionCatalog } from '../../src/host/sessions/catalog.ts'
+import { CatalogEntries } from '../../src/host/sessions/catalog-entries.ts'
 import { scopeViewsOf } from '../../src/host/sessions/scope-views.ts'
-import { SessionIndex } from '../../src/host/sessions/session-index.ts'
+import { SessionCatalog } from '../../src/host/sessions/session-catalog.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
 import { A, B, createHostHarness, id, searchIndexes, TARGET, until } from './harness.ts'
 
@@ -43,7 +43,7 @@ async function setup() {
 
 describe('the catalog\'s generation and membership', () => {
   it('change when a session is added, moved or removed; a retitle changes the generation alone; an equal entry changes neither', () => {
-    const catalog = new SessionCatalog()
+    const catalog = new CatalogEntries()
     catalog.stored({ id: 'a', cwd: A, createdAt: 1 }, 'Alpha')
     const [generation, membership] = [catalog.generation, catalog.membership]
     const listed = catalog.list()
@@ -70,7 +70,7 @@ describe('scope views', () => {
     const h = await createHostHarness()
     h.session(id(2), { cwd: A, title: 'Kiwi plans' })
     h.session(id(3), { cwd: B, title: 'Plum plans' })
-    const index = new SessionIndex(h.ctx)
+    const index = new SessionCatalog(h.ctx)
     await index.ready()
     const views = scopeViewsOf(index)
     const list = vi.spyOn(index, 'list')
@@ -98,7 +98,7 @@ describe('scope views', () => {
     const h = await createHostHarness()
     h.session(id(2), { cwd: A, title: 'Kiwi plans' })
     h.session(id(3), { cwd: A, title: 'Kiwano notes' })
-    const index = new SessionIndex(h.ctx)
+    const index = new SessionCatalog(h.ctx)
     await index.ready()
     const view = scopeViewsOf(index).of('workspace', A)
     const walked = (typed: string) => view.ranked.filter(session => session.matchKeys.some(key => key.includes(typed))).map(session => session.id)
@@ -140,8 +140,8 @@ describe('content queries in a scope kept by the worker', () => {
   it('hold the scope: another workspace\'s session is neither found nor excerpted by the worker, until the scope is all', async () => {
     const { menu, searches, content } = await setup()
     const answers: string[][] = []
-    const find = content.find.bind(content)
-    vi.spyOn(content, 'find').mockImplementation(async (...args) => {
+    const find = content.search.bind(content)
+    vi.spyOn(content, 'search').mockImplementation(async (...args) => {
       const hits = await find(...args)
       answers.push(hits.map(hit => hit.id))
       return hits
@@ -176,7 +176,7 @@ describe('the worker\'s held scopes', () => {
     await keeper.load(`${temporaryFolder('dsh-sessions-held-')}/content-index.json`)
     const entry = (text: string) => ({ revision: '1:1', title: undefined, messages: [text] })
     for (const name of ['a', 'b', 'c', 'd']) keeper.apply(`session-${name}`, entry('a note about a quetzal'))
-    const find = (held: NonNullable<WorkerCalls['search']['args']['held']>, dates?: [string, number][]) => keeper.find(queryTerms('quetzal'), { held, ...(dates === undefined ? {} : { dates }) }, 10).map(hit => hit.id)
+    const find = (held: NonNullable<WorkerCalls['search']['args']['held']>, dates?: [string, number][]) => keeper.search(queryTerms('quetzal'), { held, ...(dates === undefined ? {} : { dates }) }, 10).map(hit => hit.id)
     // Two of four sessions: fewer than the file holds, so only their rows are read.
     expect(find({ key: 'w', version: 1, ids: ['session-a', 'session-b', 'session-e'] }, [['session-a', 1], ['session-b', 2], ['session-e', 5]])).toEqual(['session-b', 'session-a'])
     expect(find({ key: 'w', version: 1 })).toEqual(['session-b', 'session-a'])
@@ -202,7 +202,7 @@ describe('the worker\'s held scopes', () => {
     for (const name of ['a', 'b', 'c', 'd']) keeper.apply(`session-${name}`, { revision: '1:1', title: undefined, messages: ['a note about a quetzal'] })
     const search = vi.spyOn(SqliteIndex.prototype, 'search')
     afterTest(() => search.mockRestore())
-    const find = (key: string, ids: string[]) => keeper.find(queryTerms('quetzal'), { held: { key, version: 1, ids }, dates: ids.map((id, n) => [id, n]) }, 10).map(hit => hit.id).sort()
+    const find = (key: string, ids: string[]) => keeper.search(queryTerms('quetzal'), { held: { key, version: 1, ids }, dates: ids.map((id, n) => [id, n]) }, 10).map(hit => hit.id).sort()
     expect(find('two', ['session-a', 'session-b'])).toEqual(['session-a', 'session-b'])
     const narrow = search.mock.calls.at(-1)![4] as { table?: string } | undefined
     expect(narrow?.table).toMatch(/^scope_\d+$/)

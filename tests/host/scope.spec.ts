@@ -1,6 +1,6 @@
 /** Scope: who may cite whom, ranked as the official candidate list ranks (same cwd, no cwd, other cwds; newest first within a group). */
 import { describe, expect, it } from 'vitest'
-import { catalogEntry } from '../../src/host/sessions/catalog.ts'
+import { catalogEntry } from '../../src/host/sessions/catalog-entries.ts'
 import { isInScope, rankedInScope, rankGroup } from '../../src/host/sessions/scope.ts'
 
 const target = { id: 't', cwd: '/w/alpha' }

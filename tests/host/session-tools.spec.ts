@@ -13,14 +13,14 @@ import { framedContent, Framing, snapshotFraming } from '../../src/host/official
 import { listCandidates } from '../../src/host/references/candidates.ts'
 import { pageOf } from '../../src/host/search/conversation-page.ts'
 import { ContentSearch } from '../../src/host/search/content-search.ts'
-import { SessionIndex } from '../../src/host/sessions/session-index.ts'
+import { SessionCatalog } from '../../src/host/sessions/session-catalog.ts'
 import { callingTarget } from '../../src/host/tools/calling-session.ts'
 import { readSessionTool } from '../../src/host/tools/read-session.ts'
 import { searchSessionsTool } from '../../src/host/tools/search-sessions.ts'
 import { A, B, createHostHarness, type HostHarness, id, searchIndexes, TARGET } from './harness.ts'
 import { until as poll } from '../wait.ts'
 
-async function setup(config: Partial<Config> = {}): Promise<{ h: HostHarness; search: ToolDefinition; read: ToolDefinition; index: SessionIndex; content: ContentSearch; configure: (next: Partial<Config>) => void }> {
+async function setup(config: Partial<Config> = {}): Promise<{ h: HostHarness; search: ToolDefinition; read: ToolDefinition; index: SessionCatalog; content: ContentSearch; configure: (next: Partial<Config>) => void }> {
   const h = await createHostHarness()
   h.session(TARGET, { cwd: A })
   h.session(id(2), { cwd: A, title: 'Kiwi plans', messages: ['the QUETZAL rollout', 'second question', 'third question'] })
@@ -29,7 +29,7 @@ async function setup(config: Partial<Config> = {}): Promise<{ h: HostHarness; se
   const { index, content } = await searchIndexes(h)
   let effective = Config(config)
   const settings = { current: () => effective, update: () => Promise.reject(new Error('read-only')), onChange: () => () => {} }
-  const deps = { index, content, settings, framing: new Framing() }
+  const deps = { catalog: index, content, settings, framing: new Framing() }
   return { h, search: searchSessionsTool(h.ctx, deps), read: readSessionTool(h.ctx, deps), index, content, configure: next => { effective = Config(next) } }
 }
 

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest'
 import { ContentSearch } from '../../src/host/search/content-search.ts'
 import { MAX_HITS, hostSearch } from '../../src/host/search/host-search.ts'
 import { boundedQuery, MAX_SIDEBAR_QUERY, searchSidebar } from '../../src/host/search/sidebar-search.ts'
-import { SessionIndex } from '../../src/host/sessions/session-index.ts'
+import { SessionCatalog } from '../../src/host/sessions/session-catalog.ts'
 import { HOSTILE_QUERIES } from './hostile-queries.ts'
 import { A, B, createHostHarness, type HostHarness, id, post, searchIndexes, until } from './harness.ts'
 
@@ -22,7 +22,7 @@ const MESSAGES: SessionSearchRequest['eventFilters'] = [
   { kind: 'surface', values: ['current'] },
 ]
 
-async function setup(): Promise<{ h: HostHarness; index: SessionIndex; content: ContentSearch }> {
+async function setup(): Promise<{ h: HostHarness; index: SessionCatalog; content: ContentSearch }> {
   const h = await createHostHarness()
   h.session(id(1), { cwd: A, title: 'Kiwi plans', messages: ['We ship QUETZAL on Monday'] })
   h.session(id(2), { cwd: A, title: '梨计划', messages: ['我们讨论了发布流程和灰度策略的细节'] })
@@ -74,7 +74,7 @@ describe('the sidebar search', () => {
     const events = h.ctx.sessions.get(SessionId(id(1)))!.events
     const reply = events.find(event => event.type === 'assistant/message')!
     expect(answer.matches[0]!.snippet).toMatchObject({ message: 3 })
-    const hit = (await content.find([{ term: 'nine', prefix: false }], () => true, 5))[0]!
+    const hit = (await content.search([{ term: 'nine', prefix: false }], () => true, 5))[0]!
     expect(hit.origin).toEqual({ seq: reply.seq, time: reply.time, role: 'assistant' })
   })
 

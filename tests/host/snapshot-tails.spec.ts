@@ -18,7 +18,7 @@ import { SnapshotTails } from '../../src/host/references/snapshot-tails.ts'
 import { SurfaceCache } from '../../src/host/references/surface-cache.ts'
 import { ContentSearch } from '../../src/host/search/content-search.ts'
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
-import { SessionIndex } from '../../src/host/sessions/session-index.ts'
+import { SessionCatalog } from '../../src/host/sessions/session-catalog.ts'
 import { A, createHostHarness, type HostHarness, id, TARGET, temporaryFolder, until } from './harness.ts'
 import { until as poll } from '../wait.ts'
 
@@ -42,8 +42,8 @@ async function coldHost(turns = 150): Promise<{ writer: HostHarness; reader: Hos
 }
 
 /** The reading side over a host: its index, tails kept from logs of `fromLogBytes` bytes, and a preparer that reads through them. */
-async function readers(h: HostHarness, dir: string, fromLogBytes: number): Promise<{ index: SessionIndex; logs: SessionLogLocator; tails: SnapshotTails; fresh: () => { cache: SurfaceCache; preparer: SnapshotPreparer } }> {
-  const index = new SessionIndex(h.ctx)
+async function readers(h: HostHarness, dir: string, fromLogBytes: number): Promise<{ index: SessionCatalog; logs: SessionLogLocator; tails: SnapshotTails; fresh: () => { cache: SurfaceCache; preparer: SnapshotPreparer } }> {
+  const index = new SessionCatalog(h.ctx)
   await index.ready()
   const logs = new SessionLogLocator(h.ctx)
   const tails = new SnapshotTails(h.ctx, index, logs, { dir, fromLogBytes })
@@ -163,7 +163,7 @@ describe('kept snapshot tails', () => {
     const h = await createHostHarness({ persistenceRoot: temporaryFolder('dsh-sessions-tails-live-') })
     const dir = temporaryFolder('dsh-sessions-tails-dir-')
     h.session(TARGET, { cwd: A })
-    const index = new SessionIndex(h.ctx)
+    const index = new SessionCatalog(h.ctx)
     await index.ready()
     const logs = new SessionLogLocator(h.ctx)
     const tails = new SnapshotTails(h.ctx, index, logs, { dir, fromLogBytes: 1 })

@@ -5,7 +5,7 @@
  * in a stored session's workspace through the host's own `session.create`,
  * and times the draft's first `POST /dsh-sessions/preflight`, one kind of
  * text per round: plain text, a canonical mention of a stored session, its
- * bare id, and an `@Title` of it. The session index has not listed the store
+ * bare id, and an `@Title` of it. The session catalog has not listed the store
  * when that request arrives (its first listing starts with the first request
  * to the plugin); target ≤ 100 ms for each kind the listing is not needed for.
  */

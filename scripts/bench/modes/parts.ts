@@ -47,7 +47,7 @@ import { SnapshotPreparer } from '../../../src/host/references/snapshot-preparer
 import { tailFileName } from '../../../src/host/references/snapshot-tails.ts'
 import { logRevision } from '../../../src/host/search/log-locator.ts'
 import { SurfaceCache } from '../../../src/host/references/surface-cache.ts'
-import { SessionIndex } from '../../../src/host/sessions/session-index.ts'
+import { SessionCatalog } from '../../../src/host/sessions/session-catalog.ts'
 import { formatMessageReference } from '../../../src/shared/message-reference.ts'
 import { currentSessionInPage, installApplyProbe, openSessionInPage } from '../../../dev/apply-probe.ts'
 import { type Block, ms, pair, type Percentiles, percentiles } from '../figures.ts'
@@ -161,7 +161,7 @@ const utf8 = (text: string) => Buffer.byteLength(text, 'utf8')
 
 async function liveInProcess(messages: number, runs: number): Promise<LiveFigures> {
   const harness = await createHostHarness()
-  const index = new SessionIndex(harness.ctx)
+  const index = new SessionCatalog(harness.ctx)
   const preparer = new SnapshotPreparer(harness.ctx, new SurfaceCache(harness.ctx, index), index)
   const check = new SendCheck({ resolver: new ScopedMentionResolver(index), preparer })
   const source = 'session-source'

@@ -5,7 +5,7 @@
  */
 import { Config } from '../../../src/config.ts'
 import { ScopedMentionResolver } from '../../../src/host/references/mention-resolver.ts'
-import { SessionIndex } from '../../../src/host/sessions/session-index.ts'
+import { SessionCatalog } from '../../../src/host/sessions/session-catalog.ts'
 import { SnapshotPreparer } from '../../../src/host/references/snapshot-preparer.ts'
 import { SurfaceCache } from '../../../src/host/references/surface-cache.ts'
 import { createHostHarness } from '../../../dev/in-process-host.ts'
@@ -21,7 +21,7 @@ import type { BenchMode } from '../mode.ts'
  */
 export async function measurePreStep(sessions: number, workspaces: number, runs: number): Promise<{ prepare: Percentiles; resolved: Percentiles }> {
   const harness = await createHostHarness()
-  const index = new SessionIndex(harness.ctx)
+  const index = new SessionCatalog(harness.ctx)
   const resolver = new ScopedMentionResolver(index)
   const preparer = new SnapshotPreparer(harness.ctx, new SurfaceCache(harness.ctx, index), index)
   const official = harness.ctx.sessionReferenceResolver

@@ -15,7 +15,7 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 import { Config } from '../../../src/config.ts'
 import { ScopedMentionResolver } from '../../../src/host/references/mention-resolver.ts'
-import { SessionIndex } from '../../../src/host/sessions/session-index.ts'
+import { SessionCatalog } from '../../../src/host/sessions/session-catalog.ts'
 import { SnapshotPreparer } from '../../../src/host/references/snapshot-preparer.ts'
 import { SurfaceCache } from '../../../src/host/references/surface-cache.ts'
 import { createHostHarness } from '../../../dev/in-process-host.ts'
@@ -58,7 +58,7 @@ export async function measureReadOnce(sessions: number, runs: number): Promise<R
     const sourceBytes = 200 * (chunk.length + 4)
     const reader = await createHostHarness({ persistenceRoot: root })
     reader.session('session-target', { cwd: '/w/ws-00' })
-    const index = new SessionIndex(reader.ctx)
+    const index = new SessionCatalog(reader.ctx)
     await index.ready()
     const resolver = new ScopedMentionResolver(index)
     const config = Config({ scope: 'all' })

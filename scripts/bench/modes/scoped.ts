@@ -4,7 +4,7 @@
  * query costs beyond its own matches shows. An index file of the realistic
  * corpus (`realisticSessions`) is built once per size and kept in the
  * system's temporary folder (`dsh-sessions-scoped/`, reused by later runs,
- * so runs of different code measure the same file); the session index lists
+ * so runs of different code measure the same file); the session catalog lists
  * the same sessions as stored ones, over `--workspaces` workspaces, and the
  * content search opens a copy of the file. Each bench query (3 per kind,
  * drawn from the first 2,000 sessions) is timed `--runs` times (at most 30)
@@ -30,7 +30,7 @@ import { hostSearch } from '../../../src/host/search/host-search.ts'
 import { IndexKeeper, sqliteFileOf } from '../../../src/host/search/index-keeper.ts'
 import { SessionLogLocator } from '../../../src/host/search/log-locator.ts'
 import { searchSidebar } from '../../../src/host/search/sidebar-search.ts'
-import { SessionIndex } from '../../../src/host/sessions/session-index.ts'
+import { SessionCatalog } from '../../../src/host/sessions/session-catalog.ts'
 import { note, pair, type Percentiles, percentiles } from '../figures.ts'
 import type { BenchMode } from '../mode.ts'
 
@@ -42,7 +42,7 @@ interface StoredMeta {
   readonly title: string
 }
 
-/** The built file and what the session index lists. */
+/** The built file and what the session catalog lists. */
 interface Store {
   readonly file: string
   readonly sessions: readonly StoredMeta[]
@@ -138,7 +138,7 @@ export async function measureScoped(sessions: number, workspaces: number, runs: 
     for (const meta of store.sessions) h.faults.cold.set(meta.id, { cwd: meta.cwd, createdAt: meta.createdAt, title: meta.title })
     const fiber = h.ctx.plugin({ name: 'scoped-bench', inject: ['sessionQuery', 'sessions'], apply: () => undefined })
     await fiber
-    const index = new SessionIndex(fiber.ctx)
+    const index = new SessionCatalog(fiber.ctx)
     const content = new ContentSearch(fiber.ctx, index, new SessionLogLocator(fiber.ctx), { file, duty: 1 })
     await index.ready()
     await content.whenReady()

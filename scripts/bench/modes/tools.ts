@@ -21,7 +21,7 @@ import { hostDir } from '../../../dev/pinned-host.ts'
 import { Config } from '../../../src/config.ts'
 import { ContentSearch } from '../../../src/host/search/content-search.ts'
 import { SessionLogLocator } from '../../../src/host/search/log-locator.ts'
-import { SessionIndex } from '../../../src/host/sessions/session-index.ts'
+import { SessionCatalog } from '../../../src/host/sessions/session-catalog.ts'
 import { readSessionTool } from '../../../src/host/tools/read-session.ts'
 import { searchSessionsTool } from '../../../src/host/tools/search-sessions.ts'
 import { Framing } from '../../../src/host/official/session-reference.ts'
@@ -64,13 +64,13 @@ function writeLong(h: HostHarness, corpus: readonly ConversationSpec[]): void {
 }
 
 async function toolsOf(h: HostHarness): Promise<{ search: ToolDefinition; read: ToolDefinition; content: ContentSearch }> {
-  const index = new SessionIndex(h.ctx)
+  const index = new SessionCatalog(h.ctx)
   await index.ready()
   const content = new ContentSearch(h.ctx, index, new SessionLogLocator(h.ctx), { liveDelayMs: 0 })
   await content.whenReady()
   await content.idle()
   const config = Config({ scope: 'all' })
-  const deps = { index, content, settings: { current: () => config, update: () => Promise.reject(new Error('read-only')), onChange: () => () => {} }, framing: new Framing() }
+  const deps = { catalog: index, content, settings: { current: () => config, update: () => Promise.reject(new Error('read-only')), onChange: () => () => {} }, framing: new Framing() }
   return { search: searchSessionsTool(h.ctx, deps), read: readSessionTool(h.ctx, deps), content }
 }
 

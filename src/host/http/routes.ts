@@ -14,7 +14,7 @@ import type { Route, RouteRequest, RouteResponse, SentReference } from '../../sh
 import { DshSessionsError, type DshSessionsErrorCode } from '../errors.ts'
 import type { OutcomeLog } from '../references/outcome-log.ts'
 import { isInScope, type ReferenceTarget } from '../sessions/scope.ts'
-import type { SessionIndex } from '../sessions/session-index.ts'
+import type { SessionCatalog } from '../sessions/session-catalog.ts'
 import type { SendCheck } from '../references/send-check.ts'
 import type { SourceMessages } from '../references/source-messages.ts'
 import type { SessionsSettings } from '../settings.ts'
@@ -58,7 +58,7 @@ function nestsDeeper(value: unknown, max: number): boolean {
 
 /** What the routes read. */
 export interface RouteDependencies {
-  readonly index: SessionIndex
+  readonly catalog: SessionCatalog
   readonly content: ContentSearch
   readonly check: SendCheck
   readonly settings: SessionsSettings
@@ -138,21 +138,21 @@ function optionalNumber(body: Record<string, unknown>, key: string): number | un
   return value
 }
 
-/** The citing session as the host knows it, its workspace included; a session the host does not know is refused. A live session (a draft the page has open) is answered from memory at once; only another one waits for the session index. */
+/** The citing session as the host knows it, its workspace included; a session the host does not know is refused. A live session (a draft the page has open) is answered from memory at once; only another one waits for the session catalog. */
 async function citing(ctx: Context, deps: RouteDependencies, body: Record<string, unknown>): Promise<ReferenceTarget> {
   const id = renamedString(body, 'citingSessionId', 'sessionId')
   const live = ctx.sessions.get(SessionId(id))?.header
   if (live !== undefined) return { id, cwd: live.cwd }
-  await deps.index.ready()
-  const known = await deps.index.lookup(id)
+  await deps.catalog.ready()
+  const known = await deps.catalog.lookup(id)
   if (known === undefined) throw new DshSessionsError(`session "${id}" not found`, 'not-found')
   return { id, cwd: known.cwd }
 }
 
-/** The citing session (see {@link citing}), answered once the session index has listed: for a route that reads the index after naming its citing session, a live draft's included. */
+/** The citing session (see {@link citing}), answered once the session catalog has listed: for a route that reads the index after naming its citing session, a live draft's included. */
 async function listedCiting(ctx: Context, deps: RouteDependencies, body: Record<string, unknown>): Promise<ReferenceTarget> {
   const who = await citing(ctx, deps, body)
-  await deps.index.ready()
+  await deps.catalog.ready()
   return who
 }
 
@@ -223,7 +223,7 @@ async function candidates(ctx: Context, deps: RouteDependencies, req: IncomingMe
   const { query = '', limit } = parse.candidates(body)
   const who = await listedCiting(ctx, deps, body)
   const config = deps.settings.current()
-  const found = await listCandidates(deps.index, who, query, config, limit, deps.content)
+  const found = await listCandidates(deps.catalog, who, query, config, limit, deps.content)
   const indexing = deps.content.progress(session => isInScope(config.scope, who, session))
   answer(res, 'candidates', { candidates: found, ...(indexing === undefined ? {} : { indexing }) })
 }
@@ -242,8 +242,8 @@ async function sidebarSearch(deps: RouteDependencies, req: IncomingMessage, res:
   const { query, limit = DEFAULT_SIDEBAR_RESULTS } = parse.search(await readJson(req))
   const abort = new AbortController()
   res.once('close', () => abort.abort())
-  await deps.index.ready()
-  const found = await searchSidebar(deps.index, deps.content, query, limit, abort.signal)
+  await deps.catalog.ready()
+  const found = await searchSidebar(deps.catalog, deps.content, query, limit, abort.signal)
   if (abort.signal.aborted && res.destroyed) return
   answer(res, 'search', {
     results: found.matches.map(({ session, snippet }) => ({
@@ -258,10 +258,10 @@ async function sidebarSearch(deps: RouteDependencies, req: IncomingMessage, res:
 
 async function titles(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { ids } = parse.titles(await readJson(req))
-  await deps.index.ready()
+  await deps.catalog.ready()
   const known: Record<string, string> = {}
   for (const id of ids) {
-    const title = deps.index.get(id)?.title
+    const title = deps.catalog.get(id)?.title
     if (title !== undefined) known[id] = title
   }
   answer(res, 'titles', { titles: known, pending: deps.content.progress() !== undefined })
@@ -278,15 +278,15 @@ async function outcomes(deps: RouteDependencies, req: IncomingMessage, res: Serv
 
 async function messageReference(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { sourceId, ...message } = parse['message-reference'](await readJson(req))
-  await deps.index.ready()
+  await deps.catalog.ready()
   answer(res, 'message-reference', await deps.messages.reference(sourceId, message))
 }
 
 /** The canonical mention of a session the index holds; reads nothing for one it does not. */
 async function mention(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { sourceId: sessionId } = parse.mention(await readJson(req))
-  await deps.index.ready()
-  const known = deps.index.get(sessionId)
+  await deps.catalog.ready()
+  const known = deps.catalog.get(sessionId)
   if (known === undefined) throw new DshSessionsError(`session "${sessionId}" not found`, 'not-found')
   answer(res, 'mention', { sessionId, label: known.label, mention: mentionOf(known) })
 }
@@ -296,14 +296,14 @@ async function messages(ctx: Context, deps: RouteDependencies, req: IncomingMess
   const body = await readJson(req)
   const { sourceId: source } = parse.messages(body)
   const who = await listedCiting(ctx, deps, body)
-  const known = deps.index.get(source)
+  const known = deps.catalog.get(source)
   if (known === undefined || !isInScope(deps.settings.current().scope, who, known)) throw new DshSessionsError(`session "${source}" not found`, 'not-found')
   answer(res, 'messages', await deps.messages.list(source))
 }
 
 async function since(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { sources } = parse.since(await readJson(req))
-  await deps.index.ready()
+  await deps.catalog.ready()
   answer(res, 'since', { sources: await deps.messages.since(sources) })
 }
 
@@ -329,7 +329,7 @@ export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
     [`${ROUTE_PREFIX}/mention`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => mention(deps, req, res) },
     [`${ROUTE_PREFIX}/messages`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => messages(ctx, deps, req, res) },
     [`${ROUTE_PREFIX}/since`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => since(deps, req, res) },
-    [`${ROUTE_PREFIX}/content-index`]: { methods: { GET: 'trusted-host' }, handle: (_req, res) => Promise.resolve(send(res, 200, { ...deps.content.status(), catalog: deps.index.catalogStatus() })) },
+    [`${ROUTE_PREFIX}/content-index`]: { methods: { GET: 'trusted-host' }, handle: (_req, res) => Promise.resolve(send(res, 200, { ...deps.content.status(), catalog: deps.catalog.catalogStatus() })) },
     [`${ROUTE_PREFIX}/settings`]: { methods: { GET: 'trusted-host', POST: 'loopback' }, handle: (req, res) => settings(deps, req, res) },
   }
   const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -337,7 +337,7 @@ export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
       const trustedHosts = ctx.get('webRuntime')?.trustedHosts ?? []
       if (!isAdmitted(req.headers, 'trusted-host', trustedHosts)) throw new DshSessionsError('request refused by the host trust fence', 'forbidden')
       // The browser half calls a route as soon as a page opens: the index lists then, before the first `@`.
-      deps.index.wake()
+      deps.catalog.wake()
       const path = new URL(req.url ?? '/', 'http://host').pathname.replace(/\/+$/, '')
       const endpoint = endpoints[path]
       if (endpoint === undefined) throw new DshSessionsError(`no route ${path}`, 'not-found')

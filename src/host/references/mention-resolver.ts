@@ -15,7 +15,7 @@ import { titleKey } from './title-catalog.ts'
 import { scanTitleMentions } from './title-mentions.ts'
 import { isInScope, rankedInScope, type ReferenceTarget } from '../sessions/scope.ts'
 import { codeOf, type ReferenceFailure, refusal } from './reference-failure.ts'
-import { type IndexedSession, type LookupBudget, type SessionIndex, STORAGE_READS_PER_TEXT } from '../sessions/session-index.ts'
+import { type CatalogedSession, type LookupBudget, type SessionCatalog, STORAGE_READS_PER_TEXT } from '../sessions/session-catalog.ts'
 
 /** Result of resolving one text. */
 export interface ResolvedText {
@@ -48,27 +48,27 @@ function atOutside(text: string, spans: readonly Span[]): boolean {
   return false
 }
 
-/** Resolves the session mentions of a text against the session index, under the current scope: this plugin's own resolver, which decides what a message cites before the official `SessionReferenceResolver` prepares any snapshot. */
+/** Resolves the session mentions of a text against the session catalog, under the current scope: this plugin's own resolver, which decides what a message cites before the official `SessionReferenceResolver` prepares any snapshot. */
 export class ScopedMentionResolver {
-  private readonly index: SessionIndex
+  private readonly catalog: SessionCatalog
 
-  constructor(index: SessionIndex) {
-    this.index = index
+  constructor(catalog: SessionCatalog) {
+    this.catalog = catalog
   }
 
   /** Resolves the mentions of one text. */
   async resolveText(target: ReferenceTarget, text: string, config: Config): Promise<ResolvedText> {
     const canonical = scanCanonicalMentions(text)
     const parts = scanMessageReferences(text)
-    if (MAY_NAME_A_SESSION.test(text) && this.needsListing(target, text, canonical, parts, config)) await this.index.ready()
+    if (MAY_NAME_A_SESSION.test(text) && this.needsListing(target, text, canonical, parts, config)) await this.catalog.ready()
     const found: Found[] = []
     const failures: ReferenceFailure[] = []
     const edits: SpanEdit[] = []
     const budget: LookupBudget = { remaining: STORAGE_READS_PER_TEXT }
-    const looked = new Map<string, Promise<IndexedSession | undefined>>()
-    const lookup = (id: string): Promise<IndexedSession | undefined> => {
+    const looked = new Map<string, Promise<CatalogedSession | undefined>>()
+    const lookup = (id: string): Promise<CatalogedSession | undefined> => {
       let pending = looked.get(id)
-      if (pending === undefined) looked.set(id, pending = this.index.lookup(id, budget))
+      if (pending === undefined) looked.set(id, pending = this.catalog.lookup(id, budget))
       return pending
     }
     const failed = new Set<string>()
@@ -113,7 +113,7 @@ export class ScopedMentionResolver {
     const claimed: Span[] = [...canonical, ...parts]
     // The in-scope title table is built only for a text that can hold an `@Title`.
     if (config.allowPlainTitleMentions && text.includes('@')) {
-      const inScope = rankedInScope(this.index.list(), target, config.scope).filter(session => session.title !== undefined)
+      const inScope = rankedInScope(this.catalog.list(), target, config.scope).filter(session => session.title !== undefined)
       const byTitle = new Map<string, typeof inScope>()
       for (const session of inScope) {
         const key = titleKey(session.title!)
@@ -151,7 +151,7 @@ export class ScopedMentionResolver {
 
   /** Whether resolving this text must wait for the index's first listing: a text that may hold an `@Title` needs every title in scope, and one that names more sessions than a text may read from storage needs the listing to know them. Any other text looks its few ids up one log each. */
   private needsListing(target: ReferenceTarget, text: string, canonical: readonly CanonicalMention[], parts: readonly MessageMention[], config: Config): boolean {
-    if (this.index.isListed) return false
+    if (this.catalog.isListed) return false
     const claimed = [...canonical, ...parts].sort((a, b) => a.start - b.start)
     if (config.allowPlainTitleMentions && atOutside(text, claimed)) return true
     const ids = new Set<string>()
@@ -160,11 +160,11 @@ export class ScopedMentionResolver {
     return ids.size > STORAGE_READS_PER_TEXT
   }
 
-  private check(target: ReferenceTarget, sessionId: string, label: string, session: IndexedSession | undefined, config: Config): ReferenceFailure | undefined {
+  private check(target: ReferenceTarget, sessionId: string, label: string, session: CatalogedSession | undefined, config: Config): ReferenceFailure | undefined {
     if (sessionId === target.id) return refusal('self-reference', { sessionId, label })
     if (session !== undefined && isInScope(config.scope, target, session)) return undefined
     // A session the scope showed until it left the index is gone, which the user may know: it was theirs to see.
-    const departed = session === undefined ? this.index.departed(sessionId) : undefined
+    const departed = session === undefined ? this.catalog.departed(sessionId) : undefined
     if (departed !== undefined && isInScope(config.scope, target, departed)) return refusal('not-found', { sessionId, label })
     return refusal(config.scope === 'workspace' ? 'out-of-scope' : 'not-found', { sessionId, label })
   }

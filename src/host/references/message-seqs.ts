@@ -27,7 +27,7 @@ export class MessageSeqs {
     this.logs = logs
   }
 
-  /** The log seqs of a session's messages. `header`: a session the caller knows (live, or held by the session index). Returns the seqs in log order; `undefined` when its log cannot be found or read. */
+  /** The log seqs of a session's messages. `header`: a session the caller knows (live, or held by the session catalog). Returns the seqs in log order; `undefined` when its log cannot be found or read. */
   async of(header: LogHeader): Promise<readonly number[] | undefined> {
     const live = this.ctx.sessions.get(SessionId(header.id))
     if (live !== undefined) return live.events.flatMap(event => (messageText(event) === undefined ? [] : [event.seq]))

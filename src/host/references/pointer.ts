@@ -6,7 +6,7 @@
 import { basename } from 'node:path'
 import type { SessionReferenceSource } from '@deepseek-ai/dsh-session-reference'
 import type { ContentSearch } from '../search/content-search.ts'
-import type { SessionIndex } from '../sessions/session-index.ts'
+import type { SessionCatalog } from '../sessions/session-catalog.ts'
 import type { CitedSource } from './cited-source.ts'
 import { isShownMessage } from './part-surface.ts'
 import type { SurfaceCache } from './surface-cache.ts'
@@ -31,19 +31,19 @@ export type ReferenceStats = SessionReferenceSource['references'][number]
 
 /** Reads what a pointer tells of a session: from the content index where it holds it, else from the session's surface. */
 export class PointerReader {
-  private readonly index: SessionIndex
+  private readonly catalog: SessionCatalog
   private readonly content: ContentSearch
   private readonly surfaces: SurfaceCache
 
-  constructor(index: SessionIndex, content: ContentSearch, surfaces: SurfaceCache) {
-    this.index = index
+  constructor(catalog: SessionCatalog, content: ContentSearch, surfaces: SurfaceCache) {
+    this.catalog = catalog
     this.content = content
     this.surfaces = surfaces
   }
 
   /** The facts of one source. Throws Error when the session is not known or cannot be read. */
   async read(source: CitedSource): Promise<PointerFacts> {
-    const session = this.index.get(source.sessionId)
+    const session = this.catalog.get(source.sessionId)
     if (session === undefined) throw new Error(`session "${source.sessionId}" not found`)
     const [indexed, lastActivity] = await Promise.all([this.content.facts(source.sessionId), this.content.lastActivity(source.sessionId)])
     const about = { title: session.label, ...(session.cwd === undefined ? {} : { cwd: session.cwd }), createdAt: session.createdAt, ...(lastActivity === undefined ? {} : { lastActivity }) }

@@ -12,7 +12,7 @@ import type { SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
 import type {} from '@deepseek-ai/dsh-token-meter'
 import { framedContent, Framing, prepareFor, referenceLimits, settleWithCancellation } from '../official/session-reference.ts'
 import type { ReferenceTarget } from '../sessions/scope.ts'
-import type { SessionIndex } from '../sessions/session-index.ts'
+import type { SessionCatalog } from '../sessions/session-catalog.ts'
 import { failureOf, pastTheLimit, type ReferenceFailure } from './reference-failure.ts'
 import type { CitedSource } from './cited-source.ts'
 import { type PointerReader, pointerEntry, pointerStats } from './pointer.ts'
@@ -96,15 +96,15 @@ export class SnapshotPreparer {
 
   private readonly ctx: Context
   private readonly cache: SurfaceCache
-  private readonly index: SessionIndex
+  private readonly catalog: SessionCatalog
   private readonly pointers: PointerReader | undefined
   private readonly framing = new Framing()
 
   /** @param pointers - what pointers tell of their sessions; without it a pointer fails as unreadable. */
-  constructor(ctx: Context, cache: SurfaceCache, index: SessionIndex, pointers?: PointerReader) {
+  constructor(ctx: Context, cache: SurfaceCache, catalog: SessionCatalog, pointers?: PointerReader) {
     this.ctx = ctx
     this.cache = cache
-    this.index = index
+    this.catalog = catalog
     this.pointers = pointers
     ctx.effect(() => () => { void this.dispose() }, 'dsh-sessions: snapshot preparer')
   }
@@ -124,7 +124,7 @@ export class SnapshotPreparer {
       if (signal?.aborted === true || isCancellation(error)) throw error
       const failure = failureOf(error, reference)
       // A source that cannot be read may be gone: the index forgets it only if the host says so.
-      if (failure.code === 'not-found') await this.index.refresh(reference.sessionId)
+      if (failure.code === 'not-found') await this.catalog.refresh(reference.sessionId)
       return { sessionId: reference.sessionId, label, failure }
     }
     const text = message.content.map(block => (block.type === 'text' ? block.text : '')).join('')

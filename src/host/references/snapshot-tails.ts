@@ -16,7 +16,7 @@ import { referenceLimits } from '../official/session-reference.ts'
 import { readStoredSurface } from '../official/session-query.ts'
 import type { LogHeader, SessionLogLocator } from '../search/log-locator.ts'
 import type { LogFollower } from '../search/log-pass.ts'
-import type { SessionIndex } from '../sessions/session-index.ts'
+import type { SessionCatalog } from '../sessions/session-catalog.ts'
 import { type LeftOut, tailOf, type TrimmedSurface } from './retention.ts'
 
 /** Bytes of a log file from which its session's tail is kept: a log this long takes tens of milliseconds to read and fold. */
@@ -76,12 +76,12 @@ export class SnapshotTails implements LogFollower {
   private readonly ctx: Context
   private readonly logs: SessionLogLocator
 
-  constructor(ctx: Context, index: SessionIndex, logs: SessionLogLocator, options: SnapshotTailsOptions) {
+  constructor(ctx: Context, catalog: SessionCatalog, logs: SessionLogLocator, options: SnapshotTailsOptions) {
     this.ctx = ctx
     this.logs = logs
     this.dir = options.dir
     this.fromLogBytes = options.fromLogBytes ?? TAIL_FROM_LOG_BYTES
-    ctx.effect(() => index.onRemoved(id => { void this.forget(id) }), 'dsh-sessions: snapshot tails')
+    ctx.effect(() => catalog.onRemoved(id => { void this.forget(id) }), 'dsh-sessions: snapshot tails')
   }
 
   /** The byte budget of one source's snapshot, as the host's official service has it now. */
@@ -132,7 +132,7 @@ export class SnapshotTails implements LogFollower {
     if (old !== undefined && old !== name) await rm(join(this.dir, old), { force: true })
   }
 
-  /** The kept tail of a session, when it was made from this revision of its log under the current budget. `id`: a cold session the session index holds. `maxBytes`: the byte budget of the snapshot to make. Returns the tail and what it leaves out; `undefined` when none is kept for them (nothing is read then, after the folder's one listing). */
+  /** The kept tail of a session, when it was made from this revision of its log under the current budget. `id`: a cold session the session catalog holds. `maxBytes`: the byte budget of the snapshot to make. Returns the tail and what it leaves out; `undefined` when none is kept for them (nothing is read then, after the folder's one listing). */
   async read(id: string, revision: string, maxBytes: number): Promise<TrimmedSurface | undefined> {
     const name = tailFileName(id, revision, maxBytes)
     const names = await this.kept()

@@ -9,7 +9,7 @@ import type { SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
 import { formatMessageReference } from '../../shared/message-reference.ts'
 import type { MessageHandle, MessageReferenceResponse, SentReference, SourceMessagesResponse, SourceSince } from '../../shared/wire.ts'
 import { DshSessionsError } from '../errors.ts'
-import type { SessionIndex } from '../sessions/session-index.ts'
+import type { SessionCatalog } from '../sessions/session-catalog.ts'
 import { isShownMessage } from './part-surface.ts'
 import type { MessageSeqs } from './message-seqs.ts'
 import type { SurfaceCache } from './surface-cache.ts'
@@ -39,21 +39,21 @@ function textOf(event: SurfaceEvent): string {
 /** The sources' messages. */
 export class SourceMessages {
   private readonly cache: SurfaceCache
-  private readonly index: SessionIndex
+  private readonly catalog: SessionCatalog
   private readonly seqs: MessageSeqs
   private readonly readTitle: (sessionId: string) => Promise<string | undefined>
 
   /** `seqs`: where each session's messages are in its log, for `since`. `readTitle`: a session's title from its log, for one the index has none for yet. */
-  constructor(cache: SurfaceCache, index: SessionIndex, seqs: MessageSeqs, readTitle: (sessionId: string) => Promise<string | undefined> = () => Promise.resolve(undefined)) {
+  constructor(cache: SurfaceCache, catalog: SessionCatalog, seqs: MessageSeqs, readTitle: (sessionId: string) => Promise<string | undefined> = () => Promise.resolve(undefined)) {
     this.cache = cache
-    this.index = index
+    this.catalog = catalog
     this.seqs = seqs
     this.readTitle = readTitle
   }
 
-  /** Whether the session index holds the session (live ones included): only such a session is read. */
+  /** Whether the session catalog holds the session (live ones included): only such a session is read. */
   private known(sessionId: string): boolean {
-    return this.index.get(sessionId) !== undefined
+    return this.catalog.get(sessionId) !== undefined
   }
 
   private async surface(sessionId: string): Promise<SessionSurfaceSnapshot> {
@@ -66,7 +66,7 @@ export class SourceMessages {
   }
 
   private async title(sessionId: string): Promise<string> {
-    const known = this.index.get(sessionId)
+    const known = this.catalog.get(sessionId)
     if (known?.title !== undefined) return known.title
     return (await this.readTitle(sessionId).catch(() => undefined)) ?? known?.label ?? sessionId
   }
@@ -105,7 +105,7 @@ export class SourceMessages {
     const done = new Map<string, readonly number[] | undefined>()
     const reader = async (): Promise<void> => {
       for (let sessionId = queue.shift(); sessionId !== undefined; sessionId = queue.shift()) {
-        done.set(sessionId, await this.seqs.of(this.index.get(sessionId)!))
+        done.set(sessionId, await this.seqs.of(this.catalog.get(sessionId)!))
       }
     }
     await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, queue.length) }, reader))

@@ -11,7 +11,7 @@ import type {} from '@deepseek-ai/dsh-session-persistence'
 import { SessionQueryError, type SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
 import { readLiveSurface, readStoredSurface, readStoredTitle } from '../official/session-query.ts'
 import { type LogState, SessionLogLocator } from '../search/log-locator.ts'
-import type { SessionIndex } from '../sessions/session-index.ts'
+import type { SessionCatalog } from '../sessions/session-catalog.ts'
 import { BoundedMap } from '../bounded-map.ts'
 import { NOTHING_LEFT_OUT, type TrimmedSurface } from './retention.ts'
 import type { SnapshotTails } from './snapshot-tails.ts'
@@ -40,13 +40,13 @@ export class SurfaceCache {
   readonly reads = new Map<string, number>()
 
   private readonly ctx: Context
-  private readonly index: SessionIndex
+  private readonly catalog: SessionCatalog
   private readonly logs: SessionLogLocator
   private readonly tails: SnapshotTails | undefined
 
-  constructor(ctx: Context, index: SessionIndex, options: SurfaceCacheOptions = {}) {
+  constructor(ctx: Context, catalog: SessionCatalog, options: SurfaceCacheOptions = {}) {
     this.ctx = ctx
-    this.index = index
+    this.catalog = catalog
     this.tails = options.tails
     this.logs = new SessionLogLocator(ctx)
     this.ttlMs = options.ttlMs ?? 60_000
@@ -91,15 +91,15 @@ export class SurfaceCache {
     const sessionId = SessionId(id)
     if (this.ctx.sessions.get(sessionId) !== undefined) return (await this.ctx.sessionQuery.readTitleSnapshot(sessionId)).title?.title
     const persistence = this.ctx.get('sessionPersistence')
-    if (this.index.get(id) === undefined || persistence === undefined) return undefined
+    if (this.catalog.get(id) === undefined || persistence === undefined) return undefined
     return readStoredTitle(persistence, sessionId)
   }
 
   /** A session that is not live: from its one log when the index holds it, not found without a read when the listed index does not. */
   private readStored(id: SessionId): Promise<SessionSurfaceSnapshot> {
     const persistence = this.ctx.get('sessionPersistence')
-    if (this.index.get(id) !== undefined && persistence !== undefined) return readStoredSurface(persistence, id)
-    if (this.index.isListed) return Promise.reject(new SessionQueryError(`session "${id}" not found`, 'SESSION_QUERY_SESSION_NOT_FOUND'))
+    if (this.catalog.get(id) !== undefined && persistence !== undefined) return readStoredSurface(persistence, id)
+    if (this.catalog.isListed) return Promise.reject(new SessionQueryError(`session "${id}" not found`, 'SESSION_QUERY_SESSION_NOT_FOUND'))
     return this.ctx.sessionQuery.readSurface(id)
   }
 
@@ -111,7 +111,7 @@ export class SurfaceCache {
 
   /** A session's revision or why there is none, from one look at its log; `'unknown'` for a session neither live nor in the index. */
   private stateOf(id: string): Promise<LogState> {
-    const header = this.ctx.sessions.get(SessionId(id))?.header ?? this.index.get(id)
+    const header = this.ctx.sessions.get(SessionId(id))?.header ?? this.catalog.get(id)
     return header === undefined ? Promise.resolve('unknown') : this.logs.state(header)
   }
 }

@@ -17,7 +17,7 @@ import type { SearchWorker } from './worker-client.ts'
 import { SCOPES_HELD } from './held-scopes.ts'
 import { BoundedMap } from '../bounded-map.ts'
 import { SCOPE_NOT_HELD, type SessionFacts } from './worker-protocol.ts'
-import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
+import type { CatalogedSession, SessionCatalog } from '../sessions/session-catalog.ts'
 import type { IndexingProgress } from '../../shared/wire.ts'
 import { IndexUpkeep } from './index-upkeep.ts'
 import { type ContentSearchOptions, type ContentSearchStatus, says } from './content-status.ts'
@@ -54,14 +54,14 @@ export class ContentSearch {
   private nextScope = 1
   private readonly upkeep: IndexUpkeep
   private readonly ctx: Context
-  private readonly sessions: SessionIndex
+  private readonly catalog: SessionCatalog
   private readonly logs: SessionLogLocator
 
-  constructor(ctx: Context, sessions: SessionIndex, logs: SessionLogLocator, options: ContentSearchOptions = {}) {
+  constructor(ctx: Context, catalog: SessionCatalog, logs: SessionLogLocator, options: ContentSearchOptions = {}) {
     this.ctx = ctx
-    this.sessions = sessions
+    this.catalog = catalog
     this.logs = logs
-    this.upkeep = new IndexUpkeep(ctx, sessions, logs, options, () => { this.datesStale = true })
+    this.upkeep = new IndexUpkeep(ctx, catalog, logs, options, () => { this.datesStale = true })
   }
 
   /** Where the index stands. */
@@ -70,7 +70,7 @@ export class ContentSearch {
   }
 
   /** How far the build has come (see `IndexUpkeep.progress`). */
-  progress(within?: (session: IndexedSession) => boolean): IndexingProgress | undefined {
+  progress(within?: (session: CatalogedSession) => boolean): IndexingProgress | undefined {
     return this.upkeep.progress(within)
   }
 
@@ -90,17 +90,17 @@ export class ContentSearch {
   }
 
   /** Sessions whose text has every term, best first, then newest first. `admit`: which sessions may be found: a predicate, asked of every indexed session, or a scope's sessions ({@link Admission}), which the worker keeps for the next query in the same scope; either way applied before the worker sees the query, so it never makes an excerpt of another. Returns the hits with their excerpts; none when the worker is not running. */
-  async find(terms: readonly QueryTerm[], admit: ((id: string) => boolean) | Admission, limit: number): Promise<readonly ContentHit[]> {
+  async search(terms: readonly QueryTerm[], admit: ((id: string) => boolean) | Admission, limit: number): Promise<readonly ContentHit[]> {
     const worker = this.upkeep.worker
     // While the index is built again after damage, titles alone answer.
     if (terms.length === 0 || limit <= 0 || worker?.alive !== true || this.upkeep.rebuilding) return []
-    if (typeof admit !== 'function') return this.findIn(worker, terms, admit, limit)
+    if (typeof admit !== 'function') return this.searchIn(worker, terms, admit, limit)
     // The worker keeps each session's creation time (for ties), so a query sends only the dates it lacks and the shorter of the sessions admitted and those not.
     const only: string[] = []
     const except: string[] = []
     const dates: [string, number][] = []
     for (const id of this.upkeep.heldIds()) {
-      const session = this.sessions.get(id)
+      const session = this.catalog.get(id)
       if (session === undefined || !admit(id)) {
         except.push(id)
         continue
@@ -121,7 +121,7 @@ export class ContentSearch {
   }
 
   /** A query within a scope: its sessions (with the creation times the worker lacks) are sent once per key and set, and the worker keeps them; later queries in the same scope send only the sessions they leave out. */
-  private async findIn(worker: SearchWorker, terms: readonly QueryTerm[], admission: Admission, limit: number): Promise<readonly ContentHit[]> {
+  private async searchIn(worker: SearchWorker, terms: readonly QueryTerm[], admission: Admission, limit: number): Promise<readonly ContentHit[]> {
     const except = admission.except ?? []
     if (admission.sessions.size <= except.length && [...admission.sessions].every(id => except.includes(id))) return []
     const ask = (sent: SentScope | undefined): Promise<readonly ContentHit[]> => {
@@ -133,7 +133,7 @@ export class ContentSearch {
       const version = this.nextScope++
       const dates: [string, number][] = []
       for (const id of admission.sessions) {
-        const createdAt = this.sessions.get(id)?.createdAt
+        const createdAt = this.catalog.get(id)?.createdAt
         if (createdAt === undefined || this.datesSent.get(id) === createdAt) continue
         dates.push([id, createdAt])
         this.datesSent.set(id, createdAt)
@@ -155,13 +155,13 @@ export class ContentSearch {
     }
   }
 
-  /** The hits whose sessions still exist. Until the session index has listed, the sessions it holds may come from its file (see `sessions/catalog-file.ts`), written before this start: a cold hit whose log file is gone since is left out (one look at each hit's log). After the listing, the index holds only sessions the host lists. */
+  /** The hits whose sessions still exist. Until the session catalog has listed, the sessions it holds may come from its file (see `sessions/catalog-file.ts`), written before this start: a cold hit whose log file is gone since is left out (one look at each hit's log). After the listing, the index holds only sessions the host lists. */
   private async stillStored(hits: readonly ContentHit[]): Promise<readonly ContentHit[]> {
-    const listing = this.sessions.catalogStatus()
+    const listing = this.catalog.catalogStatus()
     if (listing.listed || listing.restored === 0 || hits.length === 0) return hits
     const gone = await Promise.all(hits.map(async hit => {
       if (liveSession(this.ctx, hit.id) !== undefined) return false
-      const session = this.sessions.get(hit.id)
+      const session = this.catalog.get(hit.id)
       return session === undefined || (await this.logs.state(session)) === 'missing'
     }))
     return hits.filter((_, index) => !gone[index])
@@ -172,7 +172,7 @@ export class ContentSearch {
     const dropped: string[] = []
     if (!this.datesStale) return dropped
     this.datesStale = false
-    for (const id of this.datesSent.keys()) if (!this.upkeep.holds(id) && this.sessions.get(id) === undefined) dropped.push(id)
+    for (const id of this.datesSent.keys()) if (!this.upkeep.holds(id) && this.catalog.get(id) === undefined) dropped.push(id)
     for (const id of dropped) this.datesSent.delete(id)
     return dropped
   }
@@ -181,7 +181,7 @@ export class ContentSearch {
   async page(id: string, from: number, maxChars: number): Promise<ConversationPage | undefined> {
     const live = liveSession(this.ctx, id)
     if (live !== undefined) return pageOf(roledConversationOf(live.events, MAX_READ_TEXT), from, maxChars)
-    const session = this.sessions.get(id)
+    const session = this.catalog.get(id)
     const worker = this.upkeep.worker
     if (session === undefined || worker?.alive !== true) return undefined
     const path = this.logs.path(session)
@@ -213,7 +213,7 @@ export class ContentSearch {
     const indexed = worker?.alive === true && !this.upkeep.rebuilding && this.upkeep.holds(id)
     const live = liveSession(this.ctx, id)
     if (!indexed && live !== undefined) return scanMessages(roledConversationOf(live.events, MAX_READ_TEXT), terms, limit)
-    const session = this.sessions.get(id)
+    const session = this.catalog.get(id)
     if (session === undefined || worker?.alive !== true) return undefined
     const path = this.logs.path(session)
     const revision = path === undefined ? undefined : await this.logs.revision(session)
@@ -227,7 +227,7 @@ export class ContentSearch {
 
   /** When a session last changed (see `log-locator.ts`). Returns Unix epoch milliseconds; `undefined` when it cannot be told. */
   lastActivity(id: string): Promise<number | undefined> {
-    const session = this.sessions.get(id)
+    const session = this.catalog.get(id)
     return session === undefined ? Promise.resolve(undefined) : this.logs.lastActivity(session)
   }
 

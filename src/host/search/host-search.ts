@@ -14,7 +14,7 @@ import {
 } from '@deepseek-ai/dsh-session-query'
 import { replaceSearchSessions, type SearchSessions } from '../official/session-query.ts'
 import { scopeViewsOf } from '../sessions/scope-views.ts'
-import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
+import type { CatalogedSession, SessionCatalog } from '../sessions/session-catalog.ts'
 import type { ContentSearch } from './content-search.ts'
 import { boundedQuery } from './sidebar-search.ts'
 import { queryTerms } from './terms.ts'
@@ -67,14 +67,14 @@ function readCursor(cursor: string, query: string): number {
   return at
 }
 
-function headerOf(session: IndexedSession): SessionHeader {
+function headerOf(session: CatalogedSession): SessionHeader {
   const given = session.header as Partial<SessionHeader>
   if (typeof given.version === 'number') return structuredClone(given as SessionHeader)
   return { version: SESSION_FORMAT_VERSION, id: SessionId(session.id), createdAt: session.createdAt, ...(session.cwd === undefined ? {} : { cwd: session.cwd }) }
 }
 
 /** The `searchSessions` this plugin serves. `official`: the official method, for requests this index does not answer. */
-export function hostSearch(ctx: Context, index: SessionIndex, content: ContentSearch, official: SearchSessions): SearchSessions {
+export function hostSearch(ctx: Context, catalog: SessionCatalog, content: ContentSearch, official: SearchSessions): SearchSessions {
   return async (request, exec) => {
     const signal = exec?.signal
     const aborted = () => new SessionQueryError('session search was aborted', 'SESSION_QUERY_ABORTED', { cause: signal?.reason })
@@ -87,14 +87,14 @@ export function hostSearch(ctx: Context, index: SessionIndex, content: ContentSe
     const query = boundedQuery(request.query)
     const at = request.cursor === undefined ? 0 : readCursor(request.cursor, query)
     const terms = queryTerms(query)
-    await index.ready()
+    await catalog.ready()
     const wanted = Math.min(at + limit + 1, MAX_HITS)
-    const every = scopeViewsOf(index).everyone().set
-    const hits = terms.length === 0 || at >= wanted ? [] : await content.find(terms, { key: every.key, sessions: every.ids }, wanted)
+    const every = scopeViewsOf(catalog).everyone().set
+    const hits = terms.length === 0 || at >= wanted ? [] : await content.search(terms, { key: every.key, sessions: every.ids }, wanted)
     if (isAborted()) throw aborted()
     const items: SessionSearchHit[] = []
     for (const hit of hits.slice(at, at + limit)) {
-      const session = index.get(hit.id)
+      const session = catalog.get(hit.id)
       const origin = hit.origin
       if (session === undefined || origin === undefined) continue
       const sessionId = SessionId(session.id)
@@ -112,10 +112,10 @@ export function hostSearch(ctx: Context, index: SessionIndex, content: ContentSe
 }
 
 /** Sets {@link hostSearch} on the official `sessionQuery` instance for as long as the row runs. */
-export function serveHostSearch(ctx: Context, index: SessionIndex, content: ContentSearch): void {
+export function serveHostSearch(ctx: Context, catalog: SessionCatalog, content: ContentSearch): void {
   ctx.effect(() => {
     try {
-      return replaceSearchSessions(ctx.sessionQuery, official => hostSearch(ctx, index, content, official))
+      return replaceSearchSessions(ctx.sessionQuery, official => hostSearch(ctx, catalog, content, official))
     } catch (error) {
       // The host's search stays the official one; the plugin's own sidebar search does not depend on it.
       ctx.logger('dsh-sessions').warn('the host\'s session search is left as it is: %s', error)

@@ -126,13 +126,13 @@ export class IndexKeeper {
   }
 
   /** Sessions whose text has every term; see {@link SqliteIndex.search}. `scope`: creation times to keep or forget, and which sessions may be found (see {@link SearchScope}), or a scope held between queries (`held`, see {@link HeldScopeQuery}). Returns the hits; none before the file is opened, or without an index. Throws {@link SCOPE_NOT_HELD} when `held` names a version not held and does not give its sessions. */
-  find(terms: readonly QueryTerm[], scope: SearchScope & { readonly held?: HeldScopeQuery }, limit: number): readonly ContentHit[] {
+  search(terms: readonly QueryTerm[], scope: SearchScope & { readonly held?: HeldScopeQuery }, limit: number): readonly ContentHit[] {
     const createdAt = this.createdAt
     for (const id of scope.dropped ?? []) createdAt.delete(id)
     for (const [id, at] of scope.dates ?? []) createdAt.set(id, at)
     const disk = this.disk
     if (disk === undefined) return []
-    if (scope.held !== undefined) return this.findHeld(terms, scope.held, limit, disk)
+    if (scope.held !== undefined) return this.searchHeld(terms, scope.held, limit, disk)
     const only = scope.only === undefined ? undefined : new Set(scope.only)
     const except = new Set(scope.except)
     const admit = only === undefined ? (id: string): boolean => createdAt.has(id) && !except.has(id) : (id: string): boolean => only.has(id) && createdAt.has(id)
@@ -156,7 +156,7 @@ export class IndexKeeper {
   }
 
   /** Sessions whose text has every term within a held scope, but those the query leaves out; when the scope holds fewer sessions than the file, only its sessions' rows are read (through its table of session numbers). */
-  private findHeld(terms: readonly QueryTerm[], query: HeldScopeQuery, limit: number, disk: SqliteIndex): readonly ContentHit[] {
+  private searchHeld(terms: readonly QueryTerm[], query: HeldScopeQuery, limit: number, disk: SqliteIndex): readonly ContentHit[] {
     const held = query.ids === undefined ? this.scopes.get(query.key, query.version) : this.scopes.hold(query.key, query.version, query.ids)
     if (held === undefined) throw new Error(SCOPE_NOT_HELD)
     const createdAt = this.createdAt

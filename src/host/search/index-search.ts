@@ -74,7 +74,7 @@ export class IndexSearch {
   }
 
   /** Sessions whose text has every term, best match first; see `SqliteIndex.search`. `admit`: whether a session may be found at all. `admitted`: when given, the only sessions whose rows are read at all. */
-  find(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows): ContentHit[] {
+  search(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows): ContentHit[] {
     const runs = runsOf(terms)
     const expansions = expansionsOf(terms, this.file.vocabulary)
     const match = matchOf(terms, expansions)

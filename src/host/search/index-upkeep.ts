@@ -14,7 +14,7 @@ import { DAMAGED_MESSAGE } from './index-file.ts'
 import { DiskPause, LOW_DISK_MESSAGE } from './disk-space.ts'
 import { boundedWait } from '../bounded-wait.ts'
 import { type EntrySummary, type IndexEngine, NOT_OPEN_MESSAGE } from './worker-protocol.ts'
-import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
+import type { CatalogedSession, SessionCatalog } from '../sessions/session-catalog.ts'
 import type { IndexingProgress } from '../../shared/wire.ts'
 
 /** Skipped sessions the status names. */
@@ -27,7 +27,7 @@ const STOP_SAVE_MS = 2_000
 export class IndexUpkeep implements ContentSink {
   /** Per session, what the worker's index holds. */
   private readonly summaries = new Map<string, EntrySummary>()
-  /** Started when the session index's first listing begins, so the host's own start goes first. */
+  /** Started when the session catalog's first listing begins, so the host's own start goes first. */
   private current: SearchWorker | undefined
   private readonly workerModule: URL
   private readonly pass: LogPass
@@ -52,7 +52,7 @@ export class IndexUpkeep implements ContentSink {
   private readonly live: LiveFollower
   private disposed = false
   private readonly ctx: Context
-  private readonly sessions: SessionIndex
+  private readonly catalog: SessionCatalog
   private readonly dropped: () => void
   private readonly file: string | undefined
   private readonly logs: SessionLogLocator
@@ -60,16 +60,16 @@ export class IndexUpkeep implements ContentSink {
   private engine: IndexEngine | undefined
 
   /** `dropped`: called when sessions leave what the index holds. */
-  constructor(ctx: Context, sessions: SessionIndex, logs: SessionLogLocator, options: ContentSearchOptions, dropped: () => void) {
+  constructor(ctx: Context, catalog: SessionCatalog, logs: SessionLogLocator, options: ContentSearchOptions, dropped: () => void) {
     this.ctx = ctx
     this.dropped = dropped
-    this.sessions = sessions
+    this.catalog = catalog
     this.logs = logs
     this.file = options.file
     this.live = new LiveFollower(ctx, {
       writer: () => (this.current?.alive === true && this.diskPause.reason === undefined ? this.current : undefined),
       revisionOf: id => this.summaries.get(id)?.revision,
-      listed: id => this.sessions.get(id) !== undefined,
+      listed: id => this.catalog.get(id) !== undefined,
       epoch: () => this.epoch,
       record: (id, revision, title) => { this.summaries.set(id, { revision, title }) },
       failed: (id, error) => {
@@ -83,7 +83,7 @@ export class IndexUpkeep implements ContentSink {
     this.freeSpaceMiB = options.freeSpaceMiB ?? (() => 0)
     this.checkMs = options.checkMs ?? CHECK_MS
     this.retryMs = options.retryMs ?? RETRY_MS
-    this.pass = new LogPass(ctx, sessions, logs, this, {
+    this.pass = new LogPass(ctx, catalog, logs, this, {
       ...(options.duty === undefined ? {} : { duty: options.duty }),
       ...(options.follower === undefined ? {} : { follower: options.follower }),
     })
@@ -93,7 +93,7 @@ export class IndexUpkeep implements ContentSink {
       if (session.seq > 0) this.pass.visitSoon(session.id)
     })
     ctx.effect(() => () => this.stop(), 'dsh-sessions: content search')
-    sessions.onRemoved(id => this.forget(id))
+    catalog.onRemoved(id => this.forget(id))
     void this.begin()
   }
 
@@ -128,11 +128,11 @@ export class IndexUpkeep implements ContentSink {
   }
 
   /** How far the build has come, while the index does not yet answer for every session. `within`: the sessions counted (a caller's scope); every listed session when omitted. Returns indexed and listed sessions among those, and whether indexing is paused; `undefined` once it answers for all and is not paused, or without content search. */
-  progress(within?: (session: IndexedSession) => boolean): IndexingProgress | undefined {
+  progress(within?: (session: CatalogedSession) => boolean): IndexingProgress | undefined {
     if ((this.ready && this.diskPause.reason === undefined) || !this.available) return undefined
     let total = 0
     let indexed = 0
-    for (const session of this.sessions.list()) {
+    for (const session of this.catalog.list()) {
       if (within !== undefined && !within(session)) continue
       total += 1
       if (this.summaries.has(session.id)) indexed += 1
@@ -212,7 +212,7 @@ export class IndexUpkeep implements ContentSink {
     return read
   }
 
-  /** Drops a session from the index (the log pass's sink, and when it leaves the session index). */
+  /** Drops a session from the index (the log pass's sink, and when it leaves the session catalog). */
   forget(id: string): void {
     this.live.drop(id)
     if (!this.dropSummary(id)) return
@@ -227,7 +227,7 @@ export class IndexUpkeep implements ContentSink {
   private async begin(): Promise<void> {
     try {
       // Opened while the host lists its sessions, not after: a restart answers as soon as that listing ends.
-      await this.sessions.whenWoken()
+      await this.catalog.whenWoken()
       if (this.disposed) return
       const worker = this.current = new SearchWorker(this.workerModule, { engine: this.engineAsked }, error => {
         if (this.disposed) return
@@ -245,8 +245,8 @@ export class IndexUpkeep implements ContentSink {
       this.checkTimer = setInterval(() => void this.check(), this.checkMs)
       this.checkTimer.unref()
     }
-    this.sessions.onListed(() => this.runPass())
-    if (this.sessions.isListed) this.runPass()
+    this.catalog.onListed(() => this.runPass())
+    if (this.catalog.isListed) this.runPass()
   }
 
   /** Opens the index file through the worker (at the start, and again when none could be opened before), and takes what it holds. */
@@ -278,7 +278,7 @@ export class IndexUpkeep implements ContentSink {
     this.pass.schedule()
     void this.pass.idle().then(() => {
       if (this.disposed) return
-      if (this.sessions.isListed && !this.rebuildUnderway && this.diskPause.reason === undefined) {
+      if (this.catalog.isListed && !this.rebuildUnderway && this.diskPause.reason === undefined) {
         // Ready means every listed session is indexed or named as skipped; those still pending are tried again soon.
         if (this.pass.pending === 0) this.markReady()
         else {

@@ -8,7 +8,7 @@ import type {} from '@deepseek-ai/dsh-session-projection-cache'
 import type {} from '@deepseek-ai/dsh-session-query'
 import type { LogHeader, SessionLogLocator } from './log-locator.ts'
 import type { EntrySummary } from './worker-protocol.ts'
-import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
+import type { CatalogedSession, SessionCatalog } from '../sessions/session-catalog.ts'
 
 /** Where the pass puts what it read. */
 export interface ContentSink {
@@ -34,7 +34,7 @@ export interface LogFollower {
   wants(id: string, revision: string, bytes: number): Promise<boolean>
   /** Keeps it, reading what it needs of the session. */
   keep(session: LogHeader, revision: string, signal: AbortSignal): Promise<void>
-  /** At the end of a pass: the sessions the session index lists; what it keeps of any other is dropped. */
+  /** At the end of a pass: the sessions the session catalog lists; what it keeps of any other is dropped. */
   passed(listed: ReadonlySet<string>): Promise<void>
 }
 
@@ -88,14 +88,14 @@ export class LogPass {
   private readonly failures = new Map<string, FailedVisit>()
   private soonTimer: NodeJS.Timeout | undefined
   private readonly ctx: Context
-  private readonly sessions: SessionIndex
+  private readonly catalog: SessionCatalog
   private readonly logs: SessionLogLocator
   private readonly sink: ContentSink
   private readonly follower: LogFollower | undefined
 
-  constructor(ctx: Context, sessions: SessionIndex, logs: SessionLogLocator, sink: ContentSink, options: LogPassOptions = {}) {
+  constructor(ctx: Context, catalog: SessionCatalog, logs: SessionLogLocator, sink: ContentSink, options: LogPassOptions = {}) {
     this.ctx = ctx
-    this.sessions = sessions
+    this.catalog = catalog
     this.logs = logs
     this.sink = sink
     this.duty = Math.min(1, Math.max(0.05, options.duty ?? 0.48))
@@ -146,7 +146,7 @@ export class LogPass {
     await this.idle()
     for (const [id, again] of [...this.soon]) {
       this.soon.delete(id)
-      const session = this.sessions.get(id)
+      const session = this.catalog.get(id)
       if (session === undefined || this.controller.signal.aborted || this.sink.paused) continue
       await this.tryVisit(session)
       if (again) setTimeout(() => this.queue(id, 0, false), LOOK_AGAIN_MS).unref()
@@ -173,7 +173,7 @@ export class LogPass {
   }
 
   /** Visits a session, recording whether it failed; a failure while the sink is paused (or the pass stops) is not the session's. */
-  private async tryVisit(session: IndexedSession): Promise<void> {
+  private async tryVisit(session: CatalogedSession): Promise<void> {
     try {
       await this.visit(session)
       this.failures.delete(session.id)
@@ -193,8 +193,8 @@ export class LogPass {
 
   private async pass(): Promise<void> {
     const started = performance.now()
-    const listed = this.sessions.list()
-    const order = [...listed.filter(session => this.sessions.needsTitle(session.id)), ...listed.filter(session => !this.sessions.needsTitle(session.id))]
+    const listed = this.catalog.list()
+    const order = [...listed.filter(session => this.catalog.needsTitle(session.id)), ...listed.filter(session => !this.catalog.needsTitle(session.id))]
     for (const session of order) {
       // Stopped, or paused for lack of disk space: the pass ends here, uncounted, and the next one starts over.
       if (this.controller.signal.aborted || this.sink.paused) return
@@ -205,9 +205,9 @@ export class LogPass {
     }
     if (this.sink.paused) return
     for (const id of this.indexedButGone()) this.sink.forget(id)
-    for (const id of this.failures.keys()) if (this.sessions.get(id) === undefined) this.failures.delete(id)
-    if (this.sessions.isListed && this.follower !== undefined) {
-      await this.follower.passed(new Set(this.sessions.list().map(session => session.id)))
+    for (const id of this.failures.keys()) if (this.catalog.get(id) === undefined) this.failures.delete(id)
+    if (this.catalog.isListed && this.follower !== undefined) {
+      await this.follower.passed(new Set(this.catalog.list().map(session => session.id)))
         .catch((error: unknown) => { this.ctx.logger('dsh-sessions').warn('log pass: %s', error) })
     }
     this.stats.passes += 1
@@ -215,11 +215,11 @@ export class LogPass {
   }
 
   private indexedButGone(): string[] {
-    return this.sessions.isListed ? this.sink.ids().filter(id => this.sessions.get(id) === undefined) : []
+    return this.catalog.isListed ? this.sink.ids().filter(id => this.catalog.get(id) === undefined) : []
   }
 
   private async visit(session: { id: string; cwd: string | undefined; createdAt: number }): Promise<void> {
-    if (this.sessions.get(session.id) === undefined) return
+    if (this.catalog.get(session.id) === undefined) return
     if (liveSession(this.ctx, session.id) !== undefined) {
       this.sink.followLive(session.id)
       return
@@ -234,7 +234,7 @@ export class LogPass {
     }
     const known = this.sink.entry(session.id)
     if (known?.revision === revision) {
-      if (known.title !== undefined) this.sessions.repairTitle(session.id, known.title)
+      if (known.title !== undefined) this.catalog.repairTitle(session.id, known.title)
       await this.follow(session, revision, bytes)
       return
     }
@@ -248,7 +248,7 @@ export class LogPass {
     }
     this.stats.reads += 1
     if (!read.found) return
-    if (read.title !== undefined) this.sessions.repairTitle(session.id, read.title)
+    if (read.title !== undefined) this.catalog.repairTitle(session.id, read.title)
     await this.follow(session, revision, bytes)
   }
 
@@ -264,9 +264,9 @@ export class LogPass {
   }
 
   private async titleWithoutLog(id: string): Promise<void> {
-    if (!this.sessions.needsTitle(id) || this.titleTried.has(id)) return
+    if (!this.catalog.needsTitle(id) || this.titleTried.has(id)) return
     this.titleTried.add(id)
     const title = await coldTitle(this.ctx, id, this.controller.signal)
-    if (title !== undefined) this.sessions.repairTitle(id, title)
+    if (title !== undefined) this.catalog.repairTitle(id, title)
   }
 }

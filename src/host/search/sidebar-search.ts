@@ -6,7 +6,7 @@
 import type { Snippet, IndexingProgress } from '../../shared/wire.ts'
 import { MatchMemo } from '../sessions/match-memo.ts'
 import { scopeViewsOf } from '../sessions/scope-views.ts'
-import type { IndexedSession, SessionIndex } from '../sessions/session-index.ts'
+import type { CatalogedSession, SessionCatalog } from '../sessions/session-catalog.ts'
 import type { ContentSearch } from './content-search.ts'
 import { fold, queryTerms } from './terms.ts'
 
@@ -18,7 +18,7 @@ export const MAX_SIDEBAR_RESULTS = 200
 
 /** One session found. */
 export interface SidebarMatch {
-  readonly session: IndexedSession
+  readonly session: CatalogedSession
   /** Present when the session was found by what was said in it rather than by its title; `seq` is the matching message's log event, where the index knows it. */
   readonly snippet?: Snippet & { readonly seq?: number }
 }
@@ -46,9 +46,9 @@ function titleWords(query: string): string[] {
 }
 
 /** Folded titles, per catalog entry (entries are replaced, never changed, when a title changes). */
-const foldedTitles = new WeakMap<IndexedSession, string>()
+const foldedTitles = new WeakMap<CatalogedSession, string>()
 
-function foldedTitle(session: IndexedSession, title: string): string {
+function foldedTitle(session: CatalogedSession, title: string): string {
   let folded = foldedTitles.get(session)
   if (folded === undefined) {
     folded = fold(title)
@@ -57,14 +57,14 @@ function foldedTitle(session: IndexedSession, title: string): string {
   return folded
 }
 
-/** Title matches per session index (see `match-memo.ts`). */
-const titleMemos = new WeakMap<SessionIndex, MatchMemo<IndexedSession>>()
+/** Title matches per session catalog (see `match-memo.ts`). */
+const titleMemos = new WeakMap<SessionCatalog, MatchMemo<CatalogedSession>>()
 
-function titleMemoOf(index: SessionIndex): MatchMemo<IndexedSession> {
-  let memo = titleMemos.get(index)
+function titleMemoOf(catalog: SessionCatalog): MatchMemo<CatalogedSession> {
+  let memo = titleMemos.get(catalog)
   if (memo === undefined) {
     memo = new MatchMemo()
-    titleMemos.set(index, memo)
+    titleMemos.set(catalog, memo)
   }
   return memo
 }
@@ -75,7 +75,7 @@ function foldedHolds(folded: string, words: readonly string[]): boolean {
 }
 
 /** Answers one sidebar query. `limit`: most sessions returned (at most {@link MAX_SIDEBAR_RESULTS}). `signal`: aborts a superseded query before its content search starts. */
-export async function searchSidebar(index: SessionIndex, content: ContentSearch, query: string, limit: number, signal?: AbortSignal): Promise<SidebarAnswer> {
+export async function searchSidebar(catalog: SessionCatalog, content: ContentSearch, query: string, limit: number, signal?: AbortSignal): Promise<SidebarAnswer> {
   const cap = Math.max(0, Math.min(limit, MAX_SIDEBAR_RESULTS))
   const text = boundedQuery(query)
   const words = titleWords(text)
@@ -85,7 +85,7 @@ export async function searchSidebar(index: SessionIndex, content: ContentSearch,
   const matches: SidebarMatch[] = []
   const byTitle = new Set<string>()
   // Title matches are kept while the listing stays the same; a query typed further narrows an earlier one's.
-  const titled = titleMemoOf(index).get(index.generation, words.join('\u0000'), () => index.list(),
+  const titled = titleMemoOf(catalog).get(catalog.generation, words.join('\u0000'), () => catalog.list(),
     session => session.title !== undefined && foldedHolds(foldedTitle(session, session.title), words),
     earlier => earlier.split('\u0000').every(word => words.some(typed => typed.includes(word))))
   const hasMore = titled.length > cap
@@ -96,11 +96,11 @@ export async function searchSidebar(index: SessionIndex, content: ContentSearch,
   const terms = queryTerms(text)
   if (hasMore || terms.length === 0 || signal?.aborted === true) return { matches, hasMore, ...progress }
   const room = cap - matches.length
-  const every = scopeViewsOf(index).everyone().set
-  const hits = await content.find(terms, { key: every.key, sessions: every.ids, except: [...byTitle] }, room + 1)
+  const every = scopeViewsOf(catalog).everyone().set
+  const hits = await content.search(terms, { key: every.key, sessions: every.ids, except: [...byTitle] }, room + 1)
   let more = false
   for (const hit of hits) {
-    const session = index.get(hit.id)
+    const session = catalog.get(hit.id)
     if (session === undefined) continue
     if (matches.length >= cap) {
       more = true

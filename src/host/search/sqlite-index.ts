@@ -275,7 +275,7 @@ export class SqliteIndex {
   /** Sessions whose text has every term, best match first; ties go to the order `tieBreak` gives. Matching rows are ranked a bounded batch at a time (see {@link RANKED_ROWS}); excerpts are made only for the sessions returned. `admit`: whether a session may be found at all. `admitted`: when given, the only sessions whose rows are read at all (their ids, or a table {@link fillScope} filled): rows of other sessions are left out inside SQLite, so they never take the place of admitted ones. */
   search(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows): ContentHit[] {
     if (terms.length === 0 || limit <= 0) return []
-    return this.guarded(() => this.searcher.find(terms, admit, limit, tieBreak, admitted))
+    return this.guarded(() => this.searcher.search(terms, admit, limit, tieBreak, admitted))
   }
 
   /** What the index knows of one session without reading its log: how many messages it has, its first user message, and its newest message's log event (two pieces of text unpacked, whatever the session's length). Returns the facts; `undefined` when the index does not hold the session. */

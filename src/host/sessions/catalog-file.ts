@@ -7,7 +7,7 @@
 import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
 import { readGzipJson, removeLeftoverTemporaries, writeGzipJson } from '../gzip-json-file.ts'
 import type { Context } from '@deepseek-ai/cordis'
-import type { IndexedSession, SessionCatalog, SessionHeaderFields } from './catalog.ts'
+import type { CatalogedSession, CatalogEntries, SessionHeaderFields } from './catalog-entries.ts'
 
 /** Where the catalog is kept: beside the content index. */
 export function catalogFile(): string {
@@ -54,14 +54,14 @@ export async function readCatalogFile(file: string): Promise<CatalogRecord[] | u
 }
 
 /** Writes the file whole (see `gzip-json-file.ts`). */
-export async function writeCatalogFile(file: string, sessions: readonly IndexedSession[]): Promise<number> {
+export async function writeCatalogFile(file: string, sessions: readonly CatalogedSession[]): Promise<number> {
   const rows: Row[] = sessions.map(session => [session.id, session.createdAt, session.cwd ?? null, session.title ?? null])
   return writeGzipJson(file, { format: FORMAT, version: VERSION, sessions: rows })
 }
 
 /** What keeping the file asks of the catalog it keeps. */
 export interface KeptCatalog {
-  readonly entries: SessionCatalog
+  readonly entries: CatalogEntries
   /** Whether a listing has succeeded (a restore after one changes nothing). */
   isListed(): boolean
   /** Whether a session has a log yet (a draft with no event has none, and is not kept). */

@@ -9,11 +9,11 @@ import type { Context } from '@deepseek-ai/cordis'
 import { type Session, type SessionEvent, SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-projection-cache'
 import type { SessionRecord } from '@deepseek-ai/dsh-session-query'
-import type { SessionCatalog } from './catalog.ts'
+import type { CatalogEntries } from './catalog-entries.ts'
 
 /** What a listing asks of the catalog it fills. */
 export interface ListingOwner {
-  readonly entries: SessionCatalog
+  readonly entries: CatalogEntries
   /** Drops a session the host no longer lists. */
   remove(id: string): void
   /** Called after every successful listing. */

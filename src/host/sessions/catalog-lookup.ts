@@ -8,7 +8,7 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { SessionQueryError } from '@deepseek-ai/dsh-session-query'
 import { BoundedMap } from '../bounded-map.ts'
 import { readStoredTitleSnapshot } from '../official/session-query.ts'
-import type { IndexedSession, SessionCatalog } from './catalog.ts'
+import type { CatalogedSession, CatalogEntries } from './catalog-entries.ts'
 
 /** How many storage reads one text may still spend on ids the catalog does not know. */
 export interface LookupBudget {
@@ -23,7 +23,7 @@ const MAX_MISSES = 4096
 
 /** What a lookup asks of the catalog it serves. */
 export interface LookupOwner {
-  readonly entries: SessionCatalog
+  readonly entries: CatalogEntries
   /** Whether a listing has succeeded. */
   isListed(): boolean
   /** Drops a session the host says is gone. */
@@ -51,7 +51,7 @@ export class CatalogLookup {
   }
 
   /** The session with this id: at once when known; once listed, an unknown id is unknown without a read; before that, read while the budget lasts. `budget`: the storage reads the calling text may still spend; omit for one unbudgeted read. */
-  async lookup(id: string, budget?: LookupBudget): Promise<IndexedSession | undefined> {
+  async lookup(id: string, budget?: LookupBudget): Promise<CatalogedSession | undefined> {
     const known = this.owner.entries.get(id)
     if (known !== undefined) return known
     if (this.owner.isListed()) return undefined
@@ -67,7 +67,7 @@ export class CatalogLookup {
   }
 
   /** Reads one session from storage: catalogs it when it exists, drops it when the host says it does not, and leaves the catalog as it was on any other error. Before the first listing a stored session is read from its one log. Returns the fresh entry; the held one after a read error; `undefined` for a session that is gone. */
-  async refresh(id: string): Promise<IndexedSession | undefined> {
+  async refresh(id: string): Promise<CatalogedSession | undefined> {
     const { entries, signal } = this.owner
     const persistence = this.ctx.get('sessionPersistence')
     if (!this.owner.isListed() && persistence !== undefined && this.ctx.sessions.get(SessionId(id)) === undefined) {

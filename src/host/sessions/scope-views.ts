@@ -1,5 +1,5 @@
 /**
- * The sessions of each scope, kept while the session index's listing stays the same, so a query walks
+ * The sessions of each scope, kept while the session catalog's listing stays the same, so a query walks
  * only what it shows.
  * @module @wishp3/dsh-sessions/host/sessions/scope-views
  */
@@ -7,7 +7,7 @@ import type { ReferenceScope } from '../../config.ts'
 import { BoundedMap } from '../bounded-map.ts'
 import { MatchMemo } from './match-memo.ts'
 import { rankGroup } from './scope.ts'
-import type { IndexedSession, SessionIndex } from './session-index.ts'
+import type { CatalogedSession, SessionCatalog } from './session-catalog.ts'
 
 /** The ids a scope admits, named by a key: equal keys and equal objects, equal sets. */
 export interface ScopeSet {
@@ -20,10 +20,10 @@ export interface ScopeSet {
 /** A scope as seen from one cwd. */
 export interface ScopeView {
   /** The in-scope sessions, best first (the target's own among them where its cwd is the scope's). */
-  readonly ranked: readonly IndexedSession[]
+  readonly ranked: readonly CatalogedSession[]
   readonly set: ScopeSet
   /** The sessions of {@link ranked} whose id, cwd or label holds the typed text, in order. */
-  matching(typed: string): readonly IndexedSession[]
+  matching(typed: string): readonly CatalogedSession[]
 }
 
 /** Views kept: the most recently used. */
@@ -39,20 +39,20 @@ interface HeldView {
   readonly view: ScopeView
 }
 
-/** The views of one session index. */
+/** The views of one session catalog. */
 export class ScopeViews {
-  private readonly index: SessionIndex
+  private readonly catalog: SessionCatalog
   private readonly sets = new BoundedMap<string, HeldSet>(VIEWS_KEPT)
   private readonly views = new BoundedMap<string, HeldView>(VIEWS_KEPT)
 
-  constructor(index: SessionIndex) {
-    this.index = index
+  constructor(catalog: SessionCatalog) {
+    this.catalog = catalog
   }
 
   /** A scope as a target of this cwd sees it. */
   of(scope: ReferenceScope, cwd: string | undefined): ScopeView {
     const key = `${scope}\u0000${cwd === undefined ? '' : `=${cwd}`}`
-    const generation = this.index.generation
+    const generation = this.catalog.generation
     const held = this.views.get(key)
     const view = held?.generation === generation ? held.view : this.view(scope, cwd)
     this.views.set(key, { generation, view })
@@ -65,14 +65,14 @@ export class ScopeViews {
   }
 
   private view(scope: ReferenceScope, cwd: string | undefined): ScopeView {
-    const groups: [IndexedSession[], IndexedSession[], IndexedSession[]] = [[], [], []]
-    for (const session of this.index.list()) {
+    const groups: [CatalogedSession[], CatalogedSession[], CatalogedSession[]] = [[], [], []]
+    for (const session of this.catalog.list()) {
       const group = rankGroup(session.cwd, cwd)
       if (scope === 'all' || group === 0) groups[group].push(session)
     }
     const ranked = groups.flat()
     const set = this.setOf(scope === 'all' ? 'all' : `workspace\u0000${cwd ?? ''}`, ranked)
-    const memo = new MatchMemo<IndexedSession>()
+    const memo = new MatchMemo<CatalogedSession>()
     return {
       ranked,
       set,
@@ -81,8 +81,8 @@ export class ScopeViews {
   }
 
   /** The set of a scope's ids: the one held while membership is unchanged. */
-  private setOf(key: string, ranked: readonly IndexedSession[]): ScopeSet {
-    const membership = this.index.membership
+  private setOf(key: string, ranked: readonly CatalogedSession[]): ScopeSet {
+    const membership = this.catalog.membership
     const held = this.sets.get(key)
     const set = held?.membership === membership ? held.set : { key, ids: new Set(ranked.map(session => session.id)) }
     this.sets.set(key, { membership, set })
@@ -90,14 +90,14 @@ export class ScopeViews {
   }
 }
 
-const viewsByIndex = new WeakMap<SessionIndex, ScopeViews>()
+const viewsByIndex = new WeakMap<SessionCatalog, ScopeViews>()
 
-/** The scope views of a session index, made at first use. */
-export function scopeViewsOf(index: SessionIndex): ScopeViews {
-  let views = viewsByIndex.get(index)
+/** The scope views of a session catalog, made at first use. */
+export function scopeViewsOf(catalog: SessionCatalog): ScopeViews {
+  let views = viewsByIndex.get(catalog)
   if (views === undefined) {
-    views = new ScopeViews(index)
-    viewsByIndex.set(index, views)
+    views = new ScopeViews(catalog)
+    viewsByIndex.set(catalog, views)
   }
   return views
 }

@@ -5,7 +5,7 @@
  * @module @wishp3/dsh-sessions/host/sessions/scope
  */
 import type { ReferenceScope } from '../../config.ts'
-import type { IndexedSession } from './catalog.ts'
+import type { CatalogedSession } from './catalog-entries.ts'
 
 /** The session a message is sent in. */
 export interface ReferenceTarget {
@@ -27,8 +27,8 @@ export function rankGroup(cwd: string | undefined, targetCwd: string | undefined
 }
 
 /** The in-scope sessions a target may reference, in ranking order. */
-export function rankedInScope(sessions: readonly IndexedSession[], target: ReferenceTarget, scope: ReferenceScope): IndexedSession[] {
-  const groups: [IndexedSession[], IndexedSession[], IndexedSession[]] = [[], [], []]
+export function rankedInScope(sessions: readonly CatalogedSession[], target: ReferenceTarget, scope: ReferenceScope): CatalogedSession[] {
+  const groups: [CatalogedSession[], CatalogedSession[], CatalogedSession[]] = [[], [], []]
   for (const session of sessions) {
     if (isInScope(scope, target, session)) groups[rankGroup(session.cwd, target.cwd)].push(session)
   }

@@ -8,24 +8,24 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type { ReferenceScope } from '../../config.ts'
 import { isSessionId } from '../references/session-ids.ts'
-import type { IndexedSession } from '../sessions/catalog.ts'
+import type { CatalogedSession } from '../sessions/catalog-entries.ts'
 import { isInScope, type ReferenceTarget } from '../sessions/scope.ts'
-import type { SessionIndex } from '../sessions/session-index.ts'
+import type { SessionCatalog } from '../sessions/session-catalog.ts'
 
 /** The calling session as a reference target. Returns the target; `undefined` without an agent. */
-export function callingTarget(ctx: Context, index: SessionIndex, agent: Agent | undefined): ReferenceTarget | undefined {
+export function callingTarget(ctx: Context, catalog: SessionCatalog, agent: Agent | undefined): ReferenceTarget | undefined {
   if (agent === undefined) return undefined
   const header = agent.session.header
   if (header.origin === 'subagent' && header.parentSession !== undefined) {
-    const parent = ctx.sessions.get(header.parentSession)?.header ?? index.get(header.parentSession)
+    const parent = ctx.sessions.get(header.parentSession)?.header ?? catalog.get(header.parentSession)
     if (parent !== undefined) return { id: agent.id, cwd: parent.cwd }
   }
   return { id: agent.id, cwd: header.cwd }
 }
 
 /** The session a tool argument names, when the caller may see it. Returns the session; `undefined` for every id the caller may not see, for whatever reason. */
-export async function visibleSession(index: SessionIndex, target: ReferenceTarget, scope: ReferenceScope, id: string): Promise<IndexedSession | undefined> {
+export async function visibleSession(catalog: SessionCatalog, target: ReferenceTarget, scope: ReferenceScope, id: string): Promise<CatalogedSession | undefined> {
   if (!isSessionId(id) || id === target.id) return undefined
-  const session = await index.lookup(SessionId(id))
+  const session = await catalog.lookup(SessionId(id))
   return session !== undefined && isInScope(scope, target, session) ? session : undefined
 }

@@ -102,10 +102,10 @@ export function readSessionTool(ctx: Context, deps: SessionToolDependencies): To
       if (!Number.isSafeInteger(maxChars) || maxChars < MIN_READ_CHARS || maxChars > MAX_READ_CHARS) {
         throw new Error(`maxChars must be a whole number from ${MIN_READ_CHARS} to ${MAX_READ_CHARS}`)
       }
-      const target = callingTarget(ctx, deps.index, exec.agent)
+      const target = callingTarget(ctx, deps.catalog, exec.agent)
       if (target === undefined) return NOT_FOUND
-      await deps.index.ready()
-      const session = await visibleSession(deps.index, target, deps.settings.current().scope, args.sessionId)
+      await deps.catalog.ready()
+      const session = await visibleSession(deps.catalog, target, deps.settings.current().scope, args.sessionId)
       if (session === undefined) return NOT_FOUND
       exec.signal.throwIfAborted()
       const about = { found: true as const, sessionId: session.id, title: session.label, ...(session.cwd === undefined ? {} : { workspace: session.cwd }) }

@@ -9,7 +9,7 @@ import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools'
 import { listCandidates } from '../references/candidates.ts'
 import type { ContentSearch } from '../search/content-search.ts'
 import { isInScope } from '../sessions/scope.ts'
-import type { SessionIndex } from '../sessions/session-index.ts'
+import type { SessionCatalog } from '../sessions/session-catalog.ts'
 import type { SessionsSettings } from '../settings.ts'
 import { callingTarget } from './calling-session.ts'
 import { framedContent, type Framing } from '../official/session-reference.ts'
@@ -28,7 +28,7 @@ const MAX_QUERY = 256
 
 /** What the tool uses. */
 export interface SessionToolDependencies {
-  readonly index: SessionIndex
+  readonly catalog: SessionCatalog
   readonly content: ContentSearch
   readonly settings: SessionsSettings
   /** The official snapshot framing the results are rendered in. */
@@ -80,12 +80,12 @@ export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies):
       if (query.length > MAX_QUERY) throw new Error(`query must be at most ${MAX_QUERY} characters`)
       const limit = args.limit ?? DEFAULT_SEARCH_LIMIT
       if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) throw new Error(`limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`)
-      const target = callingTarget(ctx, deps.index, exec.agent)
+      const target = callingTarget(ctx, deps.catalog, exec.agent)
       if (target === undefined) return { query, sessions: [] }
-      await deps.index.ready()
+      await deps.catalog.ready()
       exec.signal.throwIfAborted()
       const config = deps.settings.current()
-      const found = await listCandidates(deps.index, target, query, { scope: config.scope, candidateLimit: limit }, limit, deps.content)
+      const found = await listCandidates(deps.catalog, target, query, { scope: config.scope, candidateLimit: limit }, limit, deps.content)
       const activity = await Promise.all(found.map(candidate => deps.content.lastActivity(candidate.sessionId)))
       const indexing = deps.content.progress(session => isInScope(config.scope, target, session))
       return {

@@ -6,7 +6,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-tools'
 import type { ContentSearch } from '../search/content-search.ts'
-import type { SessionIndex } from '../sessions/session-index.ts'
+import type { SessionCatalog } from '../sessions/session-catalog.ts'
 import type { SessionsSettings } from '../settings.ts'
 import { readSessionTool } from './read-session.ts'
 import { searchSessionsTool } from './search-sessions.ts'
@@ -14,7 +14,7 @@ import { Framing } from '../official/session-reference.ts'
 
 /** What the tools read. */
 export interface SessionToolsDependencies {
-  readonly index: SessionIndex
+  readonly catalog: SessionCatalog
   readonly content: ContentSearch
   readonly settings: SessionsSettings
 }

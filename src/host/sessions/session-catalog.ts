@@ -2,22 +2,22 @@
  * The session catalog: every session the host lists, with its cwd, creation time and title, kept
  * current by listings (`catalog-listing.ts`) and the host's events, so candidate requests and title
  * resolution never read session logs. See docs/architecture.md.
- * @module @wishp3/dsh-sessions/host/sessions/session-index
+ * @module @wishp3/dsh-sessions/host/sessions/session-catalog
  */
 import type { Context } from '@deepseek-ai/cordis'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { BoundedMap } from '../bounded-map.ts'
 import { boundedWait } from '../bounded-wait.ts'
-import { type IndexedSession, SessionCatalog } from './catalog.ts'
+import { type CatalogedSession, CatalogEntries } from './catalog-entries.ts'
 import { CatalogFileKeeper } from './catalog-file.ts'
 import { CatalogListing } from './catalog-listing.ts'
 import { CatalogLookup, type LookupBudget } from './catalog-lookup.ts'
 
-export type { IndexedSession } from './catalog.ts'
+export type { CatalogedSession } from './catalog-entries.ts'
 export { type LookupBudget, STORAGE_READS_PER_TEXT } from './catalog-lookup.ts'
 
-/** Options of {@link SessionIndex}. */
-export interface SessionIndexOptions {
+/** Options of {@link SessionCatalog}. */
+export interface SessionCatalogOptions {
   /** Milliseconds between reconciling listings. */
   readonly reconcileMs?: number
   /** Milliseconds before the first retry of a failed listing; each further retry waits twice as long, up to 30 s. */
@@ -41,12 +41,12 @@ const MAX_DEPARTURES = 1024
 const STOP_SAVE_MS = 2_000
 
 /** The catalog; its listeners and timers live on the fiber that constructs it. */
-export class SessionIndex {
-  private readonly entries = new SessionCatalog()
+export class SessionCatalog {
+  private readonly entries = new CatalogEntries()
   private readonly listedListeners = new Set<() => void>()
   private readonly removedListeners = new Set<(id: string) => void>()
   /** The last entries of sessions that left the catalog. */
-  private readonly departures = new BoundedMap<string, IndexedSession>(MAX_DEPARTURES)
+  private readonly departures = new BoundedMap<string, CatalogedSession>(MAX_DEPARTURES)
   private readonly listing: CatalogListing
   private readonly lookups: CatalogLookup
   private readonly file: CatalogFileKeeper | undefined
@@ -57,7 +57,7 @@ export class SessionIndex {
   private readonly controller = new AbortController()
   private readonly ctx: Context
 
-  constructor(ctx: Context, options: SessionIndexOptions = {}) {
+  constructor(ctx: Context, options: SessionCatalogOptions = {}) {
     this.ctx = ctx
     const signal = this.controller.signal
     const owner = { entries: this.entries, remove: (id: string) => this.remove(id), signal }
@@ -199,29 +199,29 @@ export class SessionIndex {
   }
 
   /** Every cataloged session, newest first. The array is shared; do not mutate it. */
-  list(): readonly IndexedSession[] {
+  list(): readonly CatalogedSession[] {
     this.wake()
     return this.entries.list()
   }
 
   /** A session that left the catalog (its log deleted, or disposed unsaved) and is not in it again, so a reference picked before it left can be told apart from an id never seen. Returns its last entry; `undefined` for a session cataloged now, never cataloged, or gone too long. */
-  departed(id: string): IndexedSession | undefined {
+  departed(id: string): CatalogedSession | undefined {
     return this.entries.get(id) === undefined ? this.departures.get(id) : undefined
   }
 
   /** The cataloged session with this id, or `undefined`. */
-  get(id: string): IndexedSession | undefined {
+  get(id: string): CatalogedSession | undefined {
     return this.entries.get(id)
   }
 
   /** The session with this id, looked up as `catalog-lookup.ts` says. */
-  async lookup(id: string, budget?: LookupBudget): Promise<IndexedSession | undefined> {
+  async lookup(id: string, budget?: LookupBudget): Promise<CatalogedSession | undefined> {
     this.wake()
     return this.lookups.lookup(id, budget)
   }
 
   /** Reads one session from storage (see `CatalogLookup.refresh`). */
-  async refresh(id: string): Promise<IndexedSession | undefined> {
+  async refresh(id: string): Promise<CatalogedSession | undefined> {
     return this.lookups.refresh(id)
   }
 

@@ -1,11 +1,11 @@
 /**
  * The catalog of known sessions: id, cwd, creation time and latest title, and where each title came
  * from. Pure data, no I/O.
- * @module @wishp3/dsh-sessions/host/sessions/catalog
+ * @module @wishp3/dsh-sessions/host/sessions/catalog-entries
  */
 
 /** One indexed session. */
-export interface IndexedSession {
+export interface CatalogedSession {
   readonly id: string
   readonly cwd: string | undefined
   readonly createdAt: number
@@ -27,7 +27,7 @@ export interface SessionHeaderFields {
 }
 
 /** One catalog entry. `header`: the session's id, cwd and creation time. */
-export function catalogEntry(header: SessionHeaderFields | IndexedSession, title: string | undefined): IndexedSession {
+export function catalogEntry(header: SessionHeaderFields | CatalogedSession, title: string | undefined): CatalogedSession {
   const label = title ?? header.id
   const cwd = header.cwd
   return {
@@ -42,12 +42,12 @@ export function catalogEntry(header: SessionHeaderFields | IndexedSession, title
 }
 
 /** Newest first, as `listSessions()` orders; the id breaks ties so the order is total. */
-function newestFirst(a: IndexedSession, b: IndexedSession): number {
+function newestFirst(a: CatalogedSession, b: CatalogedSession): number {
   return b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 }
 
 /** Whether two entries of one session say the same: title, cwd, creation time, and a header of equal fields. */
-function sameEntry(a: IndexedSession, b: IndexedSession): boolean {
+function sameEntry(a: CatalogedSession, b: CatalogedSession): boolean {
   if (a.title !== b.title || a.cwd !== b.cwd || a.createdAt !== b.createdAt) return false
   if (a.header === b.header) return true
   const keys = Object.keys(a.header) as (keyof SessionHeaderFields)[]
@@ -55,11 +55,11 @@ function sameEntry(a: IndexedSession, b: IndexedSession): boolean {
 }
 
 /** The catalog. */
-export class SessionCatalog {
-  private readonly sessions = new Map<string, IndexedSession>()
+export class CatalogEntries {
+  private readonly sessions = new Map<string, CatalogedSession>()
   /** Ids whose title an event of this process named. */
   private readonly eventTitled = new Set<string>()
-  private sorted: IndexedSession[] | undefined
+  private sorted: CatalogedSession[] | undefined
   private changes = 0
   private moves = 0
 
@@ -79,7 +79,7 @@ export class SessionCatalog {
   }
 
   /** The session with this id. */
-  get(id: string): IndexedSession | undefined {
+  get(id: string): CatalogedSession | undefined {
     return this.sessions.get(id)
   }
 
@@ -89,7 +89,7 @@ export class SessionCatalog {
   }
 
   /** Every session, newest first. The array is shared; do not mutate it. */
-  list(): readonly IndexedSession[] {
+  list(): readonly CatalogedSession[] {
     this.sorted ??= [...this.sessions.values()].sort(newestFirst)
     return this.sorted
   }
@@ -113,7 +113,7 @@ export class SessionCatalog {
   }
 
   /** A session as storage describes it (a listing or a read); a title an event named stays. `title`: the title storage gives, if any; without one the held title stays. */
-  stored(header: SessionHeaderFields, title: string | undefined): IndexedSession {
+  stored(header: SessionHeaderFields, title: string | undefined): CatalogedSession {
     const held = this.sessions.get(header.id)
     const next = catalogEntry(header, this.eventTitled.has(header.id) ? held?.title : title ?? held?.title)
     this.put(next)
@@ -143,7 +143,7 @@ export class SessionCatalog {
   }
 
   /** Holds an entry; one equal to the entry held leaves the catalog as it was (the same object, the same generation). */
-  private put(next: IndexedSession): void {
+  private put(next: CatalogedSession): void {
     const held = this.sessions.get(next.id)
     if (held !== undefined && sameEntry(held, next)) return
     this.sessions.set(next.id, next)

@@ -1,6 +1,6 @@
 /** The session catalog: pure data with title provenance; an event's title wins over storage and logs. */
 import { describe, expect, it } from 'vitest'
-import { catalogEntry, SessionCatalog } from '../../src/host/sessions/catalog.ts'
+import { catalogEntry, CatalogEntries } from '../../src/host/sessions/catalog-entries.ts'
 
 const header = (id: string, createdAt: number, cwd?: string) => ({ id, createdAt, ...(cwd === undefined ? {} : { cwd }) })
 
@@ -18,7 +18,7 @@ describe('the session catalog', () => {
   })
 
   it('lists newest first with the id breaking ties, and sorts again only after a change', () => {
-    const catalog = new SessionCatalog()
+    const catalog = new CatalogEntries()
     catalog.stored(header('b', 5), undefined)
     catalog.stored(header('a', 5), undefined)
     catalog.stored(header('c', 9), undefined)
@@ -31,7 +31,7 @@ describe('the session catalog', () => {
   })
 
   it('keeps a title an event named against storage and log repairs, and forgets that once the session leaves', () => {
-    const catalog = new SessionCatalog()
+    const catalog = new CatalogEntries()
     catalog.stored(header('s', 1), 'From the cache')
     expect(catalog.needsTitle('s')).toBe(false)
     catalog.titled(header('s', 1), 'From an event')
@@ -46,7 +46,7 @@ describe('the session catalog', () => {
   })
 
   it('keeps the held title when storage or a live session tells none', () => {
-    const catalog = new SessionCatalog()
+    const catalog = new CatalogEntries()
     catalog.stored(header('s', 1), 'Known')
     catalog.stored(header('s', 1), undefined)
     catalog.live(header('s', 1), undefined)
