@@ -502,6 +502,9 @@ export function corporaTable(figures: readonly ContentFigures[]): Table {
       row('dsh web boot, median with the plugin against bare', one => `${ms(median(one.bootMs.plugin))} against ${ms(median(one.bootMs.bare))}, ${signed((median(one.bootMs.plugin) / median(one.bootMs.bare) - 1) * 100)} %`, '≤ +10 %'),
       row('a restart: boot to the first right answer, slowest', one => ms(Math.max(...one.restart.map(run => run.answerMs))), '≤ 5 s'),
       row('a new message: send to found, slowest', one => ms(Math.max(...one.findableMs)), '≤ 2 s'),
+      row('on disk during the build, at most: index / write-ahead log', one => `${mb(one.disk.peakBytes)} / ${mb(one.disk.peakWalBytes)}`, 'log small, empty after'),
+      row('write-ahead log after the build', one => mb(one.disk.afterWalBytes), 'empty'),
+      row('made-up ids, p95 and host CPU a request: preflight of 32 / candidates', one => `${ms(one.madeUpIds.preflight.p95)}, ${ms(one.madeUpIds.preflightCpuMs)} / ${ms(one.madeUpIds.candidates.p95)}, ${ms(one.madeUpIds.candidatesCpuMs)}`, '≤ 50 ms CPU, no listing'),
     ],
   }
 }
