@@ -26,12 +26,6 @@ export function sinceButtonAfter(chip: HTMLElement, attr: string, className: str
   return button
 }
 
-/** Whether a sent reference already has its "updated since" button. */
-export function hasSinceButton(chip: HTMLElement, attr: string): boolean {
-  const next = chip.nextElementSibling
-  return next instanceof HTMLElement && next.hasAttribute(attr)
-}
-
 /** Sets what the "updated since" button says and where it leads. */
 export function writeSinceButton(button: HTMLElement, fields: { readonly attrs: Readonly<Record<string, string>>; readonly text: string; readonly title: string }): void {
   for (const [name, value] of Object.entries(fields.attrs)) button.setAttribute(name, value)
