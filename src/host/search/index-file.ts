@@ -17,7 +17,7 @@ export const DAMAGED_MESSAGE = 'the content index file is damaged'
 export const SQLITE_FORMAT = 'dsh-sessions-content-index-sqlite'
 
 /** Version of the file's layout; a file of another version is built again. */
-export const SQLITE_VERSION = 6
+export const SQLITE_VERSION = 7
 
 /** Bytes of a page of a new file. */
 const PAGE_SIZE = 16_384
@@ -31,8 +31,11 @@ export const WAL_BYTES = 4 * 2 ** 20
 /** Milliseconds a change waits for another process's write to finish. */
 export const BUSY_MS = 5_000
 
-/** Segment row ids: a session's number times this, plus the first message's index. */
+/** Row ids of stored pieces of text (and of `places` and `inside`): a session's number times this, plus the piece's first message's index. */
 export const ROW_SPAN = 2 ** 20
+
+/** Segment row ids (of `terms` and `segments`): a session's number times this, plus the segment's index. Dense ids keep each term's list of rows small: FTS5 stores the gaps between them. */
+export const SEGMENT_SPAN = 16
 
 /** How FTS5 merges a term table's segments: a level is merged once it holds `automerge` segments; a write waits for a whole merge only at `crisismerge`. */
 const MERGE = { automerge: 16, crisismerge: 64 }
@@ -40,14 +43,14 @@ const MERGE = { automerge: 16, crisismerge: 64 }
 /** Characters of message text stored in one compressed piece at most (a longer message is a piece of its own): an excerpt unpacks the pieces of its session only up to its first match. */
 export const PIECE_CHARS = 4 * 1024
 
-/** The deflate level of the stored text: a build costs about an eighth less processor time than at level 6, for a file about 1.5 % larger. */
-export const DEFLATE_LEVEL = 1
+/** The Brotli quality of the stored text: on README prose, 5 stores a piece in about 12 % fewer bytes than deflate at level 1, in about twice its time; above 5 gains under 1 % (measured: \`npm run bench -- --only relevance\` reports the file's size). */
+export const TEXT_QUALITY = 5
 
 /** Pieces a session must have for `places` to name them; a shorter session is excerpted by unpacking its few pieces in order. */
 export const PLACES_FROM = 8
 
-/** The layout a file records, as files of this version have recorded it: FTS5 keeps only the segments that hold each term, no prefix indexes, 4 KiB pieces, `places` for sessions of more than 8 pieces with a word named in the first piece of a segment and later pieces' words in `inside`, and Chinese and Japanese runs of three as terms. The deflate level and the merge settings are not recorded: a file written otherwise reads alike. */
-const LAYOUT_NAME = 'detail=none;prefix=;piece=4096;places=true;threes=true;words=apart;placesFrom=8'
+/** The layout a file records: FTS5 keeps only the segments that hold each term, numbered densely, no prefix indexes, 4 KiB pieces, `places` for sessions of more than 8 pieces with a word named in the first piece of a segment and later pieces' words in `inside`, Chinese and Japanese text as pairs of characters, and English words by stem in `forms`, text compressed with Brotli. The compression quality and the merge settings are not recorded: a file written otherwise reads alike. */
+const LAYOUT_NAME = 'detail=none;prefix=;piece=4096;places=true;pairs=true;words=apart;placesFrom=8;segments=16;forms=porter2;text=brotli'
 
 /** A recorded layout as {@link LAYOUT_NAME} gives it: files of earlier versions recorded their deflate level too. */
 const recordedLayout = (name: string | undefined): string | undefined => name?.replace(/;level=\d+/, '')
@@ -75,6 +78,7 @@ CREATE TABLE IF NOT EXISTS sessions(
 CREATE INDEX IF NOT EXISTS sessions_split ON sessions(no) WHERE segments > 1;
 CREATE TABLE IF NOT EXISTS segments(row INTEGER PRIMARY KEY, size INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS texts(row INTEGER PRIMARY KEY, body BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS forms(stem TEXT NOT NULL, word TEXT NOT NULL, PRIMARY KEY(stem, word)) WITHOUT ROWID;
 ${termTable('terms')}
 ${termTable('places')}
 ${termTable('inside')}

@@ -9,12 +9,13 @@
 import type { StatementSync } from 'node:sqlite'
 import type { Snippet } from '../../shared/wire.ts'
 import type { MessageOrigin } from '../official/conversation.ts'
-import { ROW_SPAN } from './index-file.ts'
-import { type Expansions, groupsOf, isRun, matchOf, quoted, type Run, runsOf } from './match-expression.ts'
+import { ROW_SPAN, SEGMENT_SPAN } from './index-file.ts'
+import { type Expansions, groupsOf, groupText, isRun, matchOf, quoted, type Run, runsOf } from './match-expression.ts'
 import { expansionsOf, type Vocabulary } from './prefix-expansion.ts'
+import { type Forms, formsOf, withForms } from './form-expansion.ts'
 import { snippetOf } from './snippet.ts'
 import { type StoredPiece, UnpackError, unpack } from './stored-text.ts'
-import { foldedForMatch, type QueryTerm } from './terms.ts'
+import { foldedForMatch, isUnspaced, type QueryTerm } from './terms.ts'
 
 /** One session found by its text. */
 export interface ContentHit {
@@ -23,7 +24,27 @@ export interface ContentHit {
   readonly snippet: Snippet
   /** The log event of the message the excerpt is from, where the index knows it. */
   readonly origin?: MessageOrigin
+  /** For a session that holds only some of the query's words: those it lacks, as the query has them (folded). */
+  readonly missing?: readonly string[]
 }
+
+/** The SQL that keeps a query to the admitted sessions' segment rows, and its parameter. */
+interface Scope {
+  readonly within: string
+  readonly only: string | undefined
+}
+
+/** Most sessions a query's partial matches add. */
+export const MAX_PARTIAL = 20
+
+/** Sessions a partial match's word group is read for at most; a group in more is common, and checked only for the candidates the rarer groups found. */
+export const PARTIAL_ROWS = 4_000
+
+/** Candidates of partial matches ranked (their common groups checked) at most. */
+const PARTIAL_CANDIDATES = 200
+
+/** Pieces of text a partial match's excerpt reads at most. */
+const MAX_PARTIAL_PIECES = 16
 
 /** Matching segment rows ranked together: a query ranks the first this many (in row order), takes what it needs, and only then reads more. */
 export const RANKED_ROWS = 1_000
@@ -59,6 +80,8 @@ export interface SearchedIndex {
   unplaced(nos: readonly number[]): ReadonlySet<number>
   /** The index's terms by prefix, for prefixes asked as their terms (see `prefix-expansion.ts`). */
   readonly vocabulary: Vocabulary
+  /** The index's words that have a stem (see `word-forms.ts`). */
+  readonly forms: Forms
 }
 
 /** Queries of one index. */
@@ -73,69 +96,206 @@ export class IndexSearch {
     this.rankedRows = options.rankedRows
   }
 
-  /** Sessions whose text has every term, best match first; see `SqliteIndex.search`. `admit`: whether a session may be found at all. `admitted`: when given, the only sessions whose rows are read at all. */
+  /**
+   * Sessions found by a query, best first; see `SqliteIndex.search`. Three passes, each only while the
+   * answer has room: the sessions holding every word as typed (those where the query's words stand
+   * together as typed first), then those holding every word in some form (see `word-forms.ts`), then
+   * those holding some of the words, weighted by how rare each word is, each with the words it lacks.
+   * `admit`: whether a session may be found at all. `admitted`: when given, the only sessions whose
+   * rows are read at all.
+   */
   search(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows): ContentHit[] {
-    const runs = runsOf(terms)
-    const expansions = expansionsOf(terms, this.file.vocabulary)
-    const match = matchOf(terms, expansions)
+    const prefixes = expansionsOf(terms, this.file.vocabulary)
+    const forms = formsOf(terms, this.file.forms)
     const seen = new Set<number>()
     const hits: ContentHit[] = []
-    const table = admitted !== undefined && 'table' in admitted ? admitted.table : undefined
-    const only = admitted === undefined || 'table' in admitted || admitted.length >= this.file.size() ? undefined : JSON.stringify(admitted)
-    const within = table !== undefined ? ` AND (rowid / ${ROW_SPAN}) IN (SELECT no FROM temp.${table})` : only !== undefined ? ` AND (rowid / ${ROW_SPAN}) IN (SELECT no FROM sessions WHERE id IN (SELECT value FROM json_each(?)))` : ''
-    // One batch: the next rows in row order, each session's best (shortest) segment, best first, ranked inside SQLite.
-    const batch = this.file.statement(`WITH batch AS MATERIALIZED (SELECT rowid AS row FROM terms WHERE terms MATCH ? AND rowid > ?${within} ORDER BY rowid LIMIT ?) `
-      + `SELECT batch.row / ${ROW_SPAN} AS no, min(segments.size) AS size, (SELECT max(row) FROM batch) AS last, (SELECT count(*) FROM batch) AS read FROM batch JOIN segments ON segments.row = batch.row GROUP BY 1 ORDER BY 2`)
+    const scope = this.scopeOf(admitted)
     this.unpacked = new Map()
     try {
-      let after = -1
-      let full = true
-      while (full && hits.length < limit) {
-        const rows = (only === undefined ? batch.iterate(match, after, this.rankedRows) : batch.iterate(match, after, only, this.rankedRows)) as Iterator<{ no: number; size: number; last: number; read: number }>
-        full = false
-        try {
-          // Sessions are taken best first, a tie of equal scores whole (ordered by `tieBreak`), until they could fill what is left.
-          let taken: [string, number, number][] = []
-          let tie: [string, number, number][] = []
-          const flush = (): void => {
-            tie.sort((a, b) => tieBreak(a[0], b[0]))
-            taken.push(...tie)
-            tie = []
-          }
-          for (let next = rows.next(); hits.length < limit; next = rows.next()) {
-            if (next.done === true || (tie.length > 0 && scoreOf(next.value.size) !== tie[0]![2])) {
-              flush()
-              if (taken.length >= limit - hits.length || next.done === true) {
-                this.excerpts(taken, terms, expansions, runs, limit, hits)
-                taken = []
-              }
-              if (next.done === true) break
-            }
-            const { no, size, last, read } = next.value
-            after = last
-            full = read >= this.rankedRows
-            if (seen.has(no)) continue
-            seen.add(no)
-            const id = this.file.idOf(no)
-            if (id !== undefined && admit(id)) tie.push([id, no, scoreOf(size)])
-          }
-        } finally {
-          rows.return?.()
-        }
-      }
-      if (hits.length < limit) {
-        const across = this.acrossSegments(terms, expansions, match, admit, seen).sort(tieBreak)
-        this.excerpts(across.flatMap(id => { const no = this.file.noOf(id); return no === undefined ? [] : [[id, no, 0] as [string, number, number]] }), terms, expansions, runs, limit, hits)
-      }
+      this.gather(terms, prefixes, admit, limit, tieBreak, scope, seen, hits)
+      this.together(terms, hits)
+      if (hits.length < limit && forms.size > 0) this.gather(terms, new Map([...prefixes, ...forms]), admit, limit, tieBreak, scope, seen, hits)
+      if (hits.length < limit && groupsOf(terms).length > 1) this.partial(terms, new Map([...prefixes, ...forms]), admit, limit, tieBreak, scope, seen, hits)
     } finally {
       this.unpacked = undefined
     }
     return hits
   }
 
+  /** The SQL that keeps a query to the admitted sessions' segment rows, and its parameter. */
+  private scopeOf(admitted: AdmittedRows | undefined): Scope {
+    const table = admitted !== undefined && 'table' in admitted ? admitted.table : undefined
+    const only = admitted === undefined || 'table' in admitted || admitted.length >= this.file.size() ? undefined : JSON.stringify(admitted)
+    const within = table !== undefined ? ` AND (rowid / ${SEGMENT_SPAN}) IN (SELECT no FROM temp.${table})` : only !== undefined ? ` AND (rowid / ${SEGMENT_SPAN}) IN (SELECT no FROM sessions WHERE id IN (SELECT value FROM json_each(?)))` : ''
+    return { within, only }
+  }
+
+  /** Adds to `hits` the sessions not seen yet whose text has every term (each as `expansions` gives it), best first, until `limit`. */
+  private gather(terms: readonly QueryTerm[], expansions: Expansions, admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, scope: Scope, seen: Set<number>, hits: ContentHit[]): void {
+    const runs = runsOf(terms)
+    const match = matchOf(terms, expansions)
+    const { within, only } = scope
+    // One batch: the next rows in row order, each session's best (shortest) segment, best first, ranked inside SQLite.
+    const batch = this.file.statement(`WITH batch AS MATERIALIZED (SELECT rowid AS row FROM terms WHERE terms MATCH ? AND rowid > ?${within} ORDER BY rowid LIMIT ?) `
+      + `SELECT batch.row / ${SEGMENT_SPAN} AS no, min(segments.size) AS size, (SELECT max(row) FROM batch) AS last, (SELECT count(*) FROM batch) AS read FROM batch JOIN segments ON segments.row = batch.row GROUP BY 1 ORDER BY 2`)
+    let after = -1
+    let full = true
+    while (full && hits.length < limit) {
+      const rows = (only === undefined ? batch.iterate(match, after, this.rankedRows) : batch.iterate(match, after, only, this.rankedRows)) as Iterator<{ no: number; size: number; last: number; read: number }>
+      full = false
+      try {
+        // Sessions are taken best first, a tie of equal scores whole (ordered by `tieBreak`), until they could fill what is left.
+        let taken: [string, number, number][] = []
+        let tie: [string, number, number][] = []
+        const flush = (): void => {
+          tie.sort((a, b) => tieBreak(a[0], b[0]))
+          taken.push(...tie)
+          tie = []
+        }
+        for (let next = rows.next(); hits.length < limit; next = rows.next()) {
+          if (next.done === true || (tie.length > 0 && scoreOf(next.value.size) !== tie[0]![2])) {
+            flush()
+            if (taken.length >= limit - hits.length || next.done === true) {
+              this.excerpts(taken, terms, expansions, runs, limit, hits)
+              taken = []
+            }
+            if (next.done === true) break
+          }
+          const { no, size, last, read } = next.value
+          after = last
+          full = read >= this.rankedRows
+          if (seen.has(no)) continue
+          seen.add(no)
+          const id = this.file.idOf(no)
+          if (id !== undefined && admit(id)) tie.push([id, no, scoreOf(size)])
+        }
+      } finally {
+        rows.return?.()
+      }
+    }
+    if (hits.length < limit) {
+      const across = this.acrossSegments(terms, expansions, match, admit, seen).sort(tieBreak)
+      for (const id of across) {
+        const no = this.file.noOf(id)
+        if (no !== undefined) seen.add(no)
+      }
+      this.excerpts(across.flatMap(id => { const no = this.file.noOf(id); return no === undefined ? [] : [[id, no, 0] as [string, number, number]] }), terms, expansions, runs, limit, hits)
+    }
+  }
+
+  /** Moves first, keeping their order otherwise, the hits where the query's words stand together as typed, in a piece of text their excerpt was made from; such a hit's excerpt shows them. */
+  private together(terms: readonly QueryTerm[], hits: ContentHit[]): void {
+    const groups = groupsOf(terms)
+    if (groups.length < 2 || hits.length < 2) return
+    const texts = groups.map(groupText)
+    const whole = texts.reduce((joined, text, n) => (n === 0 ? text : isUnspaced(texts[n - 1]!.at(-1)!) && isUnspaced(text[0]!) ? joined + text : `${joined} ${text}`), '')
+    const phrase: QueryTerm[] = [{ term: whole, prefix: false }]
+    const first: ContentHit[] = []
+    const rest: ContentHit[] = []
+    for (const hit of hits) {
+      const no = this.file.noOf(hit.id)
+      let found: Pick<ContentHit, 'snippet' | 'origin'> | undefined
+      for (const [row, [messages, origins]] of this.unpacked ?? []) {
+        if (no === undefined || Math.floor(row / ROW_SPAN) !== no || found !== undefined) continue
+        const at = messages.findIndex(message => foldedForMatch(message).includes(whole))
+        const snippet = at < 0 ? undefined : snippetOf([messages[at]!], phrase)
+        if (snippet !== undefined) found = excerptAt(snippet, row - no * ROW_SPAN + at, origins[at])
+      }
+      if (found === undefined) rest.push(hit)
+      else first.push({ ...hit, ...found })
+    }
+    hits.splice(0, hits.length, ...first, ...rest)
+  }
+
+  /** Adds to `hits`, until `limit` (at most {@link MAX_PARTIAL} of them), sessions not seen yet that hold some of the query's word groups, ranked by the sum of each held group's rarity (its inverse document frequency, as BM25 weighs a term), then by `tieBreak`; each with the groups it lacks. A group found in more than {@link PARTIAL_ROWS} segments is checked only for the sessions the rarer groups found. */
+  private partial(terms: readonly QueryTerm[], expansions: Expansions, admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, scope: Scope, seen: Set<number>, hits: ContentHit[]): void {
+    const room = Math.min(limit - hits.length, MAX_PARTIAL)
+    if (room <= 0) return
+    const groups = groupsOf(terms)
+    const total = Math.max(1, this.file.size())
+    const { within, only } = scope
+    const sessionsOf = this.file.statement(`SELECT DISTINCT rowid / ${SEGMENT_SPAN} AS no FROM terms WHERE terms MATCH ?${within} LIMIT ?`)
+    const found = new Map<number, { score: number; held: Set<number> }>()
+    const common: number[] = []
+    const weightOf = (sessions: number): number => Math.log(1 + total / Math.max(1, sessions))
+    groups.forEach((group, g) => {
+      const match = matchOf(group, expansions)
+      const rows = (only === undefined ? sessionsOf.all(match, PARTIAL_ROWS + 1) : sessionsOf.all(match, only, PARTIAL_ROWS + 1)) as { no: number }[]
+      if (rows.length > PARTIAL_ROWS && groups.length > 1) {
+        common.push(g)
+        if (g < groups.length - 1 || found.size > 0) return
+      }
+      const weight = weightOf(rows.length)
+      for (const { no } of rows.slice(0, PARTIAL_ROWS)) {
+        if (seen.has(no)) continue
+        const entry = found.get(no) ?? { score: 0, held: new Set<number>() }
+        entry.score += weight
+        entry.held.add(g)
+        found.set(no, entry)
+      }
+    })
+    const ranked = (entries: [number, { score: number; held: Set<number> }][]): [string, number, { score: number; held: Set<number> }][] => entries
+      .flatMap(([no, entry]) => { const id = this.file.idOf(no); return id === undefined || !admit(id) ? [] : [[id, no, entry] as [string, number, typeof entry]] })
+      .sort((a, b) => b[2].score - a[2].score || tieBreak(a[0], b[0]))
+    let candidates = ranked([...found]).slice(0, PARTIAL_CANDIDATES)
+    if (common.length > 0) {
+      const has = this.file.statement('SELECT 1 AS hit FROM terms WHERE terms MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1')
+      for (const [, no, entry] of candidates) {
+        for (const g of common) {
+          if (entry.held.has(g) || has.get(matchOf(groups[g]!, expansions), no * SEGMENT_SPAN, (no + 1) * SEGMENT_SPAN) === undefined) continue
+          entry.held.add(g)
+          entry.score += weightOf(PARTIAL_ROWS)
+        }
+      }
+      candidates = ranked(candidates.map(([, no, entry]) => [no, entry]))
+    }
+    let added = 0
+    for (const [id, no, entry] of candidates) {
+      if (added >= room) break
+      seen.add(no)
+      const held = groups.filter((_, g) => entry.held.has(g))
+      const excerpt = this.partialExcerpt(no, held, expansions)
+      if (excerpt === undefined) continue
+      const missing = groups.filter((group, g) => !entry.held.has(g) || excerpt.apart.has(group)).map(groupText)
+      hits.push({ id, score: entry.score, ...excerpt.hit, missing: [...new Set(missing)] })
+      added += 1
+    }
+  }
+
+  /** The excerpt of a partial match: its first message that holds a held group, from its first {@link MAX_PARTIAL_PIECES} pieces of text, and the held groups that must stand together but were found only apart there. */
+  private partialExcerpt(no: number, held: readonly QueryTerm[][], expansions: Expansions): { hit: Pick<ContentHit, 'snippet' | 'origin'>; apart: Set<readonly QueryTerm[]> } | undefined {
+    const left = new Set(held.filter(isRun))
+    const words = withForms(held.filter(group => !isRun(group)).flat(), expansions)
+    const marked = withForms(held.flat(), expansions)
+    let hit: Pick<ContentHit, 'snippet' | 'origin'> | undefined
+    const from = no * ROW_SPAN
+    const pieces = this.file.statement('SELECT row, body FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?').iterate(from, from + ROW_SPAN, MAX_PARTIAL_PIECES) as Iterator<{ row: number; body: Uint8Array }>
+    try {
+      for (let next = pieces.next(); next.done !== true && (hit === undefined || left.size > 0); next = pieces.next()) {
+        const [messages, origins] = unpack(next.value.body)
+        for (const [n, message] of messages.entries()) {
+          const folded = foldedForMatch(message)
+          let stands = false
+          for (const run of left) {
+            if (!folded.includes(groupText(run))) continue
+            left.delete(run)
+            stands = true
+          }
+          if (hit !== undefined || (!stands && words.length === 0)) continue
+          const snippet = snippetOf([message], stands ? marked : words)
+          if (snippet !== undefined) hit = excerptAt(snippet, next.value.row - from + n, origins[n])
+        }
+      }
+    } finally {
+      pieces.return?.()
+    }
+    return hit === undefined ? undefined : { hit, apart: left }
+  }
+
   /** Adds to `hits`, in order, the candidates whose excerpt can be made (see {@link excerpt}), until `limit`. The pieces each needs are found a few candidates at a time, with one query of `places` per term group. */
   private excerpts(candidates: readonly [id: string, no: number, score: number][], terms: readonly QueryTerm[], expansions: Expansions, runs: readonly Run[], limit: number, hits: ContentHit[]): void {
-    // The excerpt is of the first message that holds the query's first word or run.
+    // The excerpt is of the first message that holds the query's first word or run; it marks the forms asked for too.
+    const marked = withForms(terms, expansions)
     const lead = groupsOf(terms)[0]!
     const leadIsRun = isRun(lead)
     for (let at = 0; at < candidates.length && hits.length < limit;) {
@@ -147,8 +307,8 @@ export class IndexSearch {
       const first = leadIsRun ? whole[0]! : this.located(matchOf(lead, expansions), nos)
       for (const [id, no, score] of take) {
         const excerpt = unplaced.has(no)
-          ? this.excerptByScan(no, terms, runs)
-          : this.excerpt(no, terms, runs.map((run, n) => [run, whole[n]!.get(no)]), first.get(no))
+          ? this.excerptByScan(no, marked, runs)
+          : this.excerpt(no, marked, runs.map((run, n) => [run, whole[n]!.get(no)]), first.get(no))
         if (excerpt !== undefined) hits.push({ id, score, ...excerpt })
       }
     }
@@ -173,8 +333,8 @@ export class IndexSearch {
     for (const no of split) {
       const id = this.file.idOf(no)
       if (id === undefined || seen.has(no) || !admit(id)) continue
-      if (has.get(match, no * ROW_SPAN, (no + 1) * ROW_SPAN) !== undefined) continue
-      if (terms.every(term => has.get(quoted(term, expansions), no * ROW_SPAN, (no + 1) * ROW_SPAN) !== undefined)) out.push(id)
+      if (has.get(match, no * SEGMENT_SPAN, (no + 1) * SEGMENT_SPAN) !== undefined) continue
+      if (terms.every(term => has.get(quoted(term, expansions), no * SEGMENT_SPAN, (no + 1) * SEGMENT_SPAN) !== undefined)) out.push(id)
     }
     return out
   }

@@ -6,13 +6,17 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type { ConversationText } from '../official/conversation.ts'
-import { DEFLATE_LEVEL, PIECE_CHARS, PLACES_FROM, ROW_SPAN } from './index-file.ts'
+import { TEXT_QUALITY, PIECE_CHARS, PLACES_FROM, ROW_SPAN, SEGMENT_SPAN } from './index-file.ts'
 import { digestOf, pack, type StoredPiece } from './stored-text.ts'
 import { visitIndexTerms } from './terms.ts'
+import { stemOf } from './word-forms.ts'
 import type { ContentAppend, ContentEntry } from './worker-protocol.ts'
 
 /** A session written as more segments than this is written again as one. */
-export const MAX_SEGMENTS = 16
+export const MAX_SEGMENTS = SEGMENT_SPAN
+
+/** Words whose stem `forms` is known to hold, kept while the writer runs; emptied once it holds this many. */
+const MAX_KNOWN_FORMS = 200_000
 
 /** What the file holds of a session: its number, messages, their digest and how many segments they were written in. */
 interface KnownSession {
@@ -57,7 +61,9 @@ export class IndexWrites {
   private readonly beforeWrite: () => void
   private readonly guarded: (body: () => void) => void
   private readonly ids: Map<number, string>
-  private readonly statements: Record<'session' | 'upsert' | 'segmentsOf' | 'putSegment' | 'putTerms' | 'dropTerms' | 'dropSegments' | 'putText' | 'dropTexts' | 'putPlace' | 'putInside' | 'dropInside' | 'piecesOf' | 'dropPlace' | 'dropSession' | 'placed' | 'setPlaced' | 'pieceCount', StatementSync>
+  private readonly statements: Record<'session' | 'upsert' | 'segmentsOf' | 'putSegment' | 'putTerms' | 'dropTerms' | 'dropSegments' | 'putText' | 'dropTexts' | 'putPlace' | 'putInside' | 'dropInside' | 'piecesOf' | 'dropPlace' | 'dropSession' | 'placed' | 'setPlaced' | 'pieceCount' | 'putForm', StatementSync>
+  /** Words written to `forms` (see {@link MAX_KNOWN_FORMS}). */
+  private readonly knownForms = new Set<string>()
 
   constructor(target: WriteTarget) {
     this.db = target.db
@@ -84,6 +90,7 @@ export class IndexWrites {
       placed: s('SELECT placed FROM sessions WHERE no = ?'),
       setPlaced: s('UPDATE sessions SET placed = ? WHERE no = ?'),
       pieceCount: s('SELECT count(*) AS n FROM texts WHERE row >= ? AND row < ?'),
+      putForm: s('INSERT OR IGNORE INTO forms(stem, word) VALUES (?, ?)'),
     }
   }
 
@@ -142,13 +149,12 @@ export class IndexWrites {
     this.beforeWrite()
     this.statements.setPlaced.run(withPlaces ? 1 : 0, row.no)
     if (added === 0) return
-    const rowid = row.no * ROW_SPAN + from
+    const rowid = row.no * SEGMENT_SPAN + segments - 1
     // Terms are gathered per piece first (a term repeats far more often within a piece than across pieces), then once per piece into the segment's.
     const terms = new Set<string>()
     let piece: StoredPiece = [[], []]
     let pieceWords = new Set<string>()
     let piecePairs = new Set<string>()
-    let pieceThrees = new Set<string>()
     let pieceAt = from
     let chars = 0
     const putPiece = (): void => {
@@ -162,9 +168,8 @@ export class IndexWrites {
         terms.add(term)
       }
       for (const term of piecePairs) terms.add(term)
-      for (const term of pieceThrees) terms.add(term)
       this.beforeWrite()
-      this.statements.putText.run(row.no * ROW_SPAN + pieceAt, pack(piece, DEFLATE_LEVEL))
+      this.statements.putText.run(row.no * ROW_SPAN + pieceAt, pack(piece, TEXT_QUALITY))
       if (!withPlaces) return
       this.beforeWrite()
       this.statements.putPlace.run(row.no * ROW_SPAN + pieceAt, placed.join(' '))
@@ -179,15 +184,12 @@ export class IndexWrites {
         piece = [[], []]
         pieceWords = new Set()
         piecePairs = new Set()
-        pieceThrees = new Set()
         pieceAt = n
         chars = 0
       }
-      // Runs of three are left out of `places`: a run's pairs find its pieces there.
       visitIndexTerms(message, (term, kind) => {
         if (kind === 'pair') piecePairs.add(term)
-        else if (kind !== 'three') pieceWords.add(term)
-        else pieceThrees.add(term)
+        else pieceWords.add(term)
       })
       const origin = entry.origins?.[n - offset]
       piece[0].push(message)
@@ -195,10 +197,24 @@ export class IndexWrites {
       chars += message.length
     }
     putPiece()
+    this.putForms(terms)
     this.beforeWrite()
     this.statements.putSegment.run(rowid, terms.size)
     this.beforeWrite()
     this.statements.putTerms.run(rowid, [...terms].join(' '))
+  }
+
+  /** Records, for each English word of a segment whose stem differs from it, that the stem has this form (a word once recorded stays: a form no text holds any more matches nothing). */
+  private putForms(terms: ReadonlySet<string>): void {
+    for (const word of terms) {
+      if (this.knownForms.has(word)) continue
+      const stem = stemOf(word)
+      if (stem === undefined || stem === word) continue
+      if (this.knownForms.size >= MAX_KNOWN_FORMS) this.knownForms.clear()
+      this.beforeWrite()
+      this.statements.putForm.run(stem, word)
+      this.knownForms.add(word)
+    }
   }
 
   /** Forgets a session. */
@@ -217,13 +233,13 @@ export class IndexWrites {
   }
 
   private dropSessionText(no: number): void {
-    const rows = this.statements.segmentsOf.all(no * ROW_SPAN, (no + 1) * ROW_SPAN) as { row: number }[]
+    const rows = this.statements.segmentsOf.all(no * SEGMENT_SPAN, (no + 1) * SEGMENT_SPAN) as { row: number }[]
     for (const { row } of rows) {
       this.beforeWrite()
       this.statements.dropTerms.run(row)
     }
     this.beforeWrite()
-    this.statements.dropSegments.run(no * ROW_SPAN, (no + 1) * ROW_SPAN)
+    this.statements.dropSegments.run(no * SEGMENT_SPAN, (no + 1) * SEGMENT_SPAN)
     for (const { row } of this.statements.piecesOf.all(no * ROW_SPAN, (no + 1) * ROW_SPAN) as { row: number }[]) {
       this.beforeWrite()
       this.statements.dropPlace.run(row)
@@ -243,6 +259,8 @@ export class IndexWrites {
         this.beforeWrite()
         this.db.exec('COMMIT')
       } catch (error) {
+        // Forms this transaction wrote are rolled back with it: they are written again next time.
+        this.knownForms.clear()
         try {
           this.db.exec('ROLLBACK')
         } catch {

@@ -2,16 +2,18 @@
  * The FTS5 MATCH expressions a query's terms become: every term needed, quoted, a prefix starred.
  * @module @wishp3/dsh-sessions/host/search/match-expression
  */
-import { isUnspaced, pairsOf, type QueryTerm } from './terms.ts'
+import { isUnspaced, type QueryTerm } from './terms.ts'
 
-/** The index terms each prefix of a query stands for, where they are few enough to be asked one by one (see `prefix-expansion.ts`); a prefix not listed is asked as a prefix. */
+/** The index terms a query's term stands for: a prefix's terms, where they are few enough to be asked one by one (see `prefix-expansion.ts`), or a word's other forms (see `word-forms.ts`); a term not listed is asked as it is. */
 export type Expansions = ReadonlyMap<string, readonly string[]>
 
-/** A term as FTS5 asks for it: quoted (terms hold only letters, marks and digits); a prefix one starred, or, where its index terms are known, as those terms (either of them matches). */
-export function quoted({ term, prefix }: QueryTerm, expansions?: Expansions): string {
-  const words = prefix ? expansions?.get(term) : undefined
-  if (words === undefined || words.length === 0) return `"${term}"${prefix ? '*' : ''}`
-  return `(${words.map(word => `"${word}"`).join(' OR ')})`
+/** A term as FTS5 asks for it: quoted (terms hold only letters, marks and digits); a prefix starred, or, where its index terms are known, as those terms; where the word has other forms the index holds (kept under `form:<term>`), as any of them too. */
+export function quoted({ term, prefix, exact }: QueryTerm, expansions?: Expansions): string {
+  const listed = prefix ? expansions?.get(term) : undefined
+  const forms = exact === true ? undefined : expansions?.get(`form:${term}`)
+  const asked = listed !== undefined && listed.length > 0 ? listed.map(word => `"${word}"`) : [`"${term}"${prefix ? '*' : ''}`]
+  for (const form of forms ?? []) if (listed?.includes(form) !== true) asked.push(`"${form}"`)
+  return listed !== undefined && listed.length > 0 || asked.length > 1 ? `(${asked.join(' OR ')})` : asked[0]!
 }
 
 /** The query's terms, those of one Chinese or Japanese run together (in order). */
@@ -25,27 +27,21 @@ export function groupsOf(terms: readonly QueryTerm[]): QueryTerm[][] {
   return groups
 }
 
-/** A Chinese or Japanese run of three or more characters that a query holds: the text it stands for, and its pairs. `terms` finds it by its runs of three, `places` (which holds pairs only) by its pairs; neither tells where they stand, so that the run stands whole is checked in the text. */
+/** A group of a query's terms that must stand together in a message: a Chinese or Japanese word of three or more characters (its pairs), or a quoted phrase (its words). The index tells only that the terms occur, not where, so that the group stands whole is checked in the text. */
 export interface Run {
+  /** The folded text a message must hold. */
   readonly text: string
   readonly terms: readonly QueryTerm[]
 }
 
-/** The query's runs of three or more characters, in order: each a group of runs of three. */
-export function runsOf(terms: readonly QueryTerm[]): Run[] {
-  return groupsOf(terms).filter(isRun).map(group => {
-    const text = group.map(({ term }, n) => (n === 0 ? term : [...term].at(-1)!)).join('')
-    return { text, terms: pairsOf(text).map(term => ({ term, prefix: false })) }
-  })
+/** The text a group stands for: a phrase as quoted, a word from its overlapping pairs. */
+export function groupText(group: readonly QueryTerm[]): string {
+  return group[0]!.phrase ?? group.map(({ term }, n) => (n === 0 ? term : [...term].at(-1)!)).join('')
 }
 
-/** The query's terms with each run of three or more characters as its pairs, for a file without runs of three. */
-export function asPairs(terms: readonly QueryTerm[]): QueryTerm[] {
-  return groupsOf(terms).flatMap((group, n) => {
-    if (!isRun(group)) return group
-    const text = group.map(({ term }, k) => (k === 0 ? term : [...term].at(-1)!)).join('')
-    return pairsOf(text).map(term => ({ term, prefix: false, run: -1 - n }))
-  })
+/** The query's groups that must stand together, in order. */
+export function runsOf(terms: readonly QueryTerm[]): Run[] {
+  return groupsOf(terms).filter(isRun).map(group => ({ text: groupText(group), terms: group.map(({ term, prefix, exact }) => ({ term, prefix, ...(exact === true ? { exact } : {}) })) }))
 }
 
 /** Whether a group of the query's terms is a run of three or more unspaced characters. */

@@ -9,7 +9,7 @@ import type { StatementSync } from 'node:sqlite'
 import type { Snippet } from '../../shared/wire.ts'
 import type { ConversationText, MessageOrigin } from '../official/conversation.ts'
 import { ROW_SPAN } from './index-file.ts'
-import { asPairs, type Expansions, groupsOf, isRun, matchOf, runsOf } from './match-expression.ts'
+import { type Expansions, groupsOf, isRun, matchOf, runsOf } from './match-expression.ts'
 import { matchCount, snippetOf } from './snippet.ts'
 import { unpack } from './stored-text.ts'
 import type { QueryTerm } from './terms.ts'
@@ -60,7 +60,7 @@ function scoreOf(count: number, length: number): number {
 export function searchMessages(file: SearchedSession, no: number, placed: boolean, asked: readonly QueryTerm[], expansions: Expansions, limit: number): SessionMatches {
   const from = no * ROW_SPAN
   const rows = placed
-    ? piecesApart(file, from, asPairs(asked), expansions)
+    ? piecesApart(file, from, asked, expansions)
     : file.statement('SELECT row FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?').all(from, from + ROW_SPAN, MAX_SEARCHED_PIECES + 1) as { row: number }[]
   const words = groupsOf(asked).filter(group => !isRun(group)).flat()
   const runs = runsOf(asked).map(run => run.text)

@@ -11,7 +11,6 @@ import { IndexDamagedError, isBusy, isDamaged, openIndexFile, removeIndexFile, R
 import { IndexWrites } from './index-writes.ts'
 import { type ExpectedFile, indexFileProblem } from './index-health.ts'
 import { type AdmittedRows, type ContentHit, IndexSearch, RANKED_ROWS } from './index-search.ts'
-import { asPairs } from './match-expression.ts'
 import { searchMessages, type SessionMatches } from './message-search.ts'
 import { expansionsOf, prefixEnd } from './prefix-expansion.ts'
 import type { SqliteModule } from './sqlite-capability.ts'
@@ -97,6 +96,7 @@ export class SqliteIndex {
       split: this.statements.split,
       unplaced: nos => new Set((this.statements.unplaced.all(JSON.stringify(nos)) as { no: number }[]).map(({ no }) => no)),
       vocabulary: (prefix, limit) => this.termsStarting(prefix, limit),
+      forms: (stem, limit) => (this.statement('SELECT word FROM forms WHERE stem = ? ORDER BY word LIMIT ?').all(stem, limit) as { word: string }[]).map(({ word }) => word),
     }, { rankedRows: options.rankedRows ?? RANKED_ROWS })
   }
 
@@ -307,7 +307,7 @@ export class SqliteIndex {
     if (terms.length === 0 || limit <= 0) return { matches: [], more: false }
     return this.guarded(() => {
       const placed = (this.statements.placed.get(no) as { placed: number } | undefined)?.placed !== 0
-      const expansions = expansionsOf(asPairs(terms), (prefix, most) => this.termsStarting(prefix, most))
+      const expansions = expansionsOf(terms, (prefix, most) => this.termsStarting(prefix, most))
       return searchMessages({ statement: sql => this.statement(sql) }, no, placed, terms, expansions, limit)
     })
   }

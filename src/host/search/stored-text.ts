@@ -1,11 +1,11 @@
 /**
  * Message text as the index stores it: consecutive messages of a session, with the log event each came
- * from, in deflate-compressed pieces of about {@link PIECE_CHARS} characters (see `index-file.ts`),
+ * from, in Brotli-compressed pieces of about {@link PIECE_CHARS} characters (see `index-file.ts`),
  * and the digest that tells whether a session's earlier messages changed.
  * @module @wishp3/dsh-sessions/host/search/stored-text
  */
 import { createHash } from 'node:crypto'
-import { deflateRawSync, inflateRawSync } from 'node:zlib'
+import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib'
 import type { MessageRole } from '../official/conversation.ts'
 
 /** A digest of a session's messages, taken as they come: the same digest whether they come at once or a few at a time. */
@@ -44,7 +44,7 @@ export class UnpackError extends Error {}
 export function unpack(blob: Uint8Array): StoredPiece {
   let value: unknown
   try {
-    value = JSON.parse(inflateRawSync(blob).toString('utf8'))
+    value = JSON.parse(brotliDecompressSync(blob).toString('utf8'))
   } catch (error) {
     throw new UnpackError(`a stored piece of text does not unpack: ${error instanceof Error ? error.message : String(error)}`)
   }
@@ -52,7 +52,8 @@ export function unpack(blob: Uint8Array): StoredPiece {
   return value as StoredPiece
 }
 
-/** A piece of text packed for storing. */
-export function pack(piece: StoredPiece, level: number): Uint8Array {
-  return deflateRawSync(JSON.stringify(piece), { level })
+/** A piece of text packed for storing, at a Brotli `quality` (0–11). */
+export function pack(piece: StoredPiece, quality: number): Uint8Array {
+  const json = Buffer.from(JSON.stringify(piece))
+  return brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: json.length } })
 }
