@@ -38,6 +38,8 @@ export interface Snippet {
   readonly marks: readonly (readonly [number, number])[]
   /** The number (from 1) of the message the excerpt is from, among the session's own messages and reply texts in order. */
   readonly message?: number
+  /** For a session that holds only some of the query's words: the words it lacks, as the query has them (folded). */
+  readonly missing?: readonly string[]
 }
 
 export interface Candidate {

@@ -1,4 +1,4 @@
-/** Terms: words, CJK pairs and runs of three, folding, and the bounds of a query. */
+/** Terms: words, CJK pairs, folding, a query's words, Chinese words and phrases, and the bounds of a query. */
 import { describe, expect, it } from 'vitest'
 import { snippetOf } from '../../src/host/search/snippet.ts'
 import { fold, indexTerms, queryTerms } from '../../src/host/search/terms.ts'
@@ -9,13 +9,13 @@ describe('terms', () => {
     expect(fold('ガス')).not.toBe(fold('カス'))
   })
 
-  it('cut unspaced runs into pairs and runs of three with the last character on its own, and keep other words whole', () => {
-    expect(indexTerms('发布流程 and API调用')).toEqual(['发布', '发布流', '布流', '布流程', '流程', '程', 'and', 'api', '调用', '用'])
+  it('cut unspaced runs into pairs with the last character on its own, and keep other words whole', () => {
+    expect(indexTerms('发布流程 and API调用')).toEqual(['发布', '布流', '流程', '程', 'and', 'api', '调用', '用'])
     expect(indexTerms('e-mail 2026')).toEqual(['e', 'mail', '2026'])
   })
 
   it('cut Japanese kana and kanji the same way, so a phrase inside a sentence is found', () => {
-    expect(indexTerms('デプロイ手順')).toEqual(['デプ', 'デプロ', 'プロ', 'プロイ', 'ロイ', 'ロイ手', 'イ手', 'イ手順', '手順', '順'])
+    expect(indexTerms('デプロイ手順')).toEqual(['デプ', 'プロ', 'ロイ', 'イ手', '手順', '順'])
     const snippet = snippetOf(['本番のデプロイ手順を確認しました'], queryTerms('デプロイ'))!
     expect(snippet.marks.map(([start, end]) => snippet.text.slice(start, end))).toEqual(['デプロイ'])
   })
@@ -25,24 +25,45 @@ describe('terms', () => {
     const ascii = 'Hello_World x86-64 ABC123 path/to:file.ts e-mail 2026 CamelCase'
     expect(indexTerms(ascii)).toEqual(indexTerms(`${ascii} 中`).filter(term => term !== '中'))
     expect(indexTerms(ascii)).toEqual(['hello', 'world', 'x86', '64', 'abc123', 'path', 'to', 'file', 'ts', 'e', 'mail', '2026', 'camelcase'])
-    // A character of two units sends a run down the array path: pairs and runs of three are of characters, not units.
-    expect(indexTerms('灰度𠀀')).toEqual(['灰度', '灰度𠀀', '度𠀀', '𠀀'])
+    // A character of two units sends a run down the array path: pairs are of characters, not units.
+    expect(indexTerms('灰度𠀀')).toEqual(['灰度', '度𠀀', '𠀀'])
     expect(indexTerms('灰度')).toEqual(['灰度', '度'])
     expect(indexTerms('灰')).toEqual(['灰'])
   })
 
-  it('need every word of a query, the last one as a prefix, and runs of three (or a pair) for unspaced text', () => {
+  it('need every word of a query, the last one as a prefix unless a space ends the query', () => {
     expect(queryTerms('Billing Migr')).toEqual([{ term: 'billing', prefix: false }, { term: 'migr', prefix: true }])
-    expect(queryTerms('灰度策略')).toEqual([{ term: '灰度策', prefix: false, run: 0 }, { term: '度策略', prefix: false, run: 0 }])
-    expect(queryTerms('灰度策')).toEqual([{ term: '灰度策', prefix: false }])
+    expect(queryTerms('Billing Migr ')).toEqual([{ term: 'billing', prefix: false }, { term: 'migr', prefix: false }])
     expect(queryTerms('灰度 rollout 策略')).toEqual([{ term: '灰度', prefix: false }, { term: 'rollout', prefix: false }, { term: '策略', prefix: false }])
     expect(queryTerms('灰')).toEqual([{ term: '灰', prefix: true }])
   })
 
-  it('search no content for an empty query, one Latin letter, or an overlong one', () => {
+  it('split a Chinese or Japanese run into its words, each standing alone; a word of three characters or more as its pairs standing together', () => {
+    expect(queryTerms('签名校验')).toEqual([{ term: '签名', prefix: false }, { term: '校验', prefix: false }])
+    expect(queryTerms('灰度策略')).toEqual([{ term: '灰度', prefix: false }, { term: '策略', prefix: false }])
+    // A particle alone is left out; another single character joins the word before it.
+    expect(queryTerms('校验用户的权限').map(({ term }) => term)).toEqual(['校验', '用户', '权限'])
+    expect(queryTerms('数据库连接')).toEqual([{ term: '数据', prefix: false, run: 0 }, { term: '据库', prefix: false, run: 0 }, { term: '连接', prefix: false }])
+    expect(queryTerms('データベースの接続').map(({ term, run }) => [term, run])).toEqual([['デー', 0], ['ータ', 0], ['タベ', 0], ['ベー', 0], ['ース', 0], ['接続', undefined]])
+  })
+
+  it('ask a quoted phrase as its words, exact, standing together; an unbalanced quote as plain words', () => {
+    expect(queryTerms('"Connection reset" nginx')).toEqual([
+      { term: 'connection', prefix: false, run: 0, exact: true, phrase: 'connection reset' },
+      { term: 'reset', prefix: false, run: 0, exact: true },
+      { term: 'nginx', prefix: true },
+    ])
+    expect(queryTerms('"failed"')).toEqual([{ term: 'failed', prefix: false, exact: true }])
+    expect(queryTerms('"灰度策略"')).toEqual([{ term: '灰度', prefix: false, run: 0, exact: true, phrase: '灰度策略' }, { term: '度策', prefix: false, run: 0, exact: true }, { term: '策略', prefix: false, run: 0, exact: true }])
+    expect(queryTerms('"connection reset')).toEqual([{ term: 'connection', prefix: false }, { term: 'reset', prefix: true }])
+    expect(queryTerms('"""')).toEqual([])
+  })
+
+  it('search no content for an empty query, one Latin letter, or an overlong one; keep the first 16 terms of a long one', () => {
     expect(queryTerms('')).toEqual([])
     expect(queryTerms('b')).toEqual([])
-    expect(queryTerms('a b c d e f g h i j k l m n o p q')).toEqual([])
     expect(queryTerms('x'.repeat(300))).toEqual([])
+    expect(queryTerms('aa bb cc dd ee ff gg hh ii jj kk ll mm nn oo pp qq rr').map(({ term }) => term)).toEqual('aa bb cc dd ee ff gg hh ii jj kk ll mm nn oo pp'.split(' '))
+    expect(queryTerms('kiwi kiwi kiwi')).toEqual([{ term: 'kiwi', prefix: false }, { term: 'kiwi', prefix: true }])
   })
 })

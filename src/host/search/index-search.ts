@@ -13,6 +13,7 @@ import { ROW_SPAN, SEGMENT_SPAN } from './index-file.ts'
 import { type Expansions, groupsOf, groupText, isRun, matchOf, quoted, type Run, runsOf } from './match-expression.ts'
 import { expansionsOf, type Vocabulary } from './prefix-expansion.ts'
 import { type Forms, formsOf, withForms } from './form-expansion.ts'
+import { addPartialMatches } from './partial-matches.ts'
 import { snippetOf } from './snippet.ts'
 import { type StoredPiece, UnpackError, unpack } from './stored-text.ts'
 import { foldedForMatch, isUnspaced, type QueryTerm } from './terms.ts'
@@ -24,27 +25,18 @@ export interface ContentHit {
   readonly snippet: Snippet
   /** The log event of the message the excerpt is from, where the index knows it. */
   readonly origin?: MessageOrigin
-  /** For a session that holds only some of the query's words: those it lacks, as the query has them (folded). */
-  readonly missing?: readonly string[]
 }
 
 /** The SQL that keeps a query to the admitted sessions' segment rows, and its parameter. */
-interface Scope {
+export interface Scope {
   readonly within: string
   readonly only: string | undefined
 }
 
-/** Most sessions a query's partial matches add. */
-export const MAX_PARTIAL = 20
+/** Pieces of text, besides the excerpt's, where a hit's words are looked for standing together. */
+const TOGETHER_PIECES = 4
 
-/** Sessions a partial match's word group is read for at most; a group in more is common, and checked only for the candidates the rarer groups found. */
-export const PARTIAL_ROWS = 4_000
 
-/** Candidates of partial matches ranked (their common groups checked) at most. */
-const PARTIAL_CANDIDATES = 200
-
-/** Pieces of text a partial match's excerpt reads at most. */
-const MAX_PARTIAL_PIECES = 16
 
 /** Matching segment rows ranked together: a query ranks the first this many (in row order), takes what it needs, and only then reads more. */
 export const RANKED_ROWS = 1_000
@@ -55,7 +47,7 @@ function scoreOf(size: number): number {
 }
 
 /** A hit's excerpt of the message at `index` (from 0), with its origin where known. */
-function excerptAt(snippet: Snippet, index: number, origin: StoredPiece[1][number] | undefined): Pick<ContentHit, 'snippet' | 'origin'> {
+export function excerptAt(snippet: Snippet, index: number, origin: StoredPiece[1][number] | undefined): Pick<ContentHit, 'snippet' | 'origin'> {
   return { snippet: { ...snippet, message: index + 1 }, ...(origin === null || origin === undefined || origin[0] < 0 ? {} : { origin: { seq: origin[0], time: origin[1], role: origin[2] } }) }
 }
 
@@ -115,7 +107,7 @@ export class IndexSearch {
       this.gather(terms, prefixes, admit, limit, tieBreak, scope, seen, hits)
       this.together(terms, hits)
       if (hits.length < limit && forms.size > 0) this.gather(terms, new Map([...prefixes, ...forms]), admit, limit, tieBreak, scope, seen, hits)
-      if (hits.length < limit && groupsOf(terms).length > 1) this.partial(terms, new Map([...prefixes, ...forms]), admit, limit, tieBreak, scope, seen, hits)
+      if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, terms, new Map([...prefixes, ...forms]), { admit, limit, tieBreak, scope }, seen, hits)
     } finally {
       this.unpacked = undefined
     }
@@ -192,104 +184,31 @@ export class IndexSearch {
     const phrase: QueryTerm[] = [{ term: whole, prefix: false }]
     const first: ContentHit[] = []
     const rest: ContentHit[] = []
+    const near = this.file.statement('SELECT row FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?')
+    const holding = this.file.statement('SELECT max(row) AS row FROM texts WHERE row >= ? AND row <= ?')
     for (const hit of hits) {
       const no = this.file.noOf(hit.id)
       let found: Pick<ContentHit, 'snippet' | 'origin'> | undefined
-      for (const [row, [messages, origins]] of this.unpacked ?? []) {
-        if (no === undefined || Math.floor(row / ROW_SPAN) !== no || found !== undefined) continue
+      if (no === undefined) {
+        rest.push(hit)
+        continue
+      }
+      // The piece the excerpt is from, and the session's first few.
+      const from = no * ROW_SPAN
+      const excerptRow = (holding.get(from, from + (hit.snippet.message ?? 1) - 1) as { row: number | null } | undefined)?.row
+      const rows = new Set([...(excerptRow === null || excerptRow === undefined ? [] : [excerptRow]), ...(near.all(from, from + ROW_SPAN, TOGETHER_PIECES) as { row: number }[]).map(({ row }) => row)])
+      for (const row of rows) {
+        const [messages, origins] = this.piece(row)
         const at = messages.findIndex(message => foldedForMatch(message).includes(whole))
         const snippet = at < 0 ? undefined : snippetOf([messages[at]!], phrase)
-        if (snippet !== undefined) found = excerptAt(snippet, row - no * ROW_SPAN + at, origins[at])
+        if (snippet === undefined) continue
+        found = excerptAt(snippet, row - from + at, origins[at])
+        break
       }
       if (found === undefined) rest.push(hit)
       else first.push({ ...hit, ...found })
     }
     hits.splice(0, hits.length, ...first, ...rest)
-  }
-
-  /** Adds to `hits`, until `limit` (at most {@link MAX_PARTIAL} of them), sessions not seen yet that hold some of the query's word groups, ranked by the sum of each held group's rarity (its inverse document frequency, as BM25 weighs a term), then by `tieBreak`; each with the groups it lacks. A group found in more than {@link PARTIAL_ROWS} segments is checked only for the sessions the rarer groups found. */
-  private partial(terms: readonly QueryTerm[], expansions: Expansions, admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, scope: Scope, seen: Set<number>, hits: ContentHit[]): void {
-    const room = Math.min(limit - hits.length, MAX_PARTIAL)
-    if (room <= 0) return
-    const groups = groupsOf(terms)
-    const total = Math.max(1, this.file.size())
-    const { within, only } = scope
-    const sessionsOf = this.file.statement(`SELECT DISTINCT rowid / ${SEGMENT_SPAN} AS no FROM terms WHERE terms MATCH ?${within} LIMIT ?`)
-    const found = new Map<number, { score: number; held: Set<number> }>()
-    const common: number[] = []
-    const weightOf = (sessions: number): number => Math.log(1 + total / Math.max(1, sessions))
-    groups.forEach((group, g) => {
-      const match = matchOf(group, expansions)
-      const rows = (only === undefined ? sessionsOf.all(match, PARTIAL_ROWS + 1) : sessionsOf.all(match, only, PARTIAL_ROWS + 1)) as { no: number }[]
-      if (rows.length > PARTIAL_ROWS && groups.length > 1) {
-        common.push(g)
-        if (g < groups.length - 1 || found.size > 0) return
-      }
-      const weight = weightOf(rows.length)
-      for (const { no } of rows.slice(0, PARTIAL_ROWS)) {
-        if (seen.has(no)) continue
-        const entry = found.get(no) ?? { score: 0, held: new Set<number>() }
-        entry.score += weight
-        entry.held.add(g)
-        found.set(no, entry)
-      }
-    })
-    const ranked = (entries: [number, { score: number; held: Set<number> }][]): [string, number, { score: number; held: Set<number> }][] => entries
-      .flatMap(([no, entry]) => { const id = this.file.idOf(no); return id === undefined || !admit(id) ? [] : [[id, no, entry] as [string, number, typeof entry]] })
-      .sort((a, b) => b[2].score - a[2].score || tieBreak(a[0], b[0]))
-    let candidates = ranked([...found]).slice(0, PARTIAL_CANDIDATES)
-    if (common.length > 0) {
-      const has = this.file.statement('SELECT 1 AS hit FROM terms WHERE terms MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1')
-      for (const [, no, entry] of candidates) {
-        for (const g of common) {
-          if (entry.held.has(g) || has.get(matchOf(groups[g]!, expansions), no * SEGMENT_SPAN, (no + 1) * SEGMENT_SPAN) === undefined) continue
-          entry.held.add(g)
-          entry.score += weightOf(PARTIAL_ROWS)
-        }
-      }
-      candidates = ranked(candidates.map(([, no, entry]) => [no, entry]))
-    }
-    let added = 0
-    for (const [id, no, entry] of candidates) {
-      if (added >= room) break
-      seen.add(no)
-      const held = groups.filter((_, g) => entry.held.has(g))
-      const excerpt = this.partialExcerpt(no, held, expansions)
-      if (excerpt === undefined) continue
-      const missing = groups.filter((group, g) => !entry.held.has(g) || excerpt.apart.has(group)).map(groupText)
-      hits.push({ id, score: entry.score, ...excerpt.hit, missing: [...new Set(missing)] })
-      added += 1
-    }
-  }
-
-  /** The excerpt of a partial match: its first message that holds a held group, from its first {@link MAX_PARTIAL_PIECES} pieces of text, and the held groups that must stand together but were found only apart there. */
-  private partialExcerpt(no: number, held: readonly QueryTerm[][], expansions: Expansions): { hit: Pick<ContentHit, 'snippet' | 'origin'>; apart: Set<readonly QueryTerm[]> } | undefined {
-    const left = new Set(held.filter(isRun))
-    const words = withForms(held.filter(group => !isRun(group)).flat(), expansions)
-    const marked = withForms(held.flat(), expansions)
-    let hit: Pick<ContentHit, 'snippet' | 'origin'> | undefined
-    const from = no * ROW_SPAN
-    const pieces = this.file.statement('SELECT row, body FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?').iterate(from, from + ROW_SPAN, MAX_PARTIAL_PIECES) as Iterator<{ row: number; body: Uint8Array }>
-    try {
-      for (let next = pieces.next(); next.done !== true && (hit === undefined || left.size > 0); next = pieces.next()) {
-        const [messages, origins] = unpack(next.value.body)
-        for (const [n, message] of messages.entries()) {
-          const folded = foldedForMatch(message)
-          let stands = false
-          for (const run of left) {
-            if (!folded.includes(groupText(run))) continue
-            left.delete(run)
-            stands = true
-          }
-          if (hit !== undefined || (!stands && words.length === 0)) continue
-          const snippet = snippetOf([message], stands ? marked : words)
-          if (snippet !== undefined) hit = excerptAt(snippet, next.value.row - from + n, origins[n])
-        }
-      }
-    } finally {
-      pieces.return?.()
-    }
-    return hit === undefined ? undefined : { hit, apart: left }
   }
 
   /** Adds to `hits`, in order, the candidates whose excerpt can be made (see {@link excerpt}), until `limit`. The pieces each needs are found a few candidates at a time, with one query of `places` per term group. */
