@@ -105,18 +105,21 @@ describe('content candidates through the route', () => {
     expect(rare.map(row => [row.sessionId, rare[0]!.snippet!.text])).toEqual([[id(2), 'Where are the invoices kept?']])
   })
 
-  it('need every word, take the last as a prefix, and match accents and Chinese without spaces', async () => {
+  it('find every word first, take the last as a prefix, match accents and Chinese words in any order, then name what a partial match lacks', async () => {
     const { search } = await searchHost()
-    expect((await search('billing migration')).map(row => row.sessionId)).toEqual([id(3)])
-    expect((await search('freeze win')).map(row => row.sessionId)).toEqual([id(3)])
-    expect((await search('migr')).map(row => row.sessionId)).toEqual([id(3)])
-    expect((await search('geneve')).map(row => row.sessionId)).toEqual([id(7)])
+    const whole = async (query: string) => (await search(query)).filter(row => row.snippet?.missing === undefined).map(row => row.sessionId)
+    expect(await whole('billing migration')).toEqual([id(3)])
+    expect(await whole('freeze win')).toEqual([id(3)])
+    expect(await whole('migr')).toEqual([id(3)])
+    expect(await whole('geneve')).toEqual([id(7)])
+    // A session with one of the words follows, saying which one it lacks.
+    expect((await search('billing migration')).map(row => [row.sessionId, row.snippet?.missing])).toEqual([[id(3), undefined], [id(4), ['migration']]])
     const chinese = await search('灰度策略')
     expect(chinese.map(row => row.sessionId)).toEqual([id(5)])
     // From the phrase the match stands in, so it shows near the start of the row without a broken word before it.
     expect(chinese[0]!.snippet!.text).toMatch(/^(…)?[^…]{0,16}灰度策略/)
     expect(chinese[0]!.snippet!.text).not.toMatch(/^…(和|程|流)/)
-    expect(await search('策略灰度')).toEqual([])
+    expect((await search('策略灰度')).map(row => row.sessionId)).toEqual([id(5)])
   })
 
   it('hold the scope: another workspace is neither listed nor excerpted, and the current session never is', async () => {
@@ -129,7 +132,7 @@ describe('content candidates through the route', () => {
     expect(body).not.toContain(TARGET)
     await post(url, 'settings', { scope: 'all' })
     expect((await search('zanzibar')).map(row => row.sessionId)).toEqual([id(6)])
-    expect((await search('billing migration')).map(row => row.sessionId).sort()).toEqual([id(3), id(6)])
+    expect((await search('billing migration')).filter(row => row.snippet?.missing === undefined).map(row => row.sessionId).sort()).toEqual([id(3), id(6)])
   })
 
   it('order equally good content matches newest first', async () => {

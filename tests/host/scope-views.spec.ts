@@ -157,7 +157,8 @@ describe('content queries in a scope kept by the worker', () => {
 
   it('in the sidebar, leave out the title matches and still fill the page', async () => {
     const { index, content, searches } = await setup()
-    expect((await searchSidebar(index, content, 'plans quetzal', 10)).matches).toEqual([])
+    // No session holds both words: what holds one of them says which it lacks.
+    expect((await searchSidebar(index, content, 'plans quetzal', 10)).matches.filter(match => match.snippet?.missing === undefined)).toEqual([])
     const quetzal = await until(() => searchSidebar(index, content, 'quetzal', 10), answer => answer.matches.length === 3)
     expect(quetzal.matches.map(match => match.session.id).sort()).toEqual([id(2), id(3), id(4)])
     const kiwi = await searchSidebar(index, content, 'kiwi', 10)

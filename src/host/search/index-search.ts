@@ -6,32 +6,17 @@
  * positions).
  * @module @wishp3/dsh-sessions/host/search/index-search
  */
-import type { StatementSync } from 'node:sqlite'
-import type { Snippet } from '../../shared/wire.ts'
-import type { MessageOrigin } from '../official/conversation.ts'
 import { ROW_SPAN, SEGMENT_SPAN } from './index-file.ts'
 import { type Expansions, groupsOf, groupText, isRun, matchOf, quoted, type Run, runsOf } from './match-expression.ts'
-import { expansionsOf, type Vocabulary } from './prefix-expansion.ts'
-import { type Forms, formsOf, withForms } from './form-expansion.ts'
+import { expansionsOf } from './prefix-expansion.ts'
+import { formsOf, withForms } from './form-expansion.ts'
 import { addPartialMatches } from './partial-matches.ts'
+import { type AdmittedRows, type ContentHit, excerptAt, type Scope, type SearchedIndex } from './searched-index.ts'
 import { snippetOf } from './snippet.ts'
 import { type StoredPiece, UnpackError, unpack } from './stored-text.ts'
 import { foldedForMatch, isUnspaced, type QueryTerm } from './terms.ts'
 
-/** One session found by its text. */
-export interface ContentHit {
-  readonly id: string
-  readonly score: number
-  readonly snippet: Snippet
-  /** The log event of the message the excerpt is from, where the index knows it. */
-  readonly origin?: MessageOrigin
-}
-
-/** The SQL that keeps a query to the admitted sessions' segment rows, and its parameter. */
-export interface Scope {
-  readonly within: string
-  readonly only: string | undefined
-}
+export type { AdmittedRows, ContentHit, SearchedIndex } from './searched-index.ts'
 
 /** Pieces of text, besides the excerpt's, where a hit's words are looked for standing together. */
 const TOGETHER_PIECES = 4
@@ -44,36 +29,6 @@ export const RANKED_ROWS = 1_000
 /** A matching segment's score: BM25 where every term of the query occurs, once. FTS5 keeps no term counts with `detail=none` (its `bm25()` gives 0), and every answer holds the same terms, so BM25's order is that of the segment's length in distinct terms, shortest first. */
 function scoreOf(size: number): number {
   return 1 / (1 + size)
-}
-
-/** A hit's excerpt of the message at `index` (from 0), with its origin where known. */
-export function excerptAt(snippet: Snippet, index: number, origin: StoredPiece[1][number] | undefined): Pick<ContentHit, 'snippet' | 'origin'> {
-  return { snippet: { ...snippet, message: index + 1 }, ...(origin === null || origin === undefined || origin[0] < 0 ? {} : { origin: { seq: origin[0], time: origin[1], role: origin[2] } }) }
-}
-
-/** The only sessions whose rows a query reads: their ids, or a temporary table of their session numbers (see `held-scopes.ts`). */
-export type AdmittedRows = readonly string[] | { readonly table: string }
-
-/** What a search reads of the index. */
-export interface SearchedIndex {
-  /** A prepared statement, kept for the next query. */
-  statement(sql: string): StatementSync
-  idOf(no: number): string | undefined
-  noOf(id: string): number | undefined
-  /** Sessions the file holds. */
-  size(): number
-  /** A stored piece of text by its row. */
-  readonly texts: StatementSync
-  /** The pieces of a session's rows that `places` says match. */
-  readonly placesOf: StatementSync
-  /** Sessions of more than one segment. */
-  readonly split: StatementSync
-  /** Of the given sessions, those written without `places` (their few pieces are unpacked in order). */
-  unplaced(nos: readonly number[]): ReadonlySet<number>
-  /** The index's terms by prefix, for prefixes asked as their terms (see `prefix-expansion.ts`). */
-  readonly vocabulary: Vocabulary
-  /** The index's words that have a stem (see `word-forms.ts`). */
-  readonly forms: Forms
 }
 
 /** Queries of one index. */

@@ -4,7 +4,7 @@
  * @module @wishp3/dsh-sessions/host/search/partial-matches
  */
 import { ROW_SPAN, SEGMENT_SPAN } from './index-file.ts'
-import { type ContentHit, excerptAt, type Scope, type SearchedIndex } from './index-search.ts'
+import { type ContentHit, excerptAt, type Scope, type SearchedIndex } from './searched-index.ts'
 import { withForms } from './form-expansion.ts'
 import { type Expansions, groupsOf, groupText, isRun, matchOf } from './match-expression.ts'
 import { snippetOf } from './snippet.ts'

@@ -1,0 +1,56 @@
+/**
+ * What a content search reads of the index, and what it gives: the hits, each with its excerpt.
+ * @module @wishp3/dsh-sessions/host/search/searched-index
+ */
+import type { StatementSync } from 'node:sqlite'
+import type { Snippet } from '../../shared/wire.ts'
+import type { MessageOrigin } from '../official/conversation.ts'
+import type { Forms } from './form-expansion.ts'
+import type { Vocabulary } from './prefix-expansion.ts'
+import type { StoredPiece } from './stored-text.ts'
+
+/** One session found by its text. */
+export interface ContentHit {
+  readonly id: string
+  readonly score: number
+  readonly snippet: Snippet
+  /** The log event of the message the excerpt is from, where the index knows it. */
+  readonly origin?: MessageOrigin
+}
+
+/** The SQL that keeps a query to the admitted sessions' segment rows, and its parameter. */
+export interface Scope {
+  readonly within: string
+  readonly only: string | undefined
+}
+
+/** A hit's excerpt of the message at `index` (from 0), with its origin where known. */
+export function excerptAt(snippet: Snippet, index: number, origin: StoredPiece[1][number] | undefined): Pick<ContentHit, 'snippet' | 'origin'> {
+  return { snippet: { ...snippet, message: index + 1 }, ...(origin === null || origin === undefined || origin[0] < 0 ? {} : { origin: { seq: origin[0], time: origin[1], role: origin[2] } }) }
+}
+
+/** The only sessions whose rows a query reads: their ids, or a temporary table of their session numbers (see `held-scopes.ts`). */
+export type AdmittedRows = readonly string[] | { readonly table: string }
+
+/** What a search reads of the index. */
+export interface SearchedIndex {
+  /** A prepared statement, kept for the next query. */
+  statement(sql: string): StatementSync
+  idOf(no: number): string | undefined
+  noOf(id: string): number | undefined
+  /** Sessions the file holds. */
+  size(): number
+  /** A stored piece of text by its row. */
+  readonly texts: StatementSync
+  /** The pieces of a session's rows that `places` says match. */
+  readonly placesOf: StatementSync
+  /** Sessions of more than one segment. */
+  readonly split: StatementSync
+  /** Of the given sessions, those written without `places` (their few pieces are unpacked in order). */
+  unplaced(nos: readonly number[]): ReadonlySet<number>
+  /** The index's terms by prefix, for prefixes asked as their terms (see `prefix-expansion.ts`). */
+  readonly vocabulary: Vocabulary
+  /** The index's words that have a stem (see `word-forms.ts`). */
+  readonly forms: Forms
+}
+
