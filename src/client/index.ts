@@ -6,6 +6,7 @@
 import type {} from '@deepseek-ai/dsh-client-locale/client'
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import { createSessionsApi } from './api.ts'
+import { type MarkedText, withMissing } from './core/snippet.ts'
 import { copyFeature } from './copy/register.ts'
 import { en, NS, zh } from './locales.ts'
 import { MatchHighlights } from './official/match-highlights.ts'
@@ -35,7 +36,8 @@ export function apply(ctx: ClientContext): void {
       return () => {}
     }
   }, 'dsh-sessions: matches highlighted')
-  const excerpt = matches.show.bind(matches)
+  // A partial match's row says which words the session lacks, after its excerpt, as web search does.
+  const excerpt = (snippet: MarkedText): string => withMissing(matches.show(snippet), snippet.missing, words => t('candidate.missing', { words }))
   ctx.plugin(mentionsFeature, { api, t, refused, excerpt })
   ctx.plugin(referenceDockFeature, { api, t, refused })
   ctx.plugin(settingsCardFeature)

@@ -66,7 +66,7 @@ async function searchHost(config: object = {}, store: Record<number, Stored> = S
   const search = async (query: string) => {
     const res = await post(mounted.url, 'candidates', { citingSessionId: TARGET, query })
     expect(res.status).toBe(200)
-    return (await res.json()).candidates as { sessionId: string; label: string; snippet?: { text: string; marks: [number, number][] } }[]
+    return (await res.json()).candidates as { sessionId: string; label: string; snippet?: { text: string; marks: [number, number][]; missing?: string[] } }[]
   }
   return { h, root, url: mounted.url, dispose: mounted.dispose, search }
 }

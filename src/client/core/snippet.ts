@@ -5,6 +5,13 @@
 export interface MarkedText {
   readonly text: string
   readonly marks: readonly (readonly [number, number])[]
+  /** For a partial match: the query's words the session lacks. */
+  readonly missing?: readonly string[]
+}
+
+/** An excerpt's text followed, for a partial match, by the note of the words it lacks. `note`: the locale's note for the words, joined. Returns the text. */
+export function withMissing(shown: string, missing: readonly string[] | undefined, note: (words: string) => string): string {
+  return missing === undefined || missing.length === 0 ? shown : `${shown} · ${note(missing.join(' '))}`
 }
 
 /** The excerpt with its matches between marks. `snippet`: the excerpt and its marked ranges (UTF-16 offsets, ascending, disjoint). Returns the text; ranges out of order or out of bounds are ignored. */

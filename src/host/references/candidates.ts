@@ -1,7 +1,6 @@
 /**
- * Reference candidates: first the sessions the official `listCandidates()` would find
- * (case-insensitive substring match on id, cwd or label), in its ranking (same cwd, then no cwd, then
- * other cwds.
+ * Reference candidates: the sessions of the scope that an `@` query finds, each with its canonical
+ * mention, and for a match of what was said an excerpt.
  * @module @wishp3/dsh-sessions/host/references/candidates
  */
 import { basename } from 'node:path'
@@ -9,6 +8,9 @@ import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-referenc
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type { Config } from '../../config.ts'
 import type { ContentSearch } from '../search/content-search.ts'
+import { filteredScope } from '../search/filtered-scope.ts'
+import { parseQuery, passes } from '../search/query-grammar.ts'
+import { titleHolds, titleWords } from '../search/sidebar-search.ts'
 import { queryTerms } from '../search/terms.ts'
 import type { Candidate, Snippet } from '../../shared/wire.ts'
 import type { ReferenceTarget } from '../sessions/scope.ts'
@@ -33,7 +35,15 @@ function candidate(session: CatalogedSession, target: ReferenceTarget, snippet?:
   }
 }
 
-/** Candidates for one `@` query. `query`: the text typed after `@` (or inside `@"…"`). `config`: the effective configuration; `candidateLimit` caps the result. `content`: the content search; without it only titles, ids and cwds match. */
+/**
+ * Candidates for one `@` query, in one ranking with the sidebar's and `search_sessions`': the sessions
+ * the official `listCandidates()` would find (case-insensitive substring of id, cwd or label), in its
+ * order; then sessions whose title holds every word; then the content search's ranking (every word,
+ * then other forms, then partial matches that name what they lack). A query's filters (see
+ * `query-grammar.ts`) narrow every tier; with `from:` only what was said matches. `query`: the text typed
+ * after `@` (or inside `@"…"`). `config`: the effective configuration; `candidateLimit` caps the result.
+ * `content`: the content search; without it only titles, ids and cwds match.
+ */
 export async function listCandidates(
   catalog: SessionCatalog,
   target: ReferenceTarget,
@@ -42,23 +52,38 @@ export async function listCandidates(
   limit: number = config.candidateLimit,
   content?: ContentSearch,
 ): Promise<Candidate[]> {
-  const typed = query.toLocaleLowerCase()
+  const { text, filters } = parseQuery(query)
+  const typed = text.toLocaleLowerCase()
   const cap = Math.min(limit, config.candidateLimit)
   const found: Candidate[] = []
+  const taken = new Set<string>()
+  const take = (session: CatalogedSession, snippet?: Snippet): void => {
+    found.push(candidate(session, target, snippet))
+    taken.add(session.id)
+  }
+  const admissible = (session: CatalogedSession): boolean => session.id !== target.id && !taken.has(session.id) && !catalog.isEmptyDraft(session.id) && passes(filters, session)
   // The scope's sessions and their title matches are kept while the listing stays the same (see `scope-views.ts`).
   const view = scopeViewsOf(catalog).of(config.scope, target.cwd)
-  for (const session of typed === '' ? view.ranked : view.matching(typed)) {
-    if (found.length >= cap) break
-    if (session.id === target.id || catalog.isEmptyDraft(session.id)) continue
-    found.push(candidate(session, target))
+  if (filters.from === undefined) {
+    for (const session of typed === '' ? view.ranked : view.matching(typed)) {
+      if (found.length >= cap) break
+      if (admissible(session)) take(session)
+    }
+    const words = titleWords(text)
+    if (words.length > 1) {
+      for (const session of view.ranked) {
+        if (found.length >= cap) break
+        if (admissible(session) && titleHolds(session, words)) take(session)
+      }
+    }
   }
   if (content === undefined || found.length >= cap || typed === '') return found
-  const terms = queryTerms(query)
+  const terms = queryTerms(text)
   if (terms.length === 0) return found
-  const except = [target.id, ...found.map(({ sessionId }) => sessionId)]
-  for (const hit of await content.search(terms, { key: view.set.key, sessions: view.set.ids, except }, cap - found.length)) {
+  const scope = filteredScope(view.set, view.ranked, filters)
+  for (const hit of await content.search(terms, { key: scope.key, sessions: scope.ids, except: [target.id, ...taken] }, cap - found.length, filters.from)) {
     const session = catalog.get(hit.id)
-    if (session !== undefined) found.push(candidate(session, target, hit.snippet))
+    if (session !== undefined) take(session, hit.snippet)
   }
   return found
 }

@@ -8,7 +8,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
 import type { SessionLogLocator } from './log-locator.ts'
 import type { ContentHit } from './index-search.ts'
-import { roledConversationOf } from '../official/conversation.ts'
+import { type MessageRole, roledConversationOf } from '../official/conversation.ts'
 import { type ConversationPage, pageOf } from './conversation-page.ts'
 import { MAX_READ_TEXT } from './conversation-reader.ts'
 import { scanMessages, type SessionMatches } from './message-search.ts'
@@ -90,11 +90,12 @@ export class ContentSearch {
   }
 
   /** Sessions whose text has every term, best first, then newest first. `admit`: which sessions may be found: a predicate, asked of every indexed session, or a scope's sessions ({@link Admission}), which the worker keeps for the next query in the same scope; either way applied before the worker sees the query, so it never makes an excerpt of another. Returns the hits with their excerpts; none when the worker is not running. */
-  async search(terms: readonly QueryTerm[], admit: ((id: string) => boolean) | Admission, limit: number): Promise<readonly ContentHit[]> {
+  async search(terms: readonly QueryTerm[], admit: ((id: string) => boolean) | Admission, limit: number, role?: MessageRole): Promise<readonly ContentHit[]> {
+    const side = role === undefined ? {} : { role }
     const worker = this.upkeep.worker
     // While the index is built again after damage, titles alone answer.
     if (terms.length === 0 || limit <= 0 || worker?.alive !== true || this.upkeep.rebuilding) return []
-    if (typeof admit !== 'function') return this.searchIn(worker, terms, admit, limit)
+    if (typeof admit !== 'function') return this.searchIn(worker, terms, admit, limit, side)
     // The worker keeps each session's creation time (for ties), so a query sends only the dates it lacks and the shorter of the sessions admitted and those not.
     const only: string[] = []
     const except: string[] = []
@@ -113,7 +114,7 @@ export class ContentSearch {
     }
     if (only.length === 0) return []
     try {
-      return await this.stillStored(await worker.call('search', { terms, limit, dates, dropped: this.dropped(), ...(only.length <= except.length ? { only } : { except }) }))
+      return await this.stillStored(await worker.call('search', { terms, limit, dates, dropped: this.dropped(), ...side, ...(only.length <= except.length ? { only } : { except }) }))
     } catch (error) {
       if (!this.upkeep.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: %s', error)
       return []
@@ -121,14 +122,14 @@ export class ContentSearch {
   }
 
   /** A query within a scope: its sessions (with the creation times the worker lacks) are sent once per key and set, and the worker keeps them; later queries in the same scope send only the sessions they leave out. */
-  private async searchIn(worker: SearchWorker, terms: readonly QueryTerm[], admission: Admission, limit: number): Promise<readonly ContentHit[]> {
+  private async searchIn(worker: SearchWorker, terms: readonly QueryTerm[], admission: Admission, limit: number, side: { readonly role?: MessageRole }): Promise<readonly ContentHit[]> {
     const except = admission.except ?? []
     if (admission.sessions.size <= except.length && [...admission.sessions].every(id => except.includes(id))) return []
     const ask = (sent: SentScope | undefined): Promise<readonly ContentHit[]> => {
       if (sent?.sessions === admission.sessions) {
         // Most recently used last, as the worker orders the scopes it keeps.
         this.scopesSent.set(admission.key, sent)
-        return worker.call('search', { terms, limit, dropped: this.dropped(), held: { key: admission.key, version: sent.version, except } })
+        return worker.call('search', { terms, limit, ...side, dropped: this.dropped(), held: { key: admission.key, version: sent.version, except } })
       }
       const version = this.nextScope++
       const dates: [string, number][] = []
@@ -139,7 +140,7 @@ export class ContentSearch {
         this.datesSent.set(id, createdAt)
       }
       this.scopesSent.set(admission.key, { sessions: admission.sessions, version })
-      return worker.call('search', { terms, limit, dates, dropped: this.dropped(), held: { key: admission.key, version, ids: [...admission.sessions], except } })
+      return worker.call('search', { terms, limit, ...side, dates, dropped: this.dropped(), held: { key: admission.key, version, ids: [...admission.sessions], except } })
     }
     try {
       try {

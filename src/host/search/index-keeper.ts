@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs'
 import { readdir, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { readLogFile } from '../official/log-file.ts'
+import type { MessageRole } from '../official/conversation.ts'
 import { type DiskReader, type DiskSpace, diskSpaceOf, isDiskFull, LowDiskError, statDisk } from './disk-space.ts'
 import { IndexDamagedError, sqliteCodeOf } from './index-file.ts'
 import { loadSqlite, type SqliteModule } from './sqlite-capability.ts'
@@ -126,19 +127,19 @@ export class IndexKeeper {
   }
 
   /** Sessions whose text has every term; see {@link SqliteIndex.search}. `scope`: creation times to keep or forget, and which sessions may be found (see {@link SearchScope}), or a scope held between queries (`held`, see {@link HeldScopeQuery}). Returns the hits; none before the file is opened, or without an index. Throws {@link SCOPE_NOT_HELD} when `held` names a version not held and does not give its sessions. */
-  search(terms: readonly QueryTerm[], scope: SearchScope & { readonly held?: HeldScopeQuery }, limit: number): readonly ContentHit[] {
+  search(terms: readonly QueryTerm[], scope: SearchScope & { readonly held?: HeldScopeQuery }, limit: number, role?: MessageRole): readonly ContentHit[] {
     const createdAt = this.createdAt
     for (const id of scope.dropped ?? []) createdAt.delete(id)
     for (const [id, at] of scope.dates ?? []) createdAt.set(id, at)
     const disk = this.disk
     if (disk === undefined) return []
-    if (scope.held !== undefined) return this.searchHeld(terms, scope.held, limit, disk)
+    if (scope.held !== undefined) return this.searchHeld(terms, scope.held, limit, disk, role)
     const only = scope.only === undefined ? undefined : new Set(scope.only)
     const except = new Set(scope.except)
     const admit = only === undefined ? (id: string): boolean => createdAt.has(id) && !except.has(id) : (id: string): boolean => only.has(id) && createdAt.has(id)
     const newer = (a: string, b: string): number => (createdAt.get(b) ?? 0) - (createdAt.get(a) ?? 0)
     // A short list of the sessions admitted is applied inside SQLite, before any row is ranked; sessions left out are skipped as rows are read.
-    return this.guarded(() => disk.search(terms, admit, limit, newer, scope.only))
+    return this.guarded(() => disk.search(terms, admit, limit, newer, scope.only, role))
   }
 
   /** What the index knows of one session; see {@link SqliteIndex.facts}. Returns the facts; `undefined` when the index does not hold it, or there is no index. */
@@ -156,14 +157,14 @@ export class IndexKeeper {
   }
 
   /** Sessions whose text has every term within a held scope, but those the query leaves out; when the scope holds fewer sessions than the file, only its sessions' rows are read (through its table of session numbers). */
-  private searchHeld(terms: readonly QueryTerm[], query: HeldScopeQuery, limit: number, disk: SqliteIndex): readonly ContentHit[] {
+  private searchHeld(terms: readonly QueryTerm[], query: HeldScopeQuery, limit: number, disk: SqliteIndex, role: MessageRole | undefined): readonly ContentHit[] {
     const held = query.ids === undefined ? this.scopes.get(query.key, query.version) : this.scopes.hold(query.key, query.version, query.ids)
     if (held === undefined) throw new Error(SCOPE_NOT_HELD)
     const createdAt = this.createdAt
     const except = new Set(query.except)
     const admit = (id: string): boolean => held.ids.has(id) && !except.has(id)
     const newer = (a: string, b: string): number => (createdAt.get(b) ?? 0) - (createdAt.get(a) ?? 0)
-    return this.guarded(() => disk.search(terms, admit, limit, newer, held.ids.size < disk.size() ? { table: this.scopes.tableOf(held, disk) } : undefined))
+    return this.guarded(() => disk.search(terms, admit, limit, newer, held.ids.size < disk.size() ? { table: this.scopes.tableOf(held, disk) } : undefined, role))
   }
 
   /** Records whether the build completed and folds the write-ahead log into the file. `_file`: the index file (opened by {@link load} already). */

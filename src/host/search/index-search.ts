@@ -10,13 +10,18 @@ import { ROW_SPAN, SEGMENT_SPAN } from './index-file.ts'
 import { type Expansions, groupsOf, groupText, isRun, matchOf, quoted, type Run, runsOf } from './match-expression.ts'
 import { expansionsOf } from './prefix-expansion.ts'
 import { formsOf, withForms } from './form-expansion.ts'
+import type { MessageRole } from '../official/conversation.ts'
 import { addPartialMatches } from './partial-matches.ts'
+import { scannedExcerpt } from './scanned-excerpt.ts'
 import { type AdmittedRows, type ContentHit, excerptAt, type Scope, type SearchedIndex } from './searched-index.ts'
 import { snippetOf } from './snippet.ts'
 import { type StoredPiece, UnpackError, unpack } from './stored-text.ts'
 import { foldedForMatch, isUnspaced, type QueryTerm } from './terms.ts'
 
 export type { AdmittedRows, ContentHit, SearchedIndex } from './searched-index.ts'
+
+/** Sessions whose text a query with `from:` reads at most to tell who said its words. */
+export const ROLE_CHECKS = 200
 
 /** Pieces of text, besides the excerpt's, where a hit's words are looked for standing together. */
 const TOGETHER_PIECES = 4
@@ -37,6 +42,8 @@ export class IndexSearch {
   private readonly rankedRows: number
   /** The pieces of text unpacked by the query under way (a piece is unpacked once per query). */
   private unpacked: Map<number, StoredPiece> | undefined
+  /** For a query with `from:`: the side whose words count, and how many more sessions may be read to tell (see {@link ROLE_CHECKS}). */
+  private side: { readonly role: MessageRole; checks: number } | undefined
 
   constructor(file: SearchedIndex, options: { readonly rankedRows: number }) {
     this.file = file
@@ -49,22 +56,25 @@ export class IndexSearch {
    * together as typed first), then those holding every word in some form (see `word-forms.ts`), then
    * those holding some of the words, weighted by how rare each word is, each with the words it lacks.
    * `admit`: whether a session may be found at all. `admitted`: when given, the only sessions whose
-   * rows are read at all.
+   * rows are read at all. `role`: only the words one side said count (a query's `from:`); the index
+   * cannot tell who said a word, so each candidate's text is read to tell, at most {@link ROLE_CHECKS}.
    */
-  search(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows): ContentHit[] {
+  search(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows, role?: MessageRole): ContentHit[] {
     const prefixes = expansionsOf(terms, this.file.vocabulary)
     const forms = formsOf(terms, this.file.forms)
     const seen = new Set<number>()
     const hits: ContentHit[] = []
     const scope = this.scopeOf(admitted)
     this.unpacked = new Map()
+    this.side = role === undefined ? undefined : { role, checks: ROLE_CHECKS }
     try {
       this.gather(terms, prefixes, admit, limit, tieBreak, scope, seen, hits)
       this.together(terms, hits)
       if (hits.length < limit && forms.size > 0) this.gather(terms, new Map([...prefixes, ...forms]), admit, limit, tieBreak, scope, seen, hits)
-      if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, terms, new Map([...prefixes, ...forms]), { admit, limit, tieBreak, scope }, seen, hits)
+      if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, terms, new Map([...prefixes, ...forms]), { admit, limit, tieBreak, scope, ...(role === undefined ? {} : { role }) }, seen, hits)
     } finally {
       this.unpacked = undefined
+      this.side = undefined
     }
     return hits
   }
@@ -87,7 +97,7 @@ export class IndexSearch {
       + `SELECT batch.row / ${SEGMENT_SPAN} AS no, min(segments.size) AS size, (SELECT max(row) FROM batch) AS last, (SELECT count(*) FROM batch) AS read FROM batch JOIN segments ON segments.row = batch.row GROUP BY 1 ORDER BY 2`)
     let after = -1
     let full = true
-    while (full && hits.length < limit) {
+    while (full && hits.length < limit && (this.side?.checks ?? 1) > 0) {
       const rows = (only === undefined ? batch.iterate(match, after, this.rankedRows) : batch.iterate(match, after, only, this.rankedRows)) as Iterator<{ no: number; size: number; last: number; read: number }>
       full = false
       try {
@@ -180,6 +190,14 @@ export class IndexSearch {
       const whole = runs.map(run => this.located(matchOf(run.terms), nos))
       const first = leadIsRun ? whole[0]! : this.located(matchOf(lead, expansions), nos)
       for (const [id, no, score] of take) {
+        if (this.side !== undefined) {
+          // Who said each word is read from the text: a session whose side did not say them all is passed over.
+          if (this.side.checks <= 0) return
+          this.side.checks -= 1
+          const scanned = scannedExcerpt(this.file, no, { groups: groupsOf(terms), expansions, role: this.side.role, words: true })
+          if (scanned !== undefined && scanned.lacking.size === 0) hits.push({ id, score, ...scanned.hit })
+          continue
+        }
         const excerpt = unplaced.has(no)
           ? this.excerptByScan(no, marked, runs)
           : this.excerpt(no, marked, runs.map((run, n) => [run, whole[n]!.get(no)]), first.get(no))

@@ -3,13 +3,12 @@
  * word groups, each group weighted by its rarity as BM25 weighs a term, each with the groups it lacks.
  * @module @wishp3/dsh-sessions/host/search/partial-matches
  */
-import { ROW_SPAN, SEGMENT_SPAN } from './index-file.ts'
-import { type ContentHit, excerptAt, type Scope, type SearchedIndex } from './searched-index.ts'
-import { withForms } from './form-expansion.ts'
-import { type Expansions, groupsOf, groupText, isRun, matchOf } from './match-expression.ts'
-import { snippetOf } from './snippet.ts'
-import { unpack } from './stored-text.ts'
-import { foldedForMatch, type QueryTerm } from './terms.ts'
+import type { MessageRole } from '../official/conversation.ts'
+import { SEGMENT_SPAN } from './index-file.ts'
+import type { ContentHit, Scope, SearchedIndex } from './searched-index.ts'
+import { type Expansions, groupsOf, groupText, matchOf } from './match-expression.ts'
+import { scannedExcerpt } from './scanned-excerpt.ts'
+import type { QueryTerm } from './terms.ts'
 
 /** What a partial pass is asked: which sessions may be found, how many in all, and their order when tied. */
 export interface PartialQuery {
@@ -17,6 +16,8 @@ export interface PartialQuery {
   readonly limit: number
   readonly tieBreak: (a: string, b: string) => number
   readonly scope: Scope
+  /** Only words said by this side count (a query's `from:`). */
+  readonly role?: MessageRole
 }
 
 /** Most sessions a query's partial matches add. */
@@ -24,9 +25,6 @@ export const MAX_PARTIAL = 20
 
 /** Sessions a partial match's word group is read for at most; a group in more is common, and checked only for the candidates the rarer groups found. */
 export const PARTIAL_ROWS = 4_000
-
-/** Pieces of text a partial match's excerpt reads at most. */
-const MAX_PARTIAL_PIECES = 16
 
 /** Candidates of partial matches ranked (their common groups checked) at most. */
 const PARTIAL_CANDIDATES = 200
@@ -79,41 +77,12 @@ const { admit, limit, tieBreak, scope } = query
     if (added >= room) break
     seen.add(no)
     const held = groups.filter((_, g) => entry.held.has(g))
-    const excerpt = partialExcerpt(file, no, held, expansions)
+    const excerpt = scannedExcerpt(file, no, { groups: held, expansions, words: query.role !== undefined, ...(query.role === undefined ? {} : { role: query.role }) })
     if (excerpt === undefined) continue
-    const missing = groups.filter((group, g) => !entry.held.has(g) || excerpt.apart.has(group)).map(groupText)
+    const missing = groups.filter((group, g) => !entry.held.has(g) || excerpt.lacking.has(group)).map(groupText)
+    // With `from:`, a session whose side said none of the words is no match.
+    if (missing.length === groups.length) continue
     hits.push({ id, score: entry.score, ...excerpt.hit, snippet: { ...excerpt.hit.snippet, missing: [...new Set(missing)] } })
     added += 1
   }
 }
-
-/** The excerpt of a partial match: its first message that holds a held group, from its first {@link MAX_PARTIAL_PIECES} pieces of text, and the held groups that must stand together but were found only apart there. */
-function partialExcerpt(file: SearchedIndex, no: number, held: readonly QueryTerm[][], expansions: Expansions): { hit: Pick<ContentHit, 'snippet' | 'origin'>; apart: Set<readonly QueryTerm[]> } | undefined {
-  const left = new Set(held.filter(isRun))
-  const words = withForms(held.filter(group => !isRun(group)).flat(), expansions)
-  const marked = withForms(held.flat(), expansions)
-  let hit: Pick<ContentHit, 'snippet' | 'origin'> | undefined
-  const from = no * ROW_SPAN
-  const pieces = file.statement('SELECT row, body FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?').iterate(from, from + ROW_SPAN, MAX_PARTIAL_PIECES) as Iterator<{ row: number; body: Uint8Array }>
-  try {
-    for (let next = pieces.next(); next.done !== true && (hit === undefined || left.size > 0); next = pieces.next()) {
-      const [messages, origins] = unpack(next.value.body)
-      for (const [n, message] of messages.entries()) {
-        const folded = foldedForMatch(message)
-        let stands = false
-        for (const run of left) {
-          if (!folded.includes(groupText(run))) continue
-          left.delete(run)
-          stands = true
-        }
-        if (hit !== undefined || (!stands && words.length === 0)) continue
-        const snippet = snippetOf([message], stands ? marked : words)
-        if (snippet !== undefined) hit = excerptAt(snippet, next.value.row - from + n, origins[n])
-      }
-    }
-  } finally {
-    pieces.return?.()
-  }
-  return hit === undefined ? undefined : { hit, apart: left }
-}
-

@@ -8,6 +8,8 @@ import { MatchMemo } from '../sessions/match-memo.ts'
 import { scopeViewsOf } from '../sessions/scope-views.ts'
 import type { CatalogedSession, SessionCatalog } from '../sessions/session-catalog.ts'
 import type { ContentSearch } from './content-search.ts'
+import { filteredScope } from './filtered-scope.ts'
+import { parseQuery, passes } from './query-grammar.ts'
 import { fold, queryTerms } from './terms.ts'
 
 /** Most characters of a query read; the rest is ignored. */
@@ -41,7 +43,7 @@ export function boundedQuery(query: string): string {
 }
 
 /** The words of a query that a title must hold, folded: a run of letters, marks or digits each. */
-function titleWords(query: string): string[] {
+export function titleWords(query: string): string[] {
   return fold(query).match(/[\p{L}\p{M}\p{N}]+/gu) ?? []
 }
 
@@ -74,10 +76,15 @@ function foldedHolds(folded: string, words: readonly string[]): boolean {
   return words.length > 0 && words.every(word => folded.includes(word))
 }
 
-/** Answers one sidebar query. `limit`: most sessions returned (at most {@link MAX_SIDEBAR_RESULTS}). `signal`: aborts a superseded query before its content search starts. */
+/** Whether a session's title holds every one of a query's folded words. */
+export function titleHolds(session: CatalogedSession, words: readonly string[]): boolean {
+  return session.title !== undefined && foldedHolds(foldedTitle(session, session.title), words)
+}
+
+/** Answers one sidebar query: title matches first, newest first, then the content search's ranking (see `index-search.ts`); a query's filters (see `query-grammar.ts`) narrow both, and with `from:` only what was said matches. `limit`: most sessions returned (at most {@link MAX_SIDEBAR_RESULTS}). `signal`: aborts a superseded query before its content search starts. */
 export async function searchSidebar(catalog: SessionCatalog, content: ContentSearch, query: string, limit: number, signal?: AbortSignal): Promise<SidebarAnswer> {
   const cap = Math.max(0, Math.min(limit, MAX_SIDEBAR_RESULTS))
-  const text = boundedQuery(query)
+  const { text, filters } = parseQuery(boundedQuery(query))
   const words = titleWords(text)
   const indexing = content.progress()
   const progress = indexing === undefined ? {} : { indexing }
@@ -85,9 +92,9 @@ export async function searchSidebar(catalog: SessionCatalog, content: ContentSea
   const matches: SidebarMatch[] = []
   const byTitle = new Set<string>()
   // Title matches are kept while the listing stays the same; a query typed further narrows an earlier one's.
-  const titled = titleMemoOf(catalog).get(catalog.generation, words.join('\u0000'), () => catalog.list(),
-    session => session.title !== undefined && foldedHolds(foldedTitle(session, session.title), words),
-    earlier => earlier.split('\u0000').every(word => words.some(typed => typed.includes(word))))
+  const titled = filters.from !== undefined ? [] : titleMemoOf(catalog).get(catalog.generation, words.join('\u0000'), () => catalog.list(),
+    session => titleHolds(session, words),
+    earlier => earlier.split('\u0000').every(word => words.some(typed => typed.includes(word)))).filter(session => passes(filters, session))
   const hasMore = titled.length > cap
   for (const session of titled.slice(0, cap)) {
     matches.push({ session })
@@ -96,8 +103,9 @@ export async function searchSidebar(catalog: SessionCatalog, content: ContentSea
   const terms = queryTerms(text)
   if (hasMore || terms.length === 0 || signal?.aborted === true) return { matches, hasMore, ...progress }
   const room = cap - matches.length
-  const every = scopeViewsOf(catalog).everyone().set
-  const hits = await content.search(terms, { key: every.key, sessions: every.ids, except: [...byTitle] }, room + 1)
+  const every = scopeViewsOf(catalog).everyone()
+  const scope = filteredScope(every.set, every.ranked, filters)
+  const hits = await content.search(terms, { key: scope.key, sessions: scope.ids, except: [...byTitle] }, room + 1, filters.from)
   let more = false
   for (const hit of hits) {
     const session = catalog.get(hit.id)

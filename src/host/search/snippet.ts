@@ -83,6 +83,11 @@ function matches(folded: string, term: QueryTerm): [number, number][] {
   return found
 }
 
+/** Whether folded text holds a term, as {@link snippetOf} marks it. */
+export function holdsTerm(folded: string, term: QueryTerm): boolean {
+  return matches(folded, term).length > 0
+}
+
 function merged(ranges: [number, number][]): [number, number][] {
   const sorted = [...ranges].sort((a, b) => a[0] - b[0] || a[1] - b[1])
   const out: [number, number][] = []

@@ -13,6 +13,7 @@ import { type ExpectedFile, indexFileProblem } from './index-health.ts'
 import { type AdmittedRows, type ContentHit, IndexSearch, RANKED_ROWS } from './index-search.ts'
 import { searchMessages, type SessionMatches } from './message-search.ts'
 import { expansionsOf, prefixEnd } from './prefix-expansion.ts'
+import type { MessageRole } from '../official/conversation.ts'
 import type { SqliteModule } from './sqlite-capability.ts'
 import { UnpackError, unpack } from './stored-text.ts'
 import type { QueryTerm } from './terms.ts'
@@ -273,9 +274,9 @@ export class SqliteIndex {
   }
 
   /** Sessions whose text has every term, best match first; ties go to the order `tieBreak` gives. Matching rows are ranked a bounded batch at a time (see {@link RANKED_ROWS}); excerpts are made only for the sessions returned. `admit`: whether a session may be found at all. `admitted`: when given, the only sessions whose rows are read at all (their ids, or a table {@link fillScope} filled): rows of other sessions are left out inside SQLite, so they never take the place of admitted ones. */
-  search(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows): ContentHit[] {
+  search(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows, role?: MessageRole): ContentHit[] {
     if (terms.length === 0 || limit <= 0) return []
-    return this.guarded(() => this.searcher.search(terms, admit, limit, tieBreak, admitted))
+    return this.guarded(() => this.searcher.search(terms, admit, limit, tieBreak, admitted, role))
   }
 
   /** What the index knows of one session without reading its log: how many messages it has, its first user message, and its newest message's log event (two pieces of text unpacked, whatever the session's length). Returns the facts; `undefined` when the index does not hold the session. */

@@ -4,6 +4,7 @@
  * word is asked as every form the text holds (`fails` as `fail`, `failed`, `failing`).
  * @module @wishp3/dsh-sessions/host/search/word-forms
  */
+/// <reference path="./wink-porter2-stemmer.d.ts" />
 import stem from 'wink-porter2-stemmer'
 
 /** Words shorter than this have no other forms: `is`, `as` and `us` are not forms of one another. */

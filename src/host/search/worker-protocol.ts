@@ -4,6 +4,7 @@
  * @module @wishp3/dsh-sessions/host/search/worker-protocol
  */
 import type { DiskSpace } from './disk-space.ts'
+import type { MessageRole } from '../official/conversation.ts'
 import type { ContentHit } from './index-search.ts'
 import type { ConversationText } from '../official/conversation.ts'
 import type { ConversationPage } from './conversation-page.ts'
@@ -89,7 +90,7 @@ export interface WorkerCalls {
   read: { args: { session: string; path: string; revision: string }; result: { found: boolean; title: string | undefined } }
   forget: { args: { session: string }; result: null }
   /** Sessions whose text has every term, among those admitted (see {@link SearchScope}, or within `held`, see {@link HeldScopeQuery}), equally good ones newest first. */
-  search: { args: SearchScope & { terms: readonly QueryTerm[]; limit: number; held?: HeldScopeQuery }; result: readonly ContentHit[] }
+  search: { args: SearchScope & { terms: readonly QueryTerm[]; limit: number; held?: HeldScopeQuery; role?: MessageRole }; result: readonly ContentHit[] }
   /** Records whether the build completed (`complete`: every listed session is indexed) and folds the write-ahead log into the file. */
   save: { args: { file: string; complete: boolean }; result: { bytes: number } }
   /** A page of a cold session's conversation, read from its log (the `read_session` tool); `null` when the log is gone. */

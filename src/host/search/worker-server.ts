@@ -25,7 +25,7 @@ export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
       keeper.apply(session, null)
       return null
     },
-    search: ({ terms, limit, ...scope }) => keeper.search(terms, scope, limit),
+    search: ({ terms, limit, role, ...scope }) => keeper.search(terms, scope, limit, role),
     save: ({ file, complete }) => keeper.save(file, complete),
     load: ({ file, freeSpaceMiB }) => keeper.load(file, freeSpaceMiB),
     check: ({ freeSpaceMiB }) => keeper.check(freeSpaceMiB),

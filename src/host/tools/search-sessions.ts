@@ -7,6 +7,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools'
 import { listCandidates } from '../references/candidates.ts'
+import { parseQuery } from '../search/query-grammar.ts'
 import type { ContentSearch } from '../search/content-search.ts'
 import { isInScope } from '../sessions/scope.ts'
 import type { SessionCatalog } from '../sessions/session-catalog.ts'
@@ -26,6 +27,23 @@ export const MAX_SEARCH_LIMIT = 20
 /** Longest query searched; longer ones are refused. */
 const MAX_QUERY = 256
 
+/** The filter arguments as the query's own filter tokens; an argument that is not a well-formed filter is refused, naming it. */
+function filterTokens(args: { readonly workspace?: string | undefined; readonly after?: string | undefined; readonly before?: string | undefined; readonly from?: string | undefined }): string {
+  const tokens: string[] = []
+  const add = (name: string, key: string, value: string | undefined, expected: string): void => {
+    if (value === undefined) return
+    if (typeof value !== 'string' || value.length > MAX_QUERY || value.includes('"')) throw new Error(`${name} must be ${expected}`)
+    const token = `${key}:"${value.trim()}"`
+    if (parseQuery(token).text !== '') throw new Error(`${name} must be ${expected}`)
+    tokens.push(token)
+  }
+  add('workspace', 'in', args.workspace, 'a workspace folder name or path')
+  add('after', 'after', args.after, 'a date (2026-11-01) or an age (7d, 2w, 12h)')
+  add('before', 'before', args.before, 'a date (2026-11-01) or an age (7d, 2w, 12h)')
+  add('from', 'from', args.from, 'me or agent')
+  return tokens.join(' ')
+}
+
 /** What the tool uses. */
 export interface SessionToolDependencies {
   readonly catalog: SessionCatalog
@@ -39,10 +57,14 @@ export interface SessionToolDependencies {
 export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies): ToolDefinition {
   return defineTool({
     name: SEARCH_SESSIONS,
-    description: 'Find earlier sessions the user may reference from here (this workspace\'s, unless the user allows all) by title or by what was said in them. Every word must match; the last word may be a prefix; Chinese and Japanese need no spaces. Returns each session\'s id, title, workspace and last activity, and for a match in the conversation an excerpt and the number of the matching message, to pass to read_session.',
+    description: 'Find earlier sessions the user may reference from here (this workspace\'s, unless the user allows all) by title or by what was said in them. Sessions holding every word come first (other forms of a word count: fails finds failed; Chinese and Japanese words need no spaces and may stand in any order; "a quoted phrase" must stand as written; the last word may be a prefix), then sessions holding some of the words, each with `missing` naming the words it lacks. Filters, as arguments or in the query: in:<workspace folder>, after: and before: (2026-11-01 or an age such as 7d), from:me or from:agent (words the user or the model said). Returns each session\'s id, title, workspace and last activity, and for a match in the conversation an excerpt and the number of the matching message, to pass to read_session.',
     parameters: {
-      query: { type: 'string', required: true, description: 'Words to find.' },
+      query: { type: 'string', required: true, description: 'Words to find, with any filters.' },
       limit: { type: 'integer', description: `Most sessions to return, 1 to ${MAX_SEARCH_LIMIT} (default ${DEFAULT_SEARCH_LIMIT}).` },
+      workspace: { type: 'string', description: 'Only sessions of the workspace with this folder name or path (as in:).' },
+      after: { type: 'string', description: 'Only sessions created on or after this date (2026-11-01) or within this age (7d, 2w, 12h).' },
+      before: { type: 'string', description: 'Only sessions created before this date or age.' },
+      from: { type: 'string', enum: ['me', 'agent'], description: 'Only words the user (me) or the model (agent) said.' },
     },
     output: {
       schema: {
@@ -65,6 +87,7 @@ export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies):
                 lastActivity: { type: 'string' },
                 excerpt: { type: 'string' },
                 message: { type: 'integer' },
+                missing: { type: 'array', items: { type: 'string' } },
               },
             },
           },
@@ -80,12 +103,13 @@ export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies):
       if (query.length > MAX_QUERY) throw new Error(`query must be at most ${MAX_QUERY} characters`)
       const limit = args.limit ?? DEFAULT_SEARCH_LIMIT
       if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) throw new Error(`limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`)
+      const filtered = `${query} ${filterTokens(args)}`.trim()
       const target = callingTarget(ctx, deps.catalog, exec.agent)
       if (target === undefined) return { query, sessions: [] }
       await deps.catalog.ready()
       exec.signal.throwIfAborted()
       const config = deps.settings.current()
-      const found = await listCandidates(deps.catalog, target, query, { scope: config.scope, candidateLimit: limit }, limit, deps.content)
+      const found = await listCandidates(deps.catalog, target, filtered, { scope: config.scope, candidateLimit: limit }, limit, deps.content)
       const activity = await Promise.all(found.map(candidate => deps.content.lastActivity(candidate.sessionId)))
       const indexing = deps.content.progress(session => isInScope(config.scope, target, session))
       return {
@@ -101,6 +125,7 @@ export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies):
           ...(activity[n] === undefined ? {} : { lastActivity: new Date(activity[n]).toISOString() }),
           ...(candidate.snippet === undefined ? {} : { excerpt: candidate.snippet.text }),
           ...(candidate.snippet?.message === undefined ? {} : { message: candidate.snippet.message }),
+          ...(candidate.snippet?.missing === undefined ? {} : { missing: [...candidate.snippet.missing] }),
         })),
       }
     },

@@ -1,0 +1,63 @@
+/**
+ * An excerpt made by reading a session's pieces of text in order, a bounded number of them: the first
+ * message that holds a word group, and which groups were not found as asked (a group that must stand
+ * together found only apart; with `from:`, a group the other side said).
+ * @module @wishp3/dsh-sessions/host/search/scanned-excerpt
+ */
+import type { MessageRole } from '../official/conversation.ts'
+import { withForms } from './form-expansion.ts'
+import { ROW_SPAN } from './index-file.ts'
+import { type Expansions, groupText, isRun } from './match-expression.ts'
+import { type ContentHit, excerptAt, type SearchedIndex } from './searched-index.ts'
+import { holdsTerm, snippetOf } from './snippet.ts'
+import { unpack } from './stored-text.ts'
+import { foldedForMatch, type QueryTerm } from './terms.ts'
+
+/** Pieces of text a scanned excerpt reads at most. */
+export const MAX_SCANNED_PIECES = 16
+
+/** What a scan is asked: the groups to look for, their forms, and, with `role`, only the messages of one side. */
+export interface ScanRequest {
+  readonly groups: readonly (readonly QueryTerm[])[]
+  readonly expansions: Expansions
+  /** Only messages of this side count (a query's `from:`). */
+  readonly role?: MessageRole
+  /** Whether word groups are looked for too (with `role`: the index cannot tell who said a word); groups that must stand together always are. */
+  readonly words: boolean
+}
+
+/** A scanned excerpt and the groups not found as asked. */
+export interface ScannedExcerpt {
+  readonly hit: Pick<ContentHit, 'snippet' | 'origin'>
+  readonly lacking: ReadonlySet<readonly QueryTerm[]>
+}
+
+/** Reads a session's first {@link MAX_SCANNED_PIECES} pieces of text for an excerpt of its first message that holds a group. Returns the excerpt and the groups not found; `undefined` when no message holds any. */
+export function scannedExcerpt(file: SearchedIndex, no: number, request: ScanRequest): ScannedExcerpt | undefined {
+  const { groups, expansions, role } = request
+  const left = new Set(groups.filter(group => isRun(group) || request.words))
+  const asked = groups.map(group => withForms(group, expansions))
+  const marked = asked.flat()
+  let hit: Pick<ContentHit, 'snippet' | 'origin'> | undefined
+  const from = no * ROW_SPAN
+  const pieces = file.statement('SELECT row, body FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?').iterate(from, from + ROW_SPAN, MAX_SCANNED_PIECES) as Iterator<{ row: number; body: Uint8Array }>
+  try {
+    for (let next = pieces.next(); next.done !== true && (hit === undefined || left.size > 0); next = pieces.next()) {
+      const [messages, origins] = unpack(next.value.body)
+      for (const [n, message] of messages.entries()) {
+        if (role !== undefined && origins[n]?.[2] !== role) continue
+        const folded = foldedForMatch(message)
+        for (const group of left) {
+          const found = isRun(group) ? folded.includes(groupText(group)) : asked[groups.indexOf(group)]!.some(term => holdsTerm(folded, term))
+          if (found) left.delete(group)
+        }
+        if (hit !== undefined) continue
+        const snippet = snippetOf([message], marked)
+        if (snippet !== undefined) hit = excerptAt(snippet, next.value.row - from + n, origins[n])
+      }
+    }
+  } finally {
+    pieces.return?.()
+  }
+  return hit === undefined ? undefined : { hit, lacking: left }
+}
