@@ -55,7 +55,7 @@ describe('candidates route', () => {
     expect(await ids(url, {})).toContain(id(5))
   })
 
-  it('returns the same set and order as the official listCandidates for every query', async () => {
+  it('returns the official listCandidates set and order first for every query, then titles holding every word of a query of several', async () => {
     const h = await createHostHarness()
     const cwds = [A, B, '/w/gamma', undefined]
     h.session(TARGET, { cwd: A })
@@ -70,8 +70,14 @@ describe('candidates route', () => {
       const official = await h.ctx.sessionReferenceResolver.listCandidates(agent, query)
       const res = await post(url, 'candidates', { citingSessionId: TARGET, query })
       const ours = ((await res.json()) as { candidates: { sessionId: string; label: string }[] }).candidates
-      expect(ours.map(c => [c.sessionId, c.label]), query).toEqual(official.map(c => [c.sessionId, c.label]))
+      expect(ours.slice(0, official.length).map(c => [c.sessionId, c.label]), query).toEqual(official.map(c => [c.sessionId, c.label]))
+      const words = query.toLowerCase().split(' ').filter(Boolean)
+      const extra = ours.slice(official.length)
+      if (words.length < 2) expect(extra, query).toEqual([])
+      for (const row of extra) expect(words.every(word => row.label.toLowerCase().includes(word)), `${query}: ${row.label}`).toBe(true)
     }
+    const both = ((await (await post(url, 'candidates', { citingSessionId: TARGET, query: 'TOPIC 1' })).json()) as { candidates: { label: string }[] }).candidates.map(c => c.label)
+    expect(both).toContain('Topic 21 Pear')
   })
 
   it('shows a new or retitled session in the very next request', async () => {
