@@ -263,6 +263,16 @@ export function sentencePools(hostDir: string): { en: number; zh: number } {
   return { en: both.en.sentences.length, zh: both.zh.sentences.length }
 }
 
+/**
+ * The English and Chinese sentences of a host install's READMEs.
+ * @param hostDir - the pinned host's install folder.
+ * @returns the sentences of each language.
+ */
+export function sentencePool(hostDir: string): { en: readonly string[]; zh: readonly string[] } {
+  const both = loadPools(hostDir)
+  return { en: both.en.sentences, zh: both.zh.sentences }
+}
+
 function loadPools(hostDir: string): { en: Pool; zh: Pool } {
   let both = pools.get(hostDir)
   if (both === undefined) {

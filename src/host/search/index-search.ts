@@ -31,9 +31,12 @@ const TOGETHER_PIECES = 4
 /** Matching segment rows ranked together: a query ranks the first this many (in row order), takes what it needs, and only then reads more. */
 export const RANKED_ROWS = 1_000
 
-/** A matching segment's score: BM25 where every term of the query occurs, once. FTS5 keeps no term counts with `detail=none` (its `bm25()` gives 0), and every answer holds the same terms, so BM25's order is that of the segment's length in distinct terms, shortest first. */
-function scoreOf(size: number): number {
-  return 1 / (1 + size)
+/** How much a segment with every word as typed outweighs one that needed another form of a word: as much as a segment this many times shorter. */
+const TYPED_WEIGHT = 2
+
+/** A matching segment's score: BM25 where every term of the query occurs, once. FTS5 keeps no term counts with `detail=none` (its `bm25()` gives 0), and every answer holds the same terms, so BM25's order is that of the segment's length in distinct terms, shortest first; a segment with every word as typed (`typed`: 1) counts as one {@link TYPED_WEIGHT} times shorter, so of two alike the one as typed comes first. */
+function scoreOf(size: number, typed: number): number {
+  return (typed === 1 ? TYPED_WEIGHT : 1) / (1 + size)
 }
 
 /** Queries of one index. */
@@ -51,10 +54,11 @@ export class IndexSearch {
   }
 
   /**
-   * Sessions found by a query, best first; see `SqliteIndex.search`. Three passes, each only while the
-   * answer has room: the sessions holding every word as typed (those where the query's words stand
-   * together as typed first), then those holding every word in some form (see `word-forms.ts`), then
-   * those holding some of the words, weighted by how rare each word is, each with the words it lacks.
+   * Sessions found by a query, best first; see `SqliteIndex.search`. First the sessions holding every
+   * word in some form (see `word-forms.ts`), shortest first (BM25 with each word counted once), a
+   * session holding every word as typed counting as one {@link TYPED_WEIGHT} times shorter, and among the answers
+   * those where the words stand together as typed first; then, while the answer has room, those
+   * holding some of the words (see `partial-matches.ts`), each with the words it lacks.
    * `admit`: whether a session may be found at all. `admitted`: when given, the only sessions whose
    * rows are read at all. `role`: only the words one side said count (a query's `from:`); the index
    * cannot tell who said a word, so each candidate's text is read to tell, at most {@link ROLE_CHECKS}.
@@ -68,9 +72,8 @@ export class IndexSearch {
     this.unpacked = new Map()
     this.side = role === undefined ? undefined : { role, checks: ROLE_CHECKS }
     try {
-      this.gather(terms, prefixes, admit, limit, tieBreak, scope, seen, hits)
+      this.gather(terms, { asked: new Map([...prefixes, ...forms]), exact: forms.size === 0 ? undefined : prefixes }, admit, limit, tieBreak, scope, seen, hits)
       this.together(terms, hits)
-      if (hits.length < limit && forms.size > 0) this.gather(terms, new Map([...prefixes, ...forms]), admit, limit, tieBreak, scope, seen, hits)
       if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, terms, new Map([...prefixes, ...forms]), { admit, limit, tieBreak, scope, ...(role === undefined ? {} : { role }) }, seen, hits)
     } finally {
       this.unpacked = undefined
@@ -87,18 +90,22 @@ export class IndexSearch {
     return { within, only }
   }
 
-  /** Adds to `hits` the sessions not seen yet whose text has every term (each as `expansions` gives it), best first, until `limit`. */
-  private gather(terms: readonly QueryTerm[], expansions: Expansions, admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, scope: Scope, seen: Set<number>, hits: ContentHit[]): void {
+  /** Adds to `hits` the sessions not seen yet whose text has every term (each as `expansions.asked` gives it), best first, until `limit`: within each batch of rows, those whose segment has every term as `expansions.exact` gives it (when given) first, then the shorter segment first. */
+  private gather(terms: readonly QueryTerm[], expansionsOf: { readonly asked: Expansions; readonly exact: Expansions | undefined }, admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, scope: Scope, seen: Set<number>, hits: ContentHit[]): void {
+    const expansions = expansionsOf.asked
     const runs = runsOf(terms)
     const match = matchOf(terms, expansions)
+    const exact = expansionsOf.exact === undefined ? undefined : matchOf(terms, expansionsOf.exact)
     const { within, only } = scope
-    // One batch: the next rows in row order, each session's best (shortest) segment, best first, ranked inside SQLite.
+    // One batch: the next rows in row order, each session's best segment (as typed, then shortest), best first, ranked inside SQLite.
+    const typed = exact === undefined ? '1' : `max(batch.row IN (SELECT rowid FROM terms WHERE terms MATCH ? AND rowid > ? AND rowid <= (SELECT max(row) FROM batch)))`
     const batch = this.file.statement(`WITH batch AS MATERIALIZED (SELECT rowid AS row FROM terms WHERE terms MATCH ? AND rowid > ?${within} ORDER BY rowid LIMIT ?) `
-      + `SELECT batch.row / ${SEGMENT_SPAN} AS no, min(segments.size) AS size, (SELECT max(row) FROM batch) AS last, (SELECT count(*) FROM batch) AS read FROM batch JOIN segments ON segments.row = batch.row GROUP BY 1 ORDER BY 2`)
+      + `SELECT batch.row / ${SEGMENT_SPAN} AS no, min(segments.size) AS size, ${typed} AS typed, (SELECT max(row) FROM batch) AS last, (SELECT count(*) FROM batch) AS read FROM batch JOIN segments ON segments.row = batch.row GROUP BY 1 ORDER BY (CASE WHEN typed THEN ${TYPED_WEIGHT} ELSE 1 END) * 1.0 / (1 + size) DESC`)
     let after = -1
     let full = true
     while (full && hits.length < limit && (this.side?.checks ?? 1) > 0) {
-      const rows = (only === undefined ? batch.iterate(match, after, this.rankedRows) : batch.iterate(match, after, only, this.rankedRows)) as Iterator<{ no: number; size: number; last: number; read: number }>
+      const parameters = [match, after, ...(only === undefined ? [] : [only]), this.rankedRows, ...(exact === undefined ? [] : [exact, after])]
+      const rows = batch.iterate(...parameters) as Iterator<{ no: number; size: number; typed: number; last: number; read: number }>
       full = false
       try {
         // Sessions are taken best first, a tie of equal scores whole (ordered by `tieBreak`), until they could fill what is left.
@@ -110,7 +117,7 @@ export class IndexSearch {
           tie = []
         }
         for (let next = rows.next(); hits.length < limit; next = rows.next()) {
-          if (next.done === true || (tie.length > 0 && scoreOf(next.value.size) !== tie[0]![2])) {
+          if (next.done === true || (tie.length > 0 && scoreOf(next.value.size, next.value.typed) !== tie[0]![2])) {
             flush()
             if (taken.length >= limit - hits.length || next.done === true) {
               this.excerpts(taken, terms, expansions, runs, limit, hits)
@@ -118,13 +125,13 @@ export class IndexSearch {
             }
             if (next.done === true) break
           }
-          const { no, size, last, read } = next.value
+          const { no, size, typed: asTyped, last, read } = next.value
           after = last
           full = read >= this.rankedRows
           if (seen.has(no)) continue
           seen.add(no)
           const id = this.file.idOf(no)
-          if (id !== undefined && admit(id)) tie.push([id, no, scoreOf(size)])
+          if (id !== undefined && admit(id)) tie.push([id, no, scoreOf(size, asTyped)])
         }
       } finally {
         rows.return?.()

@@ -29,37 +29,50 @@ export const PARTIAL_ROWS = 4_000
 /** Candidates of partial matches ranked (their common groups checked) at most. */
 const PARTIAL_CANDIDATES = 200
 
-/** Adds to `hits`, until `limit` (at most {@link MAX_PARTIAL} of them), sessions not seen yet that hold some of the query's word groups, ranked by the sum of each held group's rarity (its inverse document frequency, as BM25 weighs a term), then by `tieBreak`; each with the groups it lacks. A group found in more than {@link PARTIAL_ROWS} segments is checked only for the sessions the rarer groups found. */
+/** BM25's term saturation and length normalisation, at their usual values. */
+const K1 = 1.2
+const B = 0.75
+
+/** A candidate: the sum of its held groups' rarities, which groups it holds, and its length in distinct terms. */
+interface Partial {
+  idf: number
+  readonly held: Set<number>
+  readonly size: number
+}
+
+/** Adds to `hits`, until `limit` (at most {@link MAX_PARTIAL} of them), sessions not seen yet that hold some of the query's word groups, ranked by BM25 with each word counted once (the sum of each held group's inverse document frequency, normalised by the session's length against the mean), then by `tieBreak`; each with the groups it lacks. A group found in more than {@link PARTIAL_ROWS} sessions is checked only for the sessions the rarer groups found. */
 export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm[], expansions: Expansions, query: PartialQuery, seen: Set<number>, hits: ContentHit[]): void {
-const { admit, limit, tieBreak, scope } = query
+  const { admit, limit, tieBreak, scope } = query
   const room = Math.min(limit - hits.length, MAX_PARTIAL)
   if (room <= 0) return
   const groups = groupsOf(terms)
   const total = Math.max(1, file.size())
   const { within, only } = scope
-  const sessionsOf = file.statement(`SELECT DISTINCT rowid / ${SEGMENT_SPAN} AS no FROM terms WHERE terms MATCH ?${within} LIMIT ?`)
-  const found = new Map<number, { score: number; held: Set<number> }>()
+  const sessionsOf = file.statement(`SELECT found.no, (SELECT min(size) FROM segments WHERE row >= found.no * ${SEGMENT_SPAN} AND row < (found.no + 1) * ${SEGMENT_SPAN}) AS size FROM (SELECT DISTINCT rowid / ${SEGMENT_SPAN} AS no FROM terms WHERE terms MATCH ?${within} LIMIT ?) AS found`)
+  const mean = Math.max(1, (file.statement('SELECT avg(size) AS mean FROM segments').get() as { mean: number | null }).mean ?? 1)
+  const found = new Map<number, Partial>()
   const common: number[] = []
   const weightOf = (sessions: number): number => Math.log(1 + total / Math.max(1, sessions))
+  const scoreOf = (entry: Partial): number => (entry.idf * (K1 + 1)) / (1 + K1 * (1 - B + (B * entry.size) / mean))
   groups.forEach((group, g) => {
     const match = matchOf(group, expansions)
-    const rows = (only === undefined ? sessionsOf.all(match, PARTIAL_ROWS + 1) : sessionsOf.all(match, only, PARTIAL_ROWS + 1)) as { no: number }[]
+    const rows = (only === undefined ? sessionsOf.all(match, PARTIAL_ROWS + 1) : sessionsOf.all(match, only, PARTIAL_ROWS + 1)) as { no: number; size: number | null }[]
     if (rows.length > PARTIAL_ROWS) {
       common.push(g)
       if (g < groups.length - 1 || found.size > 0) return
     }
     const weight = weightOf(rows.length)
-    for (const { no } of rows.slice(0, PARTIAL_ROWS)) {
+    for (const { no, size } of rows.slice(0, PARTIAL_ROWS)) {
       if (seen.has(no)) continue
-      const entry = found.get(no) ?? { score: 0, held: new Set<number>() }
-      entry.score += weight
+      const entry = found.get(no) ?? { idf: 0, held: new Set<number>(), size: size ?? mean }
+      entry.idf += weight
       entry.held.add(g)
       found.set(no, entry)
     }
   })
-  const ranked = (entries: [number, { score: number; held: Set<number> }][]): [string, number, { score: number; held: Set<number> }][] => entries
-    .flatMap(([no, entry]) => { const id = file.idOf(no); return id === undefined || !admit(id) ? [] : [[id, no, entry] as [string, number, typeof entry]] })
-    .sort((a, b) => b[2].score - a[2].score || tieBreak(a[0], b[0]))
+  const ranked = (entries: [number, Partial][]): [string, number, Partial][] => entries
+    .flatMap(([no, entry]) => { const id = file.idOf(no); return id === undefined || !admit(id) ? [] : [[id, no, entry] as [string, number, Partial]] })
+    .sort((a, b) => scoreOf(b[2]) - scoreOf(a[2]) || tieBreak(a[0], b[0]))
   let candidates = ranked([...found]).slice(0, PARTIAL_CANDIDATES)
   if (common.length > 0) {
     const has = file.statement('SELECT 1 AS hit FROM terms WHERE terms MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1')
@@ -67,7 +80,7 @@ const { admit, limit, tieBreak, scope } = query
       for (const g of common) {
         if (entry.held.has(g) || has.get(matchOf(groups[g]!, expansions), no * SEGMENT_SPAN, (no + 1) * SEGMENT_SPAN) === undefined) continue
         entry.held.add(g)
-        entry.score += weightOf(PARTIAL_ROWS)
+        entry.idf += weightOf(PARTIAL_ROWS)
       }
     }
     candidates = ranked(candidates.map(([, no, entry]) => [no, entry]))
@@ -82,7 +95,7 @@ const { admit, limit, tieBreak, scope } = query
     const missing = groups.filter((group, g) => !entry.held.has(g) || excerpt.lacking.has(group)).map(groupText)
     // With `from:`, a session whose side said none of the words is no match.
     if (missing.length === groups.length) continue
-    hits.push({ id, score: entry.score, ...excerpt.hit, snippet: { ...excerpt.hit.snippet, missing: [...new Set(missing)] } })
+    hits.push({ id, score: scoreOf(entry), ...excerpt.hit, snippet: { ...excerpt.hit.snippet, missing: [...new Set(missing)] } })
     added += 1
   }
 }
