@@ -39,11 +39,13 @@ describe('terms', () => {
   })
 
   it('split a Chinese or Japanese run into its words, each standing alone; a word of three characters or more as its pairs standing together', () => {
-    expect(queryTerms('签名校验')).toEqual([{ term: '签名', prefix: false }, { term: '校验', prefix: false }])
-    expect(queryTerms('灰度策略')).toEqual([{ term: '灰度', prefix: false }, { term: '策略', prefix: false }])
+    // The run as typed rides on the first term: sessions where it stands whole answer first.
+    expect(queryTerms('签名校验')).toEqual([{ term: '签名', prefix: false, whole: '签名校验' }, { term: '校验', prefix: false }])
+    expect(queryTerms('灰度策略')).toEqual([{ term: '灰度', prefix: false, whole: '灰度策略' }, { term: '策略', prefix: false }])
+    expect(queryTerms('灰度 策略')).toEqual([{ term: '灰度', prefix: false }, { term: '策略', prefix: false }])
     // A particle alone is left out; another single character joins the word before it.
     expect(queryTerms('校验用户的权限').map(({ term }) => term)).toEqual(['校验', '用户', '权限'])
-    expect(queryTerms('数据库连接')).toEqual([{ term: '数据', prefix: false, run: 0 }, { term: '据库', prefix: false, run: 0 }, { term: '连接', prefix: false }])
+    expect(queryTerms('数据库连接')).toEqual([{ term: '数据', prefix: false, run: 0, whole: '数据库连接' }, { term: '据库', prefix: false, run: 0 }, { term: '连接', prefix: false }])
     expect(queryTerms('データベースの接続').map(({ term, run }) => [term, run])).toEqual([['デー', 0], ['ータ', 0], ['タベ', 0], ['ベー', 0], ['ース', 0], ['接続', undefined]])
   })
 

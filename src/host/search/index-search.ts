@@ -16,7 +16,7 @@ import { scannedExcerpt } from './scanned-excerpt.ts'
 import { type AdmittedRows, type ContentHit, excerptAt, type Scope, type SearchedIndex } from './searched-index.ts'
 import { snippetOf } from './snippet.ts'
 import { type StoredPiece, UnpackError, unpack } from './stored-text.ts'
-import { foldedForMatch, isUnspaced, type QueryTerm } from './terms.ts'
+import { foldedForMatch, isUnspaced, pairsOf, type QueryTerm } from './terms.ts'
 
 export type { AdmittedRows, ContentHit, SearchedIndex } from './searched-index.ts'
 
@@ -72,6 +72,9 @@ export class IndexSearch {
     this.unpacked = new Map()
     this.side = role === undefined ? undefined : { role, checks: ROLE_CHECKS }
     try {
+      // A Chinese or Japanese query of several words: the sessions where it stands whole as typed come first.
+      const whole = terms[0]?.whole
+      if (whole !== undefined) this.gather(pairsOf(whole).map(term => ({ term, prefix: false, run: 0 })), { asked: new Map(), exact: undefined }, admit, limit, tieBreak, scope, seen, hits)
       this.gather(terms, { asked: new Map([...prefixes, ...forms]), exact: forms.size === 0 ? undefined : prefixes }, admit, limit, tieBreak, scope, seen, hits)
       this.together(terms, hits)
       if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, terms, new Map([...prefixes, ...forms]), { admit, limit, tieBreak, scope, ...(role === undefined ? {} : { role }) }, seen, hits)
@@ -101,6 +104,8 @@ export class IndexSearch {
     const typed = exact === undefined ? '1' : `max(batch.row IN (SELECT rowid FROM terms WHERE terms MATCH ? AND rowid > ? AND rowid <= (SELECT max(row) FROM batch)))`
     const batch = this.file.statement(`WITH batch AS MATERIALIZED (SELECT rowid AS row FROM terms WHERE terms MATCH ? AND rowid > ?${within} ORDER BY rowid LIMIT ?) `
       + `SELECT batch.row / ${SEGMENT_SPAN} AS no, min(segments.size) AS size, ${typed} AS typed, (SELECT max(row) FROM batch) AS last, (SELECT count(*) FROM batch) AS read FROM batch JOIN segments ON segments.row = batch.row GROUP BY 1 ORDER BY (CASE WHEN typed THEN ${TYPED_WEIGHT} ELSE 1 END) * 1.0 / (1 + size) DESC`)
+    // Sessions this pass read (a hit or not); `seen` holds the hits of every pass.
+    const passed = new Set<number>()
     let after = -1
     let full = true
     while (full && hits.length < limit && (this.side?.checks ?? 1) > 0) {
@@ -120,7 +125,7 @@ export class IndexSearch {
           if (next.done === true || (tie.length > 0 && scoreOf(next.value.size, next.value.typed) !== tie[0]![2])) {
             flush()
             if (taken.length >= limit - hits.length || next.done === true) {
-              this.excerpts(taken, terms, expansions, runs, limit, hits)
+              this.excerpts(taken, terms, expansions, runs, limit, hits, seen)
               taken = []
             }
             if (next.done === true) break
@@ -128,8 +133,8 @@ export class IndexSearch {
           const { no, size, typed: asTyped, last, read } = next.value
           after = last
           full = read >= this.rankedRows
-          if (seen.has(no)) continue
-          seen.add(no)
+          if (seen.has(no) || passed.has(no)) continue
+          passed.add(no)
           const id = this.file.idOf(no)
           if (id !== undefined && admit(id)) tie.push([id, no, scoreOf(size, asTyped)])
         }
@@ -138,12 +143,8 @@ export class IndexSearch {
       }
     }
     if (hits.length < limit) {
-      const across = this.acrossSegments(terms, expansions, match, admit, seen).sort(tieBreak)
-      for (const id of across) {
-        const no = this.file.noOf(id)
-        if (no !== undefined) seen.add(no)
-      }
-      this.excerpts(across.flatMap(id => { const no = this.file.noOf(id); return no === undefined ? [] : [[id, no, 0] as [string, number, number]] }), terms, expansions, runs, limit, hits)
+      const across = this.acrossSegments(terms, expansions, match, admit, new Set([...seen, ...passed])).sort(tieBreak)
+      this.excerpts(across.flatMap(id => { const no = this.file.noOf(id); return no === undefined ? [] : [[id, no, 0] as [string, number, number]] }), terms, expansions, runs, limit, hits, seen)
     }
   }
 
@@ -184,7 +185,7 @@ export class IndexSearch {
   }
 
   /** Adds to `hits`, in order, the candidates whose excerpt can be made (see {@link excerpt}), until `limit`. The pieces each needs are found a few candidates at a time, with one query of `places` per term group. */
-  private excerpts(candidates: readonly [id: string, no: number, score: number][], terms: readonly QueryTerm[], expansions: Expansions, runs: readonly Run[], limit: number, hits: ContentHit[]): void {
+  private excerpts(candidates: readonly [id: string, no: number, score: number][], terms: readonly QueryTerm[], expansions: Expansions, runs: readonly Run[], limit: number, hits: ContentHit[], seen: Set<number>): void {
     // The excerpt is of the first message that holds the query's first word or run; it marks the forms asked for too.
     const marked = withForms(terms, expansions)
     const lead = groupsOf(terms)[0]!
@@ -202,13 +203,18 @@ export class IndexSearch {
           if (this.side.checks <= 0) return
           this.side.checks -= 1
           const scanned = scannedExcerpt(this.file, no, { groups: groupsOf(terms), expansions, role: this.side.role, words: true })
-          if (scanned !== undefined && scanned.lacking.size === 0) hits.push({ id, score, ...scanned.hit })
+          if (scanned !== undefined && scanned.lacking.size === 0) {
+            hits.push({ id, score, ...scanned.hit })
+            seen.add(no)
+          }
           continue
         }
         const excerpt = unplaced.has(no)
           ? this.excerptByScan(no, marked, runs)
           : this.excerpt(no, marked, runs.map((run, n) => [run, whole[n]!.get(no)]), first.get(no))
-        if (excerpt !== undefined) hits.push({ id, score, ...excerpt })
+        if (excerpt === undefined) continue
+        hits.push({ id, score, ...excerpt })
+        seen.add(no)
       }
     }
   }

@@ -104,6 +104,8 @@ export interface QueryTerm {
   readonly phrase?: string
   /** Whether the term is asked only as typed, never as another form of the word (a quoted word). */
   readonly exact?: boolean
+  /** On the first term of a query that is one Chinese or Japanese run of several words: the run as typed, which sessions holding it whole answer first. */
+  readonly whole?: string
 }
 
 /** The quoted and unquoted parts of a folded query, in order; an unbalanced quote is left out and what follows it is unquoted. */
@@ -164,6 +166,9 @@ export function queryTerms(query: string): QueryTerm[] {
       }
     })
   })
+  // A query of one unspaced run of several words: sessions where the run stands whole as typed answer first.
+  const only = parts.length === 1 && !parts[0]!.quoted ? [...parts[0]!.text.matchAll(RUNS)].map(([found]) => found) : []
+  if (only.length === 1 && isUnspaced(only[0]!) && groups.length > 1 && [...only[0]!].length <= MAX_QUERY_TERMS) groups[0] = groups[0]!.map((term, n) => (n === 0 ? { ...term, whole: only[0]! } : term))
   const seen = new Set<string>()
   const terms: QueryTerm[] = []
   for (const group of groups) {
