@@ -1,0 +1,180 @@
+/**
+ * `--only relevance`: whether the session a person means is found, through the real host, on each
+ * corpus. The labelled set (`dev/relevance.ts`: 18 conversations written for it, 63 queries of seven
+ * kinds in English and Chinese) is planted in a store of the corpus, with short sessions that each hold
+ * one word of a query in another context; the plugin's host builds its index; then every query is asked
+ * of the three surfaces: the sidebar's route (`search`), the `@` menu's route (`candidates`, scope `all`,
+ * as typed after `@"`), and the model's `search_sessions`, called by the stand-in model in a turn of its
+ * own. Reported per corpus, surface and kind: recall at 5 and MRR; and each route's latency over the
+ * labelled queries (filters and partial matches included). Default corpora: realistic, prose and readme.
+ */
+import { hostDir } from '../../../dev/pinned-host.ts'
+import { newSession, rpc } from '../../../dev/host-rpc.ts'
+import { LABELLED, type LabelledQuery, relevanceOf, type RelevanceFigures, relevanceStore } from '../../../dev/relevance.ts'
+import { corpusSessionStream, writeSessionStore } from '../../../dev/session-store.ts'
+import { humanText, startModel, textOf, toolAnswersSinceHuman } from '../../../dev/stand-in-model.ts'
+import type { CorpusName } from '../../../dev/corpus.ts'
+import { ms, pair, type Percentiles, percentiles, table } from '../figures.ts'
+import type { BenchContext, BenchMode } from '../mode.ts'
+
+/** The surfaces asked. */
+const SURFACES = ['sidebar', '@ menu', 'search_sessions'] as const
+type Surface = (typeof SURFACES)[number]
+
+/** One corpus's figures. */
+export interface RelevanceCorpusFigures {
+  readonly corpus: CorpusName
+  readonly sessions: number
+  /** Per surface: over every query, and per kind. */
+  readonly surfaces: Readonly<Record<Surface, { readonly all: RelevanceFigures; readonly kinds: Readonly<Record<string, RelevanceFigures>> }>>
+  /** Per query: the meant session's rank on each surface (0: not answered). */
+  readonly ranks: readonly { readonly kind: string; readonly query: string; readonly sidebar: number; readonly menu: number; readonly tool: number }[]
+  /** Each route's latency over the labelled queries. */
+  readonly latency: { readonly sidebar: Percentiles; readonly menu: Percentiles }
+}
+
+/** A turn that asks the stand-in to call `search_sessions` with a query (base64url of its JSON). */
+const CALL = /^SEARCH-QUERY (\S+)$/
+
+async function post(url: string, body: unknown): Promise<{ ms: number; json: any }> {
+  const started = performance.now()
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const json = await res.json()
+  const elapsed = performance.now() - started
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`)
+  return { ms: elapsed, json }
+}
+
+/** The rank (from 1) of a session in an answer; 0 where it is not there. */
+const rankOf = (ids: readonly string[], id: string): number => ids.indexOf(id) + 1
+
+/**
+ * Measures one corpus.
+ * @param context - the bench's set-up.
+ * @param corpus - the corpus the labelled set is planted in.
+ */
+async function measureCorpus(context: BenchContext, corpus: CorpusName): Promise<RelevanceCorpusFigures> {
+  const sessions = context.sessions()
+  const workspaces = context.settings.workspaces
+  const { specs, planted } = relevanceStore(hostDir(), corpus, { sessions, workspaces })
+  const answers: string[] = []
+  const model = await startModel({
+    toolCall: messages => {
+      const match = CALL.exec(humanText(messages))
+      if (match === null || toolAnswersSinceHuman(messages) > 0) return undefined
+      return { name: 'search_sessions', arguments: JSON.stringify({ query: JSON.parse(Buffer.from(match[1]!, 'base64url').toString('utf8')) as string, limit: 20 }) }
+    },
+    toolReply: messages => {
+      answers.push(textOf(messages.at(-1)!))
+      return 'noted'
+    },
+  })
+  const ids = new Map<string, string>()
+  let cwd = ''
+  const stack = await context.stack({
+    tarball: context.tarball(),
+    model,
+    beforeBoot: async home => {
+      cwd = home.project('relevance-citing')
+      const written = await writeSessionStore(hostDir(), home, corpusSessionStream(home, specs, workspaces), { titleCache: false, count: sessions })
+      for (const [at, key] of planted) ids.set(key, written[at]!.id)
+    },
+  })
+  try {
+    const url = stack.web.url
+    const started = performance.now()
+    for (;;) {
+      if ((await (await fetch(`${url}/dsh-sessions/content-index`)).json() as { ready: boolean }).ready) break
+      if (performance.now() - started > 1_200_000) throw new Error('the content index was not built in 20 minutes')
+      await new Promise(resolve => setTimeout(resolve, 500))
+    }
+    context.progress(`${corpus}: content index ready ${ms(performance.now() - started)} after the boot`)
+    await post(`${url}/dsh-sessions/settings`, { scope: 'all' })
+    const citing = await newSession(url, cwd)
+    const ranks: { kind: string; query: string; sidebar: number; menu: number; tool: number }[] = []
+    const sidebarMs: number[] = []
+    const menuMs: number[] = []
+    const ask = async (query: LabelledQuery): Promise<void> => {
+      const meant = ids.get(query.meant)
+      if (meant === undefined) throw new Error(`the store holds no ${query.meant}`)
+      const sidebar = await post(`${url}/dsh-sessions/search`, { query: query.query, limit: 50 })
+      const menu = await post(`${url}/dsh-sessions/candidates`, { citingSessionId: citing, query: query.query })
+      sidebarMs.push(sidebar.ms)
+      menuMs.push(menu.ms)
+      const before = answers.length
+      const turn = await newSession(url, cwd)
+      await rpc(url, 'session.prompt', { sessionId: turn, mode: 'queue', content: [{ type: 'text', text: `SEARCH-QUERY ${Buffer.from(JSON.stringify(query.query)).toString('base64url')}` }] })
+      const deadline = performance.now() + 120_000
+      while (answers.length === before) {
+        if (performance.now() > deadline) throw new Error(`search_sessions did not answer ${query.query} in 2 minutes`)
+        await new Promise(resolve => setTimeout(resolve, 5))
+      }
+      const text = answers.at(-1)!
+      const tool = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as { sessions: { sessionId: string }[] }
+      ranks.push({
+        kind: query.kind,
+        query: query.query,
+        sidebar: rankOf((sidebar.json.results as { sessionId: string }[]).map(row => row.sessionId), meant),
+        menu: rankOf((menu.json.candidates as { sessionId: string }[]).map(row => row.sessionId), meant),
+        tool: rankOf(tool.sessions.map(row => row.sessionId), meant),
+      })
+    }
+    for (const query of LABELLED) await ask(query)
+    const figuresOf = (pick: (rank: (typeof ranks)[number]) => number): { all: RelevanceFigures; kinds: Record<string, RelevanceFigures> } => {
+      const kinds: Record<string, RelevanceFigures> = {}
+      for (const kind of new Set(ranks.map(rank => rank.kind))) kinds[kind] = relevanceOf(ranks.filter(rank => rank.kind === kind).map(pick))
+      return { all: relevanceOf(ranks.map(pick)), kinds }
+    }
+    return {
+      corpus,
+      sessions,
+      surfaces: { sidebar: figuresOf(rank => rank.sidebar), '@ menu': figuresOf(rank => rank.menu), search_sessions: figuresOf(rank => rank.tool) },
+      ranks,
+      latency: { sidebar: percentiles(sidebarMs), menu: percentiles(menuMs) },
+    }
+  } finally {
+    await stack.stop()
+    await model.stop()
+  }
+}
+
+const share = (value: number): string => `${Math.round(value * 100)} %`
+const both = (figures: RelevanceFigures): string => `${share(figures.recallAt5)} / ${figures.mrr.toFixed(2)}`
+
+export const relevance: BenchMode = {
+  name: 'relevance',
+  summary: 'recall@5 and MRR of 63 labelled queries on three surfaces, through the real host, per corpus and kind',
+  async run(context) {
+    const corpora: readonly CorpusName[] = context.settings.given.includes('corpus') ? context.settings.corpora : ['realistic', 'prose', 'readme']
+    const figures: RelevanceCorpusFigures[] = []
+    for (const corpus of corpora) figures.push(await measureCorpus(context, corpus))
+    const kinds = [...new Set(LABELLED.map(query => query.kind))]
+    const columns = figures.flatMap(one => SURFACES.map(surface => `${one.corpus}, ${surface}`))
+    return {
+      mode: 'relevance',
+      settings: { sessions: context.sessions(), workspaces: context.settings.workspaces, corpora: [...corpora], queries: LABELLED.length },
+      figures,
+      units: { recallAt5: 'share', mrr: 'mean reciprocal rank', sidebar: 'rank', menu: 'rank', tool: 'rank', queries: 'count' },
+      blocks: [
+        table({
+          title: `Relevance through the real host, ${context.sessions().toLocaleString('en')} sessions: recall@5 / MRR (targets: ≥ 90 % / ≥ 0.75 on each surface, ≥ 80 % recall@5 for every kind)`,
+          columns: ['', ...columns],
+          rows: [
+            ['every query', ...figures.flatMap(one => SURFACES.map(surface => both(one.surfaces[surface].all)))],
+            ...kinds.map(kind => [`${kind} (${LABELLED.filter(query => query.kind === kind).length})`, ...figures.flatMap(one => SURFACES.map(surface => both(one.surfaces[surface].kinds[kind]!)))]),
+          ],
+        }),
+        table({
+          title: 'The labelled queries\' latency, filters and partial matches included (p50 / p95)',
+          columns: ['corpus', 'sidebar route', '@ route', 'slowest, sidebar / @'],
+          rows: figures.map(one => [one.corpus, pair(one.latency.sidebar), pair(one.latency.menu), `${ms(one.latency.sidebar.max)} / ${ms(one.latency.menu.max)}`]),
+        }),
+        table({
+          title: 'Queries whose meant session is not in the first five on some surface (rank: sidebar / @ / search_sessions; 0 = not answered)',
+          columns: ['corpus', 'kind', 'query', 'rank'],
+          rows: figures.flatMap(one => one.ranks.filter(rank => [rank.sidebar, rank.menu, rank.tool].some(value => value < 1 || value > 5)).map(rank => [one.corpus, rank.kind, rank.query, `${rank.sidebar} / ${rank.menu} / ${rank.tool}`])),
+        }),
+      ],
+    }
+  },
+}
