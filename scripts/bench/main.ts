@@ -6,7 +6,7 @@
  * report; `scripts/bench/tables.ts` writes that document's tables into
  * Markdown files between `<!-- bench:<mode> -->` markers.
  *
- *   npm run bench [-- --only <mode>[,<mode>…] --sessions 2000[,20000] --workspaces 20 --runs 100 --official-runs 5 --corpus realistic,prose[,small] --json --out <file>]
+ *   npm run bench [-- --only <mode>[,<mode>…] --sessions 2000[,20000] --workspaces 20 --runs 100 --official-runs 5 --corpus realistic,prose[,readme,small] --json --out <file>]
  */
 import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
@@ -42,7 +42,8 @@ const USAGE = `npm run bench [-- options]
   --workspaces <n>          workspaces the store spreads over; default 20
   --runs <n>                samples per figure (modes cap it as they always did); default 100
   --official-runs <n>       runs of the official candidates call; default 5
-  --corpus realistic,prose  the corpora of mode content, side by side; default both (small: the first milestone's)
+  --corpus realistic,prose  the corpora of modes content and relevance, side by side; default realistic and prose
+                            (relevance: also readme, README sentences drawn at random; small: the first milestone's)
   --json                    print one JSON document instead of Markdown
   --out <file>              also write the JSON document to a file
 modes:

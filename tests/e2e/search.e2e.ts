@@ -2,7 +2,7 @@
  * Finding a session by what was said in it, on one host whose store other
  * processes wrote without the host's title cache: the sidebar's search box,
  * the agent's session tools and the references it reads on demand, and the
- * `@` menu's content matches. Each topic
+ * `@` menu's content matches, and finding what a person means on all three. Each topic
  * has words of its own, and the agent's and the `@` menu's topics their own
  * workspaces. The `@`
  * menu comes last: its last test restarts the host.
@@ -12,10 +12,11 @@ import { useRealHost } from './harness/real-host.ts'
 import { agentReads } from './search/agent-reads.ts'
 import { agentTools } from './search/agent-tools.ts'
 import { contentSearch } from './search/content-search.ts'
+import { meaning } from './search/meaning.ts'
 import { sidebarSearch } from './search/sidebar-search.ts'
 
 describe('finding sessions by what was said, on one host', () => {
   // The sidebar's sessions are written last, so its alpha group shows them first.
-  const host = useRealHost({ topics: [contentSearch, agentTools, agentReads, sidebarSearch] })
-  for (const topic of [sidebarSearch, agentTools, agentReads, contentSearch]) topic.tests(host)
+  const host = useRealHost({ topics: [meaning, contentSearch, agentTools, agentReads, sidebarSearch] })
+  for (const topic of [sidebarSearch, agentTools, agentReads, meaning, contentSearch]) topic.tests(host)
 })
