@@ -20,11 +20,14 @@ import { foldedForMatch, isUnspaced, pairsOf, type QueryTerm } from './terms.ts'
 
 export type { AdmittedRows, ContentHit, SearchedIndex } from './searched-index.ts'
 
+/** Compressed bytes of stored text one query unpacks at most (a piece of about 4 KiB of English is some 2 KB and 70 µs; of Chinese some 5 KB and 140 µs): what bounds its work whatever the store holds. A query that spends them answers with what it has found, in its order; a Chinese or Japanese query's first pass (the run standing whole) may spend half. */
+export const MAX_UNPACKED = 160_000
+
+/** The budget of pieces a query unpacks is spent: it answers with what it has found. */
+class BudgetSpent extends Error {}
+
 /** Sessions whose text a query with `from:` reads at most to tell who said its words. */
 export const ROLE_CHECKS = 200
-
-/** Pieces of text, besides the excerpt's, where a hit's words are looked for standing together. */
-const TOGETHER_PIECES = 4
 
 
 
@@ -45,6 +48,8 @@ export class IndexSearch {
   private readonly rankedRows: number
   /** The pieces of text unpacked by the query under way (a piece is unpacked once per query). */
   private unpacked: Map<number, StoredPiece> | undefined
+  /** Compressed bytes of text the query under way may still unpack (see {@link MAX_UNPACKED}). */
+  private budget = 0
   /** For a query with `from:`: the side whose words count, and how many more sessions may be read to tell (see {@link ROLE_CHECKS}). */
   private side: { readonly role: MessageRole; checks: number } | undefined
 
@@ -70,14 +75,25 @@ export class IndexSearch {
     const hits: ContentHit[] = []
     const scope = this.scopeOf(admitted)
     this.unpacked = new Map()
+    this.budget = MAX_UNPACKED / 2
     this.side = role === undefined ? undefined : { role, checks: ROLE_CHECKS }
     try {
       // A Chinese or Japanese query of several words: the sessions where it stands whole as typed come first.
       const whole = terms[0]?.whole
-      if (whole !== undefined) this.gather(pairsOf(whole).map(term => ({ term, prefix: false, run: 0 })), { asked: new Map(), exact: undefined }, admit, limit, tieBreak, scope, seen, hits)
-      this.gather(terms, { asked: new Map([...prefixes, ...forms]), exact: forms.size === 0 ? undefined : prefixes }, admit, limit, tieBreak, scope, seen, hits)
+      try {
+        if (whole !== undefined) this.gather(pairsOf(whole).map(term => ({ term, prefix: false, run: 0 })), { asked: new Map(), exact: undefined }, admit, limit, tieBreak, scope, seen, hits)
+      } catch (error) {
+        if (!(error instanceof BudgetSpent)) throw error
+      }
+      this.budget += MAX_UNPACKED / 2
+      const passed = this.gather(terms, { asked: new Map([...prefixes, ...forms]), exact: forms.size === 0 ? undefined : prefixes }, admit, limit, tieBreak, scope, seen, hits)
+      // Sessions the index says hold every word whose text had a phrase or long word only apart.
+      const apart = new Set([...passed].filter(no => !seen.has(no)))
       this.together(terms, hits)
-      if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, terms, new Map([...prefixes, ...forms]), { admit, limit, tieBreak, scope, ...(role === undefined ? {} : { role }) }, seen, hits)
+      if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, terms, new Map([...prefixes, ...forms]), { admit, limit, tieBreak, scope, apart, spend: bytes => this.spend(bytes), ...(role === undefined ? {} : { role }) }, seen, hits)
+    } catch (error) {
+      if (!(error instanceof BudgetSpent)) throw error
+      this.together(terms, hits)
     } finally {
       this.unpacked = undefined
       this.side = undefined
@@ -93,8 +109,8 @@ export class IndexSearch {
     return { within, only }
   }
 
-  /** Adds to `hits` the sessions not seen yet whose text has every term (each as `expansions.asked` gives it), best first, until `limit`: within each batch of rows, those whose segment has every term as `expansions.exact` gives it (when given) first, then the shorter segment first. */
-  private gather(terms: readonly QueryTerm[], expansionsOf: { readonly asked: Expansions; readonly exact: Expansions | undefined }, admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, scope: Scope, seen: Set<number>, hits: ContentHit[]): void {
+  /** Adds to `hits` the sessions not seen yet whose text has every term (each as `expansions.asked` gives it), best first, until `limit`: within each batch of rows, those whose segment has every term as `expansions.exact` gives it (when given) first, then the shorter segment first. Returns the sessions it read, hits or not. */
+  private gather(terms: readonly QueryTerm[], expansionsOf: { readonly asked: Expansions; readonly exact: Expansions | undefined }, admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, scope: Scope, seen: Set<number>, hits: ContentHit[]): ReadonlySet<number> {
     const expansions = expansionsOf.asked
     const runs = runsOf(terms)
     const match = matchOf(terms, expansions)
@@ -146,6 +162,7 @@ export class IndexSearch {
       const across = this.acrossSegments(terms, expansions, match, admit, new Set([...seen, ...passed])).sort(tieBreak)
       this.excerpts(across.flatMap(id => { const no = this.file.noOf(id); return no === undefined ? [] : [[id, no, 0] as [string, number, number]] }), terms, expansions, runs, limit, hits, seen)
     }
+    return passed
   }
 
   /** Moves first, keeping their order otherwise, the hits where the query's words stand together as typed, in a piece of text their excerpt was made from; such a hit's excerpt shows them. */
@@ -157,25 +174,21 @@ export class IndexSearch {
     const phrase: QueryTerm[] = [{ term: whole, prefix: false }]
     const first: ContentHit[] = []
     const rest: ContentHit[] = []
-    const near = this.file.statement('SELECT row FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?')
-    const holding = this.file.statement('SELECT max(row) AS row FROM texts WHERE row >= ? AND row <= ?')
+    // Only the pieces the query has unpacked already: the excerpt's, and what its checks read.
+    const byNo = new Map<number, number[]>()
+    for (const row of this.unpacked?.keys() ?? []) {
+      const no = Math.floor(row / ROW_SPAN)
+      byNo.set(no, [...(byNo.get(no) ?? []), row])
+    }
     for (const hit of hits) {
       const no = this.file.noOf(hit.id)
       let found: Pick<ContentHit, 'snippet' | 'origin'> | undefined
-      if (no === undefined) {
-        rest.push(hit)
-        continue
-      }
-      // The piece the excerpt is from, and the session's first few.
-      const from = no * ROW_SPAN
-      const excerptRow = (holding.get(from, from + (hit.snippet.message ?? 1) - 1) as { row: number | null } | undefined)?.row
-      const rows = new Set([...(excerptRow === null || excerptRow === undefined ? [] : [excerptRow]), ...(near.all(from, from + ROW_SPAN, TOGETHER_PIECES) as { row: number }[]).map(({ row }) => row)])
-      for (const row of rows) {
-        const [messages, origins] = this.piece(row)
+      for (const row of no === undefined ? [] : (byNo.get(no) ?? []).sort((x, y) => x - y)) {
+        const [messages, origins] = this.unpacked!.get(row)!
         const at = messages.findIndex(message => foldedForMatch(message).includes(whole))
         const snippet = at < 0 ? undefined : snippetOf([messages[at]!], phrase)
         if (snippet === undefined) continue
-        found = excerptAt(snippet, row - from + at, origins[at])
+        found = excerptAt(snippet, row - no! * ROW_SPAN + at, origins[at])
         break
       }
       if (found === undefined) rest.push(hit)
@@ -202,7 +215,8 @@ export class IndexSearch {
           // Who said each word is read from the text: a session whose side did not say them all is passed over.
           if (this.side.checks <= 0) return
           this.side.checks -= 1
-          const scanned = scannedExcerpt(this.file, no, { groups: groupsOf(terms), expansions, role: this.side.role, words: true })
+          const scanned = scannedExcerpt(this.file, no, { groups: groupsOf(terms), expansions, role: this.side.role, words: true, spend: bytes => this.spend(bytes) })
+          if (this.budget <= 0) throw new BudgetSpent()
           if (scanned !== undefined && scanned.lacking.size === 0) {
             hits.push({ id, score, ...scanned.hit })
             seen.add(no)
@@ -245,11 +259,19 @@ export class IndexSearch {
   }
 
   /** A stored piece of text, by its row. */
+  /** Takes a piece's compressed bytes from the query's budget; false once it is spent. */
+  private spend(bytes: number): boolean {
+    if (this.budget <= 0) return false
+    this.budget -= bytes
+    return true
+  }
+
   private piece(row: number): StoredPiece {
     const known = this.unpacked?.get(row)
     if (known !== undefined) return known
     const found = this.file.texts.get(row) as { body: Uint8Array } | undefined
     if (found === undefined) throw new UnpackError('a piece of text the index names is missing')
+    if (!this.spend(found.body.byteLength)) throw new BudgetSpent()
     const piece = unpack(found.body)
     this.unpacked?.set(row, piece)
     return piece
@@ -265,7 +287,9 @@ export class IndexSearch {
     const pieces = this.file.statement('SELECT row, body FROM texts WHERE row >= ? AND row < ? ORDER BY row').iterate(from, from + ROW_SPAN) as Iterator<{ row: number; body: Uint8Array }>
     try {
       for (let next = pieces.next(); next.done !== true && (found === undefined || left.size > 0); next = pieces.next()) {
+        if (!this.spend(next.value.body.byteLength)) throw new BudgetSpent()
         const [messages, origins] = unpack(next.value.body)
+        this.unpacked?.set(next.value.row, [messages, origins])
         for (const [n, message] of messages.entries()) {
           const folded = left.size > 0 || leadRun !== undefined ? foldedForMatch(message) : ''
           for (const run of left) if (folded.includes(run)) left.delete(run)

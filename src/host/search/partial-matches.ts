@@ -6,7 +6,7 @@
 import type { MessageRole } from '../official/conversation.ts'
 import { SEGMENT_SPAN } from './index-file.ts'
 import type { ContentHit, Scope, SearchedIndex } from './searched-index.ts'
-import { type Expansions, groupsOf, groupText, matchOf } from './match-expression.ts'
+import { type Expansions, groupsOf, groupText, isRun, matchOf } from './match-expression.ts'
 import { scannedExcerpt } from './scanned-excerpt.ts'
 import type { QueryTerm } from './terms.ts'
 
@@ -18,10 +18,14 @@ export interface PartialQuery {
   readonly scope: Scope
   /** Only words said by this side count (a query's `from:`). */
   readonly role?: MessageRole
+  /** Sessions the full pass read and passed over: every group is in the index, but a phrase or long word stood only apart (their text is not read again for it). */
+  readonly apart: ReadonlySet<number>
+  /** Takes a piece's compressed bytes from the query's budget (see `index-search.ts`); false once it is spent. */
+  readonly spend: (bytes: number) => boolean
 }
 
 /** Most sessions a query's partial matches add. */
-export const MAX_PARTIAL = 20
+export const MAX_PARTIAL = 10
 
 /** Sessions a partial match's word group is read for at most; a group in more is common, and checked only for the candidates the rarer groups found. */
 export const PARTIAL_ROWS = 4_000
@@ -37,7 +41,7 @@ const B = 0.75
 interface Partial {
   idf: number
   readonly held: Set<number>
-  readonly size: number
+  size: number
 }
 
 /** Adds to `hits`, until `limit` (at most {@link MAX_PARTIAL} of them), sessions not seen yet that hold some of the query's word groups, ranked by BM25 with each word counted once (the sum of each held group's inverse document frequency, normalised by the session's length against the mean), then by `tieBreak`; each with the groups it lacks. A group found in more than {@link PARTIAL_ROWS} sessions is checked only for the sessions the rarer groups found. */
@@ -48,7 +52,8 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
   const groups = groupsOf(terms)
   const total = Math.max(1, file.size())
   const { within, only } = scope
-  const sessionsOf = file.statement(`SELECT found.no, (SELECT min(size) FROM segments WHERE row >= found.no * ${SEGMENT_SPAN} AND row < (found.no + 1) * ${SEGMENT_SPAN}) AS size FROM (SELECT DISTINCT rowid / ${SEGMENT_SPAN} AS no FROM terms WHERE terms MATCH ?${within} LIMIT ?) AS found`)
+  const sessionsOf = file.statement(`SELECT DISTINCT rowid / ${SEGMENT_SPAN} AS no FROM terms WHERE terms MATCH ?${within} LIMIT ?`)
+  const sizesOf = file.statement(`SELECT value AS no, (SELECT min(size) FROM segments WHERE row >= value * ${SEGMENT_SPAN} AND row < (value + 1) * ${SEGMENT_SPAN}) AS size FROM json_each(?)`)
   const mean = Math.max(1, (file.statement('SELECT avg(size) AS mean FROM segments').get() as { mean: number | null }).mean ?? 1)
   const found = new Map<number, Partial>()
   const common: number[] = []
@@ -56,15 +61,15 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
   const scoreOf = (entry: Partial): number => (entry.idf * (K1 + 1)) / (1 + K1 * (1 - B + (B * entry.size) / mean))
   groups.forEach((group, g) => {
     const match = matchOf(group, expansions)
-    const rows = (only === undefined ? sessionsOf.all(match, PARTIAL_ROWS + 1) : sessionsOf.all(match, only, PARTIAL_ROWS + 1)) as { no: number; size: number | null }[]
+    const rows = (only === undefined ? sessionsOf.all(match, PARTIAL_ROWS + 1) : sessionsOf.all(match, only, PARTIAL_ROWS + 1)) as { no: number }[]
     if (rows.length > PARTIAL_ROWS) {
       common.push(g)
       if (g < groups.length - 1 || found.size > 0) return
     }
     const weight = weightOf(rows.length)
-    for (const { no, size } of rows.slice(0, PARTIAL_ROWS)) {
+    for (const { no } of rows.slice(0, PARTIAL_ROWS)) {
       if (seen.has(no)) continue
-      const entry = found.get(no) ?? { idf: 0, held: new Set<number>(), size: size ?? mean }
+      const entry = found.get(no) ?? { idf: 0, held: new Set<number>(), size: mean }
       entry.idf += weight
       entry.held.add(g)
       found.set(no, entry)
@@ -73,26 +78,33 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
   const ranked = (entries: [number, Partial][]): [string, number, Partial][] => entries
     .flatMap(([no, entry]) => { const id = file.idOf(no); return id === undefined || !admit(id) ? [] : [[id, no, entry] as [string, number, Partial]] })
     .sort((a, b) => scoreOf(b[2]) - scoreOf(a[2]) || tieBreak(a[0], b[0]))
-  let candidates = ranked([...found]).slice(0, PARTIAL_CANDIDATES)
+  // The rarest-first candidates are ranked by BM25 with their lengths, read for them alone.
+  const candidates = [...found].sort((a, b) => b[1].idf - a[1].idf).slice(0, PARTIAL_CANDIDATES)
+  for (const { no, size } of sizesOf.all(JSON.stringify(candidates.map(([no]) => no))) as { no: number; size: number | null }[]) {
+    const entry = found.get(no)
+    if (entry !== undefined && size !== null) entry.size = size
+  }
+  let rankedCandidates = ranked(candidates)
   if (common.length > 0) {
     const has = file.statement('SELECT 1 AS hit FROM terms WHERE terms MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1')
-    for (const [, no, entry] of candidates) {
+    for (const [, no, entry] of rankedCandidates) {
       for (const g of common) {
         if (entry.held.has(g) || has.get(matchOf(groups[g]!, expansions), no * SEGMENT_SPAN, (no + 1) * SEGMENT_SPAN) === undefined) continue
         entry.held.add(g)
         entry.idf += weightOf(PARTIAL_ROWS)
       }
     }
-    candidates = ranked(candidates.map(([, no, entry]) => [no, entry]))
+    rankedCandidates = ranked(rankedCandidates.map(([, no, entry]) => [no, entry]))
   }
   let added = 0
-  for (const [id, no, entry] of candidates) {
+  for (const [id, no, entry] of rankedCandidates) {
     if (added >= room) break
     seen.add(no)
     const held = groups.filter((_, g) => entry.held.has(g))
-    const excerpt = scannedExcerpt(file, no, { groups: held, expansions, words: query.role !== undefined, ...(query.role === undefined ? {} : { role: query.role }) })
+    const apart = query.apart.has(no) && query.role === undefined
+    const excerpt = scannedExcerpt(file, no, { groups: held, expansions, words: query.role !== undefined, runs: !apart, spend: query.spend, ...(query.role === undefined ? {} : { role: query.role }) })
     if (excerpt === undefined) continue
-    const missing = groups.filter((group, g) => !entry.held.has(g) || excerpt.lacking.has(group)).map(groupText)
+    const missing = groups.filter((group, g) => !entry.held.has(g) || excerpt.lacking.has(group) || (apart && isRun(group))).map(groupText)
     // With `from:`, a session whose side said none of the words is no match.
     if (missing.length === groups.length) continue
     hits.push({ id, score: scoreOf(entry), ...excerpt.hit, snippet: { ...excerpt.hit.snippet, missing: [...new Set(missing)] } })

@@ -14,7 +14,7 @@ import { unpack } from './stored-text.ts'
 import { foldedForMatch, type QueryTerm } from './terms.ts'
 
 /** Pieces of text a scanned excerpt reads at most. */
-export const MAX_SCANNED_PIECES = 16
+export const MAX_SCANNED_PIECES = 8
 
 /** What a scan is asked: the groups to look for, their forms, and, with `role`, only the messages of one side. */
 export interface ScanRequest {
@@ -22,8 +22,12 @@ export interface ScanRequest {
   readonly expansions: Expansions
   /** Only messages of this side count (a query's `from:`). */
   readonly role?: MessageRole
-  /** Whether word groups are looked for too (with `role`: the index cannot tell who said a word); groups that must stand together always are. */
+  /** Whether word groups are looked for too (with `role`: the index cannot tell who said a word). */
   readonly words: boolean
+  /** Whether groups that must stand together are looked for (default: yes). */
+  readonly runs?: boolean
+  /** Takes a piece's compressed bytes from the query's budget before it is unpacked; false stops the scan. */
+  readonly spend?: (bytes: number) => boolean
 }
 
 /** A scanned excerpt and the groups not found as asked. */
@@ -35,7 +39,7 @@ export interface ScannedExcerpt {
 /** Reads a session's first {@link MAX_SCANNED_PIECES} pieces of text for an excerpt of its first message that holds a group. Returns the excerpt and the groups not found; `undefined` when no message holds any. */
 export function scannedExcerpt(file: SearchedIndex, no: number, request: ScanRequest): ScannedExcerpt | undefined {
   const { groups, expansions, role } = request
-  const left = new Set(groups.filter(group => isRun(group) || request.words))
+  const left = new Set(groups.filter(group => (isRun(group) ? request.runs !== false : request.words)))
   const asked = groups.map(group => withForms(group, expansions))
   const marked = asked.flat()
   let hit: Pick<ContentHit, 'snippet' | 'origin'> | undefined
@@ -43,6 +47,7 @@ export function scannedExcerpt(file: SearchedIndex, no: number, request: ScanReq
   const pieces = file.statement('SELECT row, body FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?').iterate(from, from + ROW_SPAN, MAX_SCANNED_PIECES) as Iterator<{ row: number; body: Uint8Array }>
   try {
     for (let next = pieces.next(); next.done !== true && (hit === undefined || left.size > 0); next = pieces.next()) {
+      if (request.spend?.(next.value.body.byteLength) === false) return undefined
       const [messages, origins] = unpack(next.value.body)
       for (const [n, message] of messages.entries()) {
         if (role !== undefined && origins[n]?.[2] !== role) continue
