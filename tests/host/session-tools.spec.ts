@@ -74,6 +74,29 @@ describe('search_sessions', () => {
     }
   })
 
+  it('takes filters as arguments or in the query, refuses a malformed argument naming it, and never widens the scope', async () => {
+    const { h, search } = await setup()
+    await until(async () => ((await search.execute({ query: 'quetzal' }, exec(h))) as { sessions: unknown[] }).sessions.length === 2)
+    const ids = async (args: object) => ((await search.execute(args, exec(h))) as { sessions: { sessionId: string }[] }).sessions.map(session => session.sessionId)
+    const folder = A.split('/').at(-1)!
+    expect(await ids({ query: 'quetzal', workspace: folder })).toEqual([id(4), id(2)])
+    expect(await ids({ query: `quetzal in:${folder}` })).toEqual([id(4), id(2)])
+    // The harness's sessions were created in the first seconds of 1970.
+    expect(await ids({ query: 'quetzal', before: '2000-01-01' })).toEqual([id(4), id(2)])
+    expect(await ids({ query: 'quetzal', after: '2000-01-01' })).toEqual([])
+    expect(await ids({ query: 'quetzal', from: 'me' })).toEqual([id(2)])
+    expect(await ids({ query: 'quetzal', from: 'agent' })).toEqual([])
+    // Another workspace named by a filter is still out of scope.
+    expect(await ids({ query: 'quetzal', workspace: B.split('/').at(-1)! })).toEqual([])
+    expect(await ids({ query: `quetzal in:${B}` })).toEqual([])
+    for (const [args, named] of [[{ after: 'yesterdayish' }, 'after'], [{ before: '7x' }, 'before'], [{ from: 'nobody' }, 'from'], [{ workspace: 'a"b' }, 'workspace'], [{ workspace: 'x'.repeat(300) }, 'workspace']] as const) {
+      await expect(search.execute({ query: 'quetzal', ...args }, exec(h)), named).rejects.toThrow(named)
+    }
+    // In the query, a malformed filter is words: no session holds them, so what holds quetzal in its text follows, saying what it lacks.
+    const partial = await search.execute({ query: 'quetzal after:yesterdayish' }, exec(h)) as { sessions: { sessionId: string; missing?: string[] }[] }
+    expect(partial.sessions).toEqual([expect.objectContaining({ sessionId: id(2), missing: ['after', 'yesterdayish'] })])
+  })
+
   it('honours a scope change between two calls', async () => {
     const { h, search, content, configure } = await setup()
     await content.whenReady()

@@ -106,7 +106,7 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
     if (excerpt === undefined) continue
     const missing = groups.filter((group, g) => !entry.held.has(g) || excerpt.lacking.has(group) || (apart && isRun(group))).map(groupText)
     // With `from:`, a session whose side said none of the words is no match.
-    if (missing.length === groups.length) continue
+    if (query.role !== undefined && missing.length === groups.length) continue
     hits.push({ id, score: scoreOf(entry), ...excerpt.hit, snippet: { ...excerpt.hit.snippet, missing: [...new Set(missing)] } })
     added += 1
   }
