@@ -36,7 +36,7 @@ export const PICTURE_LIMIT = 150 * 1024
 /** Every picture the command makes, each in English and Chinese (`<name>-en.png`, `<name>-zh.png`). */
 export const PICTURES = [
   'at-menu', 'content-search', 'reference-dock', 'part-reference', 'quote-button', 'quote-bar', 'row-menu', 'copy-reference',
-  'header-copy', 'sidebar-search', 'settings-card', 'agent-tools', 'updated-since', 'not-attached', 'preflight-failure',
+  'header-copy', 'sidebar-search', 'partial-match', 'settings-card', 'agent-tools', 'updated-since', 'not-attached', 'preflight-failure',
 ] as const
 type Picture = (typeof PICTURES)[number]
 type Lang = 'en' | 'zh'
@@ -75,6 +75,8 @@ const UI = {
     searchButton: 'Search sessions',
     searchBox: 'Search sessions...',
     searchQuery: 'quetzal',
+    partialQuery: 'release freeze rollback',
+    missing: 'Missing: rollback',
     results: 'Search results',
     toolQuery: 'quetzal',
     toolAsk: 'Where did the QUETZAL rollout come up? Read me what was decided there.',
@@ -115,6 +117,8 @@ const UI = {
     searchButton: '搜索会话',
     searchBox: '搜索会话…',
     searchQuery: '灰度策略',
+    partialQuery: '冻结代码 回滚',
+    missing: '未包含：回滚',
     results: '搜索结果',
     toolQuery: '灰度策略',
     toolAsk: '灰度策略是在哪个会话里讨论的？读一下当时是怎么定的。',
@@ -343,6 +347,21 @@ try {
       await page.mouse.move(0, 0)
       if (wanted('copy-reference')) await shoot(page, 'copy-reference', lang, [row, toast], { top: 60, bottom: 60 })
       await toast.waitFor({ state: 'detached', timeout: 10_000 })
+    }
+
+    // A partial match in the sidebar: no session holds every word, so the one holding most says what it lacks.
+    if (wanted('partial-match')) {
+      const box = page.getByPlaceholder(ui.searchBox)
+      await page.getByRole('button', { name: ui.searchButton }).first().click()
+      await box.waitFor({ state: 'visible' })
+      await box.pressSequentially(ui.partialQuery)
+      const results = page.getByRole('tree', { name: ui.results })
+      await until('the partial match', async () => (await results.getByRole('treeitem').allInnerTexts()).some(text => text.includes(ui.missing)), 15_000)
+      await page.waitForTimeout(500)
+      await page.mouse.move(0, 0)
+      await shoot(page, 'partial-match', lang, [box, results])
+      await box.fill('')
+      await box.press('Escape')
     }
 
     // The sidebar's Search sessions box: title and content matches with their excerpts.
