@@ -36,7 +36,7 @@ export const PICTURE_LIMIT = 150 * 1024
 /** Every picture the command makes, each in English and Chinese (`<name>-en.png`, `<name>-zh.png`). */
 export const PICTURES = [
   'at-menu', 'content-search', 'reference-dock', 'part-reference', 'quote-button', 'quote-bar', 'row-menu', 'copy-reference',
-  'header-copy', 'sidebar-search', 'partial-match', 'settings-card', 'agent-tools', 'updated-since', 'not-attached', 'preflight-failure',
+  'header-copy', 'sidebar-search', 'partial-match', 'filter-search', 'settings-card', 'agent-tools', 'updated-since', 'not-attached', 'preflight-failure',
 ] as const
 type Picture = (typeof PICTURES)[number]
 type Lang = 'en' | 'zh'
@@ -77,6 +77,8 @@ const UI = {
     searchQuery: 'quetzal',
     partialQuery: 'release freeze rollback',
     missing: 'Missing: rollback',
+    filterQuery: 'release from:me in:alpha',
+    filtered: 'Release plan',
     results: 'Search results',
     toolQuery: 'quetzal',
     toolAsk: 'Where did the QUETZAL rollout come up? Read me what was decided there.',
@@ -119,6 +121,8 @@ const UI = {
     searchQuery: '灰度策略',
     partialQuery: '冻结代码 回滚',
     missing: '未包含：回滚',
+    filterQuery: '发布 from:me in:alpha',
+    filtered: '发布计划',
     results: '搜索结果',
     toolQuery: '灰度策略',
     toolAsk: '灰度策略是在哪个会话里讨论的？读一下当时是怎么定的。',
@@ -349,17 +353,18 @@ try {
       await toast.waitFor({ state: 'detached', timeout: 10_000 })
     }
 
-    // A partial match in the sidebar: no session holds every word, so the one holding most says what it lacks.
-    if (wanted('partial-match')) {
+    // A partial match in the sidebar (no session holds every word, so the one holding most says what it lacks), and a query with filters.
+    for (const [name, query, shown] of [['partial-match', ui.partialQuery, ui.missing], ['filter-search', ui.filterQuery, ui.filtered]] as const) {
+      if (!wanted(name)) continue
       const box = page.getByPlaceholder(ui.searchBox)
       await page.getByRole('button', { name: ui.searchButton }).first().click()
       await box.waitFor({ state: 'visible' })
-      await box.pressSequentially(ui.partialQuery)
+      await box.pressSequentially(query)
       const results = page.getByRole('tree', { name: ui.results })
-      await until('the partial match', async () => (await results.getByRole('treeitem').allInnerTexts()).some(text => text.includes(ui.missing)), 15_000)
+      await until(`the results of ${query}`, async () => (await results.getByRole('treeitem').allInnerTexts()).some(text => text.includes(shown)), 15_000)
       await page.waitForTimeout(500)
       await page.mouse.move(0, 0)
-      await shoot(page, 'partial-match', lang, [box, results])
+      await shoot(page, name, lang, [box, results])
       await box.fill('')
       await box.press('Escape')
     }

@@ -1,7 +1,8 @@
 /**
  * Finding what a person means, in the real host, on each surface: another form of a word (`deploys
  * failing` finds "the deploy failed"), Chinese words in another order (`签名校验` finds 校验签名), a query
- * with a word the session never used (ranked, with a "Missing" note), and filters (`in:`, `from:`).
+ * with a word the session never used (ranked, with a "Missing" note), a quoted phrase, and filters (`in:`,
+ * `from:`).
  * The sidebar's Search sessions box and the `@` menu are read as the person sees them; `search_sessions`
  * as the stand-in model receives its answer.
  */
@@ -55,6 +56,8 @@ export const meaning: Topic = {
       ])
       await expect.poll(() => sidebar(page, 'deploys failing in:zeta'), { timeout: 15_000 }).toEqual([expect.stringMatching(/^Zeta rollout/)])
       await expect.poll(() => sidebar(page, '签名校验'), { timeout: 15_000 }).toEqual([expect.stringMatching(/^回调接口 \| .*校验签名/)])
+      // A quoted phrase stands as written; a session with only the other word says it lacks the phrase.
+      await expect.poll(() => sidebar(page, '"health check" tapir'), { timeout: 15_000 }).toEqual([expect.stringMatching(/^Staging trouble \| .*health check/), expect.stringMatching(/^Zeta rollout \| .* · Missing: health check$/)])
       // A malformed filter is words: no session holds "yesterdayish", so the TAPIR sessions come first and say what they lack.
       const rows = await sidebar(page, 'tapir after:yesterdayish')
       expect(rows.slice(0, 2).map(row => row.split(' | ')[0]).sort()).toEqual(['Staging trouble', 'Zeta rollout'])
