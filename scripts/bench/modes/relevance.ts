@@ -91,6 +91,7 @@ async function measureCorpus(context: BenchContext, corpus: CorpusName): Promise
     }
     context.progress(`${corpus}: content index ready ${ms(performance.now() - started)} after the boot`)
     await post(`${url}/dsh-sessions/settings`, { scope: 'all' })
+    // The @ route is asked from a new draft, as a person types in one.
     const citing = await newSession(url, cwd)
     const ranks: { kind: string; query: string; sidebar: number; menu: number; tool: number }[] = []
     const sidebarMs: number[] = []

@@ -73,7 +73,7 @@ export async function listCandidates(
     if (words.length > 1) {
       for (const session of view.ranked) {
         if (found.length >= cap) break
-        if (admissible(session) && titleHolds(session, words)) take(session)
+        if (titleHolds(session, words) && admissible(session)) take(session)
       }
     }
   }
