@@ -36,7 +36,7 @@ export function apply(ctx: ClientContext): void {
       return () => {}
     }
   }, 'dsh-sessions: matches highlighted')
-  // A partial match's row says which words the session lacks, after its excerpt, as web search does.
+  // A partial match's row says which words the session lacks, as web search does, before its excerpt.
   const excerpt = (snippet: MarkedText): string => withMissing(matches.show(snippet), snippet.missing, words => t('candidate.missing', { words }))
   ctx.plugin(mentionsFeature, { api, t, refused, excerpt })
   ctx.plugin(referenceDockFeature, { api, t, refused })

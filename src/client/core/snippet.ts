@@ -9,9 +9,9 @@ export interface MarkedText {
   readonly missing?: readonly string[]
 }
 
-/** An excerpt's text followed, for a partial match, by the note of the words it lacks. `note`: the locale's note for the words, joined. Returns the text. */
+/** An excerpt's text, for a partial match after the note of the words it lacks: first, so a narrow row that cuts the excerpt still shows it. `note`: the locale's note for the words, joined. Returns the text. */
 export function withMissing(shown: string, missing: readonly string[] | undefined, note: (words: string) => string): string {
-  return missing === undefined || missing.length === 0 ? shown : `${shown} · ${note(missing.join(' '))}`
+  return missing === undefined || missing.length === 0 ? shown : `${note(missing.join(' '))} · ${shown}`
 }
 
 /** The excerpt with its matches between marks. `snippet`: the excerpt and its marked ranges (UTF-16 offsets, ascending, disjoint). Returns the text; ranges out of order or out of bounds are ignored. */

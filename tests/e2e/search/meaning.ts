@@ -57,7 +57,7 @@ export const meaning: Topic = {
       await expect.poll(() => sidebar(page, 'deploys failing in:zeta'), { timeout: 15_000 }).toEqual([expect.stringMatching(/^Zeta rollout/)])
       await expect.poll(() => sidebar(page, '签名校验'), { timeout: 15_000 }).toEqual([expect.stringMatching(/^回调接口 \| .*校验签名/)])
       // A quoted phrase stands as written; a session with only the other word says it lacks the phrase.
-      await expect.poll(() => sidebar(page, '"health check" tapir'), { timeout: 15_000 }).toEqual([expect.stringMatching(/^Staging trouble \| .*health check/), expect.stringMatching(/^Zeta rollout \| .* · Missing: health check$/)])
+      await expect.poll(() => sidebar(page, '"health check" tapir'), { timeout: 15_000 }).toEqual([expect.stringMatching(/^Staging trouble \| .*health check/), expect.stringMatching(/^Zeta rollout \| .*Missing: health check · /)])
       // A malformed filter is words: no session holds "yesterdayish", so the TAPIR sessions come first and say what they lack.
       const rows = await sidebar(page, 'tapir after:yesterdayish')
       expect(rows.slice(0, 2).map(row => row.split(' | ')[0]).sort()).toEqual(['Staging trouble', 'Zeta rollout'])
@@ -66,13 +66,13 @@ export const meaning: Topic = {
 
     it('ranks a session holding most of the words when none holds them all, and says which word is missing', async () => {
       const page = host.browser.page
-      await expect.poll(() => sidebar(page, 'postgres vacuum bloat'), { timeout: 15_000 }).toEqual([expect.stringMatching(/^Orders table \| .*Postgres.* · Missing: bloat/)])
+      await expect.poll(() => sidebar(page, 'postgres vacuum bloat'), { timeout: 15_000 }).toEqual([expect.stringMatching(/^Orders table \| .*Missing: bloat · .*Postgres/)])
     })
 
     it('answers the @ menu the same way, in English and in Chinese', async () => {
       const page = host.browser.page
       const rows = async (text: string) => (await sessionMenuRows(page, text)).map(row => row.split('\n').join(' | '))
-      await expect.poll(() => rows('@"postgres vacuum bloat'), { timeout: 15_000 }).toEqual([expect.stringMatching(/^Orders table \| .*«Postgres».* · Missing: bloat · /)])
+      await expect.poll(() => rows('@"postgres vacuum bloat'), { timeout: 15_000 }).toEqual([expect.stringMatching(/^Orders table \| Missing: bloat · .*«Postgres».* · /)])
       await expect.poll(() => rows('@"deploys failing'), { timeout: 15_000 }).toEqual([expect.stringMatching(/^Staging trouble \| .*«deploy» «failed»/)])
       await expect.poll(() => rows('@签名校验'), { timeout: 15_000 }).toEqual([expect.stringMatching(/^回调接口 \| .*校验.*签名/)])
     })
