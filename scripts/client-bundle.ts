@@ -150,6 +150,21 @@ export function clientBundle(id: string, entry: string): UserConfig {
   }
 }
 
+/** Keeps the license of each package bundled into the host half: its MIT notice, as a legal comment the bundler keeps, ahead of its code. */
+function licenseNotices(): Plugin {
+  return {
+    name: 'dsh-sessions:license-notices',
+    transform(code, id) {
+      const match = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^@\\/][^\\/]*)[\\/]/.exec(id)
+      if (match === null || match[1]!.startsWith('@deepseek-ai')) return null
+      const packageDir = id.slice(0, match.index + match[0].length)
+      const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { name: string; version: string; license?: string }
+      const license = readFileSync(join(packageDir, 'LICENSE'), 'utf8').replaceAll('*/', '* /')
+      return { code: `/*! ${manifest.name}@${manifest.version} (${manifest.license ?? 'see its LICENSE'})\n${license}*/\n${code}`, map: null }
+    },
+  }
+}
+
 /**
  * Host half: one ESM file, harness packages external.
  * @param entry - the host entry source.
@@ -170,5 +185,6 @@ export function hostBundle(entry: string, name = 'index'): UserConfig {
     deps: {
       neverBundle: [/^@deepseek-ai\//],
     },
+    plugins: [licenseNotices()],
   }
 }

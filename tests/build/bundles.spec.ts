@@ -25,6 +25,14 @@ describe('host half (lib/index.js)', () => {
     for (const specifier of specifiers) expect(specifier).toMatch(/^(@deepseek-ai\/|node:)/)
   })
 
+  it('carries the license of the one package it bundles, the stemmer, ahead of its code', () => {
+    const source = readFileSync(join(lib, 'content-worker.js'), 'utf8')
+    const notice = source.indexOf('/*! wink-porter2-stemmer@2.0.1 (MIT)')
+    expect(notice).toBeGreaterThan(-1)
+    expect(source.slice(notice, notice + 2_000)).toContain('Permission is hereby granted, free of charge')
+    expect(notice).toBeLessThan(source.indexOf('Porter2 stemming algorithm'))
+  })
+
   it('starts the built search worker beside index.js, and it answers', async () => {
     const { SearchWorker } = await import('../../src/host/search/worker-client.ts')
     const worker = new SearchWorker(new URL(`file://${join(lib, 'content-worker.js')}`), { engine: undefined }, () => undefined)
