@@ -15,7 +15,7 @@ import { LABELLED, type LabelledQuery, relevanceOf, type RelevanceFigures, relev
 import { corpusSessionStream, writeSessionStore } from '../../../dev/session-store.ts'
 import { humanText, startModel, textOf, toolAnswersSinceHuman } from '../../../dev/stand-in-model.ts'
 import type { CorpusName } from '../../../dev/corpus.ts'
-import { ms, pair, type Percentiles, percentiles, table } from '../figures.ts'
+import { ms, note, pair, type Percentiles, percentiles, table } from '../figures.ts'
 import type { BenchContext, BenchMode } from '../mode.ts'
 
 /** The surfaces asked. */
@@ -177,11 +177,7 @@ export const relevance: BenchMode = {
           columns: ['corpus', 'sidebar route', '@ route', 'slowest, sidebar / @'],
           rows: figures.map(one => [one.corpus, pair(one.latency.sidebar), pair(one.latency.menu), `${ms(one.latency.sidebar.max)} / ${ms(one.latency.menu.max)}`]),
         }),
-        table({
-          title: 'Queries whose meant session is not in the first five on some surface (rank: sidebar / @ / search_sessions; 0 = not answered)',
-          columns: ['corpus', 'kind', 'query', 'rank'],
-          rows: figures.flatMap(one => one.ranks.filter(rank => [rank.sidebar, rank.menu, rank.tool].some(value => value < 1 || value > 5)).map(rank => [one.corpus, rank.kind, rank.query, `${rank.sidebar} / ${rank.menu} / ${rank.tool}`])),
-        }),
+        note(`Queries whose meant session is not in the first five on some surface (rank: sidebar / @ / search_sessions; 0 = not answered): ${figures.flatMap(one => one.ranks.filter(rank => [rank.sidebar, rank.menu, rank.tool].some(value => value < 1 || value > 5)).map(rank => `${one.corpus}, ${rank.kind}, ${rank.query}: ${rank.sidebar} / ${rank.menu} / ${rank.tool}`)).join('; ') || 'none'}`),
       ],
     }
   },
