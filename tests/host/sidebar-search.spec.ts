@@ -112,6 +112,10 @@ describe('the host\'s session.search provider', () => {
     expect(second.nextCursor).toBeUndefined()
     const reply = await search({ query: 'nine', eventFilters: MESSAGES, limit: 5 })
     expect(reply.items[0]!.bestMatch.type).toBe('assistant/message')
+    // The sidebar's grammar holds here too: a filter narrows, and from: keeps to one side's words.
+    expect((await search({ query: 'nine from:me', eventFilters: MESSAGES, limit: 5 })).items).toEqual([])
+    expect((await search({ query: 'nine from:agent', eventFilters: MESSAGES, limit: 5 })).items.map(item => item.bestMatch.type)).toEqual(reply.items.map(item => item.bestMatch.type))
+    expect((await search({ query: 'quetzal before:1970-01-01', eventFilters: MESSAGES, limit: 5 })).items).toEqual([])
   })
 
   it('refuses a bad limit, query or cursor, and an aborted call, with the host\'s own errors', async () => {

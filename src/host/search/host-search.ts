@@ -17,6 +17,8 @@ import { scopeViewsOf } from '../sessions/scope-views.ts'
 import type { CatalogedSession, SessionCatalog } from '../sessions/session-catalog.ts'
 import type { ContentSearch } from './content-search.ts'
 import { boundedQuery } from './sidebar-search.ts'
+import { filteredScope } from './filtered-scope.ts'
+import { parseQuery } from './query-grammar.ts'
 import { queryTerms } from './terms.ts'
 
 /** Most sessions one page may ask for. */
@@ -86,11 +88,14 @@ export function hostSearch(ctx: Context, catalog: SessionCatalog, content: Conte
     if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_PAGE) throw new SessionQueryError(`limit must be a whole number from 1 to ${MAX_PAGE}`, 'SESSION_QUERY_INVALID_LIMIT')
     const query = boundedQuery(request.query)
     const at = request.cursor === undefined ? 0 : readCursor(request.cursor, query)
-    const terms = queryTerms(query)
+    // The same grammar as the sidebar's box: filters narrow, words match.
+    const { text, filters } = parseQuery(query)
+    const terms = queryTerms(text)
     await catalog.ready()
     const wanted = Math.min(at + limit + 1, MAX_HITS)
-    const every = scopeViewsOf(catalog).everyone().set
-    const hits = terms.length === 0 || at >= wanted ? [] : await content.search(terms, { key: every.key, sessions: every.ids }, wanted)
+    const every = scopeViewsOf(catalog).everyone()
+    const scope = filteredScope(every.set, every.ranked, filters)
+    const hits = terms.length === 0 || at >= wanted ? [] : await content.search(terms, { key: scope.key, sessions: scope.ids }, wanted, filters.from)
     if (isAborted()) throw aborted()
     const items: SessionSearchHit[] = []
     for (const hit of hits.slice(at, at + limit)) {
