@@ -31,7 +31,7 @@ export const MAX_PARTIAL = 10
 export const PARTIAL_ROWS = 4_000
 
 /** Candidates of partial matches ranked (their common groups checked) at most. */
-const PARTIAL_CANDIDATES = 200
+const PARTIAL_CANDIDATES = 120
 
 /** BM25's term saturation and length normalisation, at their usual values. */
 const K1 = 1.2
@@ -54,7 +54,7 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
   const { within, only } = scope
   const sessionsOf = file.statement(`SELECT DISTINCT rowid / ${SEGMENT_SPAN} AS no FROM terms WHERE terms MATCH ?${within} LIMIT ?`)
   const sizesOf = file.statement(`SELECT value AS no, (SELECT min(size) FROM segments WHERE row >= value * ${SEGMENT_SPAN} AND row < (value + 1) * ${SEGMENT_SPAN}) AS size FROM json_each(?)`)
-  const mean = Math.max(1, (file.statement('SELECT avg(size) AS mean FROM segments').get() as { mean: number | null }).mean ?? 1)
+  const mean = file.meanSize()
   const found = new Map<number, Partial>()
   const common: number[] = []
   const weightOf = (sessions: number): number => Math.log(1 + total / Math.max(1, sessions))

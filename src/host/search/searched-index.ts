@@ -52,5 +52,7 @@ export interface SearchedIndex {
   readonly vocabulary: Vocabulary
   /** The index's words that have a stem (see `word-forms.ts`). */
   readonly forms: Forms
+  /** The mean length of a segment in distinct terms (at least 1), for BM25's length normalisation; it may be a minute old. */
+  meanSize(): number
 }
 

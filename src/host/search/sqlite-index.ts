@@ -60,6 +60,8 @@ export class SqliteIndex {
   private readonly beforeWrite: () => void
   private readonly searcher: IndexSearch
   private readonly writes: IndexWrites
+  /** The mean segment length last read, and when (see {@link meanSize}). */
+  private mean: { readonly value: number; readonly at: number } | undefined
   /** Whether the temporary vocabulary table prefixes are expanded from exists yet, or cannot be made. */
   private vocabularyState: 'unmade' | 'made' | 'missing' = 'unmade'
   private readonly sqlite: SqliteModule
@@ -98,6 +100,7 @@ export class SqliteIndex {
       unplaced: nos => new Set((this.statements.unplaced.all(JSON.stringify(nos)) as { no: number }[]).map(({ no }) => no)),
       vocabulary: (prefix, limit) => this.termsStarting(prefix, limit),
       forms: (stem, limit) => (this.statement('SELECT word FROM forms WHERE stem = ? ORDER BY word LIMIT ?').all(stem, limit) as { word: string }[]).map(({ word }) => word),
+      meanSize: () => this.meanSize(),
     }, { rankedRows: options.rankedRows ?? RANKED_ROWS })
   }
 
@@ -208,6 +211,16 @@ export class SqliteIndex {
   /** Forgets a session; whether the file held it. */
   delete(id: string): boolean {
     return this.writes.delete(id)
+  }
+
+  /** The mean length of a segment in distinct terms, at least 1: read again once a minute, since it moves slowly and reading it walks every segment. */
+  private meanSize(): number {
+    const now = Date.now()
+    if (this.mean === undefined || now - this.mean.at > 60_000) {
+      const { mean } = this.statement('SELECT avg(size) AS mean FROM segments').get() as { mean: number | null }
+      this.mean = { value: Math.max(1, mean ?? 1), at: now }
+    }
+    return this.mean.value
   }
 
   /** Sessions the file holds. */
