@@ -20,7 +20,7 @@ import { foldedForMatch, isUnspaced, pairsOf, type QueryTerm } from './terms.ts'
 
 export type { AdmittedRows, ContentHit, SearchedIndex } from './searched-index.ts'
 
-/** Compressed bytes of stored text one query unpacks at most (a piece of about 4 KiB of English is some 2 KB and 70 µs; of Chinese some 5 KB and 140 µs): what bounds its work whatever the store holds. A query that spends them answers with what it has found, in its order; a Chinese or Japanese query's first pass (the run standing whole) may spend half. */
+/** Compressed bytes of stored text one query unpacks at most for sessions it then passes over (a phrase or long word found only apart, a `from:` the other side said; a piece of about 4 KiB of English is some 2 KB and 70 µs, of Chinese some 5 KB and 140 µs): what bounds its work whatever the store holds. What a session it answers with takes is given back. A query that spends them answers with what it has found, in its order; a Chinese or Japanese query's first pass (the run standing whole) has half as much of its own. */
 export const MAX_UNPACKED = 96_000
 
 /** The budget of pieces a query unpacks is spent: it answers with what it has found. */
@@ -35,11 +35,15 @@ export const ROLE_CHECKS = 200
 export const RANKED_ROWS = 1_000
 
 /** How much a segment with every word as typed outweighs one that needed another form of a word: as much as a segment this many times shorter. */
-const TYPED_WEIGHT = 2
+/** The bounds of how much a segment with every word as typed outweighs one that needed another form: as much as a segment that many times shorter. Between them, the weight is how much rarer the query is as typed than in any form (as BM25 weighs a rarer term more): `preferences` as typed in 11 sessions against 300 with `prefer` or `preferred` outweighs them 27 times; `listener leaks` as typed in half the sessions of any form, twice. */
+const TYPED_WEIGHT = { least: 2, most: 100 } as const
 
-/** A matching segment's score: BM25 where every term of the query occurs, once. FTS5 keeps no term counts with `detail=none` (its `bm25()` gives 0), and every answer holds the same terms, so BM25's order is that of the segment's length in distinct terms, shortest first; a segment with every word as typed (`typed`: 1) counts as one {@link TYPED_WEIGHT} times shorter, so of two alike the one as typed comes first. */
-function scoreOf(size: number, typed: number): number {
-  return (typed === 1 ? TYPED_WEIGHT : 1) / (1 + size)
+/** Segment rows counted at most to weigh a query as typed against its forms. */
+const COUNTED_ROWS = 20_000
+
+/** A matching segment's score: BM25 where every term of the query occurs, once. FTS5 keeps no term counts with `detail=none` (its `bm25()` gives 0), and every answer holds the same terms, so BM25's order is that of the segment's length in distinct terms, shortest first; a segment with every word as typed (`typed`: 1) counts as one `weight` times shorter. */
+function scoreOf(size: number, typed: number, weight: number): number {
+  return (typed === 1 ? weight : 1) / (1 + size)
 }
 
 /** Queries of one index. */
@@ -48,8 +52,10 @@ export class IndexSearch {
   private readonly rankedRows: number
   /** The pieces of text unpacked by the query under way (a piece is unpacked once per query). */
   private unpacked: Map<number, StoredPiece> | undefined
-  /** Compressed bytes of text the query under way may still unpack (see {@link MAX_UNPACKED}). */
+  /** Compressed bytes of text the query under way may still unpack for sessions it passes over (see {@link MAX_UNPACKED}). */
   private budget = 0
+  /** How far below zero one session being read may take the budget before its reading stops. */
+  private overdraft = 0
   /** For a query with `from:`: the side whose words count, and how many more sessions may be read to tell (see {@link ROLE_CHECKS}). */
   private side: { readonly role: MessageRole; checks: number } | undefined
 
@@ -61,7 +67,7 @@ export class IndexSearch {
   /**
    * Sessions found by a query, best first; see `SqliteIndex.search`. First the sessions holding every
    * word in some form (see `word-forms.ts`), shortest first (BM25 with each word counted once), a
-   * session holding every word as typed counting as one {@link TYPED_WEIGHT} times shorter, and among the answers
+   * session holding every word as typed counting as one several times shorter (see {@link TYPED_WEIGHT}), and among the answers
    * those where the words stand together as typed first; then, while the answer has room, those
    * holding some of the words (see `partial-matches.ts`), each with the words it lacks.
    * `admit`: whether a session may be found at all. `admitted`: when given, the only sessions whose
@@ -75,7 +81,8 @@ export class IndexSearch {
     const hits: ContentHit[] = []
     const scope = this.scopeOf(admitted)
     this.unpacked = new Map()
-    this.budget = MAX_UNPACKED / 2
+    this.budget = MAX_UNPACKED
+    this.overdraft = MAX_UNPACKED
     this.side = role === undefined ? undefined : { role, checks: ROLE_CHECKS }
     try {
       // A Chinese or Japanese query of several words: the sessions where it stands whole as typed come first.
@@ -85,12 +92,12 @@ export class IndexSearch {
       } catch (error) {
         if (!(error instanceof BudgetSpent)) throw error
       }
-      this.budget += MAX_UNPACKED / 2
+      this.budget = MAX_UNPACKED
       const passed = this.gather(terms, { asked: new Map([...prefixes, ...forms]), exact: forms.size === 0 ? undefined : prefixes }, admit, limit, tieBreak, scope, seen, hits)
       // Sessions the index says hold every word whose text had a phrase or long word only apart.
       const apart = new Set([...passed].filter(no => !seen.has(no)))
       this.together(terms, hits)
-      if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, terms, new Map([...prefixes, ...forms]), { admit, limit, tieBreak, scope, apart, spend: bytes => this.spend(bytes), ...(role === undefined ? {} : { role }) }, seen, hits)
+      if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, terms, new Map([...prefixes, ...forms]), { admit, limit, tieBreak, scope, apart, budget: this.account(), ...(role === undefined ? {} : { role }) }, seen, hits)
     } catch (error) {
       if (!(error instanceof BudgetSpent)) throw error
       this.together(terms, hits)
@@ -118,14 +125,15 @@ export class IndexSearch {
     const { within, only } = scope
     // One batch: the next rows in row order, each session's best segment (as typed, then shortest), best first, ranked inside SQLite.
     const typed = exact === undefined ? '1' : `max(batch.row IN (SELECT rowid FROM terms WHERE terms MATCH ? AND rowid > ? AND rowid <= (SELECT max(row) FROM batch)))`
+    const weight = exact === undefined ? 1 : this.typedWeight(match, exact, scope)
     const batch = this.file.statement(`WITH batch AS MATERIALIZED (SELECT rowid AS row FROM terms WHERE terms MATCH ? AND rowid > ?${within} ORDER BY rowid LIMIT ?) `
-      + `SELECT batch.row / ${SEGMENT_SPAN} AS no, min(segments.size) AS size, ${typed} AS typed, (SELECT max(row) FROM batch) AS last, (SELECT count(*) FROM batch) AS read FROM batch JOIN segments ON segments.row = batch.row GROUP BY 1 ORDER BY (CASE WHEN typed THEN ${TYPED_WEIGHT} ELSE 1 END) * 1.0 / (1 + size) DESC`)
+      + `SELECT batch.row / ${SEGMENT_SPAN} AS no, min(segments.size) AS size, ${typed} AS typed, (SELECT max(row) FROM batch) AS last, (SELECT count(*) FROM batch) AS read FROM batch JOIN segments ON segments.row = batch.row GROUP BY 1 ORDER BY (CASE WHEN typed THEN ? ELSE 1 END) * 1.0 / (1 + size) DESC`)
     // Sessions this pass read (a hit or not); `seen` holds the hits of every pass.
     const passed = new Set<number>()
     let after = -1
     let full = true
     while (full && hits.length < limit && (this.side?.checks ?? 1) > 0) {
-      const parameters = [match, after, ...(only === undefined ? [] : [only]), this.rankedRows, ...(exact === undefined ? [] : [exact, after])]
+      const parameters = [match, after, ...(only === undefined ? [] : [only]), this.rankedRows, ...(exact === undefined ? [] : [exact, after]), weight]
       const rows = batch.iterate(...parameters) as Iterator<{ no: number; size: number; typed: number; last: number; read: number }>
       full = false
       try {
@@ -138,7 +146,7 @@ export class IndexSearch {
           tie = []
         }
         for (let next = rows.next(); hits.length < limit; next = rows.next()) {
-          if (next.done === true || (tie.length > 0 && scoreOf(next.value.size, next.value.typed) !== tie[0]![2])) {
+          if (next.done === true || (tie.length > 0 && scoreOf(next.value.size, next.value.typed, weight) !== tie[0]![2])) {
             flush()
             if (taken.length >= limit - hits.length || next.done === true) {
               this.excerpts(taken, terms, expansions, runs, limit, hits, seen)
@@ -152,7 +160,7 @@ export class IndexSearch {
           if (seen.has(no) || passed.has(no)) continue
           passed.add(no)
           const id = this.file.idOf(no)
-          if (id !== undefined && admit(id)) tie.push([id, no, scoreOf(size, asTyped)])
+          if (id !== undefined && admit(id)) tie.push([id, no, scoreOf(size, asTyped, weight)])
         }
       } finally {
         rows.return?.()
@@ -163,6 +171,15 @@ export class IndexSearch {
       this.excerpts(across.flatMap(id => { const no = this.file.noOf(id); return no === undefined ? [] : [[id, no, 0] as [string, number, number]] }), terms, expansions, runs, limit, hits, seen)
     }
     return passed
+  }
+
+  /** How much a segment with every word as typed outweighs one with other forms, for this query: how many times more segments hold it in any form than as typed, each counted up to {@link COUNTED_ROWS}, within {@link TYPED_WEIGHT}'s bounds. */
+  private typedWeight(asked: string, typed: string, scope: Scope): number {
+    const { within, only } = scope
+    const count = this.file.statement(`SELECT count(*) AS n FROM (SELECT 1 FROM terms WHERE terms MATCH ?${within} LIMIT ?)`)
+    const countOf = (match: string): number => ((only === undefined ? count.get(match, COUNTED_ROWS) : count.get(match, only, COUNTED_ROWS)) as { n: number }).n
+    const any = countOf(asked)
+    return Math.min(TYPED_WEIGHT.most, Math.max(TYPED_WEIGHT.least, any / Math.max(1, countOf(typed))))
   }
 
   /** Moves first, keeping their order otherwise, the hits where the query's words stand together as typed, in a piece of text their excerpt was made from; such a hit's excerpt shows them. */
@@ -211,22 +228,23 @@ export class IndexSearch {
       const whole = runs.map(run => this.located(matchOf(run.terms), nos))
       const first = leadIsRun ? whole[0]! : this.located(matchOf(lead, expansions), nos)
       for (const [id, no, score] of take) {
+        // A session is read only while the budget lasts; what it takes is given back when it is answered.
+        if (this.budget <= 0) throw new BudgetSpent()
+        const before = this.budget
+        let excerpt: Pick<ContentHit, 'snippet' | 'origin'> | undefined
         if (this.side !== undefined) {
           // Who said each word is read from the text: a session whose side did not say them all is passed over.
           if (this.side.checks <= 0) return
           this.side.checks -= 1
           const scanned = scannedExcerpt(this.file, no, { groups: groupsOf(terms), expansions, role: this.side.role, words: true, spend: bytes => this.spend(bytes) })
-          if (this.budget <= 0) throw new BudgetSpent()
-          if (scanned !== undefined && scanned.lacking.size === 0) {
-            hits.push({ id, score, ...scanned.hit })
-            seen.add(no)
-          }
-          continue
+          excerpt = scanned !== undefined && scanned.lacking.size === 0 ? scanned.hit : undefined
+        } else {
+          excerpt = unplaced.has(no)
+            ? this.excerptByScan(no, marked, runs)
+            : this.excerpt(no, marked, runs.map((run, n) => [run, whole[n]!.get(no)]), first.get(no))
         }
-        const excerpt = unplaced.has(no)
-          ? this.excerptByScan(no, marked, runs)
-          : this.excerpt(no, marked, runs.map((run, n) => [run, whole[n]!.get(no)]), first.get(no))
         if (excerpt === undefined) continue
+        this.budget = Math.max(this.budget, before)
         hits.push({ id, score, ...excerpt })
         seen.add(no)
       }
@@ -259,11 +277,16 @@ export class IndexSearch {
   }
 
   /** A stored piece of text, by its row. */
-  /** Takes a piece's compressed bytes from the query's budget; false once it is spent. */
+  /** Takes a piece's compressed bytes from the query's budget; false once the session being read has taken it past its overdraft. */
   private spend(bytes: number): boolean {
-    if (this.budget <= 0) return false
+    if (this.budget < -this.overdraft) return false
     this.budget -= bytes
     return true
+  }
+
+  /** The budget as it stands, and a way to give back what a session answered with took (for the partial pass). */
+  private account(): { readonly spend: (bytes: number) => boolean; readonly open: () => boolean; readonly mark: () => number; readonly refund: (mark: number) => void } {
+    return { spend: bytes => this.spend(bytes), open: () => this.budget > 0, mark: () => this.budget, refund: mark => { this.budget = Math.max(this.budget, mark) } }
   }
 
   private piece(row: number): StoredPiece {

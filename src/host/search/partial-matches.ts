@@ -20,8 +20,8 @@ export interface PartialQuery {
   readonly role?: MessageRole
   /** Sessions the full pass read and passed over: every group is in the index, but a phrase or long word stood only apart (their text is not read again for it). */
   readonly apart: ReadonlySet<number>
-  /** Takes a piece's compressed bytes from the query's budget (see `index-search.ts`); false once it is spent. */
-  readonly spend: (bytes: number) => boolean
+  /** The query's budget of bytes read (see `index-search.ts`): spent piece by piece, open while any is left, and given back for a session answered with. */
+  readonly budget: { readonly spend: (bytes: number) => boolean; readonly open: () => boolean; readonly mark: () => number; readonly refund: (mark: number) => void }
 }
 
 /** Most sessions a query's partial matches add. */
@@ -101,12 +101,15 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
     if (added >= room) break
     seen.add(no)
     const held = groups.filter((_, g) => entry.held.has(g))
+    if (!query.budget.open()) return
+    const mark = query.budget.mark()
     const apart = query.apart.has(no) && query.role === undefined
-    const excerpt = scannedExcerpt(file, no, { groups: held, expansions, words: query.role !== undefined, runs: !apart, spend: query.spend, ...(query.role === undefined ? {} : { role: query.role }) })
+    const excerpt = scannedExcerpt(file, no, { groups: held, expansions, words: query.role !== undefined, runs: !apart, spend: query.budget.spend, ...(query.role === undefined ? {} : { role: query.role }) })
     if (excerpt === undefined) continue
     const missing = groups.filter((group, g) => !entry.held.has(g) || excerpt.lacking.has(group) || (apart && isRun(group))).map(groupText)
     // With `from:`, a session whose side said none of the words is no match.
     if (query.role !== undefined && missing.length === groups.length) continue
+    query.budget.refund(mark)
     hits.push({ id, score: scoreOf(entry), ...excerpt.hit, snippet: { ...excerpt.hit.snippet, missing: [...new Set(missing)] } })
     added += 1
   }
