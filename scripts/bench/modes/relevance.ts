@@ -9,12 +9,14 @@
  * labelled queries (filters and partial matches included), asked up to ten times each before the model's
  * turns begin. Default corpora: realistic, prose and readme.
  */
+import { readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 import { hostDir } from '../../../dev/pinned-host.ts'
 import { newSession, rpc } from '../../../dev/host-rpc.ts'
 import { LABELLED, type LabelledQuery, relevanceOf, type RelevanceFigures, relevanceStore } from '../../../dev/relevance.ts'
 import { corpusSessionStream, writeSessionStore } from '../../../dev/session-store.ts'
 import { humanText, startModel, textOf, toolAnswersSinceHuman } from '../../../dev/stand-in-model.ts'
-import type { CorpusName } from '../../../dev/corpus.ts'
+import { type CorpusName, sessionText } from '../../../dev/corpus.ts'
 import { ms, note, pair, type Percentiles, percentiles, table } from '../figures.ts'
 import type { BenchContext, BenchMode } from '../mode.ts'
 
@@ -32,6 +34,9 @@ export interface RelevanceCorpusFigures {
   readonly ranks: readonly { readonly kind: string; readonly query: string; readonly sidebar: number; readonly menu: number; readonly tool: number }[]
   /** Each route's latency over the labelled queries. */
   readonly latency: { readonly sidebar: Percentiles; readonly menu: Percentiles }
+  /** The searchable text of the store, and the plugin's whole folder once the index is built. */
+  readonly textBytes: number
+  readonly folderBytes: number
 }
 
 /** A turn that asks the stand-in to call `search_sessions` with a query (base64url of its JSON). */
@@ -57,7 +62,14 @@ const rankOf = (ids: readonly string[], id: string): number => ids.indexOf(id) +
 async function measureCorpus(context: BenchContext, corpus: CorpusName): Promise<RelevanceCorpusFigures> {
   const sessions = context.sessions()
   const workspaces = context.settings.workspaces
-  const { specs, planted } = relevanceStore(hostDir(), corpus, { sessions, workspaces })
+  const { specs: stored, planted } = relevanceStore(hostDir(), corpus, { sessions, workspaces })
+  let textBytes = 0
+  const specs = (function* () {
+    for (const spec of stored) {
+      textBytes += Buffer.byteLength(sessionText(spec))
+      yield spec
+    }
+  })()
   const answers: string[] = []
   const model = await startModel({
     toolCall: messages => {
@@ -128,6 +140,9 @@ async function measureCorpus(context: BenchContext, corpus: CorpusName): Promise
       ranks.push({ kind: query.kind, query: query.query, ...routes.get(query.query)!, tool: rankOf(tool.sessions.map(row => row.sessionId), meant) })
     }
     for (const query of LABELLED) await ask(query)
+    // The folder once the queries are done: by then the index has folded its write-ahead log into the file.
+    const folder = join(stack.home.dshHome, 'dsh-sessions')
+    const folderBytes = readdirSync(folder).reduce((sum, name) => sum + statSync(join(folder, name)).size, 0)
     const figuresOf = (pick: (rank: (typeof ranks)[number]) => number): { all: RelevanceFigures; kinds: Record<string, RelevanceFigures> } => {
       const kinds: Record<string, RelevanceFigures> = {}
       for (const kind of new Set(ranks.map(rank => rank.kind))) kinds[kind] = relevanceOf(ranks.filter(rank => rank.kind === kind).map(pick))
@@ -139,6 +154,8 @@ async function measureCorpus(context: BenchContext, corpus: CorpusName): Promise
       surfaces: { sidebar: figuresOf(rank => rank.sidebar), '@ menu': figuresOf(rank => rank.menu), search_sessions: figuresOf(rank => rank.tool) },
       ranks,
       latency: { sidebar: percentiles(sidebarMs), menu: percentiles(menuMs) },
+      textBytes,
+      folderBytes,
     }
   } finally {
     await stack.stop()
@@ -162,7 +179,7 @@ export const relevance: BenchMode = {
       mode: 'relevance',
       settings: { sessions: context.sessions(), workspaces: context.settings.workspaces, corpora: [...corpora], queries: LABELLED.length },
       figures,
-      units: { recallAt5: 'share', mrr: 'mean reciprocal rank', sidebar: 'rank', menu: 'rank', tool: 'rank', queries: 'count' },
+      units: { recallAt5: 'share', mrr: 'mean reciprocal rank', sidebar: 'rank', menu: 'rank', tool: 'rank', queries: 'count', textBytes: 'bytes', folderBytes: 'bytes' },
       blocks: [
         table({
           title: `Relevance through the real host, ${context.sessions().toLocaleString('en')} sessions: recall@5 / MRR (targets: ≥ 90 % / ≥ 0.75 on each surface, ≥ 80 % recall@5 for every kind)`,
@@ -174,8 +191,8 @@ export const relevance: BenchMode = {
         }),
         table({
           title: 'The labelled queries\' latency, filters and partial matches included (p50 / p95)',
-          columns: ['corpus', 'sidebar route', '@ route', 'slowest, sidebar / @'],
-          rows: figures.map(one => [one.corpus, pair(one.latency.sidebar), pair(one.latency.menu), `${ms(one.latency.sidebar.max)} / ${ms(one.latency.menu.max)}`]),
+          columns: ['corpus', 'sidebar route', '@ route', 'slowest, sidebar / @', 'the plugin\'s folder against the text'],
+          rows: figures.map(one => [one.corpus, pair(one.latency.sidebar), pair(one.latency.menu), `${ms(one.latency.sidebar.max)} / ${ms(one.latency.menu.max)}`, `${(one.folderBytes / 2 ** 20).toFixed(1)} MB / ${(one.textBytes / 2 ** 20).toFixed(1)} MB, ${(one.folderBytes / one.textBytes).toFixed(2)}×`]),
         }),
         note(`Queries whose meant session is not in the first five on some surface (rank: sidebar / @ / search_sessions; 0 = not answered): ${figures.flatMap(one => one.ranks.filter(rank => [rank.sidebar, rank.menu, rank.tool].some(value => value < 1 || value > 5)).map(rank => `${one.corpus}, ${rank.kind}, ${rank.query}: ${rank.sidebar} / ${rank.menu} / ${rank.tool}`)).join('; ') || 'none'}`),
       ],

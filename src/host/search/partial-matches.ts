@@ -30,6 +30,9 @@ export const MAX_PARTIAL = 10
 /** Sessions a partial match's word group is read for at most; a group in more is common, and checked only for the candidates the rarer groups found. */
 export const PARTIAL_ROWS = 4_000
 
+/** Candidates of partial matches whose lengths are read at most: those as rare as the last of {@link PARTIAL_CANDIDATES} are read whole, as far as this. */
+const SIZED = 2_000
+
 /** Candidates of partial matches ranked (their common groups checked) at most. */
 const PARTIAL_CANDIDATES = 120
 
@@ -78,13 +81,15 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
   const ranked = (entries: [number, Partial][]): [string, number, Partial][] => entries
     .flatMap(([no, entry]) => { const id = file.idOf(no); return id === undefined || !admit(id) ? [] : [[id, no, entry] as [string, number, Partial]] })
     .sort((a, b) => scoreOf(b[2]) - scoreOf(a[2]) || tieBreak(a[0], b[0]))
-  // The rarest-first candidates are ranked by BM25 with their lengths, read for them alone.
-  const candidates = [...found].sort((a, b) => b[1].idf - a[1].idf).slice(0, PARTIAL_CANDIDATES)
+  // The rarest-first candidates (ties whole, up to SIZED) are ranked by BM25 with their lengths, read for them alone; the best go on.
+  const byRarity = [...found].sort((a, b) => b[1].idf - a[1].idf)
+  const cut = byRarity[Math.min(byRarity.length, PARTIAL_CANDIDATES) - 1]?.[1].idf ?? 0
+  const candidates = byRarity.filter(([, entry], n) => n < PARTIAL_CANDIDATES || entry.idf >= cut).slice(0, SIZED)
   for (const { no, size } of sizesOf.all(JSON.stringify(candidates.map(([no]) => no))) as { no: number; size: number | null }[]) {
     const entry = found.get(no)
     if (entry !== undefined && size !== null) entry.size = size
   }
-  let rankedCandidates = ranked(candidates)
+  let rankedCandidates = ranked(candidates).slice(0, PARTIAL_CANDIDATES)
   if (common.length > 0) {
     const has = file.statement('SELECT 1 AS hit FROM terms WHERE terms MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1')
     for (const [, no, entry] of rankedCandidates) {
