@@ -102,6 +102,9 @@ async function measureCorpus(context: BenchContext, corpus: CorpusName): Promise
       await new Promise(resolve => setTimeout(resolve, 500))
     }
     context.progress(`${corpus}: content index ready ${ms(performance.now() - started)} after the boot`)
+    // The folder as the build leaves it (its write-ahead log folded into the file), before the turns below add sessions.
+    const folder = join(stack.home.dshHome, 'dsh-sessions')
+    const folderBytes = readdirSync(folder).reduce((sum, name) => sum + statSync(join(folder, name)).size, 0)
     await post(`${url}/dsh-sessions/settings`, { scope: 'all' })
     // The @ route is asked from a new draft, as a person types in one.
     const citing = await newSession(url, cwd)
@@ -140,9 +143,6 @@ async function measureCorpus(context: BenchContext, corpus: CorpusName): Promise
       ranks.push({ kind: query.kind, query: query.query, ...routes.get(query.query)!, tool: rankOf(tool.sessions.map(row => row.sessionId), meant) })
     }
     for (const query of LABELLED) await ask(query)
-    // The folder once the queries are done: by then the index has folded its write-ahead log into the file.
-    const folder = join(stack.home.dshHome, 'dsh-sessions')
-    const folderBytes = readdirSync(folder).reduce((sum, name) => sum + statSync(join(folder, name)).size, 0)
     const figuresOf = (pick: (rank: (typeof ranks)[number]) => number): { all: RelevanceFigures; kinds: Record<string, RelevanceFigures> } => {
       const kinds: Record<string, RelevanceFigures> = {}
       for (const kind of new Set(ranks.map(rank => rank.kind))) kinds[kind] = relevanceOf(ranks.filter(rank => rank.kind === kind).map(pick))
