@@ -32,18 +32,18 @@ export const ROLE_CHECKS = 200
 
 
 /** Matching segment rows ranked together: a query ranks the first this many (in row order), takes what it needs, and only then reads more. */
-export const RANKED_ROWS = 1_000
+export const RANKED_ROWS = 10_000
 
 /** How much a segment with every word as typed outweighs one that needed another form of a word: as much as a segment this many times shorter. */
-/** The bounds of how much a segment with every word as typed outweighs one that needed another form: as much as a segment that many times shorter. Between them, the weight is how much rarer the query is as typed than in any form (as BM25 weighs a rarer term more): `preferences` as typed in 11 sessions against 300 with `prefer` or `preferred` outweighs them 27 times; `listener leaks` as typed in half the sessions of any form, twice. */
+/** The bounds of how much a segment with every word as typed outweighs one that needed another form of a word: as much as a segment that many times shorter. Between them, the weight is how many times more of a batch's segments hold the query in any form than as typed (as BM25 weighs a rarer term more): `preferences` as typed in 11 sessions against 300 with `prefer` or `preferred` outweighs them 27 times; `listener leaks` as typed in half the segments of any form, twice. */
 const TYPED_WEIGHT = { least: 2, most: 100 } as const
 
-/** Segment rows counted at most to weigh a query as typed against its forms. */
-const COUNTED_ROWS = 20_000
+/** That weight in SQL, over a batch's `marked` rows. */
+const typedWeightSql = `min(${TYPED_WEIGHT.most}.0, max(${TYPED_WEIGHT.least}.0, count(*) * 1.0 / max(1, sum(typed))))`
 
-/** A matching segment's score: BM25 where every term of the query occurs, once. FTS5 keeps no term counts with `detail=none` (its `bm25()` gives 0), and every answer holds the same terms, so BM25's order is that of the segment's length in distinct terms, shortest first; a segment with every word as typed (`typed`: 1) counts as one `weight` times shorter. */
-function scoreOf(size: number, typed: number, weight: number): number {
-  return (typed === 1 ? weight : 1) / (1 + size)
+/** A matching segment's score: BM25 where every term of the query occurs, once. FTS5 keeps no term counts with `detail=none` (its `bm25()` gives 0), and every answer holds the same terms, so BM25's order is that of the segment's length in distinct terms against the mean, shortest first; a segment with every word as typed counts as one `weight` times shorter. */
+function scoreOf(row: { readonly size: number; readonly typed: number; readonly weight: number }): number {
+  return (row.typed === 1 ? row.weight : 1) / (1 + row.size)
 }
 
 /** Queries of one index. */
@@ -123,18 +123,20 @@ export class IndexSearch {
     const match = matchOf(terms, expansions)
     const exact = expansionsOf.exact === undefined ? undefined : matchOf(terms, expansionsOf.exact)
     const { within, only } = scope
-    // One batch: the next rows in row order, each session's best segment (as typed, then shortest), best first, ranked inside SQLite.
-    const typed = exact === undefined ? '1' : `max(batch.row IN (SELECT rowid FROM terms WHERE terms MATCH ? AND rowid > ? AND rowid <= (SELECT max(row) FROM batch)))`
-    const weight = exact === undefined ? 1 : this.typedWeight(match, exact, scope)
-    const batch = this.file.statement(`WITH batch AS MATERIALIZED (SELECT rowid AS row FROM terms WHERE terms MATCH ? AND rowid > ?${within} ORDER BY rowid LIMIT ?) `
-      + `SELECT batch.row / ${SEGMENT_SPAN} AS no, min(segments.size) AS size, ${typed} AS typed, (SELECT max(row) FROM batch) AS last, (SELECT count(*) FROM batch) AS read FROM batch JOIN segments ON segments.row = batch.row GROUP BY 1 ORDER BY (CASE WHEN typed THEN ? ELSE 1 END) * 1.0 / (1 + size) DESC`)
+    // One batch: the next rows in row order, each with its length (in distinct terms) and whether it holds every word as typed, best first, ranked inside SQLite; a session of several segments comes once per segment, its best first.
+    const typed = exact === undefined ? '' : `, typed AS MATERIALIZED (SELECT rowid AS row FROM terms WHERE terms MATCH ? AND rowid > ? AND rowid <= (SELECT max(row) FROM batch))`
+    const batch = this.file.statement(`WITH batch AS MATERIALIZED (SELECT rowid AS row FROM terms WHERE terms MATCH ? AND rowid > ?${within} ORDER BY rowid LIMIT ?)${typed}, `
+      + `marked AS MATERIALIZED (SELECT row, (SELECT size FROM segments WHERE segments.row = batch.row) AS size, ${exact === undefined ? '0' : 'row IN typed'} AS typed FROM batch), `
+      + `stats AS (SELECT max(row) AS last, count(*) AS read, ${exact === undefined ? '1.0' : typedWeightSql} AS weight FROM marked) `
+      + `SELECT marked.row / ${SEGMENT_SPAN} AS no, marked.size AS size, marked.typed AS typed, stats.last AS last, stats.read AS read, stats.weight AS weight FROM marked, stats `
+      + `ORDER BY (CASE WHEN marked.typed THEN stats.weight ELSE 1.0 END) / (1 + marked.size) DESC`)
     // Sessions this pass read (a hit or not); `seen` holds the hits of every pass.
     const passed = new Set<number>()
     let after = -1
     let full = true
     while (full && hits.length < limit && (this.side?.checks ?? 1) > 0) {
-      const parameters = [match, after, ...(only === undefined ? [] : [only]), this.rankedRows, ...(exact === undefined ? [] : [exact, after]), weight]
-      const rows = batch.iterate(...parameters) as Iterator<{ no: number; size: number; typed: number; last: number; read: number }>
+      const parameters = [match, after, ...(only === undefined ? [] : [only]), this.rankedRows, ...(exact === undefined ? [] : [exact, after])]
+      const rows = batch.iterate(...parameters) as Iterator<{ no: number; size: number; typed: number; last: number; read: number; weight: number }>
       full = false
       try {
         // Sessions are taken best first, a tie of equal scores whole (ordered by `tieBreak`), until they could fill what is left.
@@ -146,7 +148,7 @@ export class IndexSearch {
           tie = []
         }
         for (let next = rows.next(); hits.length < limit; next = rows.next()) {
-          if (next.done === true || (tie.length > 0 && scoreOf(next.value.size, next.value.typed, weight) !== tie[0]![2])) {
+          if (next.done === true || (tie.length > 0 && scoreOf(next.value) !== tie[0]![2])) {
             flush()
             if (taken.length >= limit - hits.length || next.done === true) {
               this.excerpts(taken, terms, expansions, runs, limit, hits, seen)
@@ -154,13 +156,13 @@ export class IndexSearch {
             }
             if (next.done === true) break
           }
-          const { no, size, typed: asTyped, last, read } = next.value
+          const { no, last, read } = next.value
           after = last
           full = read >= this.rankedRows
           if (seen.has(no) || passed.has(no)) continue
           passed.add(no)
           const id = this.file.idOf(no)
-          if (id !== undefined && admit(id)) tie.push([id, no, scoreOf(size, asTyped, weight)])
+          if (id !== undefined && admit(id)) tie.push([id, no, scoreOf(next.value)])
         }
       } finally {
         rows.return?.()
@@ -171,15 +173,6 @@ export class IndexSearch {
       this.excerpts(across.flatMap(id => { const no = this.file.noOf(id); return no === undefined ? [] : [[id, no, 0] as [string, number, number]] }), terms, expansions, runs, limit, hits, seen)
     }
     return passed
-  }
-
-  /** How much a segment with every word as typed outweighs one with other forms, for this query: how many times more segments hold it in any form than as typed, each counted up to {@link COUNTED_ROWS}, within {@link TYPED_WEIGHT}'s bounds. */
-  private typedWeight(asked: string, typed: string, scope: Scope): number {
-    const { within, only } = scope
-    const count = this.file.statement(`SELECT count(*) AS n FROM (SELECT 1 FROM terms WHERE terms MATCH ?${within} LIMIT ?)`)
-    const countOf = (match: string): number => ((only === undefined ? count.get(match, COUNTED_ROWS) : count.get(match, only, COUNTED_ROWS)) as { n: number }).n
-    const any = countOf(asked)
-    return Math.min(TYPED_WEIGHT.most, Math.max(TYPED_WEIGHT.least, any / Math.max(1, countOf(typed))))
   }
 
   /** Moves first, keeping their order otherwise, the hits where the query's words stand together as typed, in a piece of text their excerpt was made from; such a hit's excerpt shows them. */

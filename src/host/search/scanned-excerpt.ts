@@ -26,34 +26,42 @@ export interface ScanRequest {
   readonly words: boolean
   /** Whether groups that must stand together are looked for (default: yes). */
   readonly runs?: boolean
+  /** Word groups the index was not asked about (too common to read for every candidate): looked for in the text, never excerpted. */
+  readonly unknown?: readonly (readonly QueryTerm[])[]
   /** Takes a piece's compressed bytes from the query's budget before it is unpacked; false stops the scan. */
   readonly spend?: (bytes: number) => boolean
 }
 
-/** A scanned excerpt and the groups not found as asked. */
+/** A scanned excerpt, the groups not found as asked (the unknown ones among them), and whether the scan read the session's whole text. */
 export interface ScannedExcerpt {
   readonly hit: Pick<ContentHit, 'snippet' | 'origin'>
   readonly lacking: ReadonlySet<readonly QueryTerm[]>
+  readonly whole: boolean
 }
 
 /** Reads a session's first {@link MAX_SCANNED_PIECES} pieces of text for an excerpt of its first message that holds a group. Returns the excerpt and the groups not found; `undefined` when no message holds any. */
 export function scannedExcerpt(file: SearchedIndex, no: number, request: ScanRequest): ScannedExcerpt | undefined {
   const { groups, expansions, role } = request
-  const left = new Set(groups.filter(group => (isRun(group) ? request.runs !== false : request.words)))
-  const asked = groups.map(group => withForms(group, expansions))
-  const marked = asked.flat()
+  const unknown = request.unknown ?? []
+  const left = new Set([...groups.filter(group => (isRun(group) ? request.runs !== false : request.words)), ...unknown])
+  const looked = [...groups, ...unknown]
+  const asked = looked.map(group => withForms(group, expansions))
+  const marked = asked.slice(0, groups.length).flat()
   let hit: Pick<ContentHit, 'snippet' | 'origin'> | undefined
+  let whole = false
   const from = no * ROW_SPAN
-  const pieces = file.statement('SELECT row, body FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?').iterate(from, from + ROW_SPAN, MAX_SCANNED_PIECES) as Iterator<{ row: number; body: Uint8Array }>
+  // One piece past the bound is asked for only to tell whether the scan read the whole text.
+  const pieces = file.statement('SELECT row, body FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?').iterate(from, from + ROW_SPAN, MAX_SCANNED_PIECES + 1) as Iterator<{ row: number; body: Uint8Array }>
   try {
-    for (let next = pieces.next(); next.done !== true && (hit === undefined || left.size > 0); next = pieces.next()) {
+    let next = pieces.next()
+    for (let read = 0; next.done !== true && read < MAX_SCANNED_PIECES && (hit === undefined || left.size > 0); next = pieces.next(), read += 1) {
       if (request.spend?.(next.value.body.byteLength) === false) return undefined
       const [messages, origins] = unpack(next.value.body)
       for (const [n, message] of messages.entries()) {
         if (role !== undefined && origins[n]?.[2] !== role) continue
         const folded = foldedForMatch(message)
         for (const group of left) {
-          const found = isRun(group) ? folded.includes(groupText(group)) : asked[groups.indexOf(group)]!.some(term => holdsTerm(folded, term))
+          const found = isRun(group) ? folded.includes(groupText(group)) : asked[looked.indexOf(group)]!.some(term => holdsTerm(folded, term))
           if (found) left.delete(group)
         }
         if (hit !== undefined) continue
@@ -61,8 +69,9 @@ export function scannedExcerpt(file: SearchedIndex, no: number, request: ScanReq
         if (snippet !== undefined) hit = excerptAt(snippet, next.value.row - from + n, origins[n])
       }
     }
+    whole = next.done === true
   } finally {
     pieces.return?.()
   }
-  return hit === undefined ? undefined : { hit, lacking: left }
+  return hit === undefined ? undefined : { hit, lacking: left, whole }
 }
