@@ -9,6 +9,19 @@ describe('terms', () => {
     expect(fold('ガス')).not.toBe(fold('カス'))
   })
 
+  it('fold text of ASCII and CJK characters as the full fold does, whatever marks stand beside them', () => {
+    // The full fold: canonical decomposition, Latin accents dropped, composition, lower case.
+    const full = (text: string): string => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').normalize('NFC').toLowerCase()
+    const marks = ['\u3099', '\u309a', '\u302a', '\u0301']
+    const differ: string[] = []
+    for (let code = 0; code < 0x10000; code += 1) {
+      if (code >= 0xd800 && code <= 0xdfff) continue
+      const char = String.fromCharCode(code)
+      for (const text of [char, `か${char}`, `A${char}`, ...marks.flatMap(mark => [char + mark, mark + char])]) if (fold(text) !== full(text)) differ.push(code.toString(16))
+    }
+    expect([...new Set(differ)]).toEqual([])
+  })
+
   it('cut unspaced runs into pairs with the last character on its own, and keep other words whole', () => {
     expect(indexTerms('发布流程 and API调用')).toEqual(['发布', '布流', '流程', '程', 'and', 'api', '调用', '用'])
     expect(indexTerms('e-mail 2026')).toEqual(['e', 'mail', '2026'])

@@ -26,8 +26,12 @@ export const MAX_QUERY_TERMS = 16
 /** Most characters of a query searched in content; a longer query finds no content match. */
 export const MAX_QUERY_LENGTH = 256
 
+/** Text of ASCII, CJK punctuation, kana, ideographs and full-width forms only, with no combining mark (the ideographic tone marks and the kana voicing marks, which compose or reorder): no character of it changes in the round trip of {@link fold}, so it folds to its lower case. */
+const FOLDS_TO_LOWER_CASE = /^[\x00-\x7f\u3000-\u3029\u3030-\u3098\u309b-\u9fff\uff00-\uffef]*$/
+
 /** Folds text for matching: accents dropped, lower case. Applied to one code point at a time, it may yield zero, one or several UTF-16 units. */
 export function fold(text: string): string {
+  if (FOLDS_TO_LOWER_CASE.test(text)) return text.toLowerCase()
   return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').normalize('NFC').toLowerCase()
 }
 
