@@ -30,9 +30,6 @@ export const MAX_PARTIAL = 10
 /** Sessions a partial match's word group is read for at most; a group in more is common: it is not read from the index for the ranking (its weight is the least), only looked for in the sessions answered with. */
 export const PARTIAL_ROWS = 4_000
 
-/** Candidates of partial matches whose lengths are read at most: those as rare as the last of {@link PARTIAL_CANDIDATES} are read whole, as far as this. */
-const SIZED = 2_000
-
 /** Candidates of partial matches ranked at most. */
 const PARTIAL_CANDIDATES = 120
 
@@ -47,7 +44,7 @@ const B = 0.75
 interface Partial {
   idf: number
   readonly held: Set<number>
-  size: number
+  readonly size: number
 }
 
 /** Adds to `hits`, until `limit` (at most {@link MAX_PARTIAL} of them), sessions not seen yet that hold some of the query's word groups, ranked by BM25 with each word counted once (the sum of each held group's inverse document frequency, normalised by the session's length against the mean), then by `tieBreak`; each with the groups it lacks. A group found in more than {@link PARTIAL_ROWS} sessions is checked only for the sessions the rarer groups found. */
@@ -58,8 +55,21 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
   const groups = groupsOf(terms)
   const total = Math.max(1, file.size())
   const { within, only } = scope
-  const sessionsOf = file.statement(`SELECT DISTINCT rowid / ${SEGMENT_SPAN} AS no FROM terms WHERE terms MATCH ?${within} LIMIT ?`)
-  const sizesOf = file.statement(`SELECT value AS no, (SELECT min(size) FROM segments WHERE row >= value * ${SEGMENT_SPAN} AND row < (value + 1) * ${SEGMENT_SPAN}) AS size FROM json_each(?)`)
+  // A group's segment rows with their lengths; counting them first is some five times cheaper, for a group that proves common.
+  const rowsOf = file.statement(`SELECT count(*) AS n FROM (SELECT 1 FROM terms WHERE terms MATCH ?${within} LIMIT ?)`)
+  const sizedRows = file.statement(`SELECT rowid / ${SEGMENT_SPAN} AS no, (SELECT size FROM segments WHERE segments.row = terms.rowid) AS size FROM terms WHERE terms MATCH ?${within} LIMIT ?`)
+  const sessionsOf = (match: string): Map<number, number> => {
+    const sessions = new Map<number, number>()
+    for (const { no, size } of (only === undefined ? sizedRows.all(match, PARTIAL_ROWS) : sizedRows.all(match, only, PARTIAL_ROWS)) as { no: number; size: number | null }[]) {
+      sessions.set(no, Math.min(sessions.get(no) ?? Infinity, size ?? Infinity))
+    }
+    return sessions
+  }
+  /** The sessions holding a group, with their shortest segment's length; `undefined` when it is common. */
+  const sessionsHolding = (match: string): Map<number, number> | undefined => {
+    const counted = ((only === undefined ? rowsOf.get(match, PARTIAL_ROWS + 1) : rowsOf.get(match, only, PARTIAL_ROWS + 1)) as { n: number }).n
+    return counted > PARTIAL_ROWS ? undefined : sessionsOf(match)
+  }
   const mean = file.meanSize()
   const found = new Map<number, Partial>()
   const common: number[] = []
@@ -67,15 +77,16 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
   const scoreOf = (entry: Partial): number => (entry.idf * (K1 + 1)) / (1 + K1 * (1 - B + (B * entry.size) / mean))
   groups.forEach((group, g) => {
     const match = matchOf(group, expansions)
-    const rows = (only === undefined ? sessionsOf.all(match, PARTIAL_ROWS + 1) : sessionsOf.all(match, only, PARTIAL_ROWS + 1)) as { no: number }[]
-    if (rows.length > PARTIAL_ROWS) {
+    let rows = sessionsHolding(match)
+    if (rows === undefined) {
       common.push(g)
       if (g < groups.length - 1 || found.size > 0) return
+      rows = sessionsOf(match)
     }
-    const weight = weightOf(rows.length)
-    for (const { no } of rows.slice(0, PARTIAL_ROWS)) {
+    const weight = weightOf(Math.max(rows.size, common.includes(g) ? PARTIAL_ROWS : 0))
+    for (const [no, size] of rows) {
       if (seen.has(no)) continue
-      const entry = found.get(no) ?? { idf: 0, held: new Set<number>(), size: mean }
+      const entry = found.get(no) ?? { idf: 0, held: new Set<number>(), size: Number.isFinite(size) ? size : mean }
       entry.idf += weight
       entry.held.add(g)
       found.set(no, entry)
@@ -83,11 +94,9 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
   })
   // Sessions holding every common group together are candidates too, when there are few enough of them (the rarer groups may have found none of them).
   if (common.length > 1) {
-    const together = common.map(g => matchOf(groups[g]!, expansions)).join(' AND ')
-    const rows = (only === undefined ? sessionsOf.all(together, PARTIAL_ROWS + 1) : sessionsOf.all(together, only, PARTIAL_ROWS + 1)) as { no: number }[]
-    for (const { no } of rows.length > PARTIAL_ROWS ? [] : rows) {
+    for (const [no, size] of sessionsHolding(common.map(g => matchOf(groups[g]!, expansions)).join(' AND ')) ?? []) {
       if (seen.has(no)) continue
-      const entry = found.get(no) ?? { idf: 0, held: new Set<number>(), size: mean }
+      const entry = found.get(no) ?? { idf: 0, held: new Set<number>(), size: Number.isFinite(size) ? size : mean }
       for (const g of common.filter(g => !entry.held.has(g))) {
         entry.held.add(g)
         entry.idf += weightOf(PARTIAL_ROWS)
@@ -105,21 +114,12 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
     }
     return out.sort((a, b) => scoreOf(b[2]) - scoreOf(a[2]) || tieBreak(a[0], b[0])).slice(0, most)
   }
-  // The rarest-first candidates (ties whole, up to SIZED) are ranked by BM25 with their lengths, read for them alone; the best go on.
-  const byRarity = [...found].sort((a, b) => b[1].idf - a[1].idf)
-  const cut = byRarity[Math.min(byRarity.length, PARTIAL_CANDIDATES) - 1]?.[1].idf ?? 0
-  const candidates = byRarity.filter(([, entry], n) => n < PARTIAL_CANDIDATES || entry.idf >= cut).slice(0, SIZED)
-  for (const { no, size } of sizesOf.all(JSON.stringify(candidates.map(([no]) => no))) as { no: number; size: number | null }[]) {
-    const entry = found.get(no)
-    if (entry !== undefined && size !== null) entry.size = size
-  }
-  const rankedCandidates = ranked(candidates, PARTIAL_CANDIDATES)
-  // A common group is looked for in the text of the best candidates, up to twice as many as are answered with (a seek of the index for it costs some 0.6 ms a session at 20,000 sessions), and in the index only where that text was not read whole.
-  const has = file.statement('SELECT 1 AS hit FROM terms WHERE terms MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1')
+  const rankedCandidates = ranked([...found], PARTIAL_CANDIDATES)
+  // A common group is looked for in the text of the best candidates, up to twice as many as are answered with: it counts where their first pieces show it. A seek of the index for it costs some 0.6 ms a session at 20,000 sessions, so only the sessions answered with, where their text was not read whole, are asked, for what they lack.
   const scanned = common.length === 0 ? room : Math.min(2 * room, SCANNED_CANDIDATES)
-  const added: ContentHit[] = []
+  const scannedHits: { hit: ContentHit; unseen: (readonly QueryTerm[])[]; no: number }[] = []
   for (const [id, no, entry] of rankedCandidates) {
-    if (added.length >= scanned) break
+    if (scannedHits.length >= scanned) break
     const held = groups.filter((_, g) => entry.held.has(g))
     const unknown = common.filter(g => !entry.held.has(g)).map(g => groups[g]!)
     if (!query.budget.open()) break
@@ -127,21 +127,22 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
     const apart = query.apart.has(no) && query.role === undefined
     const excerpt = scannedExcerpt(file, no, { groups: held, expansions, words: query.role !== undefined, runs: !apart, unknown, spend: query.budget.spend, ...(query.role === undefined ? {} : { role: query.role }) })
     if (excerpt === undefined) continue
-    for (const group of unknown) {
-      const inText = !excerpt.lacking.has(group)
-      if (!inText && (excerpt.whole || query.role !== undefined || added.length >= room || has.get(matchOf(group, expansions), no * SEGMENT_SPAN, (no + 1) * SEGMENT_SPAN) === undefined)) continue
+    for (const group of unknown.filter(group => !excerpt.lacking.has(group))) {
       entry.held.add(groups.indexOf(group))
       entry.idf += weightOf(PARTIAL_ROWS)
     }
-    const missing = groups.filter((group, g) => !entry.held.has(g) || (excerpt.lacking.has(group) && !unknown.includes(group)) || (apart && isRun(group))).map(groupText)
+    const missing = groups.filter((group, g) => !entry.held.has(g) || excerpt.lacking.has(group) || (apart && isRun(group)))
     // With `from:`, a session whose side said none of the words is no match.
     if (query.role !== undefined && missing.length === groups.length) continue
     query.budget.refund(mark)
-    added.push({ id, score: scoreOf(entry), ...excerpt.hit, snippet: { ...excerpt.hit.snippet, missing: [...new Set(missing)] } })
+    // A common group the text read did not show may stand further on (never with `from:`, which reads who said it).
+    const unseen = excerpt.whole || query.role !== undefined ? [] : unknown.filter(group => excerpt.lacking.has(group))
+    scannedHits.push({ hit: { id, score: scoreOf(entry), ...excerpt.hit, snippet: { ...excerpt.hit.snippet, missing: missing.map(groupText) } }, unseen, no })
   }
-  // The best of them, in their order once their common groups are known.
-  for (const hit of added.map((hit, n) => [hit, n] as const).sort(([a, x], [b, y]) => b.score - a.score || x - y).slice(0, room).map(([hit]) => hit)) {
-    seen.add(file.noOf(hit.id)!)
-    hits.push(hit)
+  const has = file.statement('SELECT 1 AS hit FROM terms WHERE terms MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1')
+  for (const { hit, unseen, no } of scannedHits.map((entry, n) => [entry, n] as const).sort(([a, x], [b, y]) => b.hit.score - a.hit.score || x - y).slice(0, room).map(([entry]) => entry)) {
+    const found = new Set(unseen.filter(group => has.get(matchOf(group, expansions), no * SEGMENT_SPAN, (no + 1) * SEGMENT_SPAN) !== undefined).map(groupText))
+    seen.add(no)
+    hits.push(found.size === 0 ? hit : { ...hit, snippet: { ...hit.snippet, missing: hit.snippet.missing!.filter(text => !found.has(text)) } })
   }
 }

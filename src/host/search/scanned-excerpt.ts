@@ -16,6 +16,9 @@ import { foldedForMatch, type QueryTerm } from './terms.ts'
 /** Pieces of text a scanned excerpt reads at most. */
 export const MAX_SCANNED_PIECES = 8
 
+/** Pieces of text read at least (when the session has them) for the groups the index was not asked about. */
+export const UNKNOWN_PIECES = 2
+
 /** What a scan is asked: the groups to look for, their forms, and, with `role`, only the messages of one side. */
 export interface ScanRequest {
   readonly groups: readonly (readonly QueryTerm[])[]
@@ -26,7 +29,7 @@ export interface ScanRequest {
   readonly words: boolean
   /** Whether groups that must stand together are looked for (default: yes). */
   readonly runs?: boolean
-  /** Word groups the index was not asked about (too common to read for every candidate): looked for in the text, never excerpted. */
+  /** Word groups the index was not asked about (too common to read for every candidate): looked for, never excerpted, in the pieces read for the others, or in the first {@link UNKNOWN_PIECES} at least. */
   readonly unknown?: readonly (readonly QueryTerm[])[]
   /** Takes a piece's compressed bytes from the query's budget before it is unpacked; false stops the scan. */
   readonly spend?: (bytes: number) => boolean
@@ -54,7 +57,9 @@ export function scannedExcerpt(file: SearchedIndex, no: number, request: ScanReq
   const pieces = file.statement('SELECT row, body FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?').iterate(from, from + ROW_SPAN, MAX_SCANNED_PIECES + 1) as Iterator<{ row: number; body: Uint8Array }>
   try {
     let next = pieces.next()
-    for (let read = 0; next.done !== true && read < MAX_SCANNED_PIECES && (hit === undefined || left.size > 0); next = pieces.next(), read += 1) {
+    // Reading goes on for an excerpt and the groups asked about, and for the others only through the first few pieces.
+    const wanted = (read: number): boolean => hit === undefined || [...left].some(group => read < UNKNOWN_PIECES || !unknown.includes(group))
+    for (let read = 0; next.done !== true && read < MAX_SCANNED_PIECES && wanted(read); next = pieces.next(), read += 1) {
       if (request.spend?.(next.value.body.byteLength) === false) return undefined
       const [messages, origins] = unpack(next.value.body)
       for (const [n, message] of messages.entries()) {
