@@ -55,12 +55,12 @@ async function post(url: string, body: unknown): Promise<{ ms: number; json: any
 const rankOf = (ids: readonly string[], id: string): number => ids.indexOf(id) + 1
 
 /**
- * Measures one corpus.
+ * Measures one corpus at one size.
  * @param context - the bench's set-up.
  * @param corpus - the corpus the labelled set is planted in.
+ * @param sessions - the sessions of its store.
  */
-async function measureCorpus(context: BenchContext, corpus: CorpusName): Promise<RelevanceCorpusFigures> {
-  const sessions = context.sessions()
+async function measureCorpus(context: BenchContext, corpus: CorpusName, sessions: number): Promise<RelevanceCorpusFigures> {
   const workspaces = context.settings.workspaces
   const { specs: stored, planted } = relevanceStore(hostDir(), corpus, { sessions, workspaces })
   let textBytes = 0
@@ -171,30 +171,33 @@ export const relevance: BenchMode = {
   summary: 'recall@5 and MRR of 63 labelled queries on three surfaces, through the real host, per corpus and kind',
   async run(context) {
     const corpora: readonly CorpusName[] = context.settings.given.includes('corpus') ? context.settings.corpora : ['realistic', 'prose', 'readme']
+    const sizes = context.settings.sessions
     const figures: RelevanceCorpusFigures[] = []
-    for (const corpus of corpora) figures.push(await measureCorpus(context, corpus))
+    for (const sessions of sizes) for (const corpus of corpora) figures.push(await measureCorpus(context, corpus, sessions))
     const kinds = [...new Set(LABELLED.map(query => query.kind))]
-    const columns = figures.flatMap(one => SURFACES.map(surface => `${one.corpus}, ${surface}`))
     return {
       mode: 'relevance',
-      settings: { sessions: context.sessions(), workspaces: context.settings.workspaces, corpora: [...corpora], queries: LABELLED.length },
+      settings: { sessions: [...sizes], workspaces: context.settings.workspaces, corpora: [...corpora], queries: LABELLED.length },
       figures,
       units: { recallAt5: 'share', mrr: 'mean reciprocal rank', sidebar: 'rank', menu: 'rank', tool: 'rank', queries: 'count', textBytes: 'bytes', folderBytes: 'bytes' },
       blocks: [
-        table({
-          title: `Relevance through the real host, ${context.sessions().toLocaleString('en')} sessions: recall@5 / MRR (targets: ≥ 90 % / ≥ 0.75 on each surface, ≥ 80 % recall@5 for every kind)`,
-          columns: ['', ...columns],
-          rows: [
-            ['every query', ...figures.flatMap(one => SURFACES.map(surface => both(one.surfaces[surface].all)))],
-            ...kinds.map(kind => [`${kind} (${LABELLED.filter(query => query.kind === kind).length})`, ...figures.flatMap(one => SURFACES.map(surface => both(one.surfaces[surface].kinds[kind]!)))]),
-          ],
+        ...sizes.map(sessions => {
+          const at = figures.filter(one => one.sessions === sessions)
+          return table({
+            title: `Relevance through the real host, ${sessions.toLocaleString('en')} sessions: recall@5 / MRR (targets: ≥ 90 % / ≥ 0.75 on each surface, ≥ 80 % recall@5 for every kind)`,
+            columns: ['', ...at.flatMap(one => SURFACES.map(surface => `${one.corpus}, ${surface}`))],
+            rows: [
+              ['every query', ...at.flatMap(one => SURFACES.map(surface => both(one.surfaces[surface].all)))],
+              ...kinds.map(kind => [`${kind} (${LABELLED.filter(query => query.kind === kind).length})`, ...at.flatMap(one => SURFACES.map(surface => both(one.surfaces[surface].kinds[kind]!)))]),
+            ],
+          })
         }),
         table({
           title: 'The labelled queries\' latency, filters and partial matches included (p50 / p95)',
-          columns: ['corpus', 'sidebar route', '@ route', 'slowest, sidebar / @', 'the plugin\'s folder against the text'],
-          rows: figures.map(one => [one.corpus, pair(one.latency.sidebar), pair(one.latency.menu), `${ms(one.latency.sidebar.max)} / ${ms(one.latency.menu.max)}`, `${(one.folderBytes / 2 ** 20).toFixed(1)} MB / ${(one.textBytes / 2 ** 20).toFixed(1)} MB, ${(one.folderBytes / one.textBytes).toFixed(2)}×`]),
+          columns: ['corpus', 'sessions', 'sidebar route', '@ route', 'slowest, sidebar / @', 'the plugin\'s folder against the text'],
+          rows: figures.map(one => [one.corpus, one.sessions.toLocaleString('en'), pair(one.latency.sidebar), pair(one.latency.menu), `${ms(one.latency.sidebar.max)} / ${ms(one.latency.menu.max)}`, `${(one.folderBytes / 2 ** 20).toFixed(1)} MB / ${(one.textBytes / 2 ** 20).toFixed(1)} MB, ${(one.folderBytes / one.textBytes).toFixed(2)}×`]),
         }),
-        note(`Queries whose meant session is not in the first five on some surface (rank: sidebar / @ / search_sessions; 0 = not answered): ${figures.flatMap(one => one.ranks.filter(rank => [rank.sidebar, rank.menu, rank.tool].some(value => value < 1 || value > 5)).map(rank => `${one.corpus}, ${rank.kind}, ${rank.query}: ${rank.sidebar} / ${rank.menu} / ${rank.tool}`)).join('; ') || 'none'}`),
+        note(`Queries whose meant session is not in the first five on some surface (rank: sidebar / @ / search_sessions; 0 = not answered): ${figures.flatMap(one => one.ranks.filter(rank => [rank.sidebar, rank.menu, rank.tool].some(value => value < 1 || value > 5)).map(rank => `${one.corpus} ${one.sessions.toLocaleString('en')}, ${rank.kind}, ${rank.query}: ${rank.sidebar} / ${rank.menu} / ${rank.tool}`)).join('; ') || 'none'}`),
       ],
     }
   },
