@@ -17,8 +17,8 @@ const loaded = await loadSqlite()
 if (!loaded.ok) throw new Error(loaded.reason)
 const sqlite = loaded.sqlite
 
-function openIndex(): SqliteIndex {
-  const { index } = SqliteIndex.open(sqlite, join(temporaryFolder('dsh-sessions-finding-'), 'content-index.sqlite'))
+function openIndex(options: { readonly partialRows?: number } = {}): SqliteIndex {
+  const { index } = SqliteIndex.open(sqlite, join(temporaryFolder('dsh-sessions-finding-'), 'content-index.sqlite'), options)
   afterTest(() => index.close())
   return index
 }
@@ -98,6 +98,31 @@ describe('partial matches', () => {
     expect(find(index, 'quagga bloat')).toEqual([])
   })
 
+  it('find the sessions holding the common words together when no rarer word names them, and look for a common word in the text', () => {
+    // Any group in more than four segment rows is common here.
+    const index = openIndex({ partialRows: 4 })
+    for (let n = 0; n < 6; n += 1) put(index, `session-c${n}`, `cookie jar ${n} ${'crumbs '.repeat(30)}`)
+    for (let n = 0; n < 6; n += 1) put(index, `session-d${n}`, `domain name ${n} ${'records '.repeat(30)}`)
+    put(index, 'session-meant', 'the cookie domain was too wide')
+    put(index, 'session-out', 'the logout button')
+    const hits = find(index, 'cookie domain logout')
+    expect(hits.map(hit => hit.id)).toContain('session-meant')
+    expect(hits.find(hit => hit.id === 'session-meant')!.snippet.missing).toEqual(['logout'])
+    expect(hits.find(hit => hit.id === 'session-out')!.snippet.missing).toEqual(['cookie', 'domain'])
+  })
+
+  it('say a common word is missing only when the session lacks it, wherever in a long session it stands', () => {
+    const index = openIndex({ partialRows: 4 })
+    for (let n = 0; n < 6; n += 1) put(index, `session-n${n}`, `node release ${n}`)
+    // Three pieces of text: the common word only in the last.
+    const long = ['the memory leak grew', 'x'.repeat(4_100), 'y'.repeat(4_100), 'it was the node worker']
+    put(index, 'session-long', ...long)
+    put(index, 'session-short', 'a memory leak somewhere')
+    const hits = find(index, 'node memory leak profiler')
+    expect(hits.find(hit => hit.id === 'session-long')!.snippet.missing).toEqual(['profiler'])
+    expect(hits.find(hit => hit.id === 'session-short')!.snippet.missing).toEqual(['node', 'profiler'])
+  })
+
   it('name a phrase found only apart as missing', () => {
     const index = openIndex()
     put(index, 'session-a', 'the connection was reset by the peer')
@@ -117,6 +142,15 @@ describe('from:', () => {
     // The model said deploy but not staging: a partial match, saying so; what neither side's words hold is no match.
     expect(find(index, 'deploy staging', 20, 'assistant').map(hit => [hit.id, hit.snippet.missing])).toEqual([['session-b', ['staging']]])
     expect(find(index, 'staging endpoint', 20, 'user').map(hit => [hit.id, hit.snippet.missing])).toEqual([['session-a', ['endpoint']]])
+  })
+})
+
+describe('ranking', () => {
+  it('rank every matching session, not the first thousand in the order they were indexed', () => {
+    const index = openIndex()
+    for (let n = 0; n < 1_200; n += 1) put(index, `session-${String(n).padStart(4, '0')}`, `alpha beta ${n} ${Array.from({ length: 30 }, (_, k) => `w${n}x${k}`).join(' ')}`)
+    put(index, 'session-late', 'alpha beta')
+    expect(find(index, 'alpha beta', 5)[0]!.id).toBe('session-late')
   })
 })
 

@@ -29,19 +29,16 @@ class BudgetSpent extends Error {}
 /** Sessions whose text a query with `from:` reads at most to tell who said its words. */
 export const ROLE_CHECKS = 200
 
-
-
 /** Matching segment rows ranked together: a query ranks the first this many (in row order), takes what it needs, and only then reads more. */
 export const RANKED_ROWS = 10_000
 
-/** How much a segment with every word as typed outweighs one that needed another form of a word: as much as a segment this many times shorter. */
 /** The bounds of how much a segment with every word as typed outweighs one that needed another form of a word: as much as a segment that many times shorter. Between them, the weight is how many times more of a batch's segments hold the query in any form than as typed (as BM25 weighs a rarer term more): `preferences` as typed in 11 sessions against 300 with `prefer` or `preferred` outweighs them 27 times; `listener leaks` as typed in half the segments of any form, twice. */
 const TYPED_WEIGHT = { least: 2, most: 100 } as const
 
 /** That weight in SQL, over a batch's `marked` rows. */
 const typedWeightSql = `min(${TYPED_WEIGHT.most}.0, max(${TYPED_WEIGHT.least}.0, count(*) * 1.0 / max(1, sum(typed))))`
 
-/** A matching segment's score: BM25 where every term of the query occurs, once. FTS5 keeps no term counts with `detail=none` (its `bm25()` gives 0), and every answer holds the same terms, so BM25's order is that of the segment's length in distinct terms against the mean, shortest first; a segment with every word as typed counts as one `weight` times shorter. */
+/** A matching segment's score: BM25 where every term of the query occurs, once. FTS5 keeps no term counts with `detail=none` (its `bm25()` gives 0), and every answer holds the same terms, so BM25's order is that of the segment's length in distinct terms, shortest first; a segment with every word as typed counts as one `weight` times shorter. */
 function scoreOf(row: { readonly size: number; readonly typed: number; readonly weight: number }): number {
   return (row.typed === 1 ? row.weight : 1) / (1 + row.size)
 }
@@ -50,6 +47,7 @@ function scoreOf(row: { readonly size: number; readonly typed: number; readonly 
 export class IndexSearch {
   private readonly file: SearchedIndex
   private readonly rankedRows: number
+  private readonly partialRows: number
   /** The pieces of text unpacked by the query under way (a piece is unpacked once per query). */
   private unpacked: Map<number, StoredPiece> | undefined
   /** Compressed bytes of text the query under way may still unpack for sessions it passes over (see {@link MAX_UNPACKED}). */
@@ -59,9 +57,10 @@ export class IndexSearch {
   /** For a query with `from:`: the side whose words count, and how many more sessions may be read to tell (see {@link ROLE_CHECKS}). */
   private side: { readonly role: MessageRole; checks: number } | undefined
 
-  constructor(file: SearchedIndex, options: { readonly rankedRows: number }) {
+  constructor(file: SearchedIndex, options: { readonly rankedRows: number; readonly partialRows: number }) {
     this.file = file
     this.rankedRows = options.rankedRows
+    this.partialRows = options.partialRows
   }
 
   /**
@@ -97,7 +96,7 @@ export class IndexSearch {
       // Sessions the index says hold every word whose text had a phrase or long word only apart.
       const apart = new Set([...passed].filter(no => !seen.has(no)))
       this.together(terms, hits)
-      if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, terms, new Map([...prefixes, ...forms]), { admit, limit, tieBreak, scope, apart, budget: this.account(), ...(role === undefined ? {} : { role }) }, seen, hits)
+      if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, terms, new Map([...prefixes, ...forms]), { admit, limit, tieBreak, scope, apart, rows: this.partialRows, budget: this.account(), ...(role === undefined ? {} : { role }) }, seen, hits)
     } catch (error) {
       if (!(error instanceof BudgetSpent)) throw error
       this.together(terms, hits)

@@ -18,6 +18,8 @@ export interface PartialQuery {
   readonly scope: Scope
   /** Only words said by this side count (a query's `from:`). */
   readonly role?: MessageRole
+  /** Segment rows of a word group read at most: a group in more is common (see {@link PARTIAL_ROWS}). */
+  readonly rows: number
   /** Sessions the full pass read and passed over: every group is in the index, but a phrase or long word stood only apart (their text is not read again for it). */
   readonly apart: ReadonlySet<number>
   /** The query's budget of bytes read (see `index-search.ts`): spent piece by piece, open while any is left, and given back for a session answered with. */
@@ -27,7 +29,7 @@ export interface PartialQuery {
 /** Most sessions a query's partial matches add. */
 export const MAX_PARTIAL = 10
 
-/** Sessions a partial match's word group is read for at most; a group in more is common: it is not read from the index for the ranking (its weight is the least), only looked for in the sessions answered with. */
+/** Segment rows of a word group a partial match reads at most; a group in more is common: its sessions are not read (its weight is the least), only those holding every common group together, and it is looked for in the text of the best candidates. */
 export const PARTIAL_ROWS = 4_000
 
 /** Candidates of partial matches ranked at most. */
@@ -47,9 +49,9 @@ interface Partial {
   readonly size: number
 }
 
-/** Adds to `hits`, until `limit` (at most {@link MAX_PARTIAL} of them), sessions not seen yet that hold some of the query's word groups, ranked by BM25 with each word counted once (the sum of each held group's inverse document frequency, normalised by the session's length against the mean), then by `tieBreak`; each with the groups it lacks. A group found in more than {@link PARTIAL_ROWS} sessions is checked only for the sessions the rarer groups found. */
+/** Adds to `hits`, until `limit` (at most {@link MAX_PARTIAL} of them), sessions not seen yet that hold some of the query's word groups, ranked by BM25 with each word counted once (the sum of each held group's inverse document frequency, normalised by the session's length against the mean), then by `tieBreak`; each with the groups it lacks. A group in more than `rows` segment rows is common: the sessions holding every common group together are candidates (when there are few enough), and a candidate's common groups are looked for in the text it is read for. */
 export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm[], expansions: Expansions, query: PartialQuery, seen: Set<number>, hits: ContentHit[]): void {
-  const { admit, limit, tieBreak, scope } = query
+  const { admit, limit, tieBreak, scope, rows: partialRows } = query
   const room = Math.min(limit - hits.length, MAX_PARTIAL)
   if (room <= 0) return
   const groups = groupsOf(terms)
@@ -60,15 +62,15 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
   const sizedRows = file.statement(`SELECT rowid / ${SEGMENT_SPAN} AS no, (SELECT size FROM segments WHERE segments.row = terms.rowid) AS size FROM terms WHERE terms MATCH ?${within} LIMIT ?`)
   const sessionsOf = (match: string): Map<number, number> => {
     const sessions = new Map<number, number>()
-    for (const { no, size } of (only === undefined ? sizedRows.all(match, PARTIAL_ROWS) : sizedRows.all(match, only, PARTIAL_ROWS)) as { no: number; size: number | null }[]) {
+    for (const { no, size } of (only === undefined ? sizedRows.all(match, partialRows) : sizedRows.all(match, only, partialRows)) as { no: number; size: number | null }[]) {
       sessions.set(no, Math.min(sessions.get(no) ?? Infinity, size ?? Infinity))
     }
     return sessions
   }
   /** The sessions holding a group, with their shortest segment's length; `undefined` when it is common. */
   const sessionsHolding = (match: string): Map<number, number> | undefined => {
-    const counted = ((only === undefined ? rowsOf.get(match, PARTIAL_ROWS + 1) : rowsOf.get(match, only, PARTIAL_ROWS + 1)) as { n: number }).n
-    return counted > PARTIAL_ROWS ? undefined : sessionsOf(match)
+    const counted = ((only === undefined ? rowsOf.get(match, partialRows + 1) : rowsOf.get(match, only, partialRows + 1)) as { n: number }).n
+    return counted > partialRows ? undefined : sessionsOf(match)
   }
   const mean = file.meanSize()
   const found = new Map<number, Partial>()
@@ -83,7 +85,7 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
       if (g < groups.length - 1 || found.size > 0) return
       rows = sessionsOf(match)
     }
-    const weight = weightOf(Math.max(rows.size, common.includes(g) ? PARTIAL_ROWS : 0))
+    const weight = weightOf(Math.max(rows.size, common.includes(g) ? partialRows : 0))
     for (const [no, size] of rows) {
       if (seen.has(no)) continue
       const entry = found.get(no) ?? { idf: 0, held: new Set<number>(), size: Number.isFinite(size) ? size : mean }
@@ -99,7 +101,7 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
       const entry = found.get(no) ?? { idf: 0, held: new Set<number>(), size: Number.isFinite(size) ? size : mean }
       for (const g of common.filter(g => !entry.held.has(g))) {
         entry.held.add(g)
-        entry.idf += weightOf(PARTIAL_ROWS)
+        entry.idf += weightOf(partialRows)
       }
       found.set(no, entry)
     }
@@ -129,7 +131,7 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
     if (excerpt === undefined) continue
     for (const group of unknown.filter(group => !excerpt.lacking.has(group))) {
       entry.held.add(groups.indexOf(group))
-      entry.idf += weightOf(PARTIAL_ROWS)
+      entry.idf += weightOf(partialRows)
     }
     const missing = groups.filter((group, g) => !entry.held.has(g) || excerpt.lacking.has(group) || (apart && isRun(group)))
     // With `from:`, a session whose side said none of the words is no match.

@@ -11,6 +11,7 @@ import { IndexDamagedError, isBusy, isDamaged, openIndexFile, removeIndexFile, R
 import { IndexWrites } from './index-writes.ts'
 import { type ExpectedFile, indexFileProblem } from './index-health.ts'
 import { type AdmittedRows, type ContentHit, IndexSearch, RANKED_ROWS } from './index-search.ts'
+import { PARTIAL_ROWS } from './partial-matches.ts'
 import { searchMessages, type SessionMatches } from './message-search.ts'
 import { expansionsOf, prefixEnd } from './prefix-expansion.ts'
 import type { MessageRole } from '../official/conversation.ts'
@@ -28,6 +29,8 @@ export interface SqliteIndexOptions {
   readonly beforeWrite?: () => void
   /** Matching rows ranked together (default {@link RANKED_ROWS}). */
   readonly rankedRows?: number
+  /** Segment rows of a word group read at most for partial matches (default {@link PARTIAL_ROWS}). */
+  readonly partialRows?: number
 }
 
 /** What opening gave: the index, and whether it was built anew (and why). */
@@ -101,7 +104,7 @@ export class SqliteIndex {
       vocabulary: (prefix, limit) => this.termsStarting(prefix, limit),
       forms: (stem, limit) => (this.statement('SELECT word FROM forms WHERE stem = ? ORDER BY word LIMIT ?').all(stem, limit) as { word: string }[]).map(({ word }) => word),
       meanSize: () => this.meanSize(),
-    }, { rankedRows: options.rankedRows ?? RANKED_ROWS })
+    }, { rankedRows: options.rankedRows ?? RANKED_ROWS, partialRows: options.partialRows ?? PARTIAL_ROWS })
   }
 
   /** Opens the index file, creating it, or building it anew when it is not a usable file of this layout and term pipeline (see `index-file.ts`). Any other failure to open it or to prepare its statements, a folder at its path included, is taken as damage: what stands there is set aside and a fresh file opened. A full disk, or another process holding the file longer than the busy timeout, is not damage: the error is thrown. Throws the error of a second failure, once the first one's file was set aside. */
