@@ -118,9 +118,14 @@ describe('partial matches', () => {
     const long = ['the memory leak grew', 'x'.repeat(4_100), 'y'.repeat(4_100), 'it was the node worker']
     put(index, 'session-long', ...long)
     put(index, 'session-short', 'a memory leak somewhere')
+    put(index, 'session-said', 'memory leak in the node worker')
+    put(index, 'session-bare', 'memory leak found')
     const hits = find(index, 'node memory leak profiler')
     expect(hits.find(hit => hit.id === 'session-long')!.snippet.missing).toEqual(['profiler'])
     expect(hits.find(hit => hit.id === 'session-short')!.snippet.missing).toEqual(['node', 'profiler'])
+    // The common word its text shows counts: the longer session holding it comes before the shorter one without.
+    const order = hits.map(hit => hit.id)
+    expect(order.indexOf('session-said')).toBeLessThan(order.indexOf('session-bare'))
   })
 
   it('name a phrase found only apart as missing', () => {
