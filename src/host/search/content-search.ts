@@ -89,7 +89,7 @@ export class ContentSearch {
     return this.upkeep.available
   }
 
-  /** Sessions whose text has every term, best first, then newest first. `admit`: which sessions may be found: a predicate, asked of every indexed session, or a scope's sessions ({@link Admission}), which the worker keeps for the next query in the same scope; either way applied before the worker sees the query, so it never makes an excerpt of another. Returns the hits with their excerpts; none when the worker is not running. */
+  /** Sessions whose text has every term, best first, then newest first. `admit`: which sessions may be found: a predicate, asked of every indexed session, or a scope's sessions ({@link Admission}), which the worker keeps for the next query in the same scope; either way applied before the worker sees the query, so it never makes an excerpt of another. `role`: only the words one side said count (a query's `from:`). Returns the hits with their excerpts; none when the worker is not running. */
   async search(terms: readonly QueryTerm[], admit: ((id: string) => boolean) | Admission, limit: number, role?: MessageRole): Promise<readonly ContentHit[]> {
     const side = role === undefined ? {} : { role }
     const worker = this.upkeep.worker
