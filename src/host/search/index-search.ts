@@ -13,7 +13,7 @@ import { formsOf, withForms } from './form-expansion.ts'
 import type { MessageRole } from '../official/conversation.ts'
 import { addPartialMatches } from './partial-matches.ts'
 import { scannedExcerpt } from './scanned-excerpt.ts'
-import { type AdmittedRows, type ContentHit, excerptAt, type Scope, type SearchedIndex } from './searched-index.ts'
+import { type AdmittedRows, type ContentHit, excerptAt, type Scope, type SearchedIndex, sessionHolds } from './searched-index.ts'
 import { snippetOf } from './snippet.ts'
 import { type StoredPiece, UnpackError, unpack } from './stored-text.ts'
 import { foldedForMatch, isUnspaced, pairsOf, type QueryTerm } from './terms.ts'
@@ -257,13 +257,12 @@ export class IndexSearch {
     if (terms.length < 2) return []
     const split = (this.file.split.all() as { no: number }[]).map(({ no }) => no)
     if (split.length === 0) return []
-    const has = this.file.statement('SELECT 1 AS hit FROM terms WHERE terms MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1')
     const out: string[] = []
     for (const no of split) {
       const id = this.file.idOf(no)
       if (id === undefined || seen.has(no) || !admit(id)) continue
-      if (has.get(match, no * SEGMENT_SPAN, (no + 1) * SEGMENT_SPAN) !== undefined) continue
-      if (terms.every(term => has.get(quoted(term, expansions), no * SEGMENT_SPAN, (no + 1) * SEGMENT_SPAN) !== undefined)) out.push(id)
+      if (sessionHolds(this.file, no, match)) continue
+      if (terms.every(term => sessionHolds(this.file, no, quoted(term, expansions)))) out.push(id)
     }
     return out
   }

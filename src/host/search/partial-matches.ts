@@ -5,7 +5,7 @@
  */
 import type { MessageRole } from '../official/conversation.ts'
 import { SEGMENT_SPAN } from './index-file.ts'
-import type { ContentHit, Scope, SearchedIndex } from './searched-index.ts'
+import { type ContentHit, type Scope, type SearchedIndex, sessionHolds } from './searched-index.ts'
 import { type Expansions, groupsOf, groupText, isRun, matchOf } from './match-expression.ts'
 import { scannedExcerpt } from './scanned-excerpt.ts'
 import type { QueryTerm } from './terms.ts'
@@ -60,20 +60,31 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
   // A group's segment rows with their lengths; counting them first is some five times cheaper, for a group that proves common.
   const rowsOf = file.statement(`SELECT count(*) AS n FROM (SELECT 1 FROM terms WHERE terms MATCH ?${within} LIMIT ?)`)
   const sizedRows = file.statement(`SELECT rowid / ${SEGMENT_SPAN} AS no, (SELECT size FROM segments WHERE segments.row = terms.rowid) AS size FROM terms WHERE terms MATCH ?${within} LIMIT ?`)
+  const parameters = (match: string, most: number): (string | number)[] => (only === undefined ? [match, most] : [match, only, most])
+  /** The sessions holding a group, with their shortest segment's length. */
   const sessionsOf = (match: string): Map<number, number> => {
     const sessions = new Map<number, number>()
-    for (const { no, size } of (only === undefined ? sizedRows.all(match, partialRows) : sizedRows.all(match, only, partialRows)) as { no: number; size: number | null }[]) {
+    for (const { no, size } of sizedRows.all(...parameters(match, partialRows)) as { no: number; size: number | null }[]) {
       sessions.set(no, Math.min(sessions.get(no) ?? Infinity, size ?? Infinity))
     }
     return sessions
   }
-  /** The sessions holding a group, with their shortest segment's length; `undefined` when it is common. */
-  const sessionsHolding = (match: string): Map<number, number> | undefined => {
-    const counted = ((only === undefined ? rowsOf.get(match, partialRows + 1) : rowsOf.get(match, only, partialRows + 1)) as { n: number }).n
-    return counted > partialRows ? undefined : sessionsOf(match)
-  }
+  /** The same; `undefined` when the group is common. */
+  const sessionsHolding = (match: string): Map<number, number> | undefined =>
+    (rowsOf.get(...parameters(match, partialRows + 1)) as { n: number }).n > partialRows ? undefined : sessionsOf(match)
   const mean = file.meanSize()
   const found = new Map<number, Partial>()
+  /** A session's entry, made on first sight with its length (the mean where the index has none). */
+  const entryOf = (no: number, size: number): Partial => {
+    const entry = found.get(no) ?? { idf: 0, held: new Set<number>(), size: Number.isFinite(size) ? size : mean }
+    found.set(no, entry)
+    return entry
+  }
+  /** Counts a group as held, by its weight. */
+  const hold = (entry: Partial, g: number, weight: number): void => {
+    entry.held.add(g)
+    entry.idf += weight
+  }
   const common: number[] = []
   const weightOf = (sessions: number): number => Math.log(1 + total / Math.max(1, sessions))
   const scoreOf = (entry: Partial): number => (entry.idf * (K1 + 1)) / (1 + K1 * (1 - B + (B * entry.size) / mean))
@@ -86,24 +97,14 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
       rows = sessionsOf(match)
     }
     const weight = weightOf(Math.max(rows.size, common.includes(g) ? partialRows : 0))
-    for (const [no, size] of rows) {
-      if (seen.has(no)) continue
-      const entry = found.get(no) ?? { idf: 0, held: new Set<number>(), size: Number.isFinite(size) ? size : mean }
-      entry.idf += weight
-      entry.held.add(g)
-      found.set(no, entry)
-    }
+    for (const [no, size] of rows) if (!seen.has(no)) hold(entryOf(no, size), g, weight)
   })
   // Sessions holding every common group together are candidates too, when there are few enough of them (the rarer groups may have found none of them).
   if (common.length > 1) {
     for (const [no, size] of sessionsHolding(common.map(g => matchOf(groups[g]!, expansions)).join(' AND ')) ?? []) {
       if (seen.has(no)) continue
-      const entry = found.get(no) ?? { idf: 0, held: new Set<number>(), size: Number.isFinite(size) ? size : mean }
-      for (const g of common.filter(g => !entry.held.has(g))) {
-        entry.held.add(g)
-        entry.idf += weightOf(partialRows)
-      }
-      found.set(no, entry)
+      const entry = entryOf(no, size)
+      for (const g of common.filter(g => !entry.held.has(g))) hold(entry, g, weightOf(partialRows))
     }
   }
   // The best `most` admitted entries, ties at the last place whole, then ordered by `tieBreak` within a score; ids are looked up only for those walked.
@@ -129,10 +130,7 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
     const apart = query.apart.has(no) && query.role === undefined
     const excerpt = scannedExcerpt(file, no, { groups: held, expansions, words: query.role !== undefined, runs: !apart, unknown, spend: query.budget.spend, ...(query.role === undefined ? {} : { role: query.role }) })
     if (excerpt === undefined) continue
-    for (const group of unknown.filter(group => !excerpt.lacking.has(group))) {
-      entry.held.add(groups.indexOf(group))
-      entry.idf += weightOf(partialRows)
-    }
+    for (const group of unknown.filter(group => !excerpt.lacking.has(group))) hold(entry, groups.indexOf(group), weightOf(partialRows))
     const missing = groups.filter((group, g) => !entry.held.has(g) || excerpt.lacking.has(group) || (apart && isRun(group)))
     // With `from:`, a session whose side said none of the words is no match.
     if (query.role !== undefined && missing.length === groups.length) continue
@@ -141,10 +139,9 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
     const unseen = excerpt.whole || query.role !== undefined ? [] : unknown.filter(group => excerpt.lacking.has(group))
     scannedHits.push({ hit: { id, score: scoreOf(entry), ...excerpt.hit, snippet: { ...excerpt.hit.snippet, missing: missing.map(groupText) } }, unseen, no })
   }
-  const has = file.statement('SELECT 1 AS hit FROM terms WHERE terms MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1')
   for (const { hit, unseen, no } of scannedHits.map((entry, n) => [entry, n] as const).sort(([a, x], [b, y]) => b.hit.score - a.hit.score || x - y).slice(0, room).map(([entry]) => entry)) {
-    const found = new Set(unseen.filter(group => has.get(matchOf(group, expansions), no * SEGMENT_SPAN, (no + 1) * SEGMENT_SPAN) !== undefined).map(groupText))
+    const further = new Set(unseen.filter(group => sessionHolds(file, no, matchOf(group, expansions))).map(groupText))
     seen.add(no)
-    hits.push(found.size === 0 ? hit : { ...hit, snippet: { ...hit.snippet, missing: hit.snippet.missing!.filter(text => !found.has(text)) } })
+    hits.push(further.size === 0 ? hit : { ...hit, snippet: { ...hit.snippet, missing: hit.snippet.missing!.filter(text => !further.has(text)) } })
   }
 }

