@@ -396,9 +396,14 @@ describe('the log pass and the index file', () => {
     const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
     await writeStore(root, { 2: STORE[2]!, 3: STORE[3]!, 4: STORE[4]! })
     // The worker fails every read of session 3's log (`id(3)`, see the fixture); the pass goes newest first, so it meets 4, then 3, then 2.
-    // Retries a second apart: the state between two passes lasts long enough to be seen on a loaded machine (at 20 ms apart it was missed).
-    const { content } = await passHost(root, file, { workerModule: new URL('./fixtures/unreadable-log-worker.ts', import.meta.url), retryMs: 1_000 })
-    await waitFor(async () => (await find(content, 'invoices')).length === 1 && content.status().pending === 1)
+    // Retries three seconds apart: the state between two passes lasts long enough to be seen on a machine with a core kept busy (at 20 ms apart it was missed, at one second once in three runs).
+    const { content } = await passHost(root, file, { workerModule: new URL('./fixtures/unreadable-log-worker.ts', import.meta.url), retryMs: 3_000 })
+    let saw = ''
+    await until(async () => {
+      const found = await find(content, 'invoices')
+      saw = `found ${JSON.stringify(found)}, status ${JSON.stringify(content.status())}`
+      return found.length === 1 && content.status().pending === 1
+    }, 'session 2 found and session 3 pending', 30_000).catch((error: unknown) => { throw new Error(`${String(error)}; last saw ${saw}`) })
     // Not ready while a listed session is neither indexed nor named as skipped: it is tried again.
     expect(content.status()).toMatchObject({ ready: false, skipped: { count: 0 } })
     expect(content.progress()).toEqual({ indexed: 3, total: 4 })
