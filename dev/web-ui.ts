@@ -5,6 +5,9 @@
 import type { Locator, Page, Request } from 'playwright-core'
 import { type RequestWatch, watchRequests } from './page-requests.ts'
 
+/** Sessions rc.8's sidebar shows of a search answer (its `ctx.sessions.searchResultLimit`): the plugin's sidebar asks its route for as many. */
+export const SIDEBAR_ROWS = 20
+
 const NEW_SESSION_COMPOSER = 'textarea[placeholder="Describe what you want to build"], textarea[placeholder="Choose a workspace to start"]'
 const COMPOSER = '[data-composer-card] textarea'
 

@@ -28,8 +28,8 @@ export interface SessionsApi {
   preflight(sessionId: string, text: string, chips: readonly string[], signal: AbortSignal): Promise<RouteResponse<'preflight'>>
   /** Outcomes newer than `after`, waiting up to `waitMs` for one. */
   outcomes(sessionId: string, after: number, waitMs: number, signal: AbortSignal): Promise<RouteResponse<'outcomes'>>
-  /** The sidebar's search over every session. */
-  search(query: string, signal: AbortSignal): Promise<RouteResponse<'search'>>
+  /** The sidebar's search over every session: at most `limit` sessions, and whether there are more. */
+  search(query: string, limit: number, signal: AbortSignal): Promise<RouteResponse<'search'>>
   /** The titles the plugin knows of these sessions. */
   titles(ids: readonly string[], signal: AbortSignal): Promise<RouteResponse<'titles'>>
   /** The canonical mention of a whole session. */
@@ -64,7 +64,7 @@ export function createSessionsApi(fetcher: typeof fetch): SessionsApi {
     candidates: (sessionId, query, signal) => post(fetcher, 'candidates', { citingSessionId: sessionId, query }, signal),
     preflight: (sessionId, text, chips, signal) => post(fetcher, 'preflight', { citingSessionId: sessionId, text, chips }, signal),
     outcomes: (sessionId, after, waitMs, signal) => post(fetcher, 'outcomes', { citingSessionId: sessionId, after, waitMs }, signal),
-    search: (query, signal) => post(fetcher, 'search', { query }, signal),
+    search: (query, limit, signal) => post(fetcher, 'search', { query, limit }, signal),
     titles: (ids, signal) => post(fetcher, 'titles', { ids }, signal),
     mention: (sessionId, signal) => post(fetcher, 'mention', { sourceId: sessionId }, signal),
     messageReference: (sessionId, message, signal) => post(fetcher, 'message-reference', { sourceId: sessionId, ...message }, signal),

@@ -9,6 +9,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { en, type SessionsKey } from '../../src/client/locales.ts'
 import { SidebarSearch } from '../../src/client/sidebar/search.ts'
+import { createSidebar } from '../../src/client/sidebar/sidebar.ts'
+import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import { TitleStore } from '../../src/client/sidebar/titles.ts'
 import type { SidebarSearchResponse, TitlesResponse } from '../../src/shared/wire.ts'
 import { emphasise, type MarkedText } from '../../src/client/core/snippet.ts'
@@ -91,6 +93,15 @@ describe('the sidebar search', () => {
     answerFirst({ results: [{ sessionId: 'b', title: 'Plum plans', snippet: { text: 'old', marks: [], message: 1, seq: 2 } }], hasMore: false })
     await expect(stale).rejects.toThrow()
     expect(search.matchOf('b')).toEqual({ seq: 17 })
+  })
+
+  it('asks the route for as many sessions as the host\'s sidebar shows of an answer, no more', async () => {
+    const search = vi.fn(() => Promise.resolve(answer))
+    const sessions = { searchResultLimit: 20 } as Pick<ClientContext['sessions'], 'searchResultLimit'> as ClientContext['sessions']
+    const sidebar = createSidebar(sessions, { search, titles: vi.fn() }, t, marked)
+    const asked = signal()
+    await sidebar.search('quetzal', asked, vi.fn())
+    expect(search).toHaveBeenCalledWith('quetzal', 20, asked)
   })
 
   it('says the index is still being built, for the query it answered', async () => {

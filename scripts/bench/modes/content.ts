@@ -18,7 +18,7 @@ import { join } from 'node:path'
 import { benchQueries, CORPORA, type ConversationSpec, type CorpusName, queryMatcher, sessionText } from '../../../dev/corpus.ts'
 import type { WebProcess } from '../../../dev/dsh-process.ts'
 import { launchBrowser } from '../../../dev/browser.ts'
-import { openApp, send, startSessionWithTurn } from '../../../dev/web-ui.ts'
+import { openApp, send, SIDEBAR_ROWS, startSessionWithTurn } from '../../../dev/web-ui.ts'
 import { hostDir } from '../../../dev/pinned-host.ts'
 import { dropPageCache } from '../../../dev/page-cache.ts'
 import { groupUsage } from '../../../dev/process-usage.ts'
@@ -351,7 +351,7 @@ export async function measureContentSearch(context: BenchContext, options: { ses
             const sidebar: number[] = []
             for (let run = 0; run < options.runs; run += 1) {
               samples.push((await post(`${web.url}/dsh-sessions/candidates`, { citingSessionId: target.id, query: query.query })).ms)
-              sidebar.push((await post(`${web.url}/dsh-sessions/search`, { query: query.query, limit: 50 })).ms)
+              sidebar.push((await post(`${web.url}/dsh-sessions/search`, { query: query.query, limit: SIDEBAR_ROWS })).ms)
             }
             all.push(...samples)
             allSidebar.push(...sidebar)

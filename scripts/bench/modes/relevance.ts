@@ -15,6 +15,7 @@ import { hostDir } from '../../../dev/pinned-host.ts'
 import { newSession, rpc } from '../../../dev/host-rpc.ts'
 import { LABELLED, type LabelledQuery, relevanceOf, type RelevanceFigures, relevanceStore } from '../../../dev/relevance.ts'
 import { corpusSessionStream, writeSessionStore } from '../../../dev/session-store.ts'
+import { SIDEBAR_ROWS } from '../../../dev/web-ui.ts'
 import { humanText, startModel, textOf, toolAnswersSinceHuman } from '../../../dev/stand-in-model.ts'
 import { type CorpusName, sessionText } from '../../../dev/corpus.ts'
 import { ms, note, pair, type Percentiles, percentiles, table } from '../figures.ts'
@@ -118,7 +119,7 @@ async function measureCorpus(context: BenchContext, corpus: CorpusName, sessions
       const meant = ids.get(query.meant)
       if (meant === undefined) throw new Error(`the store holds no ${query.meant}`)
       for (let run = 0; run < runs; run += 1) {
-        const sidebar = await post(`${url}/dsh-sessions/search`, { query: query.query, limit: 50 })
+        const sidebar = await post(`${url}/dsh-sessions/search`, { query: query.query, limit: SIDEBAR_ROWS })
         const menu = await post(`${url}/dsh-sessions/candidates`, { citingSessionId: citing, query: query.query })
         sidebarMs.push(sidebar.ms)
         menuMs.push(menu.ms)

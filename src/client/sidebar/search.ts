@@ -2,24 +2,29 @@
  * The Search sessions box, answered by the plugin's `search` route instead of the host's search.
  * @module @wishp3/dsh-sessions/client/sidebar/search
  */
-import type { SessionsApi } from '../api.ts'
+import type { RouteResponse } from '../../shared/wire.ts'
 import type { MarkedText } from '../core/snippet.ts'
 import type { SessionsLookup } from '../locales.ts'
 import type { SearchPage } from '../../workspace-browser/contract.ts'
 import type { TitleStore } from './titles.ts'
+
+/** The plugin's route as the sidebar asks it: one query, answered with as many sessions as the sidebar shows. */
+export interface SidebarRoute {
+  search(query: string, signal: AbortSignal): Promise<RouteResponse<'search'>>
+}
 
 /** What the sidebar search keeps of its last answers. */
 export class SidebarSearch {
   /** The matching message's log sequence number of each session found by what was said in it, for the latest query. */
   private readonly matches = new Map<string, number | undefined>()
   private indexing: { query: string; note: string } | undefined
-  private readonly api: Pick<SessionsApi, 'search'>
+  private readonly api: SidebarRoute
   private readonly t: SessionsLookup
   private readonly titles: Pick<TitleStore, 'learn'>
   private readonly excerpt: (snippet: MarkedText) => string
 
   /** `titles`: the rows' title store, which learns the titles each answer names. `excerpt`: the text a row shows for an excerpt, its matches highlighted or marked. */
-  constructor(api: Pick<SessionsApi, 'search'>, t: SessionsLookup, titles: Pick<TitleStore, 'learn'>, excerpt: (snippet: MarkedText) => string) {
+  constructor(api: SidebarRoute, t: SessionsLookup, titles: Pick<TitleStore, 'learn'>, excerpt: (snippet: MarkedText) => string) {
     this.api = api
     this.t = t
     this.titles = titles

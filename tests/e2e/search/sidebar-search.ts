@@ -17,7 +17,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { dshHeadless } from '../../../dev/dsh-process.ts'
 import { hostDir } from '../../../dev/pinned-host.ts'
 import { type StoredSession, writeSessionStore } from '../../../dev/session-store.ts'
-import { chooseWorkspace, openApp, sendAndAwaitReply, startNewSession } from '../../../dev/web-ui.ts'
+import { chooseWorkspace, openApp, sendAndAwaitReply, SIDEBAR_ROWS, startNewSession } from '../../../dev/web-ui.ts'
 import { hostSearchInPage, installApplyProbe } from '../../../dev/apply-probe.ts'
 import { type Topic, useTopic } from '../harness/real-host.ts'
 import { untilAsync } from '../harness/wait.ts'
@@ -91,7 +91,10 @@ export const sidebarSearch: Topic = {
 
     it('finds a session by a word of its message in any case, with an excerpt, and by a Chinese substring, a title word and in another workspace', async () => {
       const page = host.browser.page
+      const asked = page.waitForRequest(request => request.url().endsWith('/dsh-sessions/search') && request.postDataJSON()?.query === 'marmoset')
       await search(page, 'marmoset')
+      // The route is asked for as many sessions as rc.8's sidebar shows of an answer: an excerpt is made of each.
+      expect((await asked).postDataJSON()).toEqual({ query: 'marmoset', limit: SIDEBAR_ROWS })
       // The excerpt is drawn as plain text, and its match highlighted in the theme's find colour, a token the host defines.
       await expect.poll(() => markedTexts(results(page)), { timeout: 15_000 }).toEqual([expect.stringMatching(/Kiwi plans[\s\S]*We ship «MARMOSET» on Monday/)])
       expect(await results(page).first().innerText()).toContain('We ship MARMOSET on Monday')
