@@ -9,7 +9,7 @@ describe('terms', () => {
     expect(fold('ガス')).not.toBe(fold('カス'))
   })
 
-  it('fold text of ASCII and CJK characters as the full fold does, whatever marks stand beside them', () => {
+  it('fold text of ASCII, punctuation, signs and CJK characters as the full fold does, whatever marks stand beside them', () => {
     // The full fold: canonical decomposition, Latin accents dropped, composition, lower case.
     const full = (text: string): string => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').normalize('NFC').toLowerCase()
     const marks = ['\u3099', '\u309a', '\u302a', '\u0301']
@@ -17,7 +17,7 @@ describe('terms', () => {
     for (let code = 0; code < 0x10000; code += 1) {
       if (code >= 0xd800 && code <= 0xdfff) continue
       const char = String.fromCharCode(code)
-      for (const text of [char, `か${char}`, `A${char}`, ...marks.flatMap(mark => [char + mark, mark + char])]) if (fold(text) !== full(text)) differ.push(code.toString(16))
+      for (const text of [char, `か${char}`, `A${char}`, `${char}—`, `—${char}`, char + char, ...marks.flatMap(mark => [char + mark, mark + char])]) if (fold(text) !== full(text)) differ.push(code.toString(16))
     }
     expect([...new Set(differ)]).toEqual([])
   })

@@ -50,6 +50,8 @@ export class IndexSearch {
   private readonly partialRows: number
   /** The pieces of text unpacked by the query under way (a piece is unpacked once per query). */
   private unpacked: Map<number, StoredPiece> | undefined
+  /** Their messages folded for matching, each once per query, as they are asked for. */
+  private folded = new Map<number, string[]>()
   /** Compressed bytes of text the query under way may still unpack for sessions it passes over (see {@link MAX_UNPACKED}). */
   private budget = 0
   /** How far below zero one session being read may take the budget before its reading stops. */
@@ -102,9 +104,20 @@ export class IndexSearch {
       this.together(terms, hits)
     } finally {
       this.unpacked = undefined
+      this.folded = new Map()
       this.side = undefined
     }
     return hits
+  }
+
+  /** Message `n` of the unpacked piece at `row`, folded for matching (see `terms.ts`), once per query. */
+  private foldedAt(row: number, messages: readonly string[], n: number): string {
+    let piece = this.folded.get(row)
+    if (piece === undefined) {
+      piece = []
+      this.folded.set(row, piece)
+    }
+    return (piece[n] ??= foldedForMatch(messages[n]!))
   }
 
   /** The SQL that keeps a query to the admitted sessions' segment rows, and its parameter. */
@@ -194,7 +207,7 @@ export class IndexSearch {
       let found: Pick<ContentHit, 'snippet' | 'origin'> | undefined
       for (const row of no === undefined ? [] : (byNo.get(no) ?? []).sort((x, y) => x - y)) {
         const [messages, origins] = this.unpacked!.get(row)!
-        const at = messages.findIndex(message => foldedForMatch(message).includes(whole))
+        const at = messages.findIndex((_, n) => this.foldedAt(row, messages, n).includes(whole))
         const snippet = at < 0 ? undefined : snippetOf([messages[at]!], phrase)
         if (snippet === undefined) continue
         found = excerptAt(snippet, row - no! * ROW_SPAN + at, origins[at])
@@ -305,7 +318,7 @@ export class IndexSearch {
         const [messages, origins] = unpack(next.value.body)
         this.unpacked?.set(next.value.row, [messages, origins])
         for (const [n, message] of messages.entries()) {
-          const folded = left.size > 0 || leadRun !== undefined ? foldedForMatch(message) : ''
+          const folded = left.size > 0 || leadRun !== undefined ? this.foldedAt(next.value.row, messages, n) : ''
           for (const run of left) if (folded.includes(run)) left.delete(run)
           if (found === undefined && (leadRun === undefined || folded.includes(leadRun))) {
             const snippet = snippetOf([message], terms)
@@ -323,7 +336,7 @@ export class IndexSearch {
   /** The excerpt of a session's first message that holds the query's first word or run, made from the pieces of text `places` named: each run of the query must stand whole in a message of a piece that holds its pairs (the first such piece is tried, then the session's others; else `undefined`: its parts were found apart). Where the named piece gives no excerpt (a match past what excerpts scan of a long message), the session's pieces are read in order. */
   private excerpt(no: number, terms: readonly QueryTerm[], runs: readonly (readonly [Run, number | undefined])[], first: number | undefined): Pick<ContentHit, 'snippet' | 'origin'> | undefined {
     const from = no * ROW_SPAN
-    const holds = (row: number, run: Run): boolean => this.piece(row)[0].some(message => foldedForMatch(message).includes(run.text))
+    const holds = (row: number, run: Run): boolean => this.piece(row)[0].some((_, n, messages) => this.foldedAt(row, messages, n).includes(run.text))
     let lead = first
     for (const [n, [run, row]] of runs.entries()) {
       if (row !== undefined && holds(row, run)) continue

@@ -26,8 +26,8 @@ export const MAX_QUERY_TERMS = 16
 /** Most characters of a query searched in content; a longer query finds no content match. */
 export const MAX_QUERY_LENGTH = 256
 
-/** Text of ASCII, CJK punctuation, kana, ideographs and full-width forms only, with no combining mark (the ideographic tone marks and the kana voicing marks, which compose or reorder): no character of it changes in the round trip of {@link fold}, so it folds to its lower case. */
-const FOLDS_TO_LOWER_CASE = /^[\x00-\x7f\u3000-\u3029\u3030-\u3098\u309b-\u9fff\uff00-\uffef]*$/
+/** Text of ASCII, Latin-1 punctuation and signs (not its letters), general punctuation, arrows and the common mathematical signs, box drawing, shapes and dingbats, CJK punctuation, kana, ideographs and full-width forms only, with no combining mark (the ideographic tone marks and the kana voicing marks, which compose or reorder): the round trip of {@link fold} gives the lower case of each character of it, so it folds to its lower case. */
+const FOLDS_TO_LOWER_CASE = /^[\x00-\x7f\u00a0-\u00bf\u00d7\u00f7\u2002-\u20cf\u2190-\u2199\u21d0-\u2203\u220d-\u2223\u2263-\u226c\u2500-\u27ff\u3000-\u3029\u3030-\u3098\u309b-\u9fff\uff00-\uffef]*$/
 
 /** Folds text for matching: accents dropped, lower case. Applied to one code point at a time, it may yield zero, one or several UTF-16 units. */
 export function fold(text: string): string {
