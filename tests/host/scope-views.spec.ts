@@ -23,9 +23,11 @@ import { A, B, createHostHarness, id, searchIndexes, TARGET, until } from './har
 /** Live sessions in two workspaces, both indexes ready, and every search call the worker is sent. */
 async function setup() {
   const searches: WorkerCalls['search']['args'][] = []
+  const holds: WorkerCalls['hold']['args'][] = []
   const call = SearchWorker.prototype.call
   const spy = vi.spyOn(SearchWorker.prototype, 'call').mockImplementation(function (this: SearchWorker, name, args) {
     if (name === 'search') searches.push(args as WorkerCalls['search']['args'])
+    if (name === 'hold') holds.push(args as WorkerCalls['hold']['args'])
     return call.call(this, name, args) as never
   })
   afterTest(() => spy.mockRestore())
@@ -38,7 +40,7 @@ async function setup() {
   await content.idle()
   const target = { id: TARGET, cwd: A }
   const menu = (query: string, scope: 'workspace' | 'all' = 'workspace') => listCandidates(index, target, query, { scope, candidateLimit: 10 }, 10, content)
-  return { h, index, content, menu, searches }
+  return { h, index, content, menu, searches, holds }
 }
 
 describe('the catalog\'s generation and membership', () => {
@@ -209,6 +211,34 @@ describe('the worker\'s held scopes', () => {
     expect(narrow?.table).toMatch(/^scope_\d+$/)
     expect(find('all', ['session-a', 'session-b', 'session-c', 'session-d'])).toEqual(['session-a', 'session-b', 'session-c', 'session-d'])
     expect(search.mock.calls.at(-1)![4]).toBeUndefined()
+  })
+
+  it('keeps a scope sent ahead of any query: a query then names it alone, and one smaller than the file has its table made already', async () => {
+    const keeper = new IndexKeeper()
+    afterTest(() => keeper.close())
+    await keeper.load(`${temporaryFolder('dsh-sessions-held-')}/content-index.json`)
+    for (const name of ['a', 'b', 'c']) keeper.apply(`session-${name}`, { revision: '1:1', title: undefined, messages: ['a note about a quetzal'] })
+    const fill = vi.spyOn(SqliteIndex.prototype, 'fillScope')
+    afterTest(() => fill.mockRestore())
+    expect(keeper.hold({ held: { key: 'w', version: 7, ids: ['session-a', 'session-b'] }, dates: [['session-a', 1], ['session-b', 2]] })).toBeNull()
+    expect(fill).toHaveBeenCalledTimes(1)
+    expect(keeper.search(queryTerms('quetzal'), { held: { key: 'w', version: 7 } }, 10).map(hit => hit.id)).toEqual(['session-b', 'session-a'])
+    expect(fill).toHaveBeenCalledTimes(1)
+    // As large as the file: no table.
+    keeper.hold({ held: { key: 'all', version: 8, ids: ['session-a', 'session-b', 'session-c'] } })
+    expect(fill).toHaveBeenCalledTimes(1)
+    expect(keeper.search(queryTerms('quetzal'), { held: { key: 'all', version: 8 } }, 10)).toHaveLength(3)
+  })
+
+  it('of every session is sent by the host half once the sessions are listed and indexed, so the sidebar\'s first search sends no list of ids', async () => {
+    const { index, content, searches, holds } = await setup()
+    await until(async () => holds.length, count => count > 0)
+    const every = scopeViewsOf(index).everyone().set
+    expect(holds.at(-1)!.held).toMatchObject({ key: every.key, ids: [...every.ids] })
+    searches.length = 0
+    const answer = await searchSidebar(index, content, 'quetzal', 20)
+    expect(answer.matches.map(match => match.session.id).sort()).toEqual([id(2), id(3), id(4)])
+    expect(searches.map(args => [args.held?.key, args.held?.version, args.held?.ids])).toEqual([[every.key, holds.at(-1)!.held.version, undefined]])
   })
 
   it('is sent again by the host half when the worker gave it up', async () => {

@@ -18,6 +18,7 @@ import { SCOPES_HELD } from './held-scopes.ts'
 import { BoundedMap } from '../bounded-map.ts'
 import { SCOPE_NOT_HELD, type SessionFacts } from './worker-protocol.ts'
 import type { CatalogedSession, SessionCatalog } from '../sessions/session-catalog.ts'
+import { scopeViewsOf } from '../sessions/scope-views.ts'
 import type { IndexingProgress } from '../../shared/wire.ts'
 import { IndexUpkeep } from './index-upkeep.ts'
 import { type ContentSearchOptions, type ContentSearchStatus, says } from './content-status.ts'
@@ -62,6 +63,15 @@ export class ContentSearch {
     this.catalog = catalog
     this.logs = logs
     this.upkeep = new IndexUpkeep(ctx, catalog, logs, options, () => { this.datesStale = true })
+    // Once the sessions are listed and indexed, the scope of every session (the sidebar's) is sent ahead of the first search in it.
+    const prepareEvery = (): void => {
+      void this.whenReady().then(() => {
+        const every = scopeViewsOf(catalog).everyone().set
+        return this.prepare({ key: every.key, sessions: every.ids })
+      })
+    }
+    catalog.onListed(prepareEvery)
+    if (catalog.isListed) prepareEvery()
   }
 
   /** Where the index stands. */
@@ -131,15 +141,7 @@ export class ContentSearch {
         this.scopesSent.set(admission.key, sent)
         return worker.call('search', { terms, limit, ...side, dropped: this.dropped(), held: { key: admission.key, version: sent.version, except } })
       }
-      const version = this.nextScope++
-      const dates: [string, number][] = []
-      for (const id of admission.sessions) {
-        const createdAt = this.catalog.get(id)?.createdAt
-        if (createdAt === undefined || this.datesSent.get(id) === createdAt) continue
-        dates.push([id, createdAt])
-        this.datesSent.set(id, createdAt)
-      }
-      this.scopesSent.set(admission.key, { sessions: admission.sessions, version })
+      const { version, dates } = this.sending(admission)
       return worker.call('search', { terms, limit, ...side, dates, dropped: this.dropped(), held: { key: admission.key, version, ids: [...admission.sessions], except } })
     }
     try {
@@ -154,6 +156,35 @@ export class ContentSearch {
       if (!this.upkeep.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: %s', error)
       return []
     }
+  }
+
+  /** Sends a scope's sessions to the worker ahead of its first query (see `WorkerCalls.hold`), unless the worker was sent these already: at 20,000 sessions they take some 70 ms that the first query would wait for. Fails silently: a query sends them again. */
+  async prepare(admission: Pick<Admission, 'key' | 'sessions'>): Promise<void> {
+    const worker = this.upkeep.worker
+    if (worker?.alive !== true || this.upkeep.rebuilding || this.scopesSent.get(admission.key)?.sessions === admission.sessions) return
+    const { version, dates } = this.sending(admission)
+    try {
+      await worker.call('hold', { dates, dropped: this.dropped(), held: { key: admission.key, version, ids: [...admission.sessions] } })
+    } catch (error) {
+      // The scope and the creation times are sent again with the next query in it.
+      this.scopesSent.delete(admission.key)
+      for (const [id] of dates) this.datesSent.delete(id)
+      if (!this.upkeep.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: %s', error)
+    }
+  }
+
+  /** A new version of a scope, recorded as sent, and the creation times of its sessions the worker lacks (recorded as sent too). */
+  private sending(admission: Pick<Admission, 'key' | 'sessions'>): { version: number; dates: [string, number][] } {
+    const version = this.nextScope++
+    const dates: [string, number][] = []
+    for (const id of admission.sessions) {
+      const createdAt = this.catalog.get(id)?.createdAt
+      if (createdAt === undefined || this.datesSent.get(id) === createdAt) continue
+      dates.push([id, createdAt])
+      this.datesSent.set(id, createdAt)
+    }
+    this.scopesSent.set(admission.key, { sessions: admission.sessions, version })
+    return { version, dates }
   }
 
   /** The hits whose sessions still exist. Until the session catalog has listed, the sessions it holds may come from its file (see `sessions/catalog-file.ts`), written before this start: a cold hit whose log file is gone since is left out (one look at each hit's log). After the listing, the index holds only sessions the host lists. */

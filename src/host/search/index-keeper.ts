@@ -142,6 +142,17 @@ export class IndexKeeper {
     return this.guarded(() => disk.search(terms, admit, limit, newer, scope.only, role))
   }
 
+  /** Keeps a scope's sessions before a query asks within it (see `WorkerCalls.hold`), with creation times to keep or forget. Returns `null`. */
+  hold(scope: Pick<SearchScope, 'dates' | 'dropped'> & { readonly held: HeldScopeQuery & { readonly ids: readonly string[] } }): null {
+    for (const id of scope.dropped ?? []) this.createdAt.delete(id)
+    for (const [id, at] of scope.dates ?? []) this.createdAt.set(id, at)
+    const disk = this.disk
+    if (disk === undefined) return null
+    const held = this.scopes.hold(scope.held.key, scope.held.version, scope.held.ids)
+    if (held.ids.size < disk.size()) this.guarded(() => this.scopes.tableOf(held, disk))
+    return null
+  }
+
   /** What the index knows of one session; see {@link SqliteIndex.facts}. Returns the facts; `undefined` when the index does not hold it, or there is no index. */
   facts(session: string): SessionFacts | undefined {
     const disk = this.disk

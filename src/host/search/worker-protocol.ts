@@ -91,6 +91,8 @@ export interface WorkerCalls {
   forget: { args: { session: string }; result: null }
   /** Sessions whose text has every term, among those admitted (see {@link SearchScope}, or within `held`, see {@link HeldScopeQuery}), equally good ones newest first. */
   search: { args: SearchScope & { terms: readonly QueryTerm[]; limit: number; held?: HeldScopeQuery; role?: MessageRole }; result: readonly ContentHit[] }
+  /** Keeps a scope's sessions (with creation times to keep or forget) before any query asks within it, its table of session numbers made where it needs one: what a first query in the scope would otherwise wait for. */
+  hold: { args: Pick<SearchScope, 'dates' | 'dropped'> & { held: HeldScopeQuery & { readonly ids: readonly string[] } }; result: null }
   /** Records whether the build completed (`complete`: every listed session is indexed) and folds the write-ahead log into the file. */
   save: { args: { file: string; complete: boolean }; result: { bytes: number } }
   /** A page of a cold session's conversation, read from its log (the `read_session` tool); `null` when the log is gone. */

@@ -26,6 +26,7 @@ export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
       return null
     },
     search: ({ terms, limit, role, ...scope }) => keeper.search(terms, scope, limit, role),
+    hold: scope => keeper.hold(scope),
     save: ({ file, complete }) => keeper.save(file, complete),
     load: ({ file, freeSpaceMiB }) => keeper.load(file, freeSpaceMiB),
     check: ({ freeSpaceMiB }) => keeper.check(freeSpaceMiB),
