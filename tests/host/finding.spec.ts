@@ -157,6 +157,17 @@ describe('ranking', () => {
     put(index, 'session-late', 'alpha beta')
     expect(find(index, 'alpha beta', 5)[0]!.id).toBe('session-late')
   })
+
+  it('put a session where one message holds every word, in any form, before shorter ones where the words stand in different messages', () => {
+    const index = openIndex()
+    // Shorter sessions that hold both words, each in its own message.
+    for (const n of [1, 2, 3]) put(index, `session-apart-${n}`, 'The builds were slow', 'We added caching today')
+    put(index, 'session-meant', 'Why is every build so slow when the docker layers were cached before, and what should we change in the pipeline so they stay that way?', 'Keep them')
+    expect(ids(index, 'builds caching')[0]).toBe('session-meant')
+    // Words as typed and together still come first.
+    put(index, 'session-together', 'builds caching tuned', 'the end of the story for now, more to come later in the week')
+    expect(ids(index, 'builds caching').slice(0, 2)).toEqual(['session-together', 'session-meant'])
+  })
 })
 
 describe('bounded work', () => {

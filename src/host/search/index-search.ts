@@ -14,7 +14,7 @@ import type { MessageRole } from '../official/conversation.ts'
 import { addPartialMatches } from './partial-matches.ts'
 import { scannedExcerpt } from './scanned-excerpt.ts'
 import { type AdmittedRows, type ContentHit, excerptAt, type Scope, type SearchedIndex, sessionHolds } from './searched-index.ts'
-import { snippetOf } from './snippet.ts'
+import { holdsTerm, snippetOf } from './snippet.ts'
 import { type StoredPiece, UnpackError, unpack } from './stored-text.ts'
 import { foldedForMatch, isUnspaced, pairsOf, type QueryTerm } from './terms.ts'
 
@@ -97,11 +97,11 @@ export class IndexSearch {
       const passed = this.gather(terms, { asked: new Map([...prefixes, ...forms]), exact: forms.size === 0 ? undefined : prefixes }, admit, limit, tieBreak, scope, seen, hits)
       // Sessions the index says hold every word whose text had a phrase or long word only apart.
       const apart = new Set([...passed].filter(no => !seen.has(no)))
-      this.together(terms, hits)
+      this.together(terms, hits, new Map([...prefixes, ...forms]))
       if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, terms, new Map([...prefixes, ...forms]), { admit, limit, tieBreak, scope, apart, rows: this.partialRows, budget: this.account(), ...(role === undefined ? {} : { role }) }, seen, hits)
     } catch (error) {
       if (!(error instanceof BudgetSpent)) throw error
-      this.together(terms, hits)
+      this.together(terms, hits, new Map([...prefixes, ...forms]))
     } finally {
       this.unpacked = undefined
       this.folded = new Map()
@@ -187,14 +187,18 @@ export class IndexSearch {
     return passed
   }
 
-  /** Moves first, keeping their order otherwise, the hits where the query's words stand together as typed, in a piece of text their excerpt was made from; such a hit's excerpt shows them. */
-  private together(terms: readonly QueryTerm[], hits: ContentHit[]): void {
+  /** Moves first, keeping their order otherwise, the hits where the query's words stand together as typed, in a piece of text their excerpt was made from (such a hit's excerpt shows them); then those where one message of those pieces holds every word group in some form. */
+  private together(terms: readonly QueryTerm[], hits: ContentHit[], expansions: Expansions): void {
     const groups = groupsOf(terms)
     if (groups.length < 2 || hits.length < 2) return
+    // A group is held by a message that holds its run whole, or one of its word's forms.
+    const asked = groups.map(group => (isRun(group) ? { run: groupText(group), forms: [] } : { run: undefined, forms: withForms(group, expansions) }))
+    const holdsEvery = (folded: string): boolean => asked.every(({ run, forms }) => (run !== undefined ? folded.includes(run) : forms.some(term => holdsTerm(folded, term))))
     const texts = groups.map(groupText)
     const whole = texts.reduce((joined, text, n) => (n === 0 ? text : isUnspaced(texts[n - 1]!.at(-1)!) && isUnspaced(text[0]!) ? joined + text : `${joined} ${text}`), '')
     const phrase: QueryTerm[] = [{ term: whole, prefix: false }]
     const first: ContentHit[] = []
+    const near: ContentHit[] = []
     const rest: ContentHit[] = []
     // Only the pieces the query has unpacked already: the excerpt's, and what its checks read.
     const byNo = new Map<number, number[]>()
@@ -204,8 +208,9 @@ export class IndexSearch {
     }
     for (const hit of hits) {
       const no = this.file.noOf(hit.id)
+      const rows = no === undefined ? [] : (byNo.get(no) ?? []).sort((x, y) => x - y)
       let found: Pick<ContentHit, 'snippet' | 'origin'> | undefined
-      for (const row of no === undefined ? [] : (byNo.get(no) ?? []).sort((x, y) => x - y)) {
+      for (const row of rows) {
         const [messages, origins] = this.unpacked!.get(row)!
         const at = messages.findIndex((_, n) => this.foldedAt(row, messages, n).includes(whole))
         const snippet = at < 0 ? undefined : snippetOf([messages[at]!], phrase)
@@ -213,10 +218,11 @@ export class IndexSearch {
         found = excerptAt(snippet, row - no! * ROW_SPAN + at, origins[at])
         break
       }
-      if (found === undefined) rest.push(hit)
-      else first.push({ ...hit, ...found })
+      if (found !== undefined) first.push({ ...hit, ...found })
+      else if (hit.snippet.missing === undefined && rows.some(row => this.unpacked!.get(row)![0].some((_, n, messages) => holdsEvery(this.foldedAt(row, messages, n))))) near.push(hit)
+      else rest.push(hit)
     }
-    hits.splice(0, hits.length, ...first, ...rest)
+    hits.splice(0, hits.length, ...first, ...near, ...rest)
   }
 
   /** Adds to `hits`, in order, the candidates whose excerpt can be made (see {@link excerpt}), until `limit`. The pieces each needs are found a few candidates at a time, with one query of `places` per term group. */
