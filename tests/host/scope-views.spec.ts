@@ -130,13 +130,13 @@ describe('content queries in a scope kept by the worker', () => {
     expect(get.mock.calls.length).toBeLessThanOrEqual(2)
   })
 
-  it('send the sessions again when one enters the scope, and find it', async () => {
+  it('send the scope again when a session enters it, and find that session', async () => {
     const { h, menu, searches } = await setup()
     await until(() => menu('quetzal'), found => found.length === 2)
     h.session(id(5), { cwd: A, title: 'Fig plans', messages: ['one more quetzal'] })
     const found = await until(() => menu('quetzal'), rows => rows.length === 3)
     expect(found.map(row => row.sessionId).sort()).toEqual([id(2), id(3), id(5)])
-    expect(searches.some(args => args.held?.ids?.includes(id(5)) === true)).toBe(true)
+    expect(searches.some(args => (args.held?.ids ?? args.held?.changed?.added)?.includes(id(5)) === true)).toBe(true)
   })
 
   it('hold the scope: another workspace\'s session is neither found nor excerpted by the worker, until the scope is all', async () => {
@@ -152,7 +152,7 @@ describe('content queries in a scope kept by the worker', () => {
     for (let n = 0; n < 3; n += 1) expect(await menu('zanzibar')).toEqual([])
     expect(JSON.stringify(await menu('quetzal'))).not.toContain(id(4))
     expect(answers.flat()).not.toContain(id(4))
-    expect(searches.every(args => args.held?.ids === undefined || !args.held.ids.includes(id(4)))).toBe(true)
+    expect(searches.every(args => !(args.held?.ids ?? args.held?.changed?.added ?? []).includes(id(4)))).toBe(true)
     expect((await menu('zanzibar', 'all')).map(row => row.sessionId)).toEqual([id(4)])
     expect(await menu('zanzibar')).toEqual([])
   })
@@ -239,6 +239,32 @@ describe('the worker\'s held scopes', () => {
     const answer = await searchSidebar(index, content, 'quetzal', 20)
     expect(answer.matches.map(match => match.session.id).sort()).toEqual([id(2), id(3), id(4)])
     expect(searches.map(args => [args.held?.key, args.held?.version, args.held?.ids])).toEqual([[every.key, holds.at(-1)!.held.version, undefined]])
+  })
+
+  it('takes a new version as what changed since one it holds, its table following, and refuses changes from a version it does not hold', async () => {
+    const keeper = new IndexKeeper()
+    afterTest(() => keeper.close())
+    await keeper.load(`${temporaryFolder('dsh-sessions-held-')}/content-index.json`)
+    for (const name of ['a', 'b', 'c', 'd']) keeper.apply(`session-${name}`, { revision: '1:1', title: undefined, messages: ['a note about a quetzal'] })
+    const find = (held: NonNullable<WorkerCalls['search']['args']['held']>) => keeper.search(queryTerms('quetzal'), { held }, 10).map(hit => hit.id).sort()
+    expect(find({ key: 'w', version: 1, ids: ['session-a', 'session-b'] })).toEqual(['session-a', 'session-b'])
+    expect(find({ key: 'w', version: 2, changed: { from: 1, added: ['session-c'], removed: ['session-a'] } })).toEqual(['session-b', 'session-c'])
+    expect(find({ key: 'w', version: 2 })).toEqual(['session-b', 'session-c'])
+    expect(() => find({ key: 'w', version: 3, changed: { from: 1, added: ['session-d'], removed: [] } })).toThrow(SCOPE_NOT_HELD)
+    expect(() => keeper.hold({ held: { key: 'other', version: 4, changed: { from: 3, added: [], removed: [] } } })).toThrow(SCOPE_NOT_HELD)
+  })
+
+  it('is sent as what changed when a session joins it, not as every session again', async () => {
+    const { h, index, content, searches, holds } = await setup()
+    await until(async () => holds.length, count => count > 0)
+    const sentAhead = holds.at(-1)!.held.version
+    h.session(id(5), { cwd: B, title: 'Late', messages: ['a late quetzal'] })
+    await until(async () => index.get(id(5)), session => session !== undefined)
+    searches.length = 0
+    const answer = await until(() => searchSidebar(index, content, 'quetzal', 20), found => found.matches.length === 4)
+    expect(answer.matches.map(match => match.session.id)).toContain(id(5))
+    expect(searches[0]!.held).toMatchObject({ changed: { from: sentAhead, added: [id(5)], removed: [] } })
+    expect(searches[0]!.held!.ids).toBeUndefined()
   })
 
   it('is sent again by the host half when the worker gave it up', async () => {

@@ -16,7 +16,7 @@ import type { QueryTerm } from './terms.ts'
 import type { SearchWorker } from './worker-client.ts'
 import { SCOPES_HELD } from './held-scopes.ts'
 import { BoundedMap } from '../bounded-map.ts'
-import { SCOPE_NOT_HELD, type SessionFacts } from './worker-protocol.ts'
+import { type HeldScopeQuery, SCOPE_NOT_HELD, type SessionFacts } from './worker-protocol.ts'
 import type { CatalogedSession, SessionCatalog } from '../sessions/session-catalog.ts'
 import { scopeViewsOf } from '../sessions/scope-views.ts'
 import type { IndexingProgress } from '../../shared/wire.ts'
@@ -37,6 +37,9 @@ export interface Admission {
   /** Sessions of the scope this query leaves out (few: they are sent with every query). */
   readonly except?: readonly string[]
 }
+
+/** A scope changed in at most one session in this many is sent as what changed. */
+const FEW_CHANGED = 4
 
 /** What the worker was sent of a scope. */
 interface SentScope {
@@ -141,8 +144,8 @@ export class ContentSearch {
         this.scopesSent.set(admission.key, sent)
         return worker.call('search', { terms, limit, ...side, dropped: this.dropped(), held: { key: admission.key, version: sent.version, except } })
       }
-      const { version, dates } = this.sending(admission)
-      return worker.call('search', { terms, limit, ...side, dates, dropped: this.dropped(), held: { key: admission.key, version, ids: [...admission.sessions], except } })
+      const { dates, held } = this.sending(admission, sent)
+      return worker.call('search', { terms, limit, ...side, dates, dropped: this.dropped(), held: { ...held, except } })
     }
     try {
       try {
@@ -162,29 +165,33 @@ export class ContentSearch {
   async prepare(admission: Pick<Admission, 'key' | 'sessions'>): Promise<void> {
     const worker = this.upkeep.worker
     if (worker?.alive !== true || this.upkeep.rebuilding || this.scopesSent.get(admission.key)?.sessions === admission.sessions) return
-    const { version, dates } = this.sending(admission)
+    const { dates, held } = this.sending(admission, this.scopesSent.get(admission.key))
     try {
-      await worker.call('hold', { dates, dropped: this.dropped(), held: { key: admission.key, version, ids: [...admission.sessions] } })
+      await worker.call('hold', { dates, dropped: this.dropped(), held })
     } catch (error) {
       // The scope and the creation times are sent again with the next query in it.
       this.scopesSent.delete(admission.key)
       for (const [id] of dates) this.datesSent.delete(id)
-      if (!this.upkeep.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: %s', error)
+      if (!says(error, SCOPE_NOT_HELD) && !this.upkeep.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: %s', error)
     }
   }
 
-  /** A new version of a scope, recorded as sent, and the creation times of its sessions the worker lacks (recorded as sent too). */
-  private sending(admission: Pick<Admission, 'key' | 'sessions'>): { version: number; dates: [string, number][] } {
+  /** A new version of a scope, recorded as sent: its sessions, or, when few changed since the version `sent` before, what changed (a new session costs one id, not the scope's); and the creation times of its sessions the worker lacks (recorded as sent too). */
+  private sending(admission: Pick<Admission, 'key' | 'sessions'>, sent: SentScope | undefined): { held: HeldScopeQuery; dates: [string, number][] } {
     const version = this.nextScope++
     const dates: [string, number][] = []
+    const added: string[] = []
     for (const id of admission.sessions) {
+      if (sent !== undefined && !sent.sessions.has(id)) added.push(id)
       const createdAt = this.catalog.get(id)?.createdAt
       if (createdAt === undefined || this.datesSent.get(id) === createdAt) continue
       dates.push([id, createdAt])
       this.datesSent.set(id, createdAt)
     }
+    const removed = sent === undefined ? [] : [...sent.sessions].filter(id => !admission.sessions.has(id))
     this.scopesSent.set(admission.key, { sessions: admission.sessions, version })
-    return { version, dates }
+    const few = sent !== undefined && added.length + removed.length <= admission.sessions.size / FEW_CHANGED
+    return { held: { key: admission.key, version, ...(few ? { changed: { from: sent.version, added, removed } } : { ids: [...admission.sessions] }) }, dates }
   }
 
   /** The hits whose sessions still exist. Until the session catalog has listed, the sessions it holds may come from its file (see `sessions/catalog-file.ts`), written before this start: a cold hit whose log file is gone since is left out (one look at each hit's log). After the listing, the index holds only sessions the host lists. */

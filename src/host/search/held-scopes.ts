@@ -62,6 +62,23 @@ export class HeldScopes {
     return scope
   }
 
+  /** Holds a new version of a scope from the version `from` held under the same key, with sessions added and removed (its table, if filled, follows them). Returns the scope; `undefined` when `from` is not the version held. */
+  changed(key: string, version: number, change: { readonly from: number; readonly added: readonly string[]; readonly removed: readonly string[] }, rows: ScopeRows): HeldScope | undefined {
+    const earlier = this.held.get(key)
+    if (earlier?.version !== change.from) return undefined
+    const ids = new Set(earlier.ids)
+    for (const id of change.removed) ids.delete(id)
+    for (const id of change.added) ids.add(id)
+    if (earlier.table !== undefined) {
+      for (const id of change.removed) rows.excludeFromScope(earlier.slot, id)
+      for (const id of change.added) rows.includeInScope(earlier.slot, id)
+    }
+    const scope: HeldScope = { key, version, ids, slot: earlier.slot, table: earlier.table }
+    this.held.delete(key)
+    this.held.set(key, scope)
+    return scope
+  }
+
   /** The table of a scope's session numbers, filled at first use. */
   tableOf(scope: HeldScope, rows: ScopeRows): string {
     scope.table ??= rows.fillScope(scope.slot, [...scope.ids])

@@ -15,7 +15,7 @@ import type { ContentHit } from './index-search.ts'
 import { type ContentEntry, type SqliteIndexOptions, SqliteIndex } from './sqlite-index.ts'
 import type { SessionMatches } from './message-search.ts'
 import type { QueryTerm } from './terms.ts'
-import { HeldScopes } from './held-scopes.ts'
+import { type HeldScope, HeldScopes } from './held-scopes.ts'
 import { type ContentAppend, type HeldScopeQuery, type IndexEngine, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD, type SearchScope, type SessionFacts, type WorkerCalls } from './worker-protocol.ts'
 
 /** Options of {@link IndexKeeper}. */
@@ -143,14 +143,22 @@ export class IndexKeeper {
   }
 
   /** Keeps a scope's sessions before a query asks within it (see `WorkerCalls.hold`), with creation times to keep or forget. Returns `null`. */
-  hold(scope: Pick<SearchScope, 'dates' | 'dropped'> & { readonly held: HeldScopeQuery & { readonly ids: readonly string[] } }): null {
+  hold(scope: Pick<SearchScope, 'dates' | 'dropped'> & { readonly held: HeldScopeQuery }): null {
     for (const id of scope.dropped ?? []) this.createdAt.delete(id)
     for (const [id, at] of scope.dates ?? []) this.createdAt.set(id, at)
     const disk = this.disk
     if (disk === undefined) return null
-    const held = this.scopes.hold(scope.held.key, scope.held.version, scope.held.ids)
+    const held = this.heldScope(scope.held, disk)
+    if (held === undefined) throw new Error(SCOPE_NOT_HELD)
     if (held.ids.size < disk.size()) this.guarded(() => this.scopes.tableOf(held, disk))
     return null
+  }
+
+  /** The scope a query names: held now with the sessions it sends, or with the changes it sends from a version held, or as held already. Returns `undefined` when the version named (or changed from) is not the one held. */
+  private heldScope(query: HeldScopeQuery, disk: SqliteIndex): HeldScope | undefined {
+    if (query.ids !== undefined) return this.scopes.hold(query.key, query.version, query.ids)
+    if (query.changed !== undefined) return this.guarded(() => this.scopes.changed(query.key, query.version, query.changed!, disk))
+    return this.scopes.get(query.key, query.version)
   }
 
   /** What the index knows of one session; see {@link SqliteIndex.facts}. Returns the facts; `undefined` when the index does not hold it, or there is no index. */
@@ -169,7 +177,7 @@ export class IndexKeeper {
 
   /** Sessions whose text has every term within a held scope, but those the query leaves out; when the scope holds fewer sessions than the file, only its sessions' rows are read (through its table of session numbers). */
   private searchHeld(terms: readonly QueryTerm[], query: HeldScopeQuery, limit: number, disk: SqliteIndex, role: MessageRole | undefined): readonly ContentHit[] {
-    const held = query.ids === undefined ? this.scopes.get(query.key, query.version) : this.scopes.hold(query.key, query.version, query.ids)
+    const held = this.heldScope(query, disk)
     if (held === undefined) throw new Error(SCOPE_NOT_HELD)
     const createdAt = this.createdAt
     const except = new Set(query.except)

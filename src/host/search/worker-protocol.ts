@@ -53,15 +53,24 @@ export interface SearchScope {
   readonly except?: readonly string[]
 }
 
-/** A query within a scope the worker keeps between queries (see `held-scopes.ts`): the host half names it by key and version, and sends its sessions only when the worker does not hold that version yet; a query naming a version the worker does not hold fails with {@link SCOPE_NOT_HELD}, and the host half sends it again with the sessions. Sessions with no creation time given are found all the same. */
+/** A query within a scope the worker keeps between queries (see `held-scopes.ts`): the host half names it by key and version, and sends its sessions only when the worker does not hold that version yet (all of them, or what changed since a version sent before); a query naming a version the worker does not hold, or changes from one, fails with {@link SCOPE_NOT_HELD}, and the host half sends it again with the sessions. Sessions with no creation time given are found all the same. */
 export interface HeldScopeQuery {
   readonly key: string
   /** Changes whenever the scope's sessions change. */
   readonly version: number
   /** The scope's sessions, when the worker may not hold this version. */
   readonly ids?: readonly string[]
+  /** Instead of `ids`: the sessions added to and removed from the version `from` of the same key, which the worker may hold. */
+  readonly changed?: ScopeChange
   /** Sessions of the scope this query leaves out (few). */
   readonly except?: readonly string[]
+}
+
+/** How a scope's sessions changed since a version the worker was sent. */
+export interface ScopeChange {
+  readonly from: number
+  readonly added: readonly string[]
+  readonly removed: readonly string[]
 }
 
 /** What the error message of a change that came while no index file is open starts with (the host half opens one again). */
@@ -92,7 +101,7 @@ export interface WorkerCalls {
   /** Sessions whose text has every term, among those admitted (see {@link SearchScope}, or within `held`, see {@link HeldScopeQuery}), equally good ones newest first. */
   search: { args: SearchScope & { terms: readonly QueryTerm[]; limit: number; held?: HeldScopeQuery; role?: MessageRole }; result: readonly ContentHit[] }
   /** Keeps a scope's sessions (with creation times to keep or forget) before any query asks within it, its table of session numbers made where it needs one: what a first query in the scope would otherwise wait for. */
-  hold: { args: Pick<SearchScope, 'dates' | 'dropped'> & { held: HeldScopeQuery & { readonly ids: readonly string[] } }; result: null }
+  hold: { args: Pick<SearchScope, 'dates' | 'dropped'> & { held: HeldScopeQuery }; result: null }
   /** Records whether the build completed (`complete`: every listed session is indexed) and folds the write-ahead log into the file. */
   save: { args: { file: string; complete: boolean }; result: { bytes: number } }
   /** A page of a cold session's conversation, read from its log (the `read_session` tool); `null` when the log is gone. */
