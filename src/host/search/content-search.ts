@@ -161,7 +161,7 @@ export class ContentSearch {
     }
   }
 
-  /** Sends a scope's sessions to the worker ahead of its first query (see `WorkerCalls.hold`), unless the worker was sent these already: at 20,000 sessions they take some 70 ms that the first query would wait for. Fails silently: a query sends them again. */
+  /** Sends a scope's sessions to the worker ahead of its first query (see `WorkerCalls.hold`), unless the worker was sent these already: at 20,000 sessions they take some 50–70 ms that the first query would wait for. A failure leaves nothing recorded as sent, so the next query in the scope sends them. */
   async prepare(admission: Pick<Admission, 'key' | 'sessions'>): Promise<void> {
     const worker = this.upkeep.worker
     if (worker?.alive !== true || this.upkeep.rebuilding || this.scopesSent.get(admission.key)?.sessions === admission.sessions) return
