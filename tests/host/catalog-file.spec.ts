@@ -8,9 +8,10 @@
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { SessionId } from '@deepseek-ai/dsh-session'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
-import { catalogFile, readCatalogFile } from '../../src/host/sessions/catalog-file.ts'
+import { CatalogFileKeeper, catalogFile, readCatalogFile } from '../../src/host/sessions/catalog-file.ts'
+import { CatalogEntries } from '../../src/host/sessions/catalog-entries.ts'
 import { A, B, createHostHarness, type HostHarness, id, mention, post, TARGET, temporaryFolder } from './harness.ts'
 import { until } from '../wait.ts'
 
@@ -87,6 +88,20 @@ describe('a restart answers from the session catalog\'s file', () => {
     await waitFor(async () => !(await candidates(url)).some(candidate => candidate.sessionId === id(4)), 5_000)
     // The file is written again from that listing.
     await waitFor(async () => (await filed()) === [id(2), id(3)].join(), 5_000)
+  })
+
+  it('asks whether sessions have logs once per write, not once per session, and leaves out a draft with none', async () => {
+    const h = await createHostHarness()
+    const entries = new CatalogEntries()
+    for (let n = 0; n < 1_000; n += 1) entries.stored({ id: id(n + 10), cwd: A, createdAt: n }, `Session ${n}`)
+    const logged = vi.fn(() => (session: string) => session !== id(10))
+    const file = join(temporaryFolder('dsh-sessions-catalog-file-'), 'session-catalog.json.gz')
+    const keeper = new CatalogFileKeeper(h.ctx, file, { entries, isListed: () => true, logged, signal: new AbortController().signal }, () => undefined)
+    await keeper.save()
+    expect(logged).toHaveBeenCalledTimes(1)
+    const written = (await readCatalogFile(file))!
+    expect(written).toHaveLength(999)
+    expect(written.some(record => JSON.stringify(record).includes(id(10)))).toBe(false)
   })
 
   it('ignores a damaged file: the answer waits for the listing, as with none', async () => {

@@ -68,7 +68,10 @@ export class SessionCatalog {
     this.file = options.file === undefined ? undefined : new CatalogFileKeeper(ctx, options.file, {
       entries: this.entries,
       isListed: () => this.listing.isListed,
-      hasLog: id => (ctx.sessions.get(SessionId(id))?.seq ?? 1) > 0,
+      logged: () => {
+        const sessions = ctx.sessions
+        return id => (sessions.get(SessionId(id))?.seq ?? 1) > 0
+      },
       signal,
     }, restoredFile)
     ctx.on('session/created', session => {
