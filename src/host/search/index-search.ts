@@ -78,6 +78,8 @@ export class IndexSearch {
   search(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows, role?: MessageRole): ContentHit[] {
     const prefixes = expansionsOf(terms, this.file.vocabulary)
     const forms = formsOf(terms, this.file.forms)
+    // Every form a word may match: its prefix's terms and its other forms.
+    const asked = new Map([...prefixes, ...forms])
     const seen = new Set<number>()
     const hits: ContentHit[] = []
     const scope = this.scopeOf(admitted)
@@ -94,14 +96,14 @@ export class IndexSearch {
         if (!(error instanceof BudgetSpent)) throw error
       }
       this.budget = MAX_UNPACKED
-      const passed = this.gather(terms, { asked: new Map([...prefixes, ...forms]), exact: forms.size === 0 ? undefined : prefixes }, admit, limit, tieBreak, scope, seen, hits)
+      const passed = this.gather(terms, { asked, exact: forms.size === 0 ? undefined : prefixes }, admit, limit, tieBreak, scope, seen, hits)
       // Sessions the index says hold every word whose text had a phrase or long word only apart.
       const apart = new Set([...passed].filter(no => !seen.has(no)))
-      this.together(terms, hits, new Map([...prefixes, ...forms]))
-      if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, terms, new Map([...prefixes, ...forms]), { admit, limit, tieBreak, scope, apart, rows: this.partialRows, budget: this.account(), ...(role === undefined ? {} : { role }) }, seen, hits)
+      this.together(terms, hits, asked)
+      if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, terms, asked, { admit, limit, tieBreak, scope, apart, rows: this.partialRows, budget: this.account(), ...(role === undefined ? {} : { role }) }, seen, hits)
     } catch (error) {
       if (!(error instanceof BudgetSpent)) throw error
-      this.together(terms, hits, new Map([...prefixes, ...forms]))
+      this.together(terms, hits, asked)
     } finally {
       this.unpacked = undefined
       this.folded = new Map()
