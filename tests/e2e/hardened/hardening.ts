@@ -27,6 +27,12 @@ const TRUSTED = 'box.test'
  */
 const GENEROUS_ROUTE_MS = 3_000
 const GENEROUS_SEND_MS = 10_000
+/**
+ * The longest the host's thread may stay busy while it takes a 60,000-character turn. Most of that is the host's
+ * own step (its session append and observers hold the thread about 0.35 s on an idle machine, in a profile), so
+ * the bound leaves room for a busy one; the plugin's own parse of the text is held to the route bound above.
+ */
+const GENEROUS_STALL_MS = 6_000
 const LONG_TITLE = `Quarterly orchard budget review ${'with a title that keeps going '.repeat(8)}`.trim()
 const PATTERN_TITLE = "Cost $& benefit $$ $' notes"
 
@@ -207,7 +213,7 @@ export const hardening: Topic = {
       report('slowest other request meanwhile', slowest)
       expect(host.stack.model.turns().length).toBe(before + 1)
       expect(elapsed).toBeLessThan(GENEROUS_SEND_MS)
-      expect(slowest).toBeLessThan(GENEROUS_ROUTE_MS)
+      expect(slowest).toBeLessThan(GENEROUS_STALL_MS)
       const typed = host.stack.model.turns().at(-1)!.body.messages.filter(m => m.role === 'user').map(m => JSON.stringify(m.content)).find(t => t.includes('brackets marker'))
       // Invisible word joiners at most: the same characters as typed.
       expect(typed?.replaceAll('\u2060', '')).toContain(text)
