@@ -1,6 +1,6 @@
 /**
  * Queries of the content index: the segments holding every term, ranked a batch of at most {@link
- * RANKED_ROWS} rows at a time inside SQLite (see {@link scoreOf}) and read only as far as the answers
+ * RANKED_ROWS} rows at a time (see {@link rankedBatch}) and read only as far as the answers
  * need, then an excerpt of each session taken, from the piece of text `places` names; a Chinese or
  * Japanese run of the query must stand whole in a message of it (the index cannot tell, having no
  * positions).
@@ -35,12 +35,29 @@ export const RANKED_ROWS = 10_000
 /** The bounds of how much a segment with every word as typed outweighs one that needed another form of a word: as much as a segment that many times shorter. Between them, the weight is how many times more of a batch's segments hold the query in any form than as typed (as BM25 weighs a rarer term more): `preferences` as typed in 11 sessions against 300 with `prefer` or `preferred` outweighs them 27 times; `listener leaks` as typed in half the segments of any form, twice. */
 const TYPED_WEIGHT = { least: 2, most: 100 } as const
 
-/** That weight in SQL, over a batch's `marked` rows. */
-const typedWeightSql = `min(${TYPED_WEIGHT.most}.0, max(${TYPED_WEIGHT.least}.0, count(*) * 1.0 / max(1, sum(typed))))`
+/** A batch of matching rows ranked best first: their rows and scores in that order, how many, and the last row in row order (where the next batch starts). */
+interface RankedBatch {
+  readonly rows: readonly number[]
+  readonly scores: readonly number[]
+  readonly length: number
+  readonly last: number
+}
 
-/** A matching segment's score: BM25 where every term of the query occurs, once. FTS5 keeps no term counts with `detail=none` (its `bm25()` gives 0), and every answer holds the same terms, so BM25's order is that of the segment's length in distinct terms, shortest first; a segment with every word as typed counts as one `weight` times shorter. */
-function scoreOf(row: { readonly size: number; readonly typed: number; readonly weight: number }): number {
-  return (row.typed === 1 ? row.weight : 1) / (1 + row.size)
+/**
+ * Ranks a batch by each row's score: BM25 where every term of the query occurs, once. FTS5 keeps no term
+ * counts with `detail=none` (its `bm25()` gives 0), and every answer holds the same terms, so BM25's order
+ * is that of the segment's length in distinct terms, shortest first; a segment with every word as typed
+ * counts as one {@link TYPED_WEIGHT} times shorter. Equal scores keep row order.
+ */
+function rankedBatch(found: { readonly rows: string; readonly sizes: string; readonly typed: string }): RankedBatch {
+  const rows = JSON.parse(found.rows) as number[]
+  const sizes = JSON.parse(found.sizes) as (number | null)[]
+  const typed = new Set(JSON.parse(found.typed) as number[])
+  const typedCount = rows.reduce((count, row) => count + (typed.has(row) ? 1 : 0), 0)
+  const weight = typed.size === 0 ? 1 : Math.min(TYPED_WEIGHT.most, Math.max(TYPED_WEIGHT.least, rows.length / Math.max(1, typedCount)))
+  const scores = rows.map((row, n) => (typed.has(row) ? weight : 1) / (1 + (sizes[n] ?? 0)))
+  const order = rows.map((_, n) => n).sort((x, y) => scores[y]! - scores[x]! || x - y)
+  return { rows: order.map(n => rows[n]!), scores: order.map(n => scores[n]!), length: rows.length, last: rows.at(-1) ?? -1 }
 }
 
 /** Queries of one index. */
@@ -137,49 +154,43 @@ export class IndexSearch {
     const match = matchOf(terms, expansions)
     const exact = expansionsOf.exact === undefined ? undefined : matchOf(terms, expansionsOf.exact)
     const { within, only } = scope
-    // One batch: the next rows in row order, each with its length (in distinct terms) and whether it holds every word as typed, best first, ranked inside SQLite; a session of several segments comes once per segment, its best first.
-    const typed = exact === undefined ? '' : `, typed AS MATERIALIZED (SELECT rowid AS row FROM terms WHERE terms MATCH ? AND rowid > ? AND rowid <= (SELECT max(row) FROM batch))`
-    const batch = this.file.statement(`WITH batch AS MATERIALIZED (SELECT rowid AS row FROM terms WHERE terms MATCH ? AND rowid > ?${within} ORDER BY rowid LIMIT ?)${typed}, `
-      + `marked AS MATERIALIZED (SELECT row, (SELECT size FROM segments WHERE segments.row = batch.row) AS size, ${exact === undefined ? '0' : 'row IN typed'} AS typed FROM batch), `
-      + `stats AS (SELECT max(row) AS last, count(*) AS read, ${exact === undefined ? '1.0' : typedWeightSql} AS weight FROM marked) `
-      + `SELECT marked.row / ${SEGMENT_SPAN} AS no, marked.size AS size, marked.typed AS typed, stats.last AS last, stats.read AS read, stats.weight AS weight FROM marked, stats `
-      + `ORDER BY (CASE WHEN marked.typed THEN stats.weight ELSE 1.0 END) / (1 + marked.size) DESC`)
+    // One batch: the next rows in row order with each one's length (in distinct terms), and those of them holding every word as typed, as JSON arrays in one row (a row per segment, and a sort inside SQLite, cost twice as much); ranked here, best first. A session of several segments comes once per segment, its best first.
+    const typed = exact === undefined ? "'[]'" : `(SELECT json_group_array(rowid) FROM terms WHERE terms MATCH ? AND rowid > ? AND rowid <= (SELECT max(row) FROM batch)${within})`
+    const batch = this.file.statement(`WITH batch AS MATERIALIZED (SELECT rowid AS row FROM terms WHERE terms MATCH ? AND rowid > ?${within} ORDER BY rowid LIMIT ?) `
+      + `SELECT json_group_array(row) AS rows, json_group_array((SELECT size FROM segments WHERE segments.row = batch.row)) AS sizes, ${typed} AS typed FROM batch`)
     // Sessions this pass read (a hit or not); `seen` holds the hits of every pass.
     const passed = new Set<number>()
     let after = -1
     let full = true
     while (full && hits.length < limit && (this.side?.checks ?? 1) > 0) {
-      const parameters = [match, after, ...(only === undefined ? [] : [only]), this.rankedRows, ...(exact === undefined ? [] : [exact, after])]
-      const rows = batch.iterate(...parameters) as Iterator<{ no: number; size: number; typed: number; last: number; read: number; weight: number }>
-      full = false
-      try {
-        // Sessions are taken best first, a tie of equal scores whole (ordered by `tieBreak`), until they could fill what is left.
-        let taken: [string, number, number][] = []
-        let tie: [string, number, number][] = []
-        const flush = (): void => {
-          tie.sort((a, b) => tieBreak(a[0], b[0]))
-          taken.push(...tie)
-          tie = []
-        }
-        for (let next = rows.next(); hits.length < limit; next = rows.next()) {
-          if (next.done === true || (tie.length > 0 && scoreOf(next.value) !== tie[0]![2])) {
-            flush()
-            if (taken.length >= limit - hits.length || next.done === true) {
-              this.excerpts(taken, terms, expansions, runs, limit, hits, seen)
-              taken = []
-            }
-            if (next.done === true) break
+      const parameters = [match, after, ...(only === undefined ? [] : [only]), this.rankedRows, ...(exact === undefined ? [] : [exact, after, ...(only === undefined ? [] : [only])])]
+      const ranked = rankedBatch(batch.get(...parameters) as { rows: string; sizes: string; typed: string })
+      if (ranked.length === 0) break
+      after = ranked.last
+      full = ranked.length >= this.rankedRows
+      // Sessions are taken best first, a tie of equal scores whole (ordered by `tieBreak`), until they could fill what is left.
+      let taken: [string, number, number][] = []
+      let tie: [string, number, number][] = []
+      const flush = (): void => {
+        tie.sort((a, b) => tieBreak(a[0], b[0]))
+        taken.push(...tie)
+        tie = []
+      }
+      for (let n = 0; hits.length < limit; n += 1) {
+        const done = n >= ranked.length
+        if (done || (tie.length > 0 && ranked.scores[n] !== tie[0]![2])) {
+          flush()
+          if (taken.length >= limit - hits.length || done) {
+            this.excerpts(taken, terms, expansions, runs, limit, hits, seen)
+            taken = []
           }
-          const { no, last, read } = next.value
-          after = last
-          full = read >= this.rankedRows
-          if (seen.has(no) || passed.has(no)) continue
-          passed.add(no)
-          const id = this.file.idOf(no)
-          if (id !== undefined && admit(id)) tie.push([id, no, scoreOf(next.value)])
+          if (done) break
         }
-      } finally {
-        rows.return?.()
+        const no = Math.floor(ranked.rows[n]! / SEGMENT_SPAN)
+        if (seen.has(no) || passed.has(no)) continue
+        passed.add(no)
+        const id = this.file.idOf(no)
+        if (id !== undefined && admit(id)) tie.push([id, no, ranked.scores[n]!])
       }
     }
     if (hits.length < limit) {
