@@ -10,7 +10,7 @@ import type { Config } from '../../config.ts'
 import type { ContentSearch } from '../search/content-search.ts'
 import { filteredScope } from '../search/filtered-scope.ts'
 import { parseQuery, passes } from '../search/query-grammar.ts'
-import { titleHolds, titleWords } from '../search/sidebar-search.ts'
+import { titledIn, titleWords } from '../search/sidebar-search.ts'
 import { queryTerms } from '../search/terms.ts'
 import type { Candidate, Snippet } from '../../shared/wire.ts'
 import type { ReferenceTarget } from '../sessions/scope.ts'
@@ -71,9 +71,9 @@ export async function listCandidates(
     }
     const words = titleWords(text)
     if (words.length > 1) {
-      for (const session of view.ranked) {
+      for (const session of view.inOrder(titledIn(catalog.list(), words))) {
         if (found.length >= cap) break
-        if (titleHolds(session, words) && admissible(session)) take(session)
+        if (admissible(session)) take(session)
       }
     }
   }

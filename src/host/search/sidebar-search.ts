@@ -4,6 +4,7 @@
  * @module @wishp3/dsh-sessions/host/search/sidebar-search
  */
 import type { Snippet, IndexingProgress } from '../../shared/wire.ts'
+import { JoinedText } from '../sessions/joined-text.ts'
 import { MatchMemo } from '../sessions/match-memo.ts'
 import { scopeViewsOf } from '../sessions/scope-views.ts'
 import type { CatalogedSession, SessionCatalog } from '../sessions/session-catalog.ts'
@@ -81,6 +82,19 @@ export function titleHolds(session: CatalogedSession, words: readonly string[]):
   return session.title !== undefined && foldedHolds(foldedTitle(session, session.title), words)
 }
 
+/** Every session's folded title, joined, per listing (a listing is replaced, never changed). */
+const joinedTitles = new WeakMap<readonly CatalogedSession[], JoinedText>()
+
+/** The sessions of a listing whose title holds every one of a query's folded words, in its order. */
+export function titledIn(listing: readonly CatalogedSession[], words: readonly string[]): CatalogedSession[] {
+  let titles = joinedTitles.get(listing)
+  if (titles === undefined) {
+    titles = new JoinedText(listing.map(session => (session.title === undefined ? '' : foldedTitle(session, session.title))))
+    joinedTitles.set(listing, titles)
+  }
+  return titles.holdingEvery(words).map(n => listing[n]!)
+}
+
 /** Answers one sidebar query: title matches first, newest first, then the content search's ranking (see `index-search.ts`); a query's filters (see `query-grammar.ts`) narrow both, and with `from:` only what was said matches. `limit`: most sessions returned (at most {@link MAX_SIDEBAR_RESULTS}). `signal`: aborts a superseded query before its content search starts. */
 export async function searchSidebar(catalog: SessionCatalog, content: ContentSearch, query: string, limit: number, signal?: AbortSignal): Promise<SidebarAnswer> {
   const cap = Math.max(0, Math.min(limit, MAX_SIDEBAR_RESULTS))
@@ -92,7 +106,7 @@ export async function searchSidebar(catalog: SessionCatalog, content: ContentSea
   const matches: SidebarMatch[] = []
   const byTitle = new Set<string>()
   // Title matches are kept while the listing stays the same; a query typed further narrows an earlier one's.
-  const titled = filters.from !== undefined ? [] : titleMemoOf(catalog).get(catalog.generation, words.join('\u0000'), () => catalog.list(),
+  const titled = filters.from !== undefined ? [] : titleMemoOf(catalog).get(catalog.generation, words.join('\u0000'), () => titledIn(catalog.list(), words),
     session => titleHolds(session, words),
     earlier => earlier.split('\u0000').every(word => words.some(typed => typed.includes(word)))).filter(session => passes(filters, session))
   const hasMore = titled.length > cap

@@ -5,6 +5,7 @@
  */
 import type { ReferenceScope } from '../../config.ts'
 import { BoundedMap } from '../bounded-map.ts'
+import { JoinedText } from './joined-text.ts'
 import { MatchMemo } from './match-memo.ts'
 import { rankGroup } from './scope.ts'
 import type { CatalogedSession, SessionCatalog } from './session-catalog.ts'
@@ -24,6 +25,8 @@ export interface ScopeView {
   readonly set: ScopeSet
   /** The sessions of {@link ranked} whose id, cwd or label holds the typed text, in order. */
   matching(typed: string): readonly CatalogedSession[]
+  /** The given sessions (in the listing's order) that are in the view, in its order. */
+  inOrder(sessions: readonly CatalogedSession[]): CatalogedSession[]
 }
 
 /** Views kept: the most recently used. */
@@ -44,6 +47,8 @@ export class ScopeViews {
   private readonly catalog: SessionCatalog
   private readonly sets = new BoundedMap<string, HeldSet>(VIEWS_KEPT)
   private readonly views = new BoundedMap<string, HeldView>(VIEWS_KEPT)
+  /** Every listed session's id, cwd and label, joined, for the listing they were read from. */
+  private keys: { readonly listing: readonly CatalogedSession[]; readonly text: JoinedText } | undefined
 
   constructor(catalog: SessionCatalog) {
     this.catalog = catalog
@@ -65,19 +70,31 @@ export class ScopeViews {
   }
 
   private view(scope: ReferenceScope, cwd: string | undefined): ScopeView {
-    const groups: [CatalogedSession[], CatalogedSession[], CatalogedSession[]] = [[], [], []]
-    for (const session of this.catalog.list()) {
-      const group = rankGroup(session.cwd, cwd)
-      if (scope === 'all' || group === 0) groups[group].push(session)
+    const inOrder = (sessions: readonly CatalogedSession[]): CatalogedSession[] => {
+      const groups: [CatalogedSession[], CatalogedSession[], CatalogedSession[]] = [[], [], []]
+      for (const session of sessions) {
+        const group = rankGroup(session.cwd, cwd)
+        if (scope === 'all' || group === 0) groups[group].push(session)
+      }
+      return groups.flat()
     }
-    const ranked = groups.flat()
+    const listing = this.catalog.list()
+    const ranked = inOrder(listing)
     const set = this.setOf(scope === 'all' ? 'all' : `workspace\u0000${cwd ?? ''}`, ranked)
     const memo = new MatchMemo<CatalogedSession>()
+    const holds = (session: CatalogedSession, typed: string): boolean => session.matchKeys.some(key => key.includes(typed))
     return {
       ranked,
       set,
-      matching: typed => memo.get(0, typed, () => ranked, session => session.matchKeys.some(key => key.includes(typed)), earlier => typed.includes(earlier)),
+      matching: typed => memo.get(0, typed, () => inOrder(this.holding(listing, typed)), session => holds(session, typed), earlier => typed.includes(earlier)),
+      inOrder,
     }
+  }
+
+  /** The sessions of a listing whose id, cwd or label holds the typed text, in its order. */
+  private holding(listing: readonly CatalogedSession[], typed: string): CatalogedSession[] {
+    if (this.keys?.listing !== listing) this.keys = { listing, text: new JoinedText(listing.map(session => session.matchKeys.join('\u0000'))) }
+    return this.keys.text.holding(typed).map(n => listing[n]!)
   }
 
   /** The set of a scope's ids: the one held while membership is unchanged. */
