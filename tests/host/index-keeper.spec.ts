@@ -78,4 +78,59 @@ describe('the keeper', () => {
     expect(ids({ only: ['session-a', 'session-d'] })).toEqual(['session-a'])
     expect(ids({ dates: [['session-d', 9]], dropped: ['session-c'], except: [] })).toEqual(['session-d', 'session-b', 'session-a'])
   })
+
+  describe('when a build completes', () => {
+    const MiB = 2 ** 20
+    /** How many segments the file's term table holds (another connection's look). */
+    const segmentsOf = (file: string): number => {
+      const db = new DatabaseSync(sqliteFileOf(file), { readOnly: true })
+      try {
+        return (db.prepare('SELECT count(DISTINCT segid) AS n FROM terms_idx').get() as { n: number }).n
+      } finally {
+        db.close()
+      }
+    }
+    /** A keeper of 30 sessions written one by one (a segment each, merged by sixteen), on a disk with `roomMiB` above a floor of 1 MiB, whose writes fail as on a full disk while `full.on`. */
+    const everyone = { dates: Array.from({ length: 30 }, (_, n): [string, number] => [`session-${n}`, n]), except: [] }
+    const built = async (roomMiB: number, full = { on: false }) => {
+      const file = indexFile()
+      const keeper = keeperOf({
+        disk: () => ({ free: (1 + roomMiB) * MiB, total: 1_000 * MiB }),
+        sqlite: { beforeWrite: () => { if (full.on) throw Object.assign(new Error('database or disk is full'), { code: 'ERR_SQLITE_ERROR', errcode: 13 }) } },
+      })
+      await keeper.load(file, 1)
+      for (let n = 0; n < 30; n += 1) keeper.apply(`session-${n}`, entry(`note ${n} about a quetzal`, `word${n} `.repeat(20)))
+      keeper.save(file)
+      return { file, keeper }
+    }
+
+    it('merges the term tables into one segment once, and finds the same', async () => {
+      const { file, keeper } = await built(100)
+      expect(segmentsOf(file)).toBeGreaterThan(1)
+      const before = keeper.search(queryTerms('quetzal'), everyone, 50).map(hit => hit.id).sort()
+      keeper.save(file, true)
+      expect(segmentsOf(file)).toBe(1)
+      expect(keeper.search(queryTerms('quetzal'), everyone, 50).map(hit => hit.id).sort()).toEqual(before)
+      expect(before).toHaveLength(30)
+      // Later saves of the complete file merge nothing again: a live write's segment stays for FTS5's own merging.
+      keeper.apply('session-late', entry('a late quetzal'))
+      keeper.save(file, true)
+      expect(segmentsOf(file)).toBe(2)
+    })
+
+    it('leaves them as they are when the disk has no room for a second copy above the floor, or fills meanwhile, and saves all the same', async () => {
+      const cramped = await built(0.001)
+      const segments = segmentsOf(cramped.file)
+      expect(cramped.keeper.save(cramped.file, true).bytes).toBeGreaterThan(0)
+      expect(segmentsOf(cramped.file)).toBe(segments)
+      const full = { on: false }
+      const filling = await built(100, full)
+      const before = segmentsOf(filling.file)
+      full.on = true
+      expect(filling.keeper.save(filling.file, true).bytes).toBeGreaterThan(0)
+      expect(segmentsOf(filling.file)).toBe(before)
+      full.on = false
+      expect(filling.keeper.search(queryTerms('quetzal'), everyone, 50)).toHaveLength(30)
+    })
+  })
 })

@@ -190,7 +190,24 @@ export class IndexKeeper {
   save(_file: string, complete = false): { bytes: number } {
     const disk = this.disk
     if (disk === undefined) return { bytes: 0 }
-    return { bytes: this.guarded(() => disk.checkpoint(complete)) }
+    return {
+      bytes: this.guarded(() => {
+        const completing = complete && !disk.complete
+        const bytes = disk.checkpoint(complete)
+        return completing && this.merged(disk) ? disk.checkpoint(complete) : bytes
+      }),
+    }
+  }
+
+  /** Merges a just-completed build's term tables (see `SqliteIndex.merge`) while the disk has room for a second copy of them above the floor. A disk that fills meanwhile leaves them as they were (SQLite undoes the merge whole): queries only take a little longer. */
+  private merged(disk: SqliteIndex): boolean {
+    const space = this.space()
+    try {
+      return disk.merge(space.free - space.floor)
+    } catch (error) {
+      if (isDiskFull(error)) return false
+      throw error
+    }
   }
 
   /** Looks at the file's health (see `index-health.ts`) and the disk's space. Throws the damage message when the file was found damaged (it was set aside and a fresh one opened). */

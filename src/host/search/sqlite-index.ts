@@ -170,6 +170,19 @@ export class SqliteIndex {
     return this.bytes()
   }
 
+  /** Merges each term table's segments into one, so a query reads each term's rows from one place, not from each of the thirty-odd a build leaves (a query at 20,000 sessions takes a fifth less); for when a build completes. The merge writes a second copy of the tables before it frees the first: it is left undone when `room` bytes would not hold one. Returns whether it merged. */
+  merge(room: number): boolean {
+    return this.guarded(() => {
+      const tables = ['terms', 'places', 'inside'] as const
+      const pageSize = (this.db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size
+      const blocks = tables.reduce((sum, table) => sum + (this.db.prepare(`SELECT count(*) AS n FROM ${table}_data`).get() as { n: number }).n, 0)
+      if (blocks * pageSize > room) return false
+      this.beforeWrite()
+      for (const table of tables) this.db.exec(`INSERT INTO ${table}(${table}) VALUES ('optimize')`)
+      return true
+    })
+  }
+
   /** Closes the file. */
   close(): void {
     try {
