@@ -108,26 +108,43 @@ describe('the keeper', () => {
       const { file, keeper } = await built(100)
       expect(segmentsOf(file)).toBeGreaterThan(1)
       const before = keeper.search(queryTerms('quetzal'), everyone, 50).map(hit => hit.id).sort()
+      // A stop's save, bounded in time, merges nothing.
       keeper.save(file, true)
+      expect(segmentsOf(file)).toBeGreaterThan(1)
+      keeper.save(file, true, true)
       expect(segmentsOf(file)).toBe(1)
       expect(keeper.search(queryTerms('quetzal'), everyone, 50).map(hit => hit.id).sort()).toEqual(before)
       expect(before).toHaveLength(30)
       // Later saves of the complete file merge nothing again: a live write's segment stays for FTS5's own merging.
       keeper.apply('session-late', entry('a late quetzal'))
-      keeper.save(file, true)
+      keeper.save(file, true, true)
       expect(segmentsOf(file)).toBe(2)
+    })
+
+    it('merges a file that was complete, but not merged, when it was opened, at its first save', async () => {
+      const { file, keeper } = await built(100)
+      keeper.save(file, true)
+      keeper.close()
+      const segments = segmentsOf(file)
+      expect(segments).toBeGreaterThan(1)
+      const again = keeperOf({ disk: () => ({ free: 101 * MiB, total: 1_000 * MiB }) })
+      await again.load(file, 1)
+      again.save(file, false, true)
+      expect(segmentsOf(file)).toBe(segments)
+      again.save(file, true, true)
+      expect(segmentsOf(file)).toBe(1)
     })
 
     it('leaves them as they are when the disk has no room for a second copy above the floor, or fills meanwhile, and saves all the same', async () => {
       const cramped = await built(0.001)
       const segments = segmentsOf(cramped.file)
-      expect(cramped.keeper.save(cramped.file, true).bytes).toBeGreaterThan(0)
+      expect(cramped.keeper.save(cramped.file, true, true).bytes).toBeGreaterThan(0)
       expect(segmentsOf(cramped.file)).toBe(segments)
       const full = { on: false }
       const filling = await built(100, full)
       const before = segmentsOf(filling.file)
       full.on = true
-      expect(filling.keeper.save(filling.file, true).bytes).toBeGreaterThan(0)
+      expect(filling.keeper.save(filling.file, true, true).bytes).toBeGreaterThan(0)
       expect(segmentsOf(filling.file)).toBe(before)
       full.on = false
       expect(filling.keeper.search(queryTerms('quetzal'), everyone, 50)).toHaveLength(30)

@@ -57,6 +57,8 @@ export class IndexKeeper {
   private readonly createdAt = new Map<string, number>()
   /** The scopes queries name (see `held-scopes.ts`); given up whenever a file is opened. */
   private readonly scopes = new HeldScopes()
+  /** The files whose term tables were merged, or looked at for it, once complete. */
+  private readonly looked = new WeakSet<SqliteIndex>()
 
   constructor(options: IndexKeeperOptions = {}) {
     this.engine = options.engine
@@ -186,20 +188,21 @@ export class IndexKeeper {
     return this.guarded(() => disk.search(terms, admit, limit, newer, held.ids.size < disk.size() ? { table: this.scopes.tableOf(held, disk) } : undefined, role))
   }
 
-  /** Records whether the build completed and folds the write-ahead log into the file. `_file`: the index file (opened by {@link load} already). */
-  save(_file: string, complete = false): { bytes: number } {
+  /** Records whether the build completed and folds the write-ahead log into the file. `_file`: the index file (opened by {@link load} already). `merge`: whether the first save of a complete file merges its term tables (see {@link merged}); a stop, bounded in time, does not. */
+  save(_file: string, complete = false, merge = false): { bytes: number } {
     const disk = this.disk
     if (disk === undefined) return { bytes: 0 }
     return {
       bytes: this.guarded(() => {
-        const completing = complete && !disk.complete
         const bytes = disk.checkpoint(complete)
-        return completing && this.merged(disk) ? disk.checkpoint(complete) : bytes
+        if (!merge || !complete || this.looked.has(disk)) return bytes
+        this.looked.add(disk)
+        return this.merged(disk) ? disk.checkpoint(complete) : bytes
       }),
     }
   }
 
-  /** Merges a just-completed build's term tables (see `SqliteIndex.merge`) while the disk has room for a second copy of them above the floor. A disk that fills meanwhile leaves them as they were (SQLite undoes the merge whole): queries only take a little longer. */
+  /** Merges the term tables of a file that was just built, or was opened complete (see `SqliteIndex.merge`), while the disk has room for a second copy of them above the floor. A disk that fills meanwhile leaves them as they were (SQLite undoes the merge whole): queries only take a little longer. */
   private merged(disk: SqliteIndex): boolean {
     const space = this.space()
     try {

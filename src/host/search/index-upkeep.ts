@@ -354,7 +354,7 @@ export class IndexUpkeep implements ContentSink {
     const worker = this.current
     if (this.engine !== 'sqlite' || this.file === undefined || worker?.alive !== true) return
     try {
-      this.savedBytes = (await worker.call('save', { file: this.file, complete: this.ready })).bytes
+      this.savedBytes = (await worker.call('save', { file: this.file, complete: this.ready, merge: true })).bytes
     } catch (error) {
       if (!this.damagedBy(error) && !this.lowDiskBy(error)) this.ctx.logger('dsh-sessions').warn('content search: recording the index file failed: %s', error)
     }

@@ -170,9 +170,10 @@ export class SqliteIndex {
     return this.bytes()
   }
 
-  /** Merges each term table's segments into one, so a query reads each term's rows from one place, not from each of the thirty-odd a build leaves (a query at 20,000 sessions takes a fifth less); for when a build completes. The merge writes a second copy of the tables before it frees the first: it is left undone when `room` bytes would not hold one. Returns whether it merged. */
+  /** Merges each term table's segments into one, so a query reads each term's rows from one place, not from each of the thirty-odd a build leaves (a query at 20,000 sessions takes a fifth less); for when a build completes. The merge writes a second copy of the tables before it frees the first: it is left undone when `room` bytes would not hold one, or when the tables are one segment each already. Returns whether it merged. */
   merge(room: number): boolean {
     return this.guarded(() => {
+      if ((this.db.prepare('SELECT count(DISTINCT segid) AS n FROM terms_idx').get() as { n: number }).n <= 1) return false
       const tables = ['terms', 'places', 'inside'] as const
       const pageSize = (this.db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size
       const blocks = tables.reduce((sum, table) => sum + (this.db.prepare(`SELECT count(*) AS n FROM ${table}_data`).get() as { n: number }).n, 0)

@@ -102,8 +102,8 @@ export interface WorkerCalls {
   search: { args: SearchScope & { terms: readonly QueryTerm[]; limit: number; held?: HeldScopeQuery; role?: MessageRole }; result: readonly ContentHit[] }
   /** Keeps a scope's sessions (with creation times to keep or forget) before any query asks within it, its table of session numbers made where it needs one: what a first query in the scope would otherwise wait for. */
   hold: { args: Pick<SearchScope, 'dates' | 'dropped'> & { held: HeldScopeQuery }; result: null }
-  /** Records whether the build completed (`complete`: every listed session is indexed) and folds the write-ahead log into the file. */
-  save: { args: { file: string; complete: boolean }; result: { bytes: number } }
+  /** Records whether the build completed (`complete`: every listed session is indexed) and folds the write-ahead log into the file; with `merge`, the first such save of a complete file merges its term tables too (seconds at 20,000 sessions, so a stop does not ask it). */
+  save: { args: { file: string; complete: boolean; merge?: boolean }; result: { bytes: number } }
   /** A page of a cold session's conversation, read from its log (the `read_session` tool); `null` when the log is gone. */
   page: { args: { path: string; revision: string; from: number; maxChars: number }; result: ConversationPage | null }
   /** The messages of one session that hold a query: from the index where it holds the session, else from its log (`path`), or `null`. */

@@ -27,7 +27,7 @@ export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
     },
     search: ({ terms, limit, role, ...scope }) => keeper.search(terms, scope, limit, role),
     hold: scope => keeper.hold(scope),
-    save: ({ file, complete }) => keeper.save(file, complete),
+    save: ({ file, complete, merge }) => keeper.save(file, complete, merge),
     load: ({ file, freeSpaceMiB }) => keeper.load(file, freeSpaceMiB),
     check: ({ freeSpaceMiB }) => keeper.check(freeSpaceMiB),
     page: ({ path, revision, from, maxChars }) => reader.page(path, revision, from, maxChars),
