@@ -1,3 +1,4 @@
+/** Joined texts: the items holding a piece, found by one scan, are those a walk of every item finds, never across two items, each once. */
 import { describe, expect, it } from 'vitest'
 import { JoinedText } from '../../src/host/sessions/joined-text.ts'
 

@@ -1,7 +1,6 @@
 /**
- * The content index kept current in the background: the search worker and its file, the log pass, live
- * sessions followed, damage found and rebuilt, a full disk paused for, and where the build stands. See
- * docs/content-index.md.
+ * The content index kept current in the background: the search worker and its file, the log pass, live sessions followed,
+ * damage found and rebuilt, a full disk paused for, and where the build stands. See docs/content-index.md.
  * @module @wishp3/dsh-sessions/host/search/index-upkeep
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -276,17 +275,18 @@ export class IndexUpkeep implements ContentSink {
 
   private runPass(): void {
     this.pass.schedule()
-    void this.pass.idle().then(() => {
+    void this.pass.idle().then(async () => {
       if (this.disposed) return
-      if (this.catalog.isListed && !this.rebuildUnderway && this.diskPause.reason === undefined) {
-        // Ready means every listed session is indexed or named as skipped; those still pending are tried again soon.
-        if (this.pass.pending === 0) this.markReady()
-        else {
-          this.ready = false
-          this.retrySoon()
-        }
+      const settled = this.catalog.isListed && !this.rebuildUnderway && this.diskPause.reason === undefined
+      // Ready: every listed session indexed or named as skipped; those still pending are tried again soon.
+      const complete = settled && this.pass.pending === 0
+      if (settled && !complete) {
+        this.ready = false
+        this.retrySoon()
       }
-      void this.saved()
+      // A completed build is recorded, and its term tables merged, before it is called ready: the first queries after it do not wait on the merge.
+      await this.saved(complete || this.ready)
+      if (complete && !this.disposed && !this.rebuildUnderway && this.diskPause.reason === undefined) this.markReady()
     })
   }
 
@@ -349,12 +349,12 @@ export class IndexUpkeep implements ContentSink {
     return true
   }
 
-  /** Records where the build stands in the file, and its size. */
-  private async saved(): Promise<void> {
+  /** Records where the build stands in the file (`complete`: every listed session is indexed), and its size. */
+  private async saved(complete: boolean): Promise<void> {
     const worker = this.current
     if (this.engine !== 'sqlite' || this.file === undefined || worker?.alive !== true) return
     try {
-      this.savedBytes = (await worker.call('save', { file: this.file, complete: this.ready, merge: true })).bytes
+      this.savedBytes = (await worker.call('save', { file: this.file, complete, merge: true })).bytes
     } catch (error) {
       if (!this.damagedBy(error) && !this.lowDiskBy(error)) this.ctx.logger('dsh-sessions').warn('content search: recording the index file failed: %s', error)
     }

@@ -1,7 +1,5 @@
 /**
- * The texts of a list joined into one string, so the items holding a piece of text are found by one
- * native scan of it rather than a walk of every item: a query of 20,000 sessions' titles takes a tenth
- * of a millisecond, not several.
+ * The texts of a list joined into one string: the items holding a piece of text are found by one native scan, not a walk of every item.
  * @module @wishp3/dsh-sessions/host/sessions/joined-text
  */
 
@@ -31,7 +29,6 @@ export class JoinedText {
     for (let at = this.joined.indexOf(piece); at >= 0;) {
       const item = this.itemAt(at)
       found.push(item)
-      // The next item's text, past the rest of this one.
       at = this.joined.indexOf(piece, this.endOf(item))
     }
     return found
