@@ -23,6 +23,11 @@ const SHORT_READ = 522
 
 const HEADER = 'SQLite format 3\u0000'
 
+/** Whether an error met while reading the file back says it is damaged: SQLite finds no database or a damaged one, a stored text does not unpack, or a read runs past the file's end. A busy, locked or otherwise unreadable file is not damaged. */
+export function isDamageSign(error: unknown): boolean {
+  return isDamaged(error) || error instanceof UnpackError || sqliteCodeOf(error) === SHORT_READ
+}
+
 /** What is wrong with the file as it stands on disk, or `undefined`. */
 function fileProblem(path: string, expected: ExpectedFile): string | undefined {
   let stat
@@ -80,7 +85,7 @@ function readProblem(sqlite: SqliteModule, path: string, expected: ExpectedFile,
     }
     return undefined
   } catch (error) {
-    if (isDamaged(error) || error instanceof UnpackError || sqliteCodeOf(error) === SHORT_READ) return String(error)
+    if (isDamageSign(error)) return String(error)
     // Busy, locked or unreadable for another reason: not a sign of damage.
     return undefined
   } finally {
