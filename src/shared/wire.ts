@@ -108,6 +108,8 @@ export interface SourceOutcome {
   readonly label: string
   /** Whether it came from a chip of the draft (as the request said). */
   readonly chip: boolean
+  /** The text names the same session too (a bare id or a typed title): it is one source, sent once, as its chip cites it. */
+  readonly alsoInText?: boolean
   readonly ok: boolean
   readonly bytes?: number
   readonly tokens?: number
@@ -133,13 +135,15 @@ export interface OutcomeReference {
 export interface Outcome {
   readonly id: number
   readonly at: number
-  /** `not-attached`: the message was sent without these snapshots; `rejected`: the step was rejected and the message not sent; `ids-as-text`: bare ids in the message named no session the scope shows (unknown and out of scope alike) and went as the text they are. */
-  readonly kind: 'not-attached' | 'rejected' | 'ids-as-text'
+  /** `not-attached`: the message was sent without these snapshots; `rejected`: the step was rejected and the message not sent; `ids-as-text`: bare ids in the message named no session the scope shows (unknown and out of scope alike) and went as the text they are; `same-source`: the message's text named sessions its chips cite (by a bare id or a typed title), each sent once, as its chip cites it. */
+  readonly kind: 'not-attached' | 'rejected' | 'ids-as-text' | 'same-source'
   readonly references: readonly OutcomeReference[]
   /** The message as the user wrote it, for a rejected step. */
   readonly text?: string
   /** How many distinct ids went as text, for `ids-as-text`. */
   readonly count?: number
+  /** The labels of the chips whose sessions the text named too, for `same-source`. */
+  readonly labels?: readonly string[]
 }
 
 export interface OutcomesResponse {

@@ -191,6 +191,18 @@ describe('the reference dock', () => {
     expect([zh['outcome.idsAsTextOne'], zh['outcome.idsAsText']]).toEqual(['消息中有 1 个 ID 不对应此处的任何会话，已作为文本发送。', '消息中有 {n} 个 ID 不对应此处的任何会话，已作为文本发送。'])
   })
 
+  it('says in one quiet line which chips the text named again, as the locale lists them, at most three and then how many more', async () => {
+    const { report } = renderDock({ ok: true, text: '', references: [], sources: [] }, [])
+    report({ id: 1, at: 0, kind: 'same-source', references: [], labels: ['Kiwi plans'] })
+    report({ id: 2, at: 0, kind: 'same-source', references: [], labels: ['Alpha', 'Beta', 'Gamma', 'Delta', 'Epsilon'] })
+    expect(screen.getAllByRole('status').map(line => line.firstChild!.textContent)).toEqual([
+      'Your message also names Kiwi plans by id or title: the same source as its chip, sent once, as the chip cites it.',
+      'Your message also names Alpha, Beta, Gamma, and 2 more by id or title: the same source as its chip, sent once, as the chip cites it.',
+    ])
+    expect(screen.queryAllByRole('alert')).toHaveLength(0)
+    expect(zh['outcome.sameSource']).toBe('消息文本中以 ID 或标题再次提到的 {labels} 与其 chip 是同一来源，已按 chip 所选的方式只发送一次。')
+  })
+
   it('measures the chips again after a refused send, so a source that failed at the send shows failed', async () => {
     const healthy: PreflightResponse = { ok: true, text: '', references: [], sources: [{ sessionId: 's-a', label: 'Alpha notes', chip: true, ok: true, bytes: 100, tokens: 25 }] }
     const gone: PreflightResponse = { ok: false, code: 'not-found', message: 'raw', sources: [{ sessionId: 's-a', label: 'Alpha notes', chip: true, ok: false, code: 'not-found', message: 'raw' }] }

@@ -1,5 +1,7 @@
 /** Pointer references on the official rc.8 service: the model gets what the session is and how to read it, in the official frame and source kind, a few hundred bytes whatever the session's size, under the same scope and failure rules as a snapshot. */
 import { describe, expect, it } from 'vitest'
+import { SessionId } from '@deepseek-ai/dsh-session'
+import { FIRST_MESSAGE_CHARS, pointerEntry } from '../../src/host/references/pointer.ts'
 import { formatMessageReference } from '../../src/shared/message-reference.ts'
 import { A, B, createHostHarness, type HostHarness, id, mention, post, snapshots, TARGET, texts } from './harness.ts'
 
@@ -67,5 +69,57 @@ describe('pointer references', () => {
     const off = await setup({ agentTools: false })
     const refused = await post(off.url, 'preflight', { citingSessionId: TARGET, text: `see ${pointer(SOURCE)}` })
     expect(await refused.json()).toMatchObject({ ok: false, code: 'agent-cannot-read', sources: [{ sessionId: SOURCE, code: 'agent-cannot-read' }] })
+  })
+
+  it('keep the chip\'s form when the text names the same session too: a pointer chip and a bare id or typed title send one pointer, the preflight and the outcome say so', async () => {
+    const h = await setup({ agentTools: true, allowPlainTitleMentions: true })
+    for (const text of [`${pointer(SOURCE)} and its id ${SOURCE}`, `its id ${SOURCE} first, then ${pointer(SOURCE)}`, `${pointer(SOURCE)} as in @Kiwi plans`]) {
+      const decision = await h.preStep(TARGET, [text])
+      if (decision.kind === 'reject') throw new Error('rejected')
+      const [snapshot, ...others] = snapshots(decision)
+      expect(others, text).toEqual([])
+      // One entry, the pointer: no message of the session rides along.
+      expect(snapshot, text).not.toContain('with words')
+      expect(snapshot, text).toContain('read_session reads and searches it')
+      expect(decision.messages[1]!.source, text).toMatchObject({ references: [{ sessionId: SOURCE, retainedMessages: 0 }] })
+    }
+    const { outcomes } = await (await post(h.url, 'outcomes', { citingSessionId: TARGET })).json() as { outcomes: { kind: string; labels?: string[] }[] }
+    expect(outcomes.filter(outcome => outcome.kind === 'same-source')).toEqual([0, 1, 2].map(() => expect.objectContaining({ kind: 'same-source', labels: ['Kiwi plans'], references: [] })))
+    const preflight = await (await post(h.url, 'preflight', { citingSessionId: TARGET, text: `${pointer(SOURCE)} and ${SOURCE}`, chips: [SOURCE] })).json() as { ok: boolean; sources: { sessionId?: string; alsoInText?: boolean }[] }
+    expect(preflight).toMatchObject({ ok: true, sources: [{ sessionId: SOURCE, alsoInText: true }] })
+    // Named only in the text, it is cited whole, and nothing is said.
+    const alone = await h.preStep(TARGET, [`just ${SOURCE}`])
+    expect(snapshots(alone)[0]).toContain('with words')
+    const after = await (await post(h.url, 'outcomes', { citingSessionId: TARGET })).json() as { outcomes: { kind: string }[] }
+    expect(after.outcomes.filter(outcome => outcome.kind === 'same-source')).toHaveLength(3)
+  })
+
+  it('keep a whole chip whole and a part chip a part when the text names the session too, and two chips keep their own rules', async () => {
+    const h = await setup()
+    const whole = await h.preStep(TARGET, [`${mention(SOURCE, 'Kiwi plans')} and ${SOURCE}`])
+    if (whole.kind === 'reject') throw new Error('rejected')
+    expect(whole.messages[1]!.source).toMatchObject({ references: [{ sessionId: SOURCE, retainedMessages: 6 }] })
+    const [first] = (await (await post(h.url, 'messages', { citingSessionId: TARGET, source: SOURCE })).json() as { messages: { seq: number }[] }).messages
+    const part = formatMessageReference({ sessionId: SOURCE, selection: [[first!.seq, first!.seq]], label: 'Kiwi plans · #1' })
+    const narrowed = await h.preStep(TARGET, [`${SOURCE} then ${part}`])
+    if (narrowed.kind === 'reject') throw new Error('rejected')
+    expect(narrowed.messages[1]!.source).toMatchObject({ references: [{ sessionId: SOURCE, retainedMessages: 1 }] })
+    // Two chips: a whole one wins over a pointer, as before.
+    const both = snapshots(await h.preStep(TARGET, [`${pointer(SOURCE)} and ${mention(SOURCE, 'Kiwi plans')} and ${SOURCE}`]))
+    expect(both).toHaveLength(1)
+    expect(both[0]).toContain('with words')
+  })
+
+  it('shorten a first message of more than 40 characters, counted as the person sees them, and keep one of 40 whole', () => {
+    const first = (text: string) => pointerEntry({ sessionId: SessionId(SOURCE) }, { title: 'Kiwi plans', createdAt: 0, messages: 2, firstUserMessage: text, capturedThroughSeq: null }).firstMessage
+    expect(FIRST_MESSAGE_CHARS).toBe(40)
+    const forty = 'a'.repeat(39) + 'b'
+    expect(first(forty)).toBe(forty)
+    expect(first(`${forty}c`)).toBe(`${forty}…`)
+    // Forty characters outside the BMP are forty, not eighty.
+    expect(first('😀'.repeat(40))).toBe('😀'.repeat(40))
+    expect(first(`${'校'.repeat(40)}验`)).toBe(`${'校'.repeat(40)}…`)
+    // Runs of space count once, and the cut keeps no space before the ellipsis.
+    expect(first(`  ${'word   '.repeat(8)}more`)).toBe(`${'word '.repeat(8).trimEnd()}…`)
   })
 })

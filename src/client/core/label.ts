@@ -21,3 +21,13 @@ export function clampLabel(text: string, max: number): string {
   }
   return `${out.trimEnd()}…`
 }
+
+/** Most labels one sentence names; the rest are counted. */
+export const LISTED_LABELS_MAX = 3
+
+/** Labels named in one sentence as the locale lists them (`Kiwi plans and Plum notes`, `Kiwi plans和Plum notes`), each clamped to {@link REASON_LABEL_MAX}, at most {@link LISTED_LABELS_MAX} of them and then how many more. */
+export function listedLabels(labels: readonly string[], locale: string, more: (n: number) => string): string {
+  const shown = labels.slice(0, LISTED_LABELS_MAX).map(label => clampLabel(label, REASON_LABEL_MAX))
+  const rest = labels.length - shown.length
+  return new Intl.ListFormat(locale, { type: 'conjunction' }).format(rest > 0 ? [...shown, more(rest)] : shown)
+}

@@ -12,6 +12,7 @@ import type { DockChip, ReferenceDockProps } from '../contract.ts'
 import { decodeChipRef } from '../core/chip-ref.ts'
 import { formatSize, formatTokens } from '../core/cost.ts'
 import { failedChipStyle } from '../core/failed-chips.ts'
+import { listedLabels } from '../core/label.ts'
 import { lastTurns, narrowedChip } from '../core/narrowing.ts'
 import { failureKey } from '../mention/failure.ts'
 import css from './ReferenceDock.module.css'
@@ -217,11 +218,13 @@ export function ReferenceDock(props: ReferenceDockProps) {
   return (
     <section className={css.dock} aria-label={t('dock.label')} data-dsh-sessions-reference-dock="">
       {marks === '' ? null : <style data-dsh-sessions-failed-chips="">{marks}</style>}
-      {notices.map(outcome => outcome.kind === 'ids-as-text'
+      {notices.map(outcome => outcome.kind === 'ids-as-text' || outcome.kind === 'same-source'
         ? (
-            // One quiet line, however many ids a pasted log held: how many, never which.
+            // One quiet line, however many ids a pasted log held: how many, never which; or which chips the text named again.
             <div key={outcome.id} className={css.quiet} role="status">
-              {(outcome.count ?? 0) === 1 ? t('outcome.idsAsTextOne') : t('outcome.idsAsText', { n: (outcome.count ?? 0).toLocaleString(props.locale()) })}
+              {outcome.kind === 'same-source'
+                ? t('outcome.sameSource', { labels: listedLabels(outcome.labels ?? [], props.locale(), n => t('outcome.moreLabels', { n: n.toLocaleString(props.locale()) })) })
+                : (outcome.count ?? 0) === 1 ? t('outcome.idsAsTextOne') : t('outcome.idsAsText', { n: (outcome.count ?? 0).toLocaleString(props.locale()) })}
               <button type="button" className={css.action} onClick={() => { setNotices(current => current.filter(known => known.id !== outcome.id)) }}>
                 {t('outcome.dismiss')}
               </button>

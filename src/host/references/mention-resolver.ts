@@ -127,7 +127,7 @@ export class ScopedMentionResolver {
         const named = byTitle.get(titleKey(mention.title)) ?? []
         const [session] = named
         if (session === undefined || named.length !== 1) continue
-        found.push({ at: mention.start, reference: { sessionId: SessionId(session.id), label: session.label } })
+        found.push({ at: mention.start, reference: { sessionId: SessionId(session.id), label: session.label, inText: true } })
       }
     }
 
@@ -140,7 +140,7 @@ export class ScopedMentionResolver {
         }
         // A bare id resolves only when it names a session the scope shows; any other stays as written.
         const session = await lookup(bare.id)
-        if (session !== undefined && isInScope(config.scope, target, session)) found.push({ at: bare.start, reference: { sessionId: SessionId(bare.id), label: session.label } })
+        if (session !== undefined && isInScope(config.scope, target, session)) found.push({ at: bare.start, reference: { sessionId: SessionId(bare.id), label: session.label, inText: true } })
         else asText.add(bare.id)
       }
     }

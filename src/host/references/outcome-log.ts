@@ -22,6 +22,8 @@ export interface OutcomeInput {
   readonly text?: string
   /** How many distinct ids went as text, for `ids-as-text`. */
   readonly count?: number
+  /** The labels of the chips whose sessions the text named too, for `same-source`. */
+  readonly labels?: readonly string[]
 }
 
 /** The per-session outcome log. */

@@ -50,6 +50,8 @@ export function registerPreStep(ctx: Context, deps: PreStepDependencies): void {
       if (left.length > 0) deps.outcomes.record(agent.id, { kind: 'not-attached', references: left.map(outcomeReference) })
       // Ids that named nothing here go as text; the user is told how many, never which, in one line.
       if (checked.idsAsText > 0) deps.outcomes.record(agent.id, { kind: 'ids-as-text', references: [], count: checked.idsAsText })
+      // A chip's session the text names too went once, as the chip cites it: said in one quiet line.
+      if (checked.sameSource.length > 0) deps.outcomes.record(agent.id, { kind: 'same-source', references: [], labels: checked.sameSource.map(source => source.label ?? source.title ?? source.sessionId) })
       const prepared = checked.prepared
       const direct = prepared !== undefined
         ? freezeMessage({ ...message, content: prepared.content })

@@ -28,6 +28,8 @@ export interface MessageCheck {
   readonly failures: readonly ReferenceFailure[]
   /** Bare ids that named no session the scope shows and stay text (see `ResolvedText.idsAsText`), summed over the text blocks. */
   readonly idsAsText: number
+  /** The attached chips' sources the text names too (a bare id or a typed title), each sent once in its chip's form. */
+  readonly sameSource: readonly CitedSource[]
 }
 
 /** What the send check uses. */
@@ -65,7 +67,7 @@ export class SendCheck {
       const measure = measured[n]
       if (measure === undefined) return failed(past[n - limit]!, chip)
       if (measure.failure !== undefined) return failed(measure.failure, chip)
-      const base = { sessionId: reference.sessionId, label: measure.label, chip }
+      const base = { sessionId: reference.sessionId, label: measure.label, chip, ...(reference.alsoInText === true ? { alsoInText: true } : {}) }
       return { ...base, ok: true, ...(measure.bytes === undefined ? {} : { bytes: measure.bytes }), ...(measure.tokens === undefined ? {} : { tokens: measure.tokens }), truncated: measure.truncated === true }
     })
     for (const failure of resolved.failures) sources.push(failed(failure, isChip(failure.sessionId)))
@@ -111,7 +113,9 @@ export class SendCheck {
       idsAsText += resolved.idsAsText
     }
     const references = mergeSources(cited)
-    if (references.length === 0 || (failures.length > 0 && config.failureMode === 'reject')) return { content: readable, changed, failures, idsAsText }
+    // Told only of the sources that are attached: a failed one is reported as failed.
+    const sameSource = (failed: readonly ReferenceFailure[]): CitedSource[] => references.filter(reference => reference.alsoInText === true && !failed.some(failure => failure.sessionId === reference.sessionId))
+    if (references.length === 0 || (failures.length > 0 && config.failureMode === 'reject')) return { content: readable, changed, failures, idsAsText, sameSource: [] }
     try {
       const attachment = await this.deps.preparer.attach(target, readable, references, signal)
       return {
@@ -120,9 +124,10 @@ export class SendCheck {
         ...(attachment.prepared === undefined ? {} : { prepared: attachment.prepared }),
         failures: [...failures, ...attachment.failures],
         idsAsText,
+        sameSource: sameSource([...failures, ...attachment.failures]),
       }
     } catch (error) {
-      return { content: readable, changed, failures: [...failures, ...references.map(reference => failureOf(error, reference))], idsAsText }
+      return { content: readable, changed, failures: [...failures, ...references.map(reference => failureOf(error, reference))], idsAsText, sameSource: [] }
     }
   }
 }

@@ -137,5 +137,32 @@ export const agentReads: Topic = {
         expect((await writeSettings({ referenceMode: 'snapshot' })).status).toBe(200)
       }
     })
+
+    it('sends one pointer and no snapshot for a pointer chip whose session the text names again by its id, and says so in the dock', async () => {
+      expect((await writeSettings({ referenceMode: 'agent' })).status).toBe(200)
+      try {
+        await page().reload()
+        await pickMeadow('TWICE-MARK ')
+        await expect.poll(() => reach().inputValue(), { timeout: 10_000 }).toBe('agent')
+        await composer(page()).press('End')
+        await page().keyboard.insertText(`and its id ${meadow.id}`)
+        const before = turns().length
+        await page().getByRole('button', { name: 'Send message' }).click()
+        await until(() => turns().slice(before).some(request => request.body.messages.some(message => textOf(message).includes('TWICE-MARK'))), 'the turn that carries the pointer')
+        const sent = turns().slice(before).find(request => request.body.messages.some(message => textOf(message).includes('TWICE-MARK')))!
+        const referenced = sent.body.messages.map(textOf).filter(text => text.startsWith('## Referenced sessions'))
+        expect(referenced).toHaveLength(1)
+        const framing = await snapshotFraming()
+        const entries = JSON.parse(referenced[0]!.slice(framing.before.length, referenced[0]!.length - framing.after.length)) as Record<string, unknown>[]
+        expect(entries).toEqual([expect.objectContaining({ sessionId: meadow.id, read: 'read_session reads and searches it' })])
+        expect(referenced[0]).not.toContain('survey notes')
+        // The id stays in the text the model reads, as typed.
+        expect(sent.body.messages.map(textOf).find(text => text.includes('TWICE-MARK'))).toContain(`and its id ${meadow.id}`)
+        await expect.poll(() => page().locator('[data-dsh-sessions-reference-dock] [role=status]').allInnerTexts(), { timeout: 15_000 })
+          .toContainEqual(expect.stringContaining('Your message also names Meadow survey by id or title: the same source as its chip, sent once, as the chip cites it.'))
+      } finally {
+        expect((await writeSettings({ referenceMode: 'snapshot' })).status).toBe(200)
+      }
+    })
   }),
 }
