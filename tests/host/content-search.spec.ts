@@ -295,6 +295,25 @@ describe('the log pass and the index file', () => {
     expect(await find(second.content, 'invoices')).toEqual([id(2)])
   })
 
+  it('merges a completed build\'s term tables before it is called ready', async () => {
+    const root = temporary('dsh-sessions-pass-')
+    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+    const many: Record<number, Stored> = {}
+    for (let n = 10; n < 60; n += 1) many[n] = { createdAt: n, turns: [[`merge note number${n}`, 'ok']] }
+    await writeStore(root, many)
+    const { content, stop } = await passHost(root, file)
+    await content.whenReady()
+    // Read at the moment it is ready: one segment per table, not the several its writes made.
+    const db = new DatabaseSync(sqliteFile(file), { readOnly: true })
+    try {
+      expect((db.prepare('SELECT count(DISTINCT segid) AS n FROM terms_idx').get() as { n: number }).n).toBe(1)
+    } finally {
+      db.close()
+    }
+    expect(await find(content, 'number42')).toEqual([id(42)])
+    await stop()
+  })
+
   it('a build stopped midway answers from what it held at once and reads only the rest', async () => {
     const root = temporary('dsh-sessions-pass-')
     const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
