@@ -150,14 +150,16 @@ export const agentReads: Topic = {
         await page().getByRole('button', { name: 'Send message' }).click()
         await until(() => turns().slice(before).some(request => request.body.messages.some(message => textOf(message).includes('TWICE-MARK'))), 'the turn that carries the pointer')
         const sent = turns().slice(before).find(request => request.body.messages.some(message => textOf(message).includes('TWICE-MARK')))!
-        const referenced = sent.body.messages.map(textOf).filter(text => text.startsWith('## Referenced sessions'))
+        // What this message added: the messages from its own on (the session's earlier turns come before it).
+        const texts = sent.body.messages.map(textOf)
+        const referenced = texts.slice(texts.findIndex(text => text.includes('TWICE-MARK'))).filter(text => text.startsWith('## Referenced sessions'))
         expect(referenced).toHaveLength(1)
         const framing = await snapshotFraming()
         const entries = JSON.parse(referenced[0]!.slice(framing.before.length, referenced[0]!.length - framing.after.length)) as Record<string, unknown>[]
         expect(entries).toEqual([expect.objectContaining({ sessionId: meadow.id, read: 'read_session reads and searches it' })])
         expect(referenced[0]).not.toContain('survey notes')
         // The id stays in the text the model reads, as typed.
-        expect(sent.body.messages.map(textOf).find(text => text.includes('TWICE-MARK'))).toContain(`and its id ${meadow.id}`)
+        expect(texts.find(text => text.includes('TWICE-MARK'))).toContain(`and its id ${meadow.id}`)
         await expect.poll(() => page().locator('[data-dsh-sessions-reference-dock] [role=status]').allInnerTexts(), { timeout: 15_000 })
           .toContainEqual(expect.stringContaining('Your message also names Meadow survey by id or title: the same source as its chip, sent once, as the chip cites it.'))
       } finally {
