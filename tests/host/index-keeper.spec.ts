@@ -121,6 +121,32 @@ describe('the keeper', () => {
       expect(segmentsOf(file)).toBe(2)
     })
 
+    it('writes a small file again without the pages the merge freed', async () => {
+      const file = indexFile()
+      const keeper = keeperOf({ disk: () => ({ free: 1_000 * MiB, total: 2_000 * MiB }) })
+      await keeper.load(file, 1)
+      // Forty sessions of 1,500 words each, every word their own: term lists that span many pages.
+      for (let n = 0; n < 40; n += 1) keeper.apply(`session-${n}`, entry(`note ${n} about a quetzal`, Array.from({ length: 1_500 }, (_, k) => `w${n}x${k}`).join(' ')))
+      keeper.save(file)
+      const pagesOf = (): { pages: number; free: number } => {
+        const db = new DatabaseSync(sqliteFileOf(file), { readOnly: true })
+        try {
+          return { pages: (db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count, free: (db.prepare('PRAGMA freelist_count').get() as { freelist_count: number }).freelist_count }
+        } finally {
+          db.close()
+        }
+      }
+      const before = pagesOf()
+      keeper.save(file, true, true)
+      const after = pagesOf()
+      expect(segmentsOf(file)).toBe(1)
+      expect(after.free).toBe(0)
+      expect(after.pages).toBeLessThanOrEqual(before.pages)
+      const dates = { dates: Array.from({ length: 40 }, (_, n): [string, number] => [`session-${n}`, n]), except: [] }
+      expect(keeper.search(queryTerms('quetzal'), dates, 50)).toHaveLength(40)
+      expect(keeper.search(queryTerms('w7x1499'), dates, 50).map(hit => hit.id)).toEqual(['session-7'])
+    })
+
     it('merges a file that was complete, but not merged, when it was opened, at its first save', async () => {
       const { file, keeper } = await built(100)
       keeper.save(file, true)

@@ -50,6 +50,12 @@ interface Statements {
   readonly unplaced: StatementSync
 }
 
+/** After a merge, a file whose free pages are more than one in this many is written again without them (see {@link SqliteIndex.merge}). */
+const FREE_SHARE = 8
+
+/** The largest file written again after a merge: VACUUM makes its copy in memory (the connection keeps temporary data there). */
+const VACUUM_MAX_BYTES = 64 * 2 ** 20
+
 /** The name of a temporary table of session numbers (see {@link SqliteIndex.fillScope}). */
 const scopeTable = (slot: number): string => `scope_${Math.trunc(slot)}`
 
@@ -180,6 +186,10 @@ export class SqliteIndex {
       if (blocks * pageSize > room) return false
       this.beforeWrite()
       for (const table of tables) this.db.exec(`INSERT INTO ${table}(${table}) VALUES ('optimize')`)
+      // The old segments' pages are left free in the file. Where they are a large share of a small file (their copy takes its place in the file's growth), the file is written again without them; VACUUM copies it in memory first, hence the bound.
+      const pages = (this.db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count
+      const free = (this.db.prepare('PRAGMA freelist_count').get() as { freelist_count: number }).freelist_count
+      if (free * FREE_SHARE > pages && pages * pageSize <= VACUUM_MAX_BYTES && 2 * pages * pageSize <= room) this.db.exec('VACUUM')
       return true
     })
   }
