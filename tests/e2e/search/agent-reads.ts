@@ -120,51 +120,48 @@ export const agentReads: Topic = {
       }
     })
 
-    it('makes a picked session a pointer at once under referenceMode agent', async () => {
+    /** Under `referenceMode` agent, picks Meadow after `mark` (then types `after`), sends, and gives the first request the model got that carries `mark`. */
+    async function sendPointer(mark: string, after = ''): Promise<RecordedRequest> {
       expect((await writeSettings({ referenceMode: 'agent' })).status).toBe(200)
       try {
         await page().reload()
-        await pickMeadow('MODE-MARK ')
+        await pickMeadow(`${mark} `)
         await expect.poll(() => reach().inputValue(), { timeout: 10_000 }).toBe('agent')
+        if (after !== '') {
+          await composer(page()).press('End')
+          await page().keyboard.insertText(after)
+        }
         const before = turns().length
+        const carries = (request: RecordedRequest) => request.body.messages.some(message => textOf(message).includes(mark))
         await page().getByRole('button', { name: 'Send message' }).click()
-        await until(() => turns().slice(before).some(request => request.body.messages.some(message => textOf(message).includes('MODE-MARK'))), 'the turn that carries the pointer')
-        const sent = turns().slice(before).find(request => request.body.messages.some(message => textOf(message).includes('MODE-MARK')))!
-        const snapshot = sent.body.messages.map(textOf).find(text => text.startsWith('## Referenced sessions'))!
-        expect(snapshot).toContain('"read":"read_session reads and searches it"')
-        expect(snapshot).not.toContain('survey notes')
+        await until(() => turns().slice(before).some(carries), 'the turn that carries the pointer')
+        return turns().slice(before).find(carries)!
       } finally {
         expect((await writeSettings({ referenceMode: 'snapshot' })).status).toBe(200)
       }
+    }
+
+    it('makes a picked session a pointer at once under referenceMode agent', async () => {
+      const sent = await sendPointer('MODE-MARK')
+      const snapshot = sent.body.messages.map(textOf).find(text => text.startsWith('## Referenced sessions'))!
+      expect(snapshot).toContain('"read":"read_session reads and searches it"')
+      expect(snapshot).not.toContain('survey notes')
     })
 
     it('sends one pointer and no snapshot for a pointer chip whose session the text names again by its id, and says so in the dock', async () => {
-      expect((await writeSettings({ referenceMode: 'agent' })).status).toBe(200)
-      try {
-        await page().reload()
-        await pickMeadow('TWICE-MARK ')
-        await expect.poll(() => reach().inputValue(), { timeout: 10_000 }).toBe('agent')
-        await composer(page()).press('End')
-        await page().keyboard.insertText(`and its id ${meadow.id}`)
-        const before = turns().length
-        await page().getByRole('button', { name: 'Send message' }).click()
-        await until(() => turns().slice(before).some(request => request.body.messages.some(message => textOf(message).includes('TWICE-MARK'))), 'the turn that carries the pointer')
-        const sent = turns().slice(before).find(request => request.body.messages.some(message => textOf(message).includes('TWICE-MARK')))!
-        // What this message added: the messages from its own on (the session's earlier turns come before it).
-        const texts = sent.body.messages.map(textOf)
-        const referenced = texts.slice(texts.findIndex(text => text.includes('TWICE-MARK'))).filter(text => text.startsWith('## Referenced sessions'))
-        expect(referenced).toHaveLength(1)
-        const framing = await snapshotFraming()
-        const entries = JSON.parse(referenced[0]!.slice(framing.before.length, referenced[0]!.length - framing.after.length)) as Record<string, unknown>[]
-        expect(entries).toEqual([expect.objectContaining({ sessionId: meadow.id, read: 'read_session reads and searches it' })])
-        expect(referenced[0]).not.toContain('survey notes')
-        // The id stays in the text the model reads, as typed.
-        expect(texts.find(text => text.includes('TWICE-MARK'))).toContain(`and its id ${meadow.id}`)
-        await expect.poll(() => page().locator('[data-dsh-sessions-reference-dock] [role=status]').allInnerTexts(), { timeout: 15_000 })
-          .toContainEqual(expect.stringContaining('Your message also names Meadow survey by id or title: the same source as its chip, sent once, as the chip cites it.'))
-      } finally {
-        expect((await writeSettings({ referenceMode: 'snapshot' })).status).toBe(200)
-      }
+      const sent = await sendPointer('TWICE-MARK', `and its id ${meadow.id}`)
+      // What this message added: the messages from its own on (the session's earlier turns come before it).
+      const texts = sent.body.messages.map(textOf)
+      const referenced = texts.slice(texts.findIndex(text => text.includes('TWICE-MARK'))).filter(text => text.startsWith('## Referenced sessions'))
+      expect(referenced).toHaveLength(1)
+      const framing = await snapshotFraming()
+      const entries = JSON.parse(referenced[0]!.slice(framing.before.length, referenced[0]!.length - framing.after.length)) as Record<string, unknown>[]
+      expect(entries).toEqual([expect.objectContaining({ sessionId: meadow.id, read: 'read_session reads and searches it' })])
+      expect(referenced[0]).not.toContain('survey notes')
+      // The id stays in the text the model reads, as typed.
+      expect(texts.find(text => text.includes('TWICE-MARK'))).toContain(`and its id ${meadow.id}`)
+      await expect.poll(() => page().locator('[data-dsh-sessions-reference-dock] [role=status]').allInnerTexts(), { timeout: 15_000 })
+        .toContainEqual(expect.stringContaining('Your message also names Meadow survey by id or title: the same source as its chip, sent once, as the chip cites it.'))
     })
   }),
 }
