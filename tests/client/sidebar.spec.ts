@@ -3,7 +3,8 @@
  * host's search answers only when the route cannot; the matching message of
  * each content row is kept for opening; an answer while the index is built
  * says so instead of "no matches"; the titles an answer names reach the rows
- * with it; titles are asked in batches, asked again while the logs are still
+ * with it; a session the page's list lacks has the list asked again, once;
+ * titles are asked in batches, asked again while the logs are still
  * being read, and arriving titles are announced.
  */
 import { describe, expect, it, vi } from 'vitest'
@@ -64,6 +65,19 @@ describe('the sidebar search', () => {
     expect(store.titles.has('e')).toBe(false)
   })
 
+  it('asks the page\'s list again, once per session, when an answer names a session the list lacks (one another process wrote since the page loaded)', async () => {
+    const held = new Set(['a', 'b'])
+    const list = { has: (id: string) => held.has(id), refresh: vi.fn() }
+    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve(answer)) }, t, { learn: () => undefined }, marked, list)
+    await search.search('quetzal', signal(), vi.fn())
+    expect(list.refresh).toHaveBeenCalledTimes(1)
+    await search.search('quetzal', signal(), vi.fn())
+    expect(list.refresh).toHaveBeenCalledTimes(1)
+    held.add('c')
+    await search.search('quetzal', signal(), vi.fn())
+    expect(list.refresh).toHaveBeenCalledTimes(1)
+  })
+
   it('falls back to the host\'s search when the route fails, and forgets the last matches', async () => {
     const api = { search: vi.fn().mockResolvedValueOnce(answer).mockRejectedValueOnce(new Error('HTTP 500')) }
     const search = new SidebarSearch(api, t, { learn: () => undefined }, marked)
@@ -97,7 +111,7 @@ describe('the sidebar search', () => {
 
   it('asks the route for as many sessions as the host\'s sidebar shows of an answer, no more', async () => {
     const search = vi.fn(() => Promise.resolve(answer))
-    const sessions = { searchResultLimit: 20 } as Pick<ClientContext['sessions'], 'searchResultLimit'> as ClientContext['sessions']
+    const sessions = { searchResultLimit: 20, list: { getSnapshot: () => ({ byId: { a: {}, b: {}, c: {} } }) } } as unknown as ClientContext['sessions']
     const sidebar = createSidebar(sessions, { search, titles: vi.fn() }, t, marked)
     const asked = signal()
     await sidebar.search('quetzal', asked, vi.fn())

@@ -13,6 +13,17 @@ export interface SidebarRoute {
   search(query: string, signal: AbortSignal): Promise<RouteResponse<'search'>>
 }
 
+/** The host page's list of sessions, whose rows a search answer can name. */
+export interface SessionList {
+  /** Whether the list holds a session. */
+  has(sessionId: string): boolean
+  /** Asks the host for the list again. */
+  refresh(): void
+}
+
+/** Most sessions remembered as asked for; past them the memory starts over. */
+const MAX_ASKED = 1024
+
 /** What the sidebar search keeps of its last answers. */
 export class SidebarSearch {
   /** The matching message's log sequence number of each session found by what was said in it, for the latest query. */
@@ -22,13 +33,17 @@ export class SidebarSearch {
   private readonly t: SessionsLookup
   private readonly titles: Pick<TitleStore, 'learn'>
   private readonly excerpt: (snippet: MarkedText) => string
+  private readonly list: SessionList | undefined
+  /** Sessions found but missing from the page's list, for which the list was asked again. */
+  private readonly asked = new Set<string>()
 
-  /** `titles`: the rows' title store, which learns the titles each answer names. `excerpt`: the text a row shows for an excerpt, its matches highlighted or marked. */
-  constructor(api: SidebarRoute, t: SessionsLookup, titles: Pick<TitleStore, 'learn'>, excerpt: (snippet: MarkedText) => string) {
+  /** `titles`: the rows' title store, which learns the titles each answer names. `excerpt`: the text a row shows for an excerpt, its matches highlighted or marked. `list`: the page's list of sessions, asked again (once per session) when an answer names a session it lacks, such as one another dsh process wrote since the page loaded: the host's sidebar shows only sessions of its list. */
+  constructor(api: SidebarRoute, t: SessionsLookup, titles: Pick<TitleStore, 'learn'>, excerpt: (snippet: MarkedText) => string, list?: SessionList) {
     this.api = api
     this.t = t
     this.titles = titles
     this.excerpt = excerpt
+    this.list = list
   }
 
   /** Answers one query. */
@@ -47,6 +62,7 @@ export class SidebarSearch {
     this.matches.clear()
     for (const result of answer.results) if (result.snippet !== undefined) this.matches.set(result.sessionId, result.snippet.seq)
     this.titles.learn(answer.results.flatMap(result => result.title === undefined ? [] : [[result.sessionId, result.title] as const]))
+    this.askForMissing(answer.results.map(result => result.sessionId))
     this.indexing = answer.indexing === undefined ? undefined : {
       query,
       note: this.t(answer.indexing.paused === 'low-disk' ? 'sidebar.paused' : 'sidebar.indexing', { indexed: answer.indexing.indexed.toLocaleString(), total: answer.indexing.total.toLocaleString() }),
@@ -58,6 +74,16 @@ export class SidebarSearch {
         : { sessionId: result.sessionId, snippet: this.excerpt(result.snippet) }),
       hasMore: answer.hasMore,
     }
+  }
+
+  private askForMissing(ids: readonly string[]): void {
+    const list = this.list
+    if (list === undefined) return
+    const missing = ids.filter(id => !list.has(id) && !this.asked.has(id))
+    if (missing.length === 0) return
+    if (this.asked.size + missing.length > MAX_ASKED) this.asked.clear()
+    for (const id of missing) this.asked.add(id)
+    list.refresh()
   }
 
   /** The note shown while the index is still being built. */

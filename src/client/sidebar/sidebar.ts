@@ -12,6 +12,7 @@ import type { Sidebar } from '../../workspace-browser/contract.ts'
 import { openAtMessage } from '../navigation/open-at-message.ts'
 import { firstSearchResultRow, treeRows } from '../official/markup.ts'
 import { focusedElement } from '../official/page-writes.ts'
+import { sessionList } from '../official/session-list.ts'
 import { SidebarSearch } from './search.ts'
 import { TitleStore } from './titles.ts'
 
@@ -19,7 +20,7 @@ import { TitleStore } from './titles.ts'
 export function createSidebar(sessions: ClientContext['sessions'], api: Pick<SessionsApi, 'search' | 'titles'>, t: SessionsLookup, excerpt: (snippet: MarkedText) => string): Sidebar {
   const titles = new TitleStore(api)
   // The plugin's route is asked for as many sessions as the host's sidebar shows of an answer: it makes an excerpt of each.
-  const search = new SidebarSearch({ search: (query, signal) => api.search(query, sessions.searchResultLimit, signal) }, t, titles, excerpt)
+  const search = new SidebarSearch({ search: (query, signal) => api.search(query, sessions.searchResultLimit, signal) }, t, titles, excerpt, sessionList(sessions))
   return {
     search: (query, signal, hostSearch) => search.search(query, signal, hostSearch),
     indexingNote: query => search.indexingNote(query),

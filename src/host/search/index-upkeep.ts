@@ -82,10 +82,7 @@ export class IndexUpkeep implements ContentSink {
     this.freeSpaceMiB = options.freeSpaceMiB ?? (() => 0)
     this.checkMs = options.checkMs ?? CHECK_MS
     this.retryMs = options.retryMs ?? RETRY_MS
-    this.pass = new LogPass(ctx, catalog, logs, this, {
-      ...(options.duty === undefined ? {} : { duty: options.duty }),
-      ...(options.follower === undefined ? {} : { follower: options.follower }),
-    })
+    this.pass = new LogPass(ctx, catalog, logs, this, { ...(options.duty === undefined ? {} : { duty: options.duty }), ...(options.follower === undefined ? {} : { follower: options.follower }) })
     ctx.on('session/disposed', session => {
       this.live.drop(session.id)
       // Its log changed while it was live: read it (and keep what the follower wants of it) without waiting for the next pass.
@@ -93,6 +90,7 @@ export class IndexUpkeep implements ContentSink {
     })
     ctx.effect(() => () => this.stop(), 'dsh-sessions: content search')
     catalog.onRemoved(id => this.forget(id))
+    catalog.onStoredChange(id => this.pass.visitSoon(id, 0))
     void this.begin()
   }
 

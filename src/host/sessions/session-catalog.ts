@@ -1,17 +1,21 @@
 /**
  * The session catalog: every session the host lists, with its cwd, creation time and title, kept
- * current by listings (`catalog-listing.ts`) and the host's events, so candidate requests and title
- * resolution never read session logs. See docs/architecture.md.
+ * current by listings (`catalog-listing.ts`), the host's events, and the store's folders watched for
+ * what other processes write (`store-watcher.ts`), so candidate requests and title resolution never
+ * read session logs. See docs/architecture.md.
  * @module @wishp3/dsh-sessions/host/sessions/session-catalog
  */
 import type { Context } from '@deepseek-ai/cordis'
-import { SessionId } from '@deepseek-ai/dsh-session'
+import { SESSION_FORMAT_VERSION, SessionId } from '@deepseek-ai/dsh-session'
+import type {} from '@deepseek-ai/dsh-session-persistence'
 import { BoundedMap } from '../bounded-map.ts'
 import { boundedWait } from '../bounded-wait.ts'
+import { CatalogArrivals } from './catalog-arrivals.ts'
 import { type CatalogedSession, CatalogEntries } from './catalog-entries.ts'
 import { CatalogFileKeeper } from './catalog-file.ts'
 import { CatalogListing } from './catalog-listing.ts'
 import { CatalogLookup, type LookupBudget } from './catalog-lookup.ts'
+import { StoreWatcher, storeRoot } from './store-watcher.ts'
 
 export type { CatalogedSession } from './catalog-entries.ts'
 export { type LookupBudget, STORAGE_READS_PER_TEXT } from './catalog-lookup.ts'
@@ -32,6 +36,10 @@ export interface SessionCatalogOptions {
   readonly file?: string
   /** Milliseconds between looks at whether the catalog changed since the file was written (a listing writes it at once). */
   readonly saveEveryMs?: number
+  /** Whether the store's folders are watched for sessions other processes write (default `true`). */
+  readonly watch?: boolean
+  /** Milliseconds from a change another process made to a session's log until it is taken. */
+  readonly arrivalMs?: number
 }
 
 /** Most remembered sessions that left the catalog; the oldest are forgotten first. */
@@ -45,6 +53,10 @@ export class SessionCatalog {
   private readonly entries = new CatalogEntries()
   private readonly listedListeners = new Set<() => void>()
   private readonly removedListeners = new Set<(id: string) => void>()
+  private readonly storedListeners = new Set<(id: string) => void>()
+  private readonly arrivals: CatalogArrivals
+  private watcher: StoreWatcher | undefined
+  private listings = 0
   /** The last entries of sessions that left the catalog. */
   private readonly departures = new BoundedMap<string, CatalogedSession>(MAX_DEPARTURES)
   private readonly listing: CatalogListing
@@ -63,6 +75,7 @@ export class SessionCatalog {
     const owner = { entries: this.entries, remove: (id: string) => this.remove(id), signal }
     this.listing = new CatalogListing(ctx, { ...owner, listed: () => this.afterListing() })
     this.lookups = new CatalogLookup(ctx, { ...owner, isListed: () => this.listing.isListed }, options.missMs ?? 10_000)
+    this.arrivals = new CatalogArrivals(ctx, { ...owner, relist: () => void this.listing.reconcile(), changed: id => this.storedChanged(id) }, options.arrivalMs ?? 250)
     let restoredFile!: () => void
     const restored = new Promise<void>(resolve => { restoredFile = resolve })
     this.file = options.file === undefined ? undefined : new CatalogFileKeeper(ctx, options.file, {
@@ -115,6 +128,7 @@ export class SessionCatalog {
         begun = true
         woke()
         void this.file?.restore()
+        if (options.watch !== false) this.watchStore()
         resolve(this.listing.reconcile().then(ok => {
           if (!ok) void this.listing.retry(options.retryMs ?? 500)
         }))
@@ -160,6 +174,12 @@ export class SessionCatalog {
     return () => this.removedListeners.delete(listener)
   }
 
+  /** Calls a listener with the id of a session whose stored log another process changed, once it is cataloged. */
+  onStoredChange(listener: (id: string) => void): () => void {
+    this.storedListeners.add(listener)
+    return () => this.storedListeners.delete(listener)
+  }
+
   /** Whether a session's title is still unknown: no event named it and the title cache lacked it. */
   needsTitle(id: string): boolean {
     return this.entries.needsTitle(id)
@@ -176,9 +196,9 @@ export class SessionCatalog {
     return this.answering
   }
 
-  /** Whether a listing has succeeded since start, and how many sessions the catalog's file gave it before that. */
-  catalogStatus(): { readonly listed: boolean; readonly restored: number } {
-    return { listed: this.listing.isListed, restored: this.file?.restoredSessions ?? 0 }
+  /** Whether a listing has succeeded since start, how many sessions the catalog's file gave it before that, how many listings succeeded, how many of the store's folders are watched and how many noticed sessions wait to be taken. */
+  catalogStatus(): { readonly listed: boolean; readonly restored: number; readonly listings: number; readonly watched: number; readonly waiting: number } {
+    return { listed: this.listing.isListed, restored: this.file?.restoredSessions ?? 0, listings: this.listings, watched: this.watcher?.watched ?? 0, waiting: this.arrivals.pending }
   }
 
   /** Resolves once the catalog has started, without starting it. */
@@ -247,8 +267,37 @@ export class SessionCatalog {
     }
   }
 
+  /** Watches the store's folders, where the host keeps one log file per session. */
+  private watchStore(): void {
+    const probe = SessionId('session-0')
+    let log: string | undefined
+    try {
+      const location = this.ctx.get('sessionPersistence')?.locate({ version: SESSION_FORMAT_VERSION, id: probe, createdAt: 0 })
+      log = location?.kind === 'jsonl' ? location.path : undefined
+    } catch {
+      log = undefined
+    }
+    const root = log === undefined ? undefined : storeRoot(log, probe)
+    if (root === undefined) return
+    const logger = this.ctx.logger('dsh-sessions')
+    this.watcher = new StoreWatcher(root, id => this.arrivals.noticed(id), error => logger.warn('session catalog: watching the store: %s', error))
+    void this.watcher.start()
+  }
+
+  private storedChanged(id: string): void {
+    for (const listener of this.storedListeners) {
+      try {
+        listener(id)
+      } catch (error) {
+        this.ctx.logger('dsh-sessions').warn('session catalog: %s', error)
+      }
+    }
+  }
+
   private afterListing(): void {
+    this.listings += 1
     this.lookups.clearMisses()
+    void this.watcher?.start()
     void this.file?.save()
     for (const listener of this.listedListeners) {
       try {
@@ -262,6 +311,8 @@ export class SessionCatalog {
   /** Stops: listings and reads end, and a change not yet in the file is written (bounded). */
   private async stop(): Promise<void> {
     this.controller.abort()
+    this.watcher?.stop()
+    this.arrivals.stop()
     if (this.listing.isListed && this.file !== undefined) await boundedWait(this.file.save(), STOP_SAVE_MS)
   }
 }

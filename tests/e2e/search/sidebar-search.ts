@@ -17,7 +17,9 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { dshHeadless } from '../../../dev/dsh-process.ts'
 import { hostDir } from '../../../dev/pinned-host.ts'
 import { type StoredSession, writeSessionStore } from '../../../dev/session-store.ts'
-import { chooseWorkspace, openApp, sendAndAwaitReply, SIDEBAR_ROWS, startNewSession } from '../../../dev/web-ui.ts'
+import { chooseWorkspace, composer, openApp, sendAndAwaitReply, SIDEBAR_ROWS, startNewSession } from '../../../dev/web-ui.ts'
+import { sessionMenuRows } from '../harness/menu.ts'
+import { citation } from '../harness/requests.ts'
 import { hostSearchInPage, installApplyProbe } from '../../../dev/apply-probe.ts'
 import { type Topic, useTopic } from '../harness/real-host.ts'
 import { untilAsync } from '../harness/wait.ts'
@@ -77,6 +79,9 @@ export const sidebarSearch: Topic = {
     }
 
     const results = (page: Page) => page.getByRole('tree', { name: 'Search results' }).getByRole('treeitem')
+
+    /** How many listings of the store the plugin's session catalog has made. */
+    const catalogListings = async () => ((await (await fetch(`${host.stack.web.url}/dsh-sessions/content-index`)).json()) as { catalog: { listings?: number } }).catalog.listings
 
     it('shows the titles of sessions other processes wrote, not their workspace\'s name', async () => {
       const page = host.browser.page
@@ -195,6 +200,32 @@ export const sidebarSearch: Topic = {
       await search(page, 'vermillion')
       await expect.poll(() => results(page).allInnerTexts(), { timeout: 10_000 }).toEqual([expect.stringMatching(/VERMILLION/)])
       expect(Date.now() - sent).toBeLessThan(10_000)
+    })
+
+    it('finds a session another process writes while dsh web runs within 5 s: in the sidebar, the @ menu and as a bare id', async () => {
+      const page = host.browser.page
+      await page.getByPlaceholder('Search sessions...').press('Escape')
+      await startNewSession(page)
+      await chooseWorkspace(page, 'alpha')
+      const listings = await catalogListings()
+      // Written as a terminal dsh writes it: by the host's own session store, in another process's store object, while this host runs.
+      const [fresh] = await writeSessionStore(hostDir(), host.stack.home, [
+        { cwd: host.stack.home.project('alpha'), title: 'Terminal capybara', text: 'We measured the KINKAJOU cache from the terminal' },
+      ], { titleCache: false })
+      const written = Date.now()
+      await search(page, 'kinkajou')
+      await expect.poll(() => results(page).allInnerTexts(), { timeout: 5_000 }).toEqual([expect.stringMatching(/Terminal capybara[\s\S]*KINKAJOU/)])
+      await expect.poll(() => sessionMenuRows(page, '@capybara'), { timeout: 5_000 }).toEqual([expect.stringMatching(/^Terminal capybara/)])
+      expect(Date.now() - written).toBeLessThan(5_000)
+      await composer(page).fill('')
+      const before = host.stack.model.turns().length
+      await sendAndAwaitReply(page, `What did ${fresh!.id} measure?`)
+      expect(host.stack.model.turns()).toHaveLength(before + 1)
+      const cited = citation(host.stack.model.turns().at(-1)!, 'What did')
+      expect(cited.snapshots).toBe(1)
+      expect(cited.following).toContain('We measured the KINKAJOU cache from the terminal')
+      // Found without listing the store again.
+      expect(await catalogListings()).toBe(listings)
     })
 
     it('answers hostile queries with results or "No matching sessions", never an error', async () => {
