@@ -4,6 +4,7 @@ import { agentReads } from './modes/agent-reads.ts'
 import { candidates } from './modes/candidates.ts'
 import { content } from './modes/content.ts'
 import { firstPreflight } from './modes/first-preflight.ts'
+import { fresh } from './modes/fresh.ts'
 import { hostile } from './modes/hostile.ts'
 import { parts } from './modes/parts.ts'
 import { preStep } from './modes/pre-step.ts'
@@ -16,7 +17,7 @@ import { tools } from './modes/tools.ts'
 import { tti } from './modes/tti.ts'
 
 /** Every mode `--only` can name. */
-export const MODES: readonly BenchMode[] = [candidates, preStep, hostile, readOnce, tti, content, sidebar, parts, since, tools, firstPreflight, scoped, agentReads, relevance]
+export const MODES: readonly BenchMode[] = [candidates, preStep, hostile, readOnce, tti, content, sidebar, parts, since, tools, firstPreflight, scoped, agentReads, relevance, fresh]
 
 /** What `npm run bench` runs without `--only`: the real-host candidates run and what it always measured with it. */
 export const DEFAULT_MODES: readonly string[] = ['candidates', 'pre-step', 'hostile', 'read-once', 'tti', 'content', 'sidebar']

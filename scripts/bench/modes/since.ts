@@ -36,7 +36,7 @@ const WRITTEN = 2000
  * stored session's log under a new id (the id rewritten inside the log), in
  * the same workspace folder, as the host's writer would have put it.
  */
-function copySessions(dshHome: string, stored: readonly StoredSession[], size: number): StoredSession[] {
+export function copySessions(dshHome: string, stored: readonly StoredSession[], size: number): StoredSession[] {
   const root = join(dshHome, 'sessions')
   const folderOf = new Map<string, string>()
   for (const project of readdirSync(root)) for (const id of readdirSync(join(root, project))) folderOf.set(id, project)
