@@ -4,20 +4,13 @@
  * index file never hold up the host's own requests.
  * @module @wishp3/dsh-sessions/host/search/worker
  */
-import { setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
 import { IndexKeeper } from './index-keeper.ts'
+import { lowerThreadPriority } from './thread-priority.ts'
 import { serveIndex } from './worker-server.ts'
 import type { WorkerStart } from './worker-protocol.ts'
 
-// The lowest scheduling priority, for this thread only (Linux keeps the nice
-// value per thread): the worker gets the processor when the host's own
-// threads leave it idle. Where that cannot be set, it runs as it is.
-try {
-  setPriority(19)
-} catch {
-  // not permitted here: keep the inherited priority
-}
+lowerThreadPriority()
 
 const start = workerData as WorkerStart | undefined
 if (parentPort !== null) serveIndex(new IndexKeeper(start?.engine === undefined ? {} : { engine: start.engine }), parentPort)
