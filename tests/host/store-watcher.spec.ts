@@ -1,13 +1,14 @@
 /**
  * Sessions another process writes are found within seconds, without a
  * listing of the store: a new session by its title, its words and its id, a
- * grown log by its new words. The watches stay bounded, a burst is taken in
+ * grown log by its new words, a deleted one dropped, and in a store whose
+ * folder did not exist when the plugin started. The watches stay bounded, a burst is taken in
  * the order it was noticed with bounded work, and its overflow is left to one
  * listing. In-process hosts on one real JSONL store, the writer standing for
  * a terminal `dsh`.
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import type { Context } from '@deepseek-ai/cordis'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { describe, expect, it } from 'vitest'
@@ -61,6 +62,35 @@ describe('sessions another process writes', () => {
     await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(id(3)))!)
     await until(async () => (await candidates(url, 'wombat')).some(c => c.sessionId === id(3) && c.snippet !== undefined), 'the grown log', 5_000)
     expect(reader.faults.calls.get('listSessions')).toBe(listings)
+  })
+
+  it('drop a session whose folder another process deleted, with no listing', async () => {
+    const { root, writer, reader, url } = await twoProcesses()
+    const listings = reader.faults.calls.get('listSessions')
+    writer.session(id(3), { cwd: A, title: 'Doomed plum', messages: ['short lived'] })
+    await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(id(3)))!)
+    await until(async () => (await candidates(url, 'doomed')).length === 1, 'the new session', 5_000)
+    const log = new SessionLogLocator(writer.ctx).path({ id: id(3), cwd: A, createdAt: 0 })!
+    expect(log.startsWith(root)).toBe(true)
+    rmSync(dirname(log), { recursive: true, force: true })
+    await until(async () => (await candidates(url, 'doomed')).length === 0, 'the deleted session gone', 5_000)
+    expect(reader.faults.calls.get('listSessions')).toBe(listings)
+  })
+
+  it('are found in a store that had no folder when the plugin started, once this process has written its first session', async () => {
+    const root = join(temporaryFolder('dsh-sessions-new-store-'), 'sessions')
+    const reader = await createHostHarness({ persistenceRoot: root })
+    reader.session(TARGET, { cwd: A })
+    const { url } = await reader.mount({ scope: 'all' })
+    await until(async () => (await post(url, 'candidates', { citingSessionId: TARGET, query: '' })).status === 200, 'the first listing', 10_000)
+    expect(existsSync(root)).toBe(false)
+    reader.turn(TARGET, 'our first words', 'ok')
+    await reader.ctx.sessions.flush(reader.ctx.sessions.get(SessionId(TARGET))!)
+    expect(existsSync(root)).toBe(true)
+    const writer = await createHostHarness({ persistenceRoot: root })
+    writer.session(id(3), { cwd: A, title: 'Terminal fig', messages: ['from the terminal'] })
+    await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(id(3)))!)
+    await until(async () => (await candidates(url, 'terminal fig')).some(c => c.sessionId === id(3)), 'the other process\'s session', 5_000)
   })
 
   it('leaves sessions of its own process to the host\'s events', async () => {
@@ -124,7 +154,7 @@ describe('the store\'s watches', () => {
       },
     }
     const ctx = { sessions: { get: () => undefined }, get: () => persistence } as unknown as Context
-    const arrivals = new CatalogArrivals(ctx, { entries, signal: new AbortController().signal, relist: () => { relists += 1 }, changed: session => changed.push(session) }, 0)
+    const arrivals = new CatalogArrivals(ctx, { entries, signal: new AbortController().signal, relist: () => { relists += 1 }, remove: () => undefined, changed: session => changed.push(session) }, 0)
     const ids = Array.from({ length: MAX_WAITING + 500 }, (_, n) => id(1_000 + n))
     for (const session of ids) arrivals.noticed(session)
     for (const session of ids.slice(0, 10)) arrivals.noticed(session)

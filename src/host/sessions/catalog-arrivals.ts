@@ -1,14 +1,16 @@
 /**
- * Sessions another process wrote, taken in the order they were noticed: a session the catalog lacks is
- * read from its one log and cataloged, then every listener hears that its stored log changed. Sessions
- * live in this process are left to the host's events. At most {@link MAX_WAITING} wait; past that the
- * rest are left to one listing.
+ * Sessions another process wrote or deleted, taken in the order they were noticed: a cataloged session
+ * whose log is gone leaves the catalog; a session the catalog lacks is read from its one log and
+ * cataloged; then every listener hears that its stored log changed. Sessions live in this process are
+ * left to the host's events. At most {@link MAX_WAITING} wait; past that the rest are left to one listing.
  * @module @wishp3/dsh-sessions/host/sessions/catalog-arrivals
  */
+import { stat } from 'node:fs/promises'
 import type { Context } from '@deepseek-ai/cordis'
-import { SessionId } from '@deepseek-ai/dsh-session'
+import { SESSION_FORMAT_VERSION, SessionId } from '@deepseek-ai/dsh-session'
+import type {} from '@deepseek-ai/dsh-session-persistence'
 import { readStoredTitleSnapshot } from '../official/session-query.ts'
-import type { CatalogEntries } from './catalog-entries.ts'
+import type { CatalogedSession, CatalogEntries } from './catalog-entries.ts'
 
 /** Most sessions waiting to be taken; a notice past them asks for a listing instead. */
 export const MAX_WAITING = 4096
@@ -18,6 +20,8 @@ export interface ArrivalsOwner {
   readonly entries: CatalogEntries
   /** Lists the whole store once (the notices overflowed). */
   relist(): void
+  /** Drops a session whose log is gone. */
+  remove(id: string): void
   /** A session's stored log changed: called once it is cataloged. */
   changed(id: string): void
   readonly signal: AbortSignal
@@ -78,6 +82,9 @@ export class CatalogArrivals {
   private async takeOne(id: string): Promise<void> {
     if (this.ctx.sessions.get(SessionId(id)) !== undefined) return
     const { entries, signal } = this.owner
+    const known = entries.get(id)
+    // A log gone from where the catalog has it: deleted, or moved to another workspace's folder (read below).
+    if (known !== undefined && await this.logGone(known)) this.owner.remove(id)
     if (entries.get(id) === undefined) {
       const persistence = this.ctx.get('sessionPersistence')
       if (persistence === undefined) return
@@ -90,5 +97,22 @@ export class CatalogArrivals {
       }
     }
     this.owner.changed(id)
+  }
+
+  /** Whether a cataloged session's log file is missing; `false` when no file is named or it cannot be told. */
+  private async logGone(session: CatalogedSession): Promise<boolean> {
+    let path: string | undefined
+    try {
+      path = this.ctx.get('sessionPersistence')?.locate({ version: SESSION_FORMAT_VERSION, id: SessionId(session.id), createdAt: session.createdAt, ...(session.cwd === undefined ? {} : { cwd: session.cwd }) })?.path
+    } catch {
+      return false
+    }
+    if (path === undefined) return false
+    try {
+      await stat(path)
+      return false
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT'
+    }
   }
 }

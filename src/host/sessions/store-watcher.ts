@@ -6,13 +6,16 @@
  * listing still finds what changed.
  * @module @wishp3/dsh-sessions/host/sessions/store-watcher
  */
-import { type FSWatcher, watch } from 'node:fs'
+import { existsSync, type FSWatcher, watch } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { isSessionId } from './session-id.ts'
 
 /** Most session folders watched at once; the one noticed longest ago is let go first. */
 export const SESSION_WATCHES = 64
+
+/** Milliseconds between looks for the folder of a store that has none yet. */
+export const ROOT_RETRY_MS = 2_000
 
 /** Most workspace folders watched. */
 export const WORKSPACE_WATCHES = 1024
@@ -29,6 +32,8 @@ export class StoreWatcher {
   /** Watched session folders by id, the one noticed longest ago first. */
   private readonly sessions = new Map<string, FSWatcher>()
   private rootWatch: FSWatcher | undefined
+  private retry: ReturnType<typeof setTimeout> | undefined
+  private late = false
   private stopped = false
   private readonly root: string
   private readonly noticed: (id: string) => void
@@ -45,11 +50,20 @@ export class StoreWatcher {
     }
   }
 
-  /** Watches the store's folder and each workspace folder in it (one look at the store's folder); does nothing while the store's folder is watched. */
+  /** Watches the store's folder and each workspace folder in it (one look at the store's folder); does nothing while the store's folder is watched. A store with no folder yet (nothing written to it) is looked at again every {@link ROOT_RETRY_MS} until it has one. */
   async start(): Promise<void> {
     if (this.rootWatch !== undefined || this.stopped) return
+    clearTimeout(this.retry)
     this.rootWatch = this.watch(this.root, name => void this.addWorkspace(join(this.root, name), true))
-    if (this.rootWatch === undefined) return
+    if (this.rootWatch === undefined) {
+      if (!existsSync(this.root)) {
+        // Sessions written before the watch begins are then named too: a store that had no folder holds few.
+        this.late = true
+        this.retry = setTimeout(() => void this.start(), ROOT_RETRY_MS)
+        this.retry.unref()
+      }
+      return
+    }
     let names: string[]
     try {
       names = (await readdir(this.root, { withFileTypes: true })).filter(entry => entry.isDirectory()).map(entry => entry.name)
@@ -57,7 +71,7 @@ export class StoreWatcher {
       this.failed(error)
       return
     }
-    for (const name of names) await this.addWorkspace(join(this.root, name), false)
+    for (const name of names) await this.addWorkspace(join(this.root, name), this.late)
   }
 
   /** Watches a session's folder, so that its log's growth is noticed; the folder noticed longest ago is let go past {@link SESSION_WATCHES}. `workspace`: the folder that holds it. */
@@ -78,6 +92,11 @@ export class StoreWatcher {
     }
   }
 
+  /** Whether the store's folder is watched. */
+  get watching(): boolean {
+    return this.rootWatch !== undefined
+  }
+
   /** How many folders are watched. */
   get watched(): number {
     return (this.rootWatch === undefined ? 0 : 1) + this.workspaces.size + this.sessions.size
@@ -86,6 +105,7 @@ export class StoreWatcher {
   /** Lets every folder go. */
   stop(): void {
     this.stopped = true
+    clearTimeout(this.retry)
     this.rootWatch?.close()
     for (const watcher of [...this.workspaces.values(), ...this.sessions.values()]) watcher.close()
     this.workspaces.clear()
