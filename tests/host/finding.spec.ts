@@ -74,6 +74,13 @@ describe('Chinese words in any order', () => {
     put(index, 'session-c', '只有签名，没有别的')
     expect(ids(index, '签名校验')).toEqual(['session-b', 'session-a', 'session-c'])
     expect(find(index, '签名校验').map(hit => hit.snippet.missing)).toEqual([undefined, undefined, ['校验']])
+    // A run whose particles are left out (把规范的 asks for 规范) still answers first where it stands whole.
+    put(index, 'session-d', '我们要把规范的条目整理一遍')
+    put(index, 'session-e', '规范已经写好了')
+    put(index, 'session-f', '规范的问题，先把它放下')
+    const particles = ids(index, '把规范的')
+    expect(particles[0]).toBe('session-d')
+    expect(new Set(particles)).toEqual(new Set(['session-d', 'session-e', 'session-f']))
     // Korean, spaced, is no worse than before.
     put(index, 'session-k', '데이터베이스 연결 시간 초과')
     expect(ids(index, '연결 초과')).toEqual(['session-k'])

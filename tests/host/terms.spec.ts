@@ -55,6 +55,9 @@ describe('terms', () => {
     // The run as typed rides on the first term: sessions where it stands whole answer first.
     expect(queryTerms('签名校验')).toEqual([{ term: '签名', prefix: false, whole: '签名校验' }, { term: '校验', prefix: false }])
     expect(queryTerms('灰度策略')).toEqual([{ term: '灰度', prefix: false, whole: '灰度策略' }, { term: '策略', prefix: false }])
+    // Also a run its one word does not spell out whole (its particles left out); a run that is its one word needs none.
+    expect(queryTerms('把规范的')).toEqual([{ term: '规范', prefix: false, whole: '把规范的' }])
+    expect(queryTerms('规范')).toEqual([{ term: '规范', prefix: false }])
     expect(queryTerms('灰度 策略')).toEqual([{ term: '灰度', prefix: false }, { term: '策略', prefix: false }])
     // A particle alone is left out; another single character joins the word before it.
     expect(queryTerms('校验用户的权限').map(({ term }) => term)).toEqual(['校验', '用户', '权限'])

@@ -170,9 +170,10 @@ export function queryTerms(query: string): QueryTerm[] {
       }
     })
   })
-  // A query of one unspaced run of several words: sessions where the run stands whole as typed answer first.
+  // A query of one unspaced run that its words do not spell out whole (several words, or particles left out): sessions where the run stands whole as typed answer first.
   const only = parts.length === 1 && !parts[0]!.quoted ? [...parts[0]!.text.matchAll(RUNS)].map(([found]) => found) : []
-  if (only.length === 1 && isUnspaced(only[0]!) && groups.length > 1 && [...only[0]!].length <= MAX_QUERY_TERMS) groups[0] = groups[0]!.map((term, n) => (n === 0 ? { ...term, whole: only[0]! } : term))
+  const spelled = groups.length === 1 && groups[0]!.length === 1 && groups[0]![0]!.term === only[0]
+  if (only.length === 1 && isUnspaced(only[0]!) && groups.length > 0 && !spelled && [...only[0]!].length <= MAX_QUERY_TERMS) groups[0] = groups[0]!.map((term, n) => (n === 0 ? { ...term, whole: only[0]! } : term))
   const seen = new Set<string>()
   const terms: QueryTerm[] = []
   for (const group of groups) {
