@@ -2,7 +2,7 @@
  * The reach into the official session query service, in two parts.
  * @module @wishp3/dsh-sessions/host/official/session-query
  */
-import { foldSurface, isSurfaceEvent, type Session, type SessionEvent, type SessionHeader, type SessionId, type SurfaceEvent } from '@deepseek-ai/dsh-session'
+import { foldSurface, isSurfaceEvent, SESSION_FORMAT_VERSION, type Session, type SessionEvent, type SessionHeader, SessionId, type SurfaceEvent } from '@deepseek-ai/dsh-session'
 import type SessionPersistence from '@deepseek-ai/dsh-session-persistence'
 import type { SessionQueryEngine, SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
 import { foldSessionTitle } from '@deepseek-ai/dsh-session-title'
@@ -56,4 +56,13 @@ export async function readStoredTitleSnapshot(persistence: SessionPersistence, i
   const { meta, events } = await persistence.inspect(id, signal)
   if (meta.id !== id) throw new TypeError(`the log read for "${id}" belongs to "${meta.id}"`)
   return { session: structuredClone(meta), title: foldSessionTitle(events)?.title }
+}
+
+/** The log the persistence service names for a session, and of what kind (`jsonl` for rc.8's file per session). `header`: the session's id, cwd and creation time. Returns `undefined` when the backend names none or cannot say. */
+export function locatedLog(persistence: SessionPersistence, header: { readonly id: string; readonly cwd?: string | undefined; readonly createdAt: number }): { readonly kind: string; readonly path: string } | undefined {
+  try {
+    return persistence.locate({ version: SESSION_FORMAT_VERSION, id: SessionId(header.id), createdAt: header.createdAt, ...(header.cwd === undefined ? {} : { cwd: header.cwd }) })
+  } catch {
+    return undefined
+  }
 }

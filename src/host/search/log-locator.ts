@@ -5,8 +5,9 @@
  */
 import { stat } from 'node:fs/promises'
 import type { Context } from '@deepseek-ai/cordis'
-import { SESSION_FORMAT_VERSION, SessionId } from '@deepseek-ai/dsh-session'
+import { SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-persistence'
+import { locatedLog } from '../official/session-query.ts'
 
 /** What names a session's log. */
 export interface LogHeader {
@@ -39,13 +40,7 @@ export class SessionLogLocator {
   /** The log file of a session. Returns the path; `undefined` when the backend keeps no file per session. */
   path(header: LogHeader): string | undefined {
     const persistence = this.ctx.get('sessionPersistence')
-    if (persistence === undefined) return undefined
-    const meta = { version: SESSION_FORMAT_VERSION, id: SessionId(header.id), createdAt: header.createdAt, ...(header.cwd === undefined ? {} : { cwd: header.cwd }) }
-    try {
-      return persistence.locate(meta)?.path
-    } catch {
-      return undefined
-    }
+    return persistence === undefined ? undefined : locatedLog(persistence, header)?.path
   }
 
   /** When a session last changed: its newest event's time while it is live in this process, else its log's modification time. Returns Unix epoch milliseconds; `undefined` when there is no log file to look at. */

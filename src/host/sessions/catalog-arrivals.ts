@@ -7,9 +7,9 @@
  */
 import { stat } from 'node:fs/promises'
 import type { Context } from '@deepseek-ai/cordis'
-import { SESSION_FORMAT_VERSION, SessionId } from '@deepseek-ai/dsh-session'
+import { SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-persistence'
-import { readStoredTitleSnapshot } from '../official/session-query.ts'
+import { locatedLog, readStoredTitleSnapshot } from '../official/session-query.ts'
 import type { CatalogedSession, CatalogEntries } from './catalog-entries.ts'
 
 /** Most sessions waiting to be taken; a notice past them asks for a listing instead. */
@@ -101,12 +101,8 @@ export class CatalogArrivals {
 
   /** Whether a cataloged session's log file is missing; `false` when no file is named or it cannot be told. */
   private async logGone(session: CatalogedSession): Promise<boolean> {
-    let path: string | undefined
-    try {
-      path = this.ctx.get('sessionPersistence')?.locate({ version: SESSION_FORMAT_VERSION, id: SessionId(session.id), createdAt: session.createdAt, ...(session.cwd === undefined ? {} : { cwd: session.cwd }) })?.path
-    } catch {
-      return false
-    }
+    const persistence = this.ctx.get('sessionPersistence')
+    const path = persistence === undefined ? undefined : locatedLog(persistence, session)?.path
     if (path === undefined) return false
     try {
       await stat(path)

@@ -6,9 +6,10 @@
  * @module @wishp3/dsh-sessions/host/sessions/session-catalog
  */
 import type { Context } from '@deepseek-ai/cordis'
-import { SESSION_FORMAT_VERSION, SessionId } from '@deepseek-ai/dsh-session'
+import { SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-persistence'
 import { BoundedMap } from '../bounded-map.ts'
+import { locatedLog } from '../official/session-query.ts'
 import { boundedWait } from '../bounded-wait.ts'
 import { CatalogArrivals } from './catalog-arrivals.ts'
 import { type CatalogedSession, CatalogEntries } from './catalog-entries.ts'
@@ -269,14 +270,10 @@ export class SessionCatalog {
 
   /** Watches the store's folders, where the host keeps one log file per session. */
   private watchStore(): void {
-    const probe = SessionId('session-0')
-    let log: string | undefined
-    try {
-      const location = this.ctx.get('sessionPersistence')?.locate({ version: SESSION_FORMAT_VERSION, id: probe, createdAt: 0 })
-      log = location?.kind === 'jsonl' ? location.path : undefined
-    } catch {
-      log = undefined
-    }
+    const probe = 'session-0'
+    const persistence = this.ctx.get('sessionPersistence')
+    const location = persistence === undefined ? undefined : locatedLog(persistence, { id: probe, createdAt: 0 })
+    const log = location?.kind === 'jsonl' ? location.path : undefined
     const root = log === undefined ? undefined : storeRoot(log, probe)
     if (root === undefined) return
     const logger = this.ctx.logger('dsh-sessions')

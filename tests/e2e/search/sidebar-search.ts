@@ -80,6 +80,19 @@ export const sidebarSearch: Topic = {
 
     const results = (page: Page) => page.getByRole('tree', { name: 'Search results' }).getByRole('treeitem')
 
+    /** A read of the result rows that types `query` again, every `everyMs` at most, while no row shows: the page does not ask again by itself for a query it has answered. `typed`: when the query was last typed. */
+    function rowsTypedAgain(page: Page, query: string, everyMs: number, typed: number): () => Promise<string[]> {
+      return async () => {
+        const rows = await results(page).allInnerTexts()
+        if (rows.length === 0 && Date.now() - typed > everyMs) {
+          await search(page, '')
+          await search(page, query)
+          typed = Date.now()
+        }
+        return rows
+      }
+    }
+
     /** How many listings of the store the plugin's session catalog has made. */
     const catalogListings = async () => ((await (await fetch(`${host.stack.web.url}/dsh-sessions/content-index`)).json()) as { catalog: { listings?: number } }).catalog.listings
 
@@ -219,16 +232,7 @@ export const sidebarSearch: Topic = {
       await expect.poll(async () => ((await route('since', { sources: [{ sessionId: fresh!.id, capturedThroughSeq: null }] })) as { sources: { newMessages: number }[] }).sources[0]!.newMessages, { timeout: 5_000, interval: 50 }).toBeGreaterThan(0)
       expect(Date.now() - written).toBeLessThan(5_000)
       // Then as a person meets it. A search answered before the session was found shows no row and is not asked again by itself: it is typed again, every second at most.
-      let typed = 0
-      await expect.poll(async () => {
-        const rows = await results(page).allInnerTexts()
-        if (rows.length === 0 && Date.now() - typed > 1_000) {
-          await search(page, '')
-          await search(page, 'kinkajou')
-          typed = Date.now()
-        }
-        return rows
-      }, { timeout: 15_000 }).toEqual([expect.stringMatching(/Terminal capybara[\s\S]*KINKAJOU/)])
+      await expect.poll(rowsTypedAgain(page, 'kinkajou', 1_000, 0), { timeout: 15_000 }).toEqual([expect.stringMatching(/Terminal capybara[\s\S]*KINKAJOU/)])
       await expect.poll(() => sessionMenuRows(page, '@capybara'), { timeout: 15_000 }).toEqual([expect.stringMatching(/^Terminal capybara/)])
       await composer(page).fill('')
       const before = host.stack.model.turns().length
@@ -268,16 +272,7 @@ export const sidebarSearch: Topic = {
         // A session no test has opened, so the host has never read its title either.
         await search(page, '回滚')
         // A query typed before the freshly opened page wired the plugin's search (a busy machine) is answered by the host alone, and kept: it is typed again, every 3 s at most, while no row shows.
-        let typed = Date.now()
-        await expect.poll(async () => {
-          const rows = await results(page).allInnerTexts()
-          if (rows.length === 0 && Date.now() - typed > 3_000) {
-            await search(page, '')
-            await search(page, '回滚')
-            typed = Date.now()
-          }
-          return rows
-        }, { timeout: 30_000 }).toEqual([expect.stringMatching(/^梨计划[\s\S]*回滚/)])
+        await expect.poll(rowsTypedAgain(page, '回滚', 3_000, Date.now()), { timeout: 30_000 }).toEqual([expect.stringMatching(/^梨计划[\s\S]*回滚/)])
       } finally {
         await page.unroute('**/dsh-sessions/titles')
       }
