@@ -9,8 +9,8 @@ import type { Context } from '@deepseek-ai/cordis'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-persistence'
 import { BoundedMap } from '../bounded-map.ts'
-import { locatedLog } from '../official/session-query.ts'
 import { boundedWait } from '../bounded-wait.ts'
+import { locatedLog } from '../official/session-query.ts'
 import { CatalogArrivals } from './catalog-arrivals.ts'
 import { type CatalogedSession, CatalogEntries } from './catalog-entries.ts'
 import { CatalogFileKeeper } from './catalog-file.ts'
@@ -76,7 +76,7 @@ export class SessionCatalog {
     const owner = { entries: this.entries, remove: (id: string) => this.remove(id), signal }
     this.listing = new CatalogListing(ctx, { ...owner, listed: () => this.afterListing() })
     this.lookups = new CatalogLookup(ctx, { ...owner, isListed: () => this.listing.isListed }, options.missMs ?? 10_000)
-    this.arrivals = new CatalogArrivals(ctx, { ...owner, relist: () => void this.listing.reconcile(), changed: id => this.storedChanged(id) }, options.arrivalMs ?? 250)
+    this.arrivals = new CatalogArrivals(ctx, { ...owner, relist: () => void this.listing.reconcile(), changed: id => this.tell(this.storedListeners, id) }, options.arrivalMs ?? 250)
     let restoredFile!: () => void
     const restored = new Promise<void>(resolve => { restoredFile = resolve })
     this.file = options.file === undefined ? undefined : new CatalogFileKeeper(ctx, options.file, {
@@ -259,13 +259,7 @@ export class SessionCatalog {
     const entry = this.entries.get(id)
     if (!this.entries.remove(id)) return
     if (entry !== undefined) this.departures.set(id, entry)
-    for (const listener of this.removedListeners) {
-      try {
-        listener(id)
-      } catch (error) {
-        this.ctx.logger('dsh-sessions').warn('session catalog: %s', error)
-      }
-    }
+    this.tell(this.removedListeners, id)
   }
 
   /** Watches the store's folders, where the host keeps one log file per session. */
@@ -281,10 +275,10 @@ export class SessionCatalog {
     void this.watcher.start()
   }
 
-  private storedChanged(id: string): void {
-    for (const listener of this.storedListeners) {
+  private tell<T>(listeners: ReadonlySet<(value: T) => void>, value: T): void {
+    for (const listener of listeners) {
       try {
-        listener(id)
+        listener(value)
       } catch (error) {
         this.ctx.logger('dsh-sessions').warn('session catalog: %s', error)
       }
@@ -296,13 +290,7 @@ export class SessionCatalog {
     this.lookups.clearMisses()
     void this.watcher?.start()
     void this.file?.save()
-    for (const listener of this.listedListeners) {
-      try {
-        listener()
-      } catch (error) {
-        this.ctx.logger('dsh-sessions').warn('session catalog: %s', error)
-      }
-    }
+    this.tell(this.listedListeners, undefined)
   }
 
   /** Stops: listings and reads end, and a change not yet in the file is written (bounded). */
