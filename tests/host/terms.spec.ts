@@ -44,6 +44,26 @@ describe('terms', () => {
     expect(indexTerms('灰')).toEqual(['灰'])
   })
 
+
+  it('read a text a unit at a time into the same runs as the expression of runs, for every character of the Basic Multilingual Plane', () => {
+    // The runs as an expression finds them: of Chinese and Japanese characters, or of letters, marks and digits of the other scripts.
+    const unspaced = '\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\u30fc\\u3005'
+    const runs = new RegExp(`[${unspaced}]+|[[\\p{L}\\p{M}\\p{N}]--[${unspaced}]]+`, 'gv')
+    const reference = (text: string): string[] => [...fold(text).matchAll(runs)].flatMap(([run]) => {
+      if (!new RegExp(`[${unspaced}]`, 'v').test(run)) return [run]
+      const chars = [...run]
+      return [...chars.slice(0, -1).map((char, n) => char + chars[n + 1]!), chars.at(-1)!]
+    })
+    const differ: string[] = []
+    for (let code = 0; code < 0x10000; code += 1) {
+      if (code >= 0xd800 && code <= 0xdfff) continue
+      const char = String.fromCharCode(code)
+      for (const text of [`a${char}b`, `中${char}文`, `${char}${char} x`, `é${char}`]) if (indexTerms(text).join('|') !== reference(text).join('|')) differ.push(code.toString(16))
+    }
+    expect([...new Set(differ)]).toEqual([])
+    const mixed = 'Café deploy 灰度发布 ﬁle İstanbul データベース 한국어 x86_64 — “quoted” 𠀀灰 ok'
+    expect(indexTerms(mixed)).toEqual(reference(mixed))
+  })
   it('need every word of a query, the last one as a prefix unless a space ends the query', () => {
     expect(queryTerms('Billing Migr')).toEqual([{ term: 'billing', prefix: false }, { term: 'migr', prefix: true }])
     expect(queryTerms('Billing Migr ')).toEqual([{ term: 'billing', prefix: false }, { term: 'migr', prefix: false }])

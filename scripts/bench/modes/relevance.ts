@@ -35,9 +35,29 @@ export interface RelevanceCorpusFigures {
   readonly ranks: readonly { readonly kind: string; readonly query: string; readonly sidebar: number; readonly menu: number; readonly tool: number }[]
   /** Each route's latency over the labelled queries. */
   readonly latency: { readonly sidebar: Percentiles; readonly menu: Percentiles }
+  /** Each route's slowest query: the one whose median over its asks is the highest. */
+  readonly slowest: { readonly sidebar: SlowestQuery; readonly menu: SlowestQuery }
+  /** From the host's boot to the content index's being ready (the cold build). */
+  readonly readyMs: number
   /** The searchable text of the store, and the plugin's whole folder once the index is built. */
   readonly textBytes: number
   readonly folderBytes: number
+}
+
+/** A query and its median over its asks. */
+export interface SlowestQuery {
+  readonly query: string
+  readonly p50: number
+}
+
+/** Of each query's asks, the query whose median is the highest. */
+function slowestOf(asks: ReadonlyMap<string, number[]>): SlowestQuery {
+  let slowest: SlowestQuery = { query: '', p50: 0 }
+  for (const [query, samples] of asks) {
+    const { p50 } = percentiles(samples)
+    if (p50 > slowest.p50) slowest = { query, p50 }
+  }
+  return slowest
 }
 
 /** A turn that asks the stand-in to call `search_sessions` with a query (base64url of its JSON). */
@@ -102,7 +122,8 @@ async function measureCorpus(context: BenchContext, corpus: CorpusName, sessions
       if (performance.now() - started > 1_200_000) throw new Error('the content index was not built in 20 minutes')
       await new Promise(resolve => setTimeout(resolve, 500))
     }
-    context.progress(`${corpus}: content index ready ${ms(performance.now() - started)} after the boot`)
+    const readyMs = performance.now() - started
+    context.progress(`${corpus}: content index ready ${ms(readyMs)} after the boot`)
     // The folder as the build leaves it (its write-ahead log folded into the file), before the turns below add sessions.
     const folder = join(stack.home.dshHome, 'dsh-sessions')
     const folderBytes = readdirSync(folder).reduce((sum, name) => sum + statSync(join(folder, name)).size, 0)
@@ -112,6 +133,7 @@ async function measureCorpus(context: BenchContext, corpus: CorpusName, sessions
     const ranks: { kind: string; query: string; sidebar: number; menu: number; tool: number }[] = []
     const sidebarMs: number[] = []
     const menuMs: number[] = []
+    const asks = { sidebar: new Map<string, number[]>(), menu: new Map<string, number[]>() }
     // The routes first, each query asked several times for its latency; then the model's turns, which add sessions (and so change the scopes the routes' answers are kept for).
     const runs = Math.max(1, Math.min(context.settings.runs, 10))
     const routes = new Map<string, { sidebar: number; menu: number }>()
@@ -123,6 +145,8 @@ async function measureCorpus(context: BenchContext, corpus: CorpusName, sessions
         const menu = await post(`${url}/dsh-sessions/candidates`, { citingSessionId: citing, query: query.query })
         sidebarMs.push(sidebar.ms)
         menuMs.push(menu.ms)
+        asks.sidebar.set(query.query, [...(asks.sidebar.get(query.query) ?? []), sidebar.ms])
+        asks.menu.set(query.query, [...(asks.menu.get(query.query) ?? []), menu.ms])
         if (run === 0) routes.set(query.query, {
           sidebar: rankOf((sidebar.json.results as { sessionId: string }[]).map(row => row.sessionId), meant),
           menu: rankOf((menu.json.candidates as { sessionId: string }[]).map(row => row.sessionId), meant),
@@ -155,6 +179,8 @@ async function measureCorpus(context: BenchContext, corpus: CorpusName, sessions
       surfaces: { sidebar: figuresOf(rank => rank.sidebar), '@ menu': figuresOf(rank => rank.menu), search_sessions: figuresOf(rank => rank.tool) },
       ranks,
       latency: { sidebar: percentiles(sidebarMs), menu: percentiles(menuMs) },
+      slowest: { sidebar: slowestOf(asks.sidebar), menu: slowestOf(asks.menu) },
+      readyMs,
       textBytes,
       folderBytes,
     }
@@ -180,7 +206,7 @@ export const relevance: BenchMode = {
       mode: 'relevance',
       settings: { sessions: [...sizes], workspaces: context.settings.workspaces, corpora: [...corpora], queries: LABELLED.length },
       figures,
-      units: { recallAt5: 'share', mrr: 'mean reciprocal rank', sidebar: 'rank', menu: 'rank', tool: 'rank', queries: 'count', textBytes: 'bytes', folderBytes: 'bytes' },
+      units: { recallAt5: 'share', mrr: 'mean reciprocal rank', sidebar: 'rank', menu: 'rank', tool: 'rank', queries: 'count', textBytes: 'bytes', folderBytes: 'bytes', readyMs: 'ms', p50: 'ms' },
       blocks: [
         ...sizes.map(sessions => {
           const at = figures.filter(one => one.sessions === sessions)
@@ -195,8 +221,8 @@ export const relevance: BenchMode = {
         }),
         table({
           title: 'The labelled queries\' latency, filters and partial matches included (p50 / p95)',
-          columns: ['corpus', 'sessions', 'sidebar route', '@ route', 'slowest, sidebar / @', 'the plugin\'s folder against the text'],
-          rows: figures.map(one => [one.corpus, one.sessions.toLocaleString('en'), pair(one.latency.sidebar), pair(one.latency.menu), `${ms(one.latency.sidebar.max)} / ${ms(one.latency.menu.max)}`, `${(one.folderBytes / 2 ** 20).toFixed(1)} MB / ${(one.textBytes / 2 ** 20).toFixed(1)} MB, ${(one.folderBytes / one.textBytes).toFixed(2)}×`]),
+          columns: ['corpus', 'sessions', 'sidebar route', '@ route', 'slowest query (its median), sidebar / @', 'slowest single ask, sidebar / @', 'cold build', 'the plugin\'s folder against the text'],
+          rows: figures.map(one => [one.corpus, one.sessions.toLocaleString('en'), pair(one.latency.sidebar), pair(one.latency.menu), `${one.slowest.sidebar.query}: ${ms(one.slowest.sidebar.p50)} / ${one.slowest.menu.query}: ${ms(one.slowest.menu.p50)}`, `${ms(one.latency.sidebar.max)} / ${ms(one.latency.menu.max)}`, ms(one.readyMs), `${(one.folderBytes / 2 ** 20).toFixed(1)} MB / ${(one.textBytes / 2 ** 20).toFixed(1)} MB, ${(one.folderBytes / one.textBytes).toFixed(2)}×`]),
         }),
         note(`Queries whose meant session is not in the first five on some surface (rank: sidebar / @ / search_sessions; 0 = not answered): ${figures.flatMap(one => one.ranks.filter(rank => [rank.sidebar, rank.menu, rank.tool].some(value => value < 1 || value > 5)).map(rank => `${one.corpus} ${one.sessions.toLocaleString('en')}, ${rank.kind}, ${rank.query}: ${rank.sidebar} / ${rank.menu} / ${rank.tool}`)).join('; ') || 'none'}`),
       ],

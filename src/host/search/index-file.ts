@@ -43,8 +43,8 @@ const MERGE = { automerge: 16, crisismerge: 64 }
 /** Characters of message text stored in one compressed piece at most (a longer message is a piece of its own): an excerpt unpacks the pieces of its session only up to its first match. */
 export const PIECE_CHARS = 4 * 1024
 
-/** The Brotli quality of the stored text: on README prose, 5 stores a piece in about 12 % fewer bytes than deflate at level 1, in about twice its time; above 5 gains under 1 % (measured: \`npm run bench -- --only relevance\` reports the file's size). */
-export const TEXT_QUALITY = 5
+/** The Brotli quality of the stored text: 2 packs a piece in some 40 % of the time 5 takes (a fifth of a cold build's work), for 17–20 % more bytes of stored text, and unpacks it as fast; the quality is not part of the layout, so pieces of any quality read alike. Measured on the bench corpora's pieces; `npm run bench -- --only relevance` reports the file's size. */
+export const TEXT_QUALITY = 2
 
 /** Pieces a session must have for `places` to name them; a shorter session is excerpted by unpacking its few pieces in order. */
 export const PLACES_FROM = 8

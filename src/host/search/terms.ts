@@ -50,9 +50,6 @@ export function isUnspaced(term: string): boolean {
 /** Text of one UTF-16 unit per character: no surrogate pair. */
 const NO_SURROGATE = /^[^\ud800-\udfff]*$/
 
-/** Words of text folded from ASCII: runs of its letters and digits (what {@link RUNS} finds in such text). */
-const ASCII_WORDS = /[a-z0-9]+/g
-
 /** What an index term is: a word of a script written with spaces, or of an unspaced run its pair of characters, or its last character (a run of one character is that character). */
 export type TermKind = 'word' | 'pair' | 'last'
 
@@ -70,16 +67,43 @@ function runTerms(run: string, visit: (term: string, kind: TermKind) => void): v
   visit(chars[chars.length - 1]!, 'last')
 }
 
-/** Visits the index terms of a text, in text order (repeats kept). `visit`: called with each folded term and its kind. */
+/** Each UTF-16 unit's class for {@link visitIndexTerms}, learnt from the expressions above on first sight: 0 not yet known, 1 a character of a word, 2 of an unspaced run, 3 neither. */
+const UNIT_CLASS = new Uint8Array(0x10000)
+const WORD = 1
+const RUN = 2
+const NEITHER = 3
+
+function classOf(unit: number): number {
+  let known = UNIT_CLASS[unit]!
+  if (known === 0) {
+    const char = String.fromCharCode(unit)
+    known = UNSPACED.test(char) ? RUN : WORD_CHARACTER.test(char) ? WORD : NEITHER
+    UNIT_CLASS[unit] = known
+  }
+  return known
+}
+
+/** Visits the index terms of a text, in text order (repeats kept). `visit`: called with each folded term and its kind. The runs are those {@link RUNS} finds: a text of one unit per character is read a unit at a time, by each unit's class, some twice as fast as the expression. */
 export function visitIndexTerms(text: string, visit: (term: string, kind: TermKind) => void): void {
-  if (ASCII_ONLY.test(text)) {
-    // ASCII folds to its lower case, and its only runs are words of letters and digits.
-    for (const [word] of text.toLowerCase().matchAll(ASCII_WORDS)) visit(word, 'word')
+  // ASCII folds to its lower case.
+  const ascii = ASCII_ONLY.test(text)
+  const folded = ascii ? text.toLowerCase() : fold(text)
+  if (!ascii && !NO_SURROGATE.test(folded)) {
+    for (const [run] of folded.matchAll(RUNS)) {
+      if (isUnspaced(run)) runTerms(run, visit)
+      else visit(run, 'word')
+    }
     return
   }
-  for (const [run] of fold(text).matchAll(RUNS)) {
-    if (isUnspaced(run)) runTerms(run, visit)
-    else visit(run, 'word')
+  let start = 0
+  let kind = NEITHER
+  for (let at = 0; at <= folded.length; at += 1) {
+    const next = at < folded.length ? classOf(folded.charCodeAt(at)) : NEITHER
+    if (next === kind) continue
+    if (kind === WORD) visit(folded.slice(start, at), 'word')
+    else if (kind === RUN) runTerms(folded.slice(start, at), visit)
+    start = at
+    kind = next
   }
 }
 
