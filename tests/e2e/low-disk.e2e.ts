@@ -158,7 +158,7 @@ describe.skipIf(skipped !== undefined)('the content index on a nearly full disk 
     const body = await res.json() as { candidates: { sessionId: string; snippet?: unknown }[]; indexing?: unknown }
     expect(body.indexing).toBeUndefined()
     expect(body.candidates).toEqual([expect.objectContaining({ sessionId: stored[0]!.id, snippet: expect.anything() })])
-    // The write-ahead log stays within its bound (it is folded into the file after each pass and every 4 MiB).
+    // The write-ahead log stays within its bound (it is folded into the file after each pass and every 16 MiB).
     expect(sizeOf(`${indexFile()}-wal`)).toBeLessThanOrEqual(WAL_BYTES + 2 * MiB)
   })
 })
