@@ -9,6 +9,7 @@ import { DatabaseSync } from 'node:sqlite'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { ContentSearch, contentIndexFile } from '../../src/host/search/content-search.ts'
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
+import { BATCH } from '../../src/host/search/log-pass.ts'
 import { conversationOf } from '../../src/host/official/conversation.ts'
 import { queryTerms } from '../../src/host/search/terms.ts'
 import { loadSqlite } from '../../src/host/search/sqlite-capability.ts'
@@ -311,6 +312,8 @@ describe('the log pass and the index file', () => {
       db.close()
     }
     expect(await find(content, 'number42')).toEqual([id(42)])
+    // The logs were read a batch at a time, each batch written in one transaction.
+    expect(content.status()).toMatchObject({ reads: 50, batches: Math.ceil(50 / BATCH.logs) })
     await stop()
   })
 

@@ -1,7 +1,8 @@
 /** The worker's index and its file: a change before the file is opened is refused (nothing held in memory), the JSON file of earlier versions goes, no SQLite means no index, and a file damaged while open is set aside and replaced at once. */
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
+import { zstdCompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { IndexKeeper, sqliteFileOf } from '../../src/host/search/index-keeper.ts'
 import { queryTerms } from '../../src/host/search/terms.ts'
@@ -27,7 +28,7 @@ describe('the keeper', () => {
     writeFileSync(`${file}.99999999.tmp`, 'half a file')
     const keeper = keeperOf()
     expect(() => keeper.apply('session-a', entry('the aardvark plan'))).toThrow(NOT_OPEN_MESSAGE)
-    await expect(keeper.read({ session: 'session-a', path: file, revision: '1:1' })).rejects.toThrow(NOT_OPEN_MESSAGE)
+    await expect(keeper.read({ logs: [{ session: 'session-a', path: file, revision: '1:1' }] })).rejects.toThrow(NOT_OPEN_MESSAGE)
     expect(find(keeper, 'aardvark')).toEqual([])
     const loaded = await keeper.load(file)
     expect(loaded).toMatchObject({ engine: 'sqlite', reason: 'missing' })
@@ -40,6 +41,31 @@ describe('the keeper', () => {
     expect(existsSync(file)).toBe(false)
     expect(existsSync(`${file}.99999999.tmp`)).toBe(false)
     expect(existsSync(sqliteFileOf(file))).toBe(true)
+  })
+
+  it('reads a batch of logs in order into one transaction, until their text reaches its bound; a log that cannot be read says why and the others are written', async () => {
+    const folder = temporaryFolder('dsh-sessions-batch-')
+    const log = (name: string, text: string): string => {
+      const path = join(folder, `${name}.jsonl.zstd`)
+      writeFileSync(path, zstdCompressSync(Buffer.from(`${JSON.stringify({ type: 'user/message', data: { content: [{ type: 'text', text }], source: { kind: 'user' } } })}\n`)))
+      return path
+    }
+    const unreadable = join(folder, 'a-folder')
+    mkdirSync(unreadable)
+    const keeper = keeperOf({ batchChars: 60 })
+    await keeper.load(indexFile())
+    const logs = [
+      { session: 'session-a', path: log('a', 'the aardvark plan, thirty-odd characters'), revision: '1:1' },
+      { session: 'session-x', path: unreadable, revision: '1:1' },
+      { session: 'session-b', path: join(folder, 'gone.jsonl.zstd'), revision: '1:1' },
+      { session: 'session-c', path: log('c', 'the capybara plan, thirty-odd characters'), revision: '1:1' },
+      { session: 'session-d', path: log('d', 'the dingo plan, read by a later batch'), revision: '1:1' },
+    ]
+    const { read } = await keeper.read({ logs })
+    expect(read).toEqual([{ found: true, title: undefined }, { failed: expect.any(String) }, { found: false, title: undefined }, { found: true, title: undefined }])
+    expect(find(keeper, 'plan').sort()).toEqual(['session-a', 'session-c'])
+    expect((await keeper.read({ logs: logs.slice(read.length) })).read).toEqual([{ found: true, title: undefined }])
+    expect(keeper.search(queryTerms('dingo'), { dates: [['session-d', 4]], only: ['session-d'] }, 5).map(hit => hit.id)).toEqual(['session-d'])
   })
 
   it('without SQLite, has no index and says why', async () => {

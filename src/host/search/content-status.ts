@@ -47,6 +47,8 @@ export interface ContentSearchStatus {
   readonly engine: IndexEngine | undefined
   readonly passes: number
   readonly reads: number
+  /** Batches the logs were read in, each written in one transaction. */
+  readonly batches: number
   readonly lastPassMs: number
   /** Bytes the index file took when it was last checked (after a pass, or when opened). */
   readonly savedBytes: number

@@ -16,7 +16,10 @@ import { type ContentEntry, type SqliteIndexOptions, SqliteIndex } from './sqlit
 import type { SessionMatches } from './message-search.ts'
 import type { QueryTerm } from './terms.ts'
 import { type HeldScope, HeldScopes } from './held-scopes.ts'
-import { type ContentAppend, type HeldScopeQuery, type IndexEngine, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD, type SearchScope, type SessionFacts, type WorkerCalls } from './worker-protocol.ts'
+import { type ContentAppend, type HeldScopeQuery, type IndexEngine, type LogRead, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD, type SearchScope, type SessionFacts, type WorkerCalls } from './worker-protocol.ts'
+
+/** Characters of text one batch of logs holds at most before it is written (a log that takes it past counts whole): what bounds the memory of a build whatever its sessions hold, while a transaction for many sessions costs some tenth less than one each. */
+export const BATCH_CHARS = 4 * 2 ** 20
 
 /** Options of {@link IndexKeeper}. */
 export interface IndexKeeperOptions {
@@ -26,6 +29,8 @@ export interface IndexKeeperOptions {
   readonly sqlite?: SqliteIndexOptions
   /** How the disk's free space is read (tests give their own). */
   readonly disk?: DiskReader
+  /** Characters of text a batch of logs holds at most; {@link BATCH_CHARS} by default (tests give fewer). */
+  readonly batchChars?: number
 }
 
 
@@ -48,6 +53,7 @@ export class IndexKeeper {
   private sqlite: SqliteModule | undefined
   private readonly engine: IndexEngine | undefined
   private readonly options: SqliteIndexOptions
+  private readonly batchChars: number
   private readonly readDisk: DiskReader
   /** The folder that holds the file, whose disk's free space is checked before each write; `undefined` in memory. */
   private folder: string | undefined
@@ -63,6 +69,7 @@ export class IndexKeeper {
   constructor(options: IndexKeeperOptions = {}) {
     this.engine = options.engine
     this.options = options.sqlite ?? {}
+    this.batchChars = options.batchChars ?? BATCH_CHARS
     this.readDisk = options.disk ?? statDisk
   }
 
@@ -87,7 +94,7 @@ export class IndexKeeper {
   /** Indexes a session's text, or forgets it (`null`). Throws {@link NOT_OPEN_MESSAGE} before the file is opened, {@link LowDiskError} when text is not written for lack of space. */
   apply(session: string, entry: ContentEntry | null): void {
     // Forgetting frees space, and is tried whatever the disk holds.
-    this.write(entry === null ? this.opened() : this.writable(), session, entry)
+    this.write(entry === null ? this.opened() : this.writable(), [[session, entry]])
   }
 
   /** Adds a live session's new messages. `entry`: the messages, and the earlier ones they follow. */
@@ -107,25 +114,35 @@ export class IndexKeeper {
     return disk
   }
 
-  private write(disk: SqliteIndex, session: string, entry: ContentEntry | null): void {
+  /** Indexes some sessions' text and forgets others (`null`), in one transaction. */
+  private write(disk: SqliteIndex, changes: readonly (readonly [string, ContentEntry | null])[]): void {
     this.guarded(() => {
-      if (entry === null) {
-        this.scopes.forgetting(session, disk)
-        disk.delete(session)
-      } else {
-        disk.set(session, entry)
-        this.scopes.indexed(session, disk)
-      }
+      for (const [session, entry] of changes) if (entry === null) this.scopes.forgetting(session, disk)
+      disk.write(changes)
+      for (const [session, entry] of changes) if (entry !== null) this.scopes.indexed(session, disk)
     })
   }
 
-  /** Reads a session's log file and indexes its text. `args`: the session, its log file and that file's revision. */
-  async read({ session, path, revision }: WorkerCalls['read']['args']): Promise<WorkerCalls['read']['result']> {
+  /** Reads session logs in order and indexes their text in one transaction, until the text read reaches {@link BATCH_CHARS}. `args`: each session, its log file and that file's revision. Returns an answer for each log read (a log that throws says why, and the others are still written). */
+  async read({ logs }: WorkerCalls['read']['args']): Promise<WorkerCalls['read']['result']> {
     // Nothing is read that could not be written; the space was looked at just now.
     this.writable()
-    const conversation = await readLogFile(path)
-    this.write(this.opened(), session, conversation === undefined ? null : { revision, title: conversation.title, messages: conversation.messages, ...(conversation.origins === undefined ? {} : { origins: conversation.origins }) })
-    return { found: conversation !== undefined, title: conversation?.title }
+    const changes: [string, ContentEntry | null][] = []
+    const read: LogRead[] = []
+    let chars = 0
+    for (const { session, path, revision } of logs) {
+      if (chars >= this.batchChars) break
+      const conversation = await readLogFile(path).catch((error: unknown) => new Error(error instanceof Error ? error.message : String(error)))
+      if (conversation instanceof Error) {
+        read.push({ failed: conversation.message })
+        continue
+      }
+      for (const message of conversation?.messages ?? []) chars += message.length
+      changes.push([session, conversation === undefined ? null : { revision, title: conversation.title, messages: conversation.messages, ...(conversation.origins === undefined ? {} : { origins: conversation.origins }) }])
+      read.push({ found: conversation !== undefined, title: conversation?.title })
+    }
+    this.write(this.opened(), changes)
+    return { read }
   }
 
   /** Sessions whose text has every term; see {@link SqliteIndex.search}. `scope`: creation times to keep or forget, and which sessions may be found (see {@link SearchScope}), or a scope held between queries (`held`, see {@link HeldScopeQuery}). Returns the hits; none before the file is opened, or without an index. Throws {@link SCOPE_NOT_HELD} when `held` names a version not held and does not give its sessions. */

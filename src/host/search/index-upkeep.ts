@@ -12,7 +12,7 @@ import { SearchWorker, workerModule } from './worker-client.ts'
 import { DAMAGED_MESSAGE } from './index-file.ts'
 import { DiskPause, LOW_DISK_MESSAGE } from './disk-space.ts'
 import { boundedWait } from '../bounded-wait.ts'
-import { type EntrySummary, type IndexEngine, NOT_OPEN_MESSAGE } from './worker-protocol.ts'
+import { type EntrySummary, type IndexEngine, type LogRead, type LogToRead, NOT_OPEN_MESSAGE } from './worker-protocol.ts'
 import type { CatalogedSession, SessionCatalog } from '../sessions/session-catalog.ts'
 import type { IndexingProgress } from '../../shared/wire.ts'
 
@@ -188,24 +188,26 @@ export class IndexUpkeep implements ContentSink {
     return [...this.summaries.keys()]
   }
 
-  /** Reads a session's log into the index through the worker (the log pass's sink). */
-  async readLog(id: string, path: string, revision: string): Promise<{ found: boolean; title: string | undefined }> {
+  /** Reads session logs into the index through the worker, a batch in one transaction (the log pass's sink): an answer for each log read, the first ones given. */
+  async readLogs(logs: readonly LogToRead[]): Promise<readonly LogRead[]> {
     if (this.current === undefined) throw new Error('the search worker has not started')
     const epoch = this.epoch
-    let read: { found: boolean; title: string | undefined }
+    let read: readonly LogRead[]
     try {
-      read = await this.current.call('read', { session: id, path, revision })
+      read = (await this.current.call('read', { logs })).read
     } catch (error) {
-      // The file was set aside and a fresh one opened: this log is read again by the rebuild's pass.
-      if (this.damagedBy(error)) return { found: false, title: undefined }
+      // The file was set aside and a fresh one opened: these logs are read again by the rebuild's pass.
+      if (this.damagedBy(error)) return logs.map(() => ({ found: false, title: undefined }))
       // Not written for lack of space, or no file open: indexing pauses, and the pass stops here.
       if (!this.lowDiskBy(error) && says(error, NOT_OPEN_MESSAGE)) this.closed = true
       throw error
     }
-    // Written to a file set aside since: the rebuild's pass reads it again.
-    if (epoch !== this.epoch) return read
-    if (read.found) this.summaries.set(id, { revision, title: read.title })
-    else this.dropSummary(id)
+    // Written to a file set aside since: the rebuild's pass reads them again.
+    for (const [n, one] of (epoch === this.epoch ? read : []).entries()) {
+      if ('failed' in one) continue
+      if (one.found) this.summaries.set(logs[n]!.session, { revision: logs[n]!.revision, title: one.title })
+      else this.dropSummary(logs[n]!.session)
+    }
     return read
   }
 
@@ -380,9 +382,9 @@ export class IndexUpkeep implements ContentSink {
 
   /** Forgets what the index held of a session; whether it held it. */
   private dropSummary(id: string): boolean {
-    const held = this.summaries.delete(id)
-    if (held) this.dropped()
-    return held
+    if (!this.summaries.delete(id)) return false
+    this.dropped()
+    return true
   }
 
   private clearSummaries(): void {

@@ -7,7 +7,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-session-projection-cache'
 import type {} from '@deepseek-ai/dsh-session-query'
 import type { LogHeader, SessionLogLocator } from './log-locator.ts'
-import type { EntrySummary } from './worker-protocol.ts'
+import type { EntrySummary, LogRead, LogToRead } from './worker-protocol.ts'
 import type { CatalogedSession, SessionCatalog } from '../sessions/session-catalog.ts'
 
 /** Where the pass puts what it read. */
@@ -20,8 +20,8 @@ export interface ContentSink {
   entry(id: string): EntrySummary | undefined
   /** Every session the content index holds. */
   ids(): string[]
-  /** Reads a session's log into the content index. */
-  readLog(id: string, path: string, revision: string): Promise<{ found: boolean; title: string | undefined }>
+  /** Reads session logs into the content index, a batch at a time: an answer for each log read, the first ones given (the others are for a later batch). */
+  readLogs(logs: readonly LogToRead[]): Promise<readonly LogRead[]>
   /** Drops a session whose log is gone. */
   forget(id: string): void
   /** Brings a live session's text up to date from its events. */
@@ -52,6 +52,8 @@ export interface LogPassStats {
   passes: number
   /** Logs read. */
   reads: number
+  /** Batches they were read in, each written in one transaction. */
+  batches: number
   /** Milliseconds the last completed pass took, rests included. */
   lastPassMs: number
 }
@@ -66,6 +68,17 @@ export interface FailedVisit {
   readonly reason: string
 }
 
+/** Logs a pass reads in one batch at most, and their files' bytes at most (the worker also stops at a bound of the text read, see `index-keeper.ts`). */
+export const BATCH = { logs: 32, bytes: 2 ** 20 } as const
+
+/** A session whose visit found a log to read: the file, its revision and its size. */
+interface LogToVisit {
+  readonly session: CatalogedSession
+  readonly path: string
+  readonly revision: string
+  readonly bytes: number | undefined
+}
+
 /** Milliseconds after a visit of a session that stopped being live before it is visited once more. */
 const LOOK_AGAIN_MS = 10_000
 
@@ -74,7 +87,7 @@ const nextTurn = (): Promise<void> => new Promise(resolve => setImmediate(resolv
 
 /** The pass. */
 export class LogPass {
-  readonly stats: LogPassStats = { passes: 0, reads: 0, lastPassMs: 0 }
+  readonly stats: LogPassStats = { passes: 0, reads: 0, batches: 0, lastPassMs: 0 }
   private readonly duty: number
   private running: Promise<void> | undefined
   private again = false
@@ -148,7 +161,8 @@ export class LogPass {
       this.soon.delete(id)
       const session = this.catalog.get(id)
       if (session === undefined || this.controller.signal.aborted || this.sink.paused) continue
-      await this.tryVisit(session)
+      const log = await this.tryVisit(session)
+      if (log !== undefined) await this.readBatch([log])
       if (again) setTimeout(() => this.queue(id, 0, false), LOOK_AGAIN_MS).unref()
     }
   }
@@ -172,17 +186,52 @@ export class LogPass {
     return { count, sessions }
   }
 
-  /** Visits a session, recording whether it failed; a failure while the sink is paused (or the pass stops) is not the session's. */
-  private async tryVisit(session: CatalogedSession): Promise<void> {
+  /** Visits a session, recording whether it failed. Returns its log when that is to be read. */
+  private async tryVisit(session: CatalogedSession): Promise<LogToVisit | undefined> {
     try {
-      await this.visit(session)
-      this.failures.delete(session.id)
+      const log = await this.visit(session)
+      if (log === undefined) this.failures.delete(session.id)
+      return log
     } catch (error) {
-      if (this.controller.signal.aborted || this.sink.paused) return
-      const reason = error instanceof Error ? error.message : String(error)
-      this.failures.set(session.id, { id: session.id, tries: (this.failures.get(session.id)?.tries ?? 0) + 1, reason })
-      this.ctx.logger('dsh-sessions').warn('log pass: reading %s failed: %s', session.id, reason)
+      this.failed(session, error)
+      return undefined
     }
+  }
+
+  /** Records a failed visit; a failure while the sink is paused (or the pass stops) is not the session's. */
+  private failed(session: CatalogedSession, error: unknown): void {
+    if (this.controller.signal.aborted || this.sink.paused) return
+    const reason = error instanceof Error ? error.message : String(error)
+    this.failures.set(session.id, { id: session.id, tries: (this.failures.get(session.id)?.tries ?? 0) + 1, reason })
+    this.ctx.logger('dsh-sessions').warn('log pass: reading %s failed: %s', session.id, reason)
+  }
+
+  /** Reads a batch of logs into the content index, then gives each session its title and the follower its log. Returns the logs the batch left for the next (past the worker's bound of text). */
+  private async readBatch(logs: readonly LogToVisit[]): Promise<LogToVisit[]> {
+    let read: readonly LogRead[]
+    try {
+      read = await this.sink.readLogs(logs.map(({ session, path, revision }) => ({ session: session.id, path, revision })))
+    } catch (error) {
+      for (const { session } of logs) {
+        if (this.sink.available) this.failed(session, error)
+        else await this.titleWithoutLog(session.id)
+      }
+      return []
+    }
+    this.stats.batches += 1
+    for (const [n, one] of read.entries()) {
+      const { session, revision, bytes } = logs[n]!
+      if ('failed' in one) {
+        this.failed(session, new Error(one.failed))
+        continue
+      }
+      this.failures.delete(session.id)
+      this.stats.reads += 1
+      if (!one.found) continue
+      if (one.title !== undefined) this.catalog.repairTitle(session.id, one.title)
+      await this.follow(session, revision, bytes)
+    }
+    return read.length === 0 ? [] : logs.slice(read.length)
   }
 
   /** Resolves when no pass runs or is queued. */
@@ -195,11 +244,15 @@ export class LogPass {
     const started = performance.now()
     const listed = this.catalog.list()
     const order = [...listed.filter(session => this.catalog.needsTitle(session.id)), ...listed.filter(session => !this.catalog.needsTitle(session.id))]
-    for (const session of order) {
+    // Logs to read are gathered into a batch, read in one transaction once it is full, and at the end.
+    let batch: LogToVisit[] = []
+    for (let next = 0; next < order.length || batch.length > 0;) {
       // Stopped, or paused for lack of disk space: the pass ends here, uncounted, and the next one starts over.
       if (this.controller.signal.aborted || this.sink.paused) return
       const spent = performance.now()
-      await this.tryVisit(session)
+      const log = next < order.length ? await this.tryVisit(order[next++]!) : undefined
+      if (log !== undefined) batch.push(log)
+      if (batch.length >= BATCH.logs || batch.reduce((sum, one) => sum + (one.bytes ?? 0), 0) >= BATCH.bytes || (next >= order.length && batch.length > 0)) batch = await this.readBatch(batch)
       const elapsed = performance.now() - spent
       await (elapsed >= 1 ? sleep(elapsed * (1 / this.duty - 1)) : nextTurn())
     }
@@ -218,11 +271,12 @@ export class LogPass {
     return this.catalog.isListed ? this.sink.ids().filter(id => this.catalog.get(id) === undefined) : []
   }
 
-  private async visit(session: { id: string; cwd: string | undefined; createdAt: number }): Promise<void> {
-    if (this.catalog.get(session.id) === undefined) return
+  /** Visits a session: its title, a live session followed, and the follower given a log the index already holds. Returns its log when the index lacks its current text. */
+  private async visit(session: CatalogedSession): Promise<LogToVisit | undefined> {
+    if (this.catalog.get(session.id) === undefined) return undefined
     if (liveSession(this.ctx, session.id) !== undefined) {
       this.sink.followLive(session.id)
-      return
+      return undefined
     }
     const path = this.logs.path(session)
     const state = path === undefined ? undefined : await this.logs.state(session)
@@ -230,26 +284,13 @@ export class LogPass {
     const bytes = typeof state === 'object' ? state.bytes : undefined
     if (path === undefined || revision === undefined || !this.sink.available) {
       await this.titleWithoutLog(session.id)
-      return
+      return undefined
     }
     const known = this.sink.entry(session.id)
-    if (known?.revision === revision) {
-      if (known.title !== undefined) this.catalog.repairTitle(session.id, known.title)
-      await this.follow(session, revision, bytes)
-      return
-    }
-    let read: { found: boolean; title: string | undefined }
-    try {
-      read = await this.sink.readLog(session.id, path, revision)
-    } catch (error) {
-      if (this.sink.available) throw error
-      await this.titleWithoutLog(session.id)
-      return
-    }
-    this.stats.reads += 1
-    if (!read.found) return
-    if (read.title !== undefined) this.catalog.repairTitle(session.id, read.title)
+    if (known?.revision !== revision) return { session, path, revision, bytes }
+    if (known.title !== undefined) this.catalog.repairTitle(session.id, known.title)
     await this.follow(session, revision, bytes)
+    return undefined
   }
 
   /** Lets the follower keep what it wants of a log; its failure is logged and costs the content index nothing. */

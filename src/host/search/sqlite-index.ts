@@ -230,6 +230,11 @@ export class SqliteIndex {
     this.writes.set(id, entry)
   }
 
+  /** Indexes some sessions' text and forgets others (`null`), in one transaction (see `IndexWrites.write`). */
+  write(changes: readonly (readonly [string, ContentEntry | null])[]): void {
+    this.writes.write(changes)
+  }
+
   /** Adds a live session's new messages (see `IndexWrites.append`). */
   append(id: string, entry: ContentAppend): boolean {
     return this.writes.append(id, entry)

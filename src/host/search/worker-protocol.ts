@@ -35,6 +35,16 @@ export interface ContentAppend extends ConversationText {
   readonly digest: string
 }
 
+/** A session's log to read into the index: the file and its revision. */
+export interface LogToRead {
+  readonly session: string
+  readonly path: string
+  readonly revision: string
+}
+
+/** What reading a log gave: its title and whether it was there (`found: false`: the file is gone, and the session forgotten), or why it could not be read. */
+export type LogRead = { readonly found: boolean; readonly title: string | undefined } | { readonly failed: string }
+
 /** What the worker is started with. */
 export interface WorkerStart {
   readonly engine: IndexEngine | undefined
@@ -95,8 +105,8 @@ export interface WorkerCalls {
   put: { args: { session: string; entry: ContentEntry }; result: null }
   /** Adds a live session's new messages; `appended: false` when the file does not hold the earlier ones the append names. */
   append: { args: { session: string; entry: ContentAppend }; result: { appended: boolean } }
-  /** Reads a session's log file and indexes its text; `found: false` when the file is gone (the session is forgotten). */
-  read: { args: { session: string; path: string; revision: string }; result: { found: boolean; title: string | undefined } }
+  /** Reads session logs in order and indexes their text in one transaction, until the text read reaches a batch's bound (see `index-keeper.ts`): an answer for each log read, the first ones asked; the others are for a later call. */
+  read: { args: { logs: readonly LogToRead[] }; result: { read: readonly LogRead[] } }
   forget: { args: { session: string }; result: null }
   /** Sessions whose text has every term, among those admitted (see {@link SearchScope}, or within `held`, see {@link HeldScopeQuery}), equally good ones newest first. */
   search: { args: SearchScope & { terms: readonly QueryTerm[]; limit: number; held?: HeldScopeQuery; role?: MessageRole }; result: readonly ContentHit[] }
