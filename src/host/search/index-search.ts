@@ -49,13 +49,12 @@ interface RankedBatch {
  * is that of the segment's length in distinct terms, shortest first; a segment with every word as typed
  * counts as one {@link TYPED_WEIGHT} times shorter. Equal scores keep row order.
  */
-function rankedBatch(found: { readonly rows: string; readonly sizes: string; readonly typed: string }): RankedBatch {
+function rankedBatch(found: { readonly rows: string; readonly typed: string }, sizeOf: (row: number) => number | undefined): RankedBatch {
   const rows = JSON.parse(found.rows) as number[]
-  const sizes = JSON.parse(found.sizes) as (number | null)[]
   const typed = new Set(JSON.parse(found.typed) as number[])
   const typedCount = rows.reduce((count, row) => count + (typed.has(row) ? 1 : 0), 0)
   const weight = typed.size === 0 ? 1 : Math.min(TYPED_WEIGHT.most, Math.max(TYPED_WEIGHT.least, rows.length / Math.max(1, typedCount)))
-  const scores = rows.map((row, n) => (typed.has(row) ? weight : 1) / (1 + (sizes[n] ?? 0)))
+  const scores = rows.map(row => (typed.has(row) ? weight : 1) / (1 + (sizeOf(row) ?? 0)))
   const order = rows.map((_, n) => n).sort((x, y) => scores[y]! - scores[x]! || x - y)
   return { rows: order.map(n => rows[n]!), scores: order.map(n => scores[n]!), length: rows.length, last: rows.at(-1) ?? -1 }
 }
@@ -154,17 +153,18 @@ export class IndexSearch {
     const match = matchOf(terms, expansions)
     const exact = expansionsOf.exact === undefined ? undefined : matchOf(terms, expansionsOf.exact)
     const { within, only } = scope
-    // One batch: the next rows in row order with each one's length (in distinct terms), and those of them holding every word as typed, as JSON arrays in one row (a row per segment, and a sort inside SQLite, cost twice as much); ranked here, best first. A session of several segments comes once per segment, its best first.
+    // One batch: the next rows in row order, and those of them holding every word as typed, as JSON arrays in one row (a row per segment, and a sort inside SQLite, cost twice as much); ranked here by each one's length (in distinct terms), best first. A session of several segments comes once per segment, its best first.
     const typed = exact === undefined ? "'[]'" : `(SELECT json_group_array(rowid) FROM terms WHERE terms MATCH ? AND rowid > ? AND rowid <= (SELECT max(row) FROM batch)${within})`
     const batch = this.file.statement(`WITH batch AS MATERIALIZED (SELECT rowid AS row FROM terms WHERE terms MATCH ? AND rowid > ?${within} ORDER BY rowid LIMIT ?) `
-      + `SELECT json_group_array(row) AS rows, json_group_array((SELECT size FROM segments WHERE segments.row = batch.row)) AS sizes, ${typed} AS typed FROM batch`)
+      + `SELECT json_group_array(row) AS rows, ${typed} AS typed FROM batch`)
+    const sizeOf = this.file.sizes()
     // Sessions this pass read (a hit or not); `seen` holds the hits of every pass.
     const passed = new Set<number>()
     let after = -1
     let full = true
     while (full && hits.length < limit && (this.side?.checks ?? 1) > 0) {
       const parameters = [match, after, ...(only === undefined ? [] : [only]), this.rankedRows, ...(exact === undefined ? [] : [exact, after, ...(only === undefined ? [] : [only])])]
-      const ranked = rankedBatch(batch.get(...parameters) as { rows: string; sizes: string; typed: string })
+      const ranked = rankedBatch(batch.get(...parameters) as { rows: string; typed: string }, sizeOf)
       if (ranked.length === 0) break
       after = ranked.last
       full = ranked.length >= this.rankedRows

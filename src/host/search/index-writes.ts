@@ -7,6 +7,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type { ConversationText } from '../official/conversation.ts'
 import { TEXT_QUALITY, PIECE_CHARS, PLACES_FROM, ROW_SPAN, SEGMENT_SPAN } from './index-file.ts'
+import type { SegmentSizes } from './segment-sizes.ts'
 import { digestOf, pack, type StoredPiece } from './stored-text.ts'
 import { visitIndexTerms } from './terms.ts'
 import { stemOf } from './word-forms.ts'
@@ -53,6 +54,8 @@ export interface WriteTarget {
   guarded(body: () => void): void
   /** Session numbers and ids seen so far. */
   readonly ids: Map<number, string>
+  /** The segments' lengths kept in memory. */
+  readonly sizes: SegmentSizes
 }
 
 /** The writes of one index file. */
@@ -61,6 +64,7 @@ export class IndexWrites {
   private readonly beforeWrite: () => void
   private readonly guarded: (body: () => void) => void
   private readonly ids: Map<number, string>
+  private readonly sizes: SegmentSizes
   private readonly statements: Record<'session' | 'upsert' | 'segmentsOf' | 'putSegment' | 'putTerms' | 'dropTerms' | 'dropSegments' | 'putText' | 'dropTexts' | 'putPlace' | 'putInside' | 'dropInside' | 'piecesOf' | 'dropPlace' | 'dropSession' | 'placed' | 'setPlaced' | 'pieceCount' | 'putForm', StatementSync>
   /** Words written to `forms` (see {@link MAX_KNOWN_FORMS}). */
   private readonly knownForms = new Set<string>()
@@ -70,6 +74,7 @@ export class IndexWrites {
     this.beforeWrite = target.beforeWrite
     this.guarded = body => target.guarded(body)
     this.ids = target.ids
+    this.sizes = target.sizes
     const s = (sql: string) => target.db.prepare(sql)
     this.statements = {
       session: s('SELECT no, messages, digest, segments FROM sessions WHERE id = ?'),
@@ -212,6 +217,7 @@ export class IndexWrites {
     this.putForms(terms)
     this.beforeWrite()
     this.statements.putSegment.run(rowid, terms.size)
+    this.sizes.put(rowid, terms.size)
     this.beforeWrite()
     this.statements.putTerms.run(rowid, [...terms].join(' '))
   }
@@ -256,6 +262,7 @@ export class IndexWrites {
     }
     this.beforeWrite()
     this.statements.dropSegments.run(no * SEGMENT_SPAN, (no + 1) * SEGMENT_SPAN)
+    this.sizes.drop(no * SEGMENT_SPAN, (no + 1) * SEGMENT_SPAN)
     for (const { row } of this.statements.piecesOf.all(no * ROW_SPAN, (no + 1) * ROW_SPAN) as { row: number }[]) {
       this.beforeWrite()
       this.statements.dropPlace.run(row)
@@ -275,8 +282,9 @@ export class IndexWrites {
         this.beforeWrite()
         this.db.exec('COMMIT')
       } catch (error) {
-        // Forms this transaction wrote are rolled back with it: they are written again next time.
+        // Forms and segment lengths this transaction wrote are rolled back with it: forms are written again next time, lengths read again.
         this.knownForms.clear()
+        this.sizes.forget()
         try {
           this.db.exec('ROLLBACK')
         } catch {

@@ -60,17 +60,18 @@ export function addPartialMatches(file: SearchedIndex, terms: readonly QueryTerm
   const groups = groupsOf(terms)
   const total = Math.max(1, file.size())
   const { within, only } = scope
-  // A group's segment rows with their lengths; counting them first is some five times cheaper, for a group that proves common. They come as two JSON arrays in one row: a row per segment costs twice as much.
+  // A group's segment rows, their lengths from memory; counting them first is some five times cheaper, for a group that proves common. They come as a JSON array in one row: a row per segment costs twice as much.
   const rowsOf = file.statement(`SELECT count(*) AS n FROM (SELECT 1 FROM terms WHERE terms MATCH ?${within} LIMIT ?)`)
-  const sizedRows = file.statement(`SELECT json_group_array(no) AS nos, json_group_array(size) AS sizes FROM (SELECT rowid / ${SEGMENT_SPAN} AS no, (SELECT size FROM segments WHERE segments.row = terms.rowid) AS size FROM terms WHERE terms MATCH ?${within} LIMIT ?)`)
+  const groupRows = file.statement(`SELECT json_group_array(rowid) AS rows FROM (SELECT rowid FROM terms WHERE terms MATCH ?${within} LIMIT ?)`)
+  const sizeOf = file.sizes()
   const parameters = (match: string, most: number): (string | number)[] => (only === undefined ? [match, most] : [match, only, most])
   /** The sessions holding a group, with their shortest segment's length. */
   const sessionsOf = (match: string): Map<number, number> => {
     const sessions = new Map<number, number>()
-    const found = sizedRows.get(...parameters(match, partialRows)) as { nos: string; sizes: string }
-    const nos = JSON.parse(found.nos) as number[]
-    const sizes = JSON.parse(found.sizes) as (number | null)[]
-    nos.forEach((no, n) => sessions.set(no, Math.min(sessions.get(no) ?? Infinity, sizes[n] ?? Infinity)))
+    for (const row of JSON.parse((groupRows.get(...parameters(match, partialRows)) as { rows: string }).rows) as number[]) {
+      const no = Math.floor(row / SEGMENT_SPAN)
+      sessions.set(no, Math.min(sessions.get(no) ?? Infinity, sizeOf(row) ?? Infinity))
+    }
     return sessions
   }
   /** The same; `undefined` when the group is common. */
