@@ -20,7 +20,7 @@ import { foldedForMatch, isUnspaced, pairsOf, type QueryTerm } from './terms.ts'
 
 export type { AdmittedRows, ContentHit, SearchedIndex } from './searched-index.ts'
 
-/** Compressed bytes of stored text one query unpacks at most for sessions it then passes over (a phrase or long word found only apart, a `from:` the other side said; a piece of about 4 KiB of English is some 2 KB and 70 µs, of Chinese some 5 KB and 140 µs): what bounds its work whatever the store holds. What a session it answers with takes is given back. A query that spends them answers with what it has found, in its order; a Chinese or Japanese query's first pass (the run standing whole) has half as much of its own. */
+/** Compressed bytes of stored text one query unpacks at most for sessions it then passes over (a phrase or long word found only apart, a `from:` the other side said; a piece of about 4 KiB of English is some 2 KB and 70 µs, of Chinese some 5 KB and 140 µs): what bounds its work whatever the store holds. What a session it answers with takes is given back. A query that spends them answers with what it has found, in its order; a Chinese or Japanese query's first pass (the run standing whole) has a budget of its own, as large. */
 export const MAX_UNPACKED = 96_000
 
 /** The budget of pieces a query unpacks is spent: it answers with what it has found. */
