@@ -131,8 +131,6 @@ async function measureCorpus(context: BenchContext, corpus: CorpusName, sessions
     // The @ route is asked from a new draft, as a person types in one.
     const citing = await newSession(url, cwd)
     const ranks: { kind: string; query: string; sidebar: number; menu: number; tool: number }[] = []
-    const sidebarMs: number[] = []
-    const menuMs: number[] = []
     const asks = { sidebar: new Map<string, number[]>(), menu: new Map<string, number[]>() }
     // The routes first, each query asked several times for its latency; then the model's turns, which add sessions (and so change the scopes the routes' answers are kept for).
     const runs = Math.max(1, Math.min(context.settings.runs, 10))
@@ -143,8 +141,6 @@ async function measureCorpus(context: BenchContext, corpus: CorpusName, sessions
       for (let run = 0; run < runs; run += 1) {
         const sidebar = await post(`${url}/dsh-sessions/search`, { query: query.query, limit: SIDEBAR_ROWS })
         const menu = await post(`${url}/dsh-sessions/candidates`, { citingSessionId: citing, query: query.query })
-        sidebarMs.push(sidebar.ms)
-        menuMs.push(menu.ms)
         asks.sidebar.set(query.query, [...(asks.sidebar.get(query.query) ?? []), sidebar.ms])
         asks.menu.set(query.query, [...(asks.menu.get(query.query) ?? []), menu.ms])
         if (run === 0) routes.set(query.query, {
@@ -178,7 +174,7 @@ async function measureCorpus(context: BenchContext, corpus: CorpusName, sessions
       sessions,
       surfaces: { sidebar: figuresOf(rank => rank.sidebar), '@ menu': figuresOf(rank => rank.menu), search_sessions: figuresOf(rank => rank.tool) },
       ranks,
-      latency: { sidebar: percentiles(sidebarMs), menu: percentiles(menuMs) },
+      latency: { sidebar: percentiles([...asks.sidebar.values()].flat()), menu: percentiles([...asks.menu.values()].flat()) },
       slowest: { sidebar: slowestOf(asks.sidebar), menu: slowestOf(asks.menu) },
       readyMs,
       textBytes,
