@@ -82,9 +82,17 @@ function composerPort(ctx: ClientContext): ComposerPort {
   }
 }
 
-/** Focuses the composer with the caret at `offset`, after the input machine's render. */
-function focusComposer(offset: number): void {
+/** Focuses the composer with the caret at `offset`, after the input machine's render; unless the person typed before that frame, whose caret then stays where their keys left it (moving it would put their later keys before their earlier ones). */
+export function focusComposer(offset: number): void {
+  const typedIn = composerTextArea()
+  let typed = false
+  const onInput = (): void => {
+    typed = true
+  }
+  typedIn?.addEventListener('input', onInput, { once: true })
   requestAnimationFrame(() => {
+    typedIn?.removeEventListener('input', onInput)
+    if (typed) return
     const textarea = composerTextArea()
     textarea?.focus()
     textarea?.setSelectionRange(offset, offset)
