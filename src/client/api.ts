@@ -40,6 +40,8 @@ export interface SessionsApi {
   messages(sessionId: string, source: string, signal: AbortSignal): Promise<RouteResponse<'messages'>>
   /** What the sources of sent references gained since their snapshots. */
   since(sources: readonly SentReference[], signal: AbortSignal): Promise<RouteResponse<'since'>>
+  /** The messages of a session that hold a query, in order after message number `after`, a page at a time. */
+  find(sessionId: string, query: string, after: number, signal: AbortSignal): Promise<RouteResponse<'find'>>
 }
 
 /** Calls a route; a refusal throws a {@link RouteError}. */
@@ -70,5 +72,6 @@ export function createSessionsApi(fetcher: typeof fetch): SessionsApi {
     messageReference: (sessionId, message, signal) => post(fetcher, 'message-reference', { sourceId: sessionId, ...message }, signal),
     messages: (sessionId, source, signal) => post(fetcher, 'messages', { citingSessionId: sessionId, sourceId: source }, signal),
     since: (sources, signal) => post(fetcher, 'since', { sources }, signal),
+    find: (sessionId, query, after, signal) => post(fetcher, 'find', { sessionId, query, after }, signal),
   }
 }

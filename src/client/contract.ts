@@ -9,7 +9,7 @@ import type {} from '@deepseek-ai/dsh-client-ui-layout/client'
 import type { SettingsPluginItemOwnerProps } from '@deepseek-ai/dsh-client-ui-settings-plugins/client'
 import type { HostObservable, InjectFace, OwnerOf } from '@deepseek-ai/dsh-client-ui-slots'
 import type { Config, ReferenceMode, ReferenceScope } from '../config.ts'
-import type { Outcome, PreflightResponse, SourceMessagesResponse } from '../shared/wire.ts'
+import type { FindResponse, FoundMessage, Outcome, PreflightResponse, SourceMessagesResponse } from '../shared/wire.ts'
 import type { SessionsKey } from './locales.ts'
 
 /** rc.8's ui-conversation does not export its input-zone types, so they are read through the slot map. */
@@ -136,6 +136,23 @@ export interface HeaderCopyActionsInjected {
 
 /** Props of the header copy buttons: the session the header belongs to (framework session kit), and the face. */
 export type HeaderCopyActionsProps = HeaderCopyActionsInjected & LocaleSeat & {
+  readonly sessionId: string
+}
+
+/** The find bar's header entry: what its `inject` returns. */
+export interface SessionFindInjected {
+  /** A page of a session's matches of a query, in order after message number `after`. */
+  find(sessionId: string, query: string, after: number, signal: AbortSignal): Promise<FindResponse>
+  /** Opens the session at a match, and highlights the match's words in its row. */
+  show(sessionId: string, match: FoundMessage): void
+  /** Removes the highlight. */
+  clear(): void
+  /** Calls `open` each time the person presses the shortcut; returns what stops it. */
+  onShortcut(open: () => void): () => void
+}
+
+/** Props of the find bar's header entry: the session the header belongs to, and the face. */
+export type SessionFindProps = SessionFindInjected & LocaleSeat & {
   readonly sessionId: string
 }
 

@@ -8,6 +8,7 @@ import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import { createSessionsApi } from './api.ts'
 import { type MarkedText, withMissing } from './core/snippet.ts'
 import { copyFeature } from './copy/register.ts'
+import { findFeature } from './find/register.ts'
 import { en, NS, zh } from './locales.ts'
 import { MatchHighlights } from './official/match-highlights.ts'
 import { mentionsFeature } from './mention/register.ts'
@@ -43,5 +44,6 @@ export function apply(ctx: ClientContext): void {
   ctx.plugin(settingsCardFeature)
   ctx.plugin(quotesFeature, { t })
   ctx.plugin(copyFeature, { api, t, excerpt })
+  ctx.plugin(findFeature, { api })
   ctx.plugin(sessionToolsFeature)
 }

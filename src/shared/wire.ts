@@ -23,6 +23,8 @@ export interface RouteCalls {
   messages: { request: { readonly citingSessionId: string; readonly sourceId: string }; response: SourceMessagesResponse }
   /** What each of at most 32 sent references' sources gained since its snapshot. */
   since: { request: { readonly sources: readonly SentReference[] }; response: SinceResponse }
+  /** The messages of `sessionId` that hold a query (at most 256 characters), in order after message number `after` (default 0: from the start), a page at a time; 404 for a session the host does not list. */
+  find: { request: { readonly sessionId: string; readonly query: string; readonly after?: number }; response: FindResponse }
 }
 
 export type Route = keyof RouteCalls
@@ -226,4 +228,22 @@ export interface SourceSince {
 
 export interface SinceResponse {
   readonly sources: readonly SourceSince[]
+}
+
+/** One message that holds the query. */
+export interface FoundMessage {
+  /** Its number among the session's messages, from 1. */
+  readonly number: number
+  /** Its log event, where known: where the conversation opens to show it. */
+  readonly seq?: number
+  readonly role?: 'user' | 'assistant'
+  readonly snippet: Snippet
+}
+
+export interface FindResponse {
+  /** The first matches after the message asked, in order, at most 50. */
+  readonly matches: readonly FoundMessage[]
+  /** The matches counted after the message asked, these included: all of them when `complete`, else at least this many. */
+  readonly total: number
+  readonly complete: boolean
 }

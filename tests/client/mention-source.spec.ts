@@ -31,6 +31,7 @@ function setup(overrides: Partial<SessionsApi> = {}, files = vi.fn(() => Promise
     messageReference: vi.fn(),
     messages: vi.fn(),
     since: vi.fn(),
+    find: vi.fn(),
     ...overrides,
   }
   // The draft being sent holds the one chip the test serializes.

@@ -7,7 +7,7 @@ import { createRoot, type Root } from 'react-dom/client'
 import type { ReadNode } from '../core/snapshot-sources.ts'
 import type { SessionsLookup } from '../locales.ts'
 import { type ChatView, followChatRows } from '../official/chat-rows.ts'
-import { chatRows, markedWithin, messageActionBar } from '../official/markup.ts'
+import { chatRowsByKey, markedWithin, messageActionBar } from '../official/markup.ts'
 import { mountAtEnd } from '../official/page-writes.ts'
 import type { CopyActions } from './actions.ts'
 import { MessageReferenceAction } from './MessageReferenceAction.tsx'
@@ -41,8 +41,10 @@ export function decorateUserMessages(deps: UserMessageActionsDeps): () => void {
       roots.delete(container)
     }
     if (sessionId === undefined || nodes === undefined) return
+    // One pass over the page, not one per message: a long session draws thousands of rows.
+    const rows = chatRowsByKey()
     for (const [key, seq] of userSeqs(nodes)) {
-      for (const row of chatRows(key)) {
+      for (const row of rows.get(key) ?? []) {
         const bar = messageActionBar(row)
         if (bar === undefined) continue
         const mounted = markedWithin(bar, MOUNT_ATTR)

@@ -1,6 +1,6 @@
 /**
  * Opens a session at one message: the session is opened as the sidebar opens it, older history is
- * loaded page by page until the message's row is there, and once the view has settled (it jumps to the
+ * loaded page by page until the message's row is there (while pages keep coming), and once the view has settled (it jumps to the
  * end when a session opens) the row is scrolled to the middle of the view and marked briefly.
  * @module @wishp3/dsh-sessions/client/navigation/open-at-message
  */
@@ -11,7 +11,7 @@ import { shownChatRow } from '../official/markup.ts'
 import { flashRows } from '../official/page-writes.ts'
 import styles from './MessageMark.module.css'
 
-/** Longest the whole search for the row may take. */
+/** Longest the search for the row may go without loading a page of older history (rc.8 draws every loaded row, so a page takes longer the more are drawn). */
 const GIVE_UP_MS = 30_000
 
 /** Milliseconds after the row appears during which it is brought back into view if the view moves it out, unless the user scrolls, types or clicks first. */
@@ -30,11 +30,20 @@ function inView(element: HTMLElement): boolean {
   return box.bottom > 0 && box.top < window.innerHeight && box.height > 0
 }
 
-/** Opens a session at a message. `alsoMark`: more messages to mark when their rows are loaded (the rest of a part reference). Returns when the row has been shown, or the search given up. */
-export async function openAtMessage(sessions: ClientContext['sessions'], sessionId: string, seq: number, alsoMark: readonly number[] = []): Promise<void> {
+/** What else opening at a message does. */
+export interface OpenOptions {
+  /** More messages to mark when their rows are loaded (the rest of a part reference). */
+  readonly alsoMark?: readonly number[]
+  /** Called with the message's row once it is first shown. */
+  readonly shown?: (row: HTMLElement) => void
+}
+
+/** Opens a session at a message. Returns when the row has been shown, or the search given up. */
+export async function openAtMessage(sessions: ClientContext['sessions'], sessionId: string, seq: number, options: OpenOptions = {}): Promise<void> {
+  const { alsoMark = [], shown } = options
   const id = SessionId(sessionId)
   sessions.open(id)
-  const deadline = Date.now() + GIVE_UP_MS
+  let deadline = Date.now() + GIVE_UP_MS
   // The session counts as left once it has become current and another one has since.
   let arrived = false
   const stillOpen = () => {
@@ -66,7 +75,9 @@ export async function openAtMessage(sessions: ClientContext['sessions'], session
         continue
       }
       if (found.kind === 'older') {
+        const before = snapshot.chat.nodes.values().length
         await session.loadOlder().catch(() => tick(250))
+        if ((session.getSnapshot()?.chat.nodes.values().length ?? 0) > before) deadline = Date.now() + GIVE_UP_MS
         continue
       }
       const element = shownChatRow(found.key)
@@ -83,6 +94,7 @@ export async function openAtMessage(sessions: ClientContext['sessions'], session
           if (row.kind === 'row') keys.add(row.key)
         }
         flashRows([...keys].map(key => (key === found.key ? element : shownChatRow(key))), styles.mark!, MARK_MS)
+        shown?.(element)
       }
       shownAt ??= Date.now()
       await tick(100)

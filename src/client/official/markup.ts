@@ -40,6 +40,18 @@ export function chatRows(key: string): HTMLElement[] {
   return [...document.querySelectorAll<HTMLElement>(rowSelector(key))]
 }
 
+/** Every chat row's elements by key, read in one pass over the page (for work over many rows at once). */
+export function chatRowsByKey(): Map<string, HTMLElement[]> {
+  const rows = new Map<string, HTMLElement[]>()
+  for (const element of document.querySelectorAll<HTMLElement>(`[${CHAT_ROW}]`)) {
+    const key = element.getAttribute(CHAT_ROW)!
+    const known = rows.get(key)
+    if (known === undefined) rows.set(key, [element])
+    else known.push(element)
+  }
+  return rows
+}
+
 export function shownChatRow(key: string): HTMLElement | undefined {
   return chatRows(key).find(element => element.getClientRects().length > 0)
 }

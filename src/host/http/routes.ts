@@ -1,6 +1,6 @@
 /**
  * The `/dsh-sessions` HTTP routes, behind the `/api` trust fence. Bodies are JSON objects of at most
- * {@link MAX_BODY_BYTES}; every refusal answers `{ error.
+ * {@link MAX_BODY_BYTES}; every refusal answers `{ error: { code, message } }` with the code's HTTP status.
  * @module @wishp3/dsh-sessions/host/http/routes
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -10,6 +10,8 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { listCandidates, mentionOf } from '../references/candidates.ts'
 import type { ContentSearch } from '../search/content-search.ts'
 import { MAX_SIDEBAR_RESULTS, searchSidebar } from '../search/sidebar-search.ts'
+import { MAX_FIND_MATCHES } from '../search/session-find.ts'
+import { MAX_QUERY_LENGTH, queryTerms } from '../search/terms.ts'
 import type { Route, RouteRequest, RouteResponse, SentReference } from '../../shared/wire.ts'
 import { DshSessionsError, type DshSessionsErrorCode } from '../errors.ts'
 import type { OutcomeLog } from '../references/outcome-log.ts'
@@ -216,6 +218,14 @@ const parse: { readonly [K in Route]: (body: Record<string, unknown>) => RouteRe
     if (!valid) throw new DshSessionsError(`"sources" must be a list of at most ${MAX_SINCE} { sessionId, capturedThroughSeq }`, 'bad-request')
     return { sources: (value as SentReference[]).map(({ sessionId, capturedThroughSeq }) => ({ sessionId, capturedThroughSeq })) }
   },
+  find(body) {
+    const sessionId = requiredString(body, 'sessionId')
+    const query = body.query
+    if (typeof query !== 'string' || query.length > MAX_QUERY_LENGTH) throw new DshSessionsError(`"query" must be a string of at most ${MAX_QUERY_LENGTH} characters`, 'bad-request')
+    const after = optionalNumber(body, 'after')
+    if (after !== undefined && (!Number.isSafeInteger(after) || after < 0)) throw new DshSessionsError('"after" must be a whole number ≥ 0', 'bad-request')
+    return { sessionId, query, ...(after === undefined ? {} : { after }) }
+  },
 }
 
 async function candidates(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -307,6 +317,26 @@ async function since(deps: RouteDependencies, req: IncomingMessage, res: ServerR
   answer(res, 'since', { sources: await deps.messages.since(sources) })
 }
 
+/** The matches of a query inside one session the host lists (or has open), for the find bar; any other answers as missing, before any of its text is read. */
+async function find(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { sessionId, query, after = 0 } = parse.find(await readJson(req))
+  const live = ctx.sessions.get(SessionId(sessionId)) !== undefined
+  if (!live) await deps.catalog.ready()
+  if (!live && deps.catalog.get(sessionId) === undefined) throw new DshSessionsError(`session "${sessionId}" not found`, 'not-found')
+  const terms = queryTerms(query)
+  const found = terms.length === 0 ? { matches: [], total: 0, complete: true } : await deps.content.findInSession(sessionId, terms, after, MAX_FIND_MATCHES)
+  if (found === undefined) throw new DshSessionsError(`session "${sessionId}" not found`, 'not-found')
+  answer(res, 'find', {
+    matches: found.matches.map(({ message, snippet, origin }) => ({
+      number: message,
+      ...(origin === undefined ? {} : { seq: origin.seq, role: origin.role }),
+      snippet: { text: snippet.text, marks: snippet.marks },
+    })),
+    total: found.total,
+    complete: found.complete,
+  })
+}
+
 async function settings(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method === 'GET') {
     send(res, 200, deps.settings.current())
@@ -329,6 +359,7 @@ export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
     [`${ROUTE_PREFIX}/mention`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => mention(deps, req, res) },
     [`${ROUTE_PREFIX}/messages`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => messages(ctx, deps, req, res) },
     [`${ROUTE_PREFIX}/since`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => since(deps, req, res) },
+    [`${ROUTE_PREFIX}/find`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => find(ctx, deps, req, res) },
     [`${ROUTE_PREFIX}/content-index`]: { methods: { GET: 'trusted-host' }, handle: (_req, res) => Promise.resolve(send(res, 200, { ...deps.content.status(), catalog: deps.catalog.catalogStatus() })) },
     [`${ROUTE_PREFIX}/settings`]: { methods: { GET: 'trusted-host', POST: 'loopback' }, handle: (req, res) => settings(deps, req, res) },
   }

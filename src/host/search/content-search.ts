@@ -12,6 +12,7 @@ import { type MessageRole, roledConversationOf } from '../official/conversation.
 import { type ConversationPage, pageOf } from './conversation-page.ts'
 import { MAX_READ_TEXT } from './conversation-reader.ts'
 import { scanMessages, type SessionMatches } from './message-search.ts'
+import { findInConversation, type SessionFind } from './session-find.ts'
 import type { QueryTerm } from './terms.ts'
 import type { SearchWorker } from './worker-client.ts'
 import { SCOPES_HELD } from './held-scopes.ts'
@@ -260,6 +261,24 @@ export class ContentSearch {
       return (await worker.call('searchSession', { session: id, terms, limit, ...(path === undefined || revision === undefined ? {} : { path, revision }) })) ?? undefined
     } catch (error) {
       if (!this.upkeep.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: searching %s failed: %s', id, error)
+      return undefined
+    }
+  }
+
+  /** The messages of one session that hold a query, in order after message `after`, as {@link searchSession} reads them. Returns the page; `undefined` when the session's text cannot be read. */
+  async findInSession(id: string, terms: readonly QueryTerm[], after: number, limit: number): Promise<SessionFind | undefined> {
+    const worker = this.upkeep.worker
+    const indexed = worker?.alive === true && !this.upkeep.rebuilding && this.upkeep.holds(id)
+    const live = liveSession(this.ctx, id)
+    if (!indexed && live !== undefined) return findInConversation(roledConversationOf(live.events, MAX_READ_TEXT), terms, after, limit)
+    const session = this.catalog.get(id)
+    if (session === undefined || worker?.alive !== true) return undefined
+    const path = this.logs.path(session)
+    const revision = path === undefined ? undefined : await this.logs.revision(session)
+    try {
+      return (await worker.call('findInSession', { session: id, terms, after, limit, ...(path === undefined || revision === undefined ? {} : { path, revision }) })) ?? undefined
+    } catch (error) {
+      if (!this.upkeep.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: finding in %s failed: %s', id, error)
       return undefined
     }
   }

@@ -1,12 +1,13 @@
 /**
  * Pages of cold sessions' conversations, and the messages of one that match a query, read from their
- * log files in the search worker for the `read_session` tool.
+ * log files in the search worker for the `read_session` tool and the find bar.
  * @module @wishp3/dsh-sessions/host/search/conversation-reader
  */
 import type { RoledConversation } from '../official/conversation.ts'
 import { type ConversationPage, pageOf } from './conversation-page.ts'
 import { readLogFile } from '../official/log-file.ts'
 import { scanMessages, type SessionMatches } from './message-search.ts'
+import { findInConversation, type SessionFind } from './session-find.ts'
 import type { QueryTerm } from './terms.ts'
 
 /** Most characters of one session's conversation the tool can read. */
@@ -29,6 +30,12 @@ export class ConversationReader {
   async matches(path: string, revision: string, terms: readonly QueryTerm[], limit: number): Promise<SessionMatches | null> {
     const conversation = await this.read(path, revision)
     return conversation === undefined ? null : scanMessages(conversation, terms, limit)
+  }
+
+  /** The messages of a session's conversation that hold a query, in order after message `after` (see `session-find.ts`). Returns the page; `null` when the log is gone. */
+  async find(path: string, revision: string, terms: readonly QueryTerm[], after: number, limit: number): Promise<SessionFind | null> {
+    const conversation = await this.read(path, revision)
+    return conversation === undefined ? null : findInConversation(conversation, terms, after, limit)
   }
 
   /** A session's conversation, read once while its log is unchanged. */

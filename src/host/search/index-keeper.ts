@@ -14,6 +14,7 @@ import { loadSqlite, type SqliteModule } from './sqlite-capability.ts'
 import type { ContentHit } from './index-search.ts'
 import { type ContentEntry, type SqliteIndexOptions, SqliteIndex } from './sqlite-index.ts'
 import type { SessionMatches } from './message-search.ts'
+import type { SessionFind } from './session-find.ts'
 import type { QueryTerm } from './terms.ts'
 import { type HeldScope, HeldScopes } from './held-scopes.ts'
 import { type ContentAppend, type HeldScopeQuery, type IndexEngine, type LogRead, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD, type SearchScope, type SessionFacts, type WorkerCalls } from './worker-protocol.ts'
@@ -192,6 +193,13 @@ export class IndexKeeper {
     const disk = this.disk
     if (disk === undefined) return undefined
     return this.guarded(() => disk.searchSession(session, terms, limit))
+  }
+
+  /** The messages of one session that hold a query, in order; see {@link SqliteIndex.findInSession}. Returns the page; `undefined` when the index does not hold the session, or there is no index. */
+  findInSession(session: string, terms: readonly QueryTerm[], after: number, limit: number): SessionFind | undefined {
+    const disk = this.disk
+    if (disk === undefined) return undefined
+    return this.guarded(() => disk.findInSession(session, terms, after, limit))
   }
 
   /** Sessions whose text has every term within a held scope, but those the query leaves out; when the scope holds fewer sessions than the file, only its sessions' rows are read (through its table of session numbers). */

@@ -14,6 +14,8 @@ import { type ExpectedFile, indexFileProblem } from './index-health.ts'
 import { type AdmittedRows, type ContentHit, IndexSearch, RANKED_ROWS } from './index-search.ts'
 import { PARTIAL_ROWS } from './partial-matches.ts'
 import { searchMessages, type SessionMatches } from './message-search.ts'
+import { findInIndex, type SessionFind } from './session-find.ts'
+import { formsOf } from './form-expansion.ts'
 import { expansionsOf, prefixEnd } from './prefix-expansion.ts'
 import type { MessageRole } from '../official/conversation.ts'
 import type { SqliteModule } from './sqlite-capability.ts'
@@ -112,7 +114,7 @@ export class SqliteIndex {
       split: this.statements.split,
       unplaced: nos => new Set((this.statements.unplaced.all(JSON.stringify(nos)) as { no: number }[]).map(({ no }) => no)),
       vocabulary: (prefix, limit) => this.termsStarting(prefix, limit),
-      forms: (stem, limit) => (this.statement('SELECT word FROM forms WHERE stem = ? ORDER BY word LIMIT ?').all(stem, limit) as { word: string }[]).map(({ word }) => word),
+      forms: (stem, limit) => this.formsOf(stem, limit),
       meanSize: () => this.meanSize(),
       sizes: () => sizes.current(),
     }, { rankedRows: options.rankedRows ?? RANKED_ROWS, partialRows: options.partialRows ?? PARTIAL_ROWS })
@@ -348,6 +350,23 @@ export class SqliteIndex {
         ...(firstUserMessage === undefined ? {} : { firstUserMessage }),
         ...(newest === null || newest === undefined || newest[0] < 0 ? {} : { newest: { seq: newest[0], time: newest[1] } }),
       }
+    })
+  }
+
+  /** The index's words that have a stem, at most `limit` of them (see `word-forms.ts`). */
+  private formsOf(stem: string, limit: number): readonly string[] {
+    return (this.statement('SELECT word FROM forms WHERE stem = ? ORDER BY word LIMIT ?').all(stem, limit) as { word: string }[]).map(({ word }) => word)
+  }
+
+  /** The messages of one session that hold every word group of a query, in order, after message `after` (see `session-find.ts`). Returns the page; `undefined` when the index does not hold the session. */
+  findInSession(id: string, terms: readonly QueryTerm[], after: number, limit: number): SessionFind | undefined {
+    const no = (this.statements.session.get(id) as { no: number } | undefined)?.no
+    if (no === undefined) return undefined
+    if (terms.length === 0) return { matches: [], total: 0, complete: true }
+    return this.guarded(() => {
+      const placed = (this.statements.placed.get(no) as { placed: number } | undefined)?.placed !== 0
+      const expansions = new Map([...expansionsOf(terms, (prefix, most) => this.termsStarting(prefix, most)), ...formsOf(terms, (stem, most) => this.formsOf(stem, most))])
+      return findInIndex({ statement: sql => this.statement(sql) }, no, placed, terms, expansions, after, limit)
     })
   }
 

@@ -9,6 +9,7 @@ import type { ContentHit } from './index-search.ts'
 import type { ConversationText } from '../official/conversation.ts'
 import type { ConversationPage } from './conversation-page.ts'
 import type { SessionMatches } from './message-search.ts'
+import type { SessionFind } from './session-find.ts'
 import type { QueryTerm } from './terms.ts'
 
 /** What the index keeps of a session that the host half mirrors: enough to tell a changed log and to name the session. */
@@ -120,6 +121,8 @@ export interface WorkerCalls {
   /** What the index knows of one session, or `null` when it does not hold it. */
   facts: { args: { session: string }; result: SessionFacts | null }
   searchSession: { args: { session: string; terms: readonly QueryTerm[]; limit: number; path?: string; revision?: string }; result: SessionMatches | null }
+  /** The messages of one session that hold a query, in order after message `after`, from the index, else from its log when `path` is given; `null` when neither holds it. */
+  findInSession: { args: { session: string; terms: readonly QueryTerm[]; after: number; limit: number; path?: string; revision?: string }; result: SessionFind | null }
   /** Looks at the file's health and the disk's free space against the floor; fails with the damage message when the file was found damaged. */
   check: { args: { freeSpaceMiB: number }; result: { space: DiskSpace; open: boolean; bytes: number } }
   /** Opens the index file (see `index-keeper.ts`), or without one (`null`) an index in memory; engine `none` and `why` where SQLite cannot serve. */

@@ -12,9 +12,10 @@ export const MATCH_HIGHLIGHT = 'dsh-sessions-match'
 /**
  * Each element's text, its text nodes on lines of their own, the highlighted ranges in them between « and ».
  * @param elements - the rows.
+ * @param highlight - the highlight's name in the page's registry.
  * @returns one string per row.
  */
-export function markedTexts(elements: Locator): Promise<string[]> {
+export function markedTexts(elements: Locator, highlight = MATCH_HIGHLIGHT): Promise<string[]> {
   return elements.evaluateAll((rows, name) => {
     const registry = (CSS as unknown as { highlights?: Map<string, Iterable<Range>> }).highlights
     const ranges = [...(registry?.get(name) ?? [])]
@@ -34,7 +35,7 @@ export function markedTexts(elements: Locator): Promise<string[]> {
       }
       return lines.join('\n')
     })
-  }, MATCH_HIGHLIGHT)
+  }, highlight)
 }
 
 /**
@@ -47,5 +48,5 @@ export async function highlightsIn(element: Locator): Promise<number> {
   return element.first().evaluate((root, name) => {
     const registry = (CSS as unknown as { highlights?: Map<string, Iterable<Range>> }).highlights
     return [...(registry?.get(name) ?? [])].filter(range => root.contains(range.startContainer)).length
-  }, MATCH_HIGHLIGHT)
+  }, highlight)
 }

@@ -1,0 +1,105 @@
+/** Find in one session: the messages that hold a query, in order, paged, from the index and from a conversation read whole alike. */
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { loadSqlite } from '../../src/host/search/sqlite-capability.ts'
+import { type ContentEntry, SqliteIndex } from '../../src/host/search/sqlite-index.ts'
+import { findInConversation, MAX_FIND_PIECES } from '../../src/host/search/session-find.ts'
+import { queryTerms } from '../../src/host/search/terms.ts'
+import { afterTest, temporaryFolder } from './cleanup.ts'
+
+const loaded = await loadSqlite()
+if (!loaded.ok) throw new Error(loaded.reason)
+const { sqlite } = loaded
+
+function openIndex(): SqliteIndex {
+  const { index } = SqliteIndex.open(sqlite, join(temporaryFolder('dsh-sessions-find-'), 'content-index.sqlite'))
+  afterTest(() => index.close())
+  return index
+}
+
+const filler = (n: number) => `filler ${n} ${'padding '.repeat(80)}`
+
+/** A session's messages, with log events: message n (from 1) has seq 10·n, and odd ones are the person's. */
+function entryOf(messages: readonly string[]): ContentEntry {
+  return { revision: `r${messages.length}`, title: undefined, messages, origins: messages.map((_, n) => ({ seq: 10 * (n + 1), time: 1_000 + n, role: n % 2 === 0 ? 'user' : 'assistant' })) }
+}
+
+/** Messages planted among filler, by number (from 1). */
+const PLANTED: Readonly<Record<number, string>> = {
+  3: 'The deploy failed at the health check.',
+  12: 'Deploys keep failing since Monday',
+  20: '我们先校验用户的权限，再签名',
+  31: 'connection reset by peer, again',
+  44: 'the connection was reset twice',
+  60: 'a deploy that fails the check',
+  95: '签名校验失败了',
+}
+
+function sessionOf(length: number): string[] {
+  return Array.from({ length }, (_, n) => PLANTED[n + 1] ?? filler(n + 1))
+}
+
+describe('find in session', () => {
+  for (const [kind, length] of [['a long session (its pieces named by places)', 120], ['a short one (its pieces read in order)', 3]] as const) {
+    it(`answers in order, every form of a word and Chinese words in any order, in ${kind}`, () => {
+      const disk = openIndex()
+      const messages = sessionOf(length)
+      disk.set('session-a', entryOf(messages))
+      const numbers = (query: string) => disk.findInSession('session-a', queryTerms(query), 0, 50)!.matches.map(match => match.message)
+      const expected = (wanted: number[]) => wanted.filter(n => n <= length)
+      expect(numbers('deploy failed')).toEqual(expected([3, 12, 60]))
+      expect(numbers('权限校验')).toEqual(expected([20]))
+      expect(numbers('校验签名')).toEqual(expected([20, 95]))
+      expect(numbers('"connection reset"')).toEqual(expected([31]))
+      expect(numbers('connection reset')).toEqual(expected([31, 44]))
+      expect(numbers('quetzal')).toEqual([])
+    })
+  }
+
+  it('gives each match its number, log event, side and an excerpt marking the form found', () => {
+    const disk = openIndex()
+    disk.set('session-a', entryOf(sessionOf(120)))
+    const { matches, total, complete } = disk.findInSession('session-a', queryTerms('failing'), 0, 50)!
+    expect([total, complete]).toEqual([3, true])
+    expect(matches[0]).toMatchObject({ message: 3, origin: { seq: 30, role: 'user' } })
+    const { text, marks } = matches[0]!.snippet
+    expect(marks.map(([start, end]) => text.slice(start, end))).toEqual(['failed'])
+    expect(disk.findInSession('session-nowhere', queryTerms('failing'), 0, 50)).toBeUndefined()
+  })
+
+  it('pages after a message, counting the matches past the page', () => {
+    const disk = openIndex()
+    disk.set('session-a', entryOf(Array.from({ length: 300 }, (_, n) => filler(n + 1))))
+    const first = disk.findInSession('session-a', queryTerms('padding'), 0, 50)!
+    expect(first.matches.map(match => match.message)).toEqual(Array.from({ length: 50 }, (_, n) => n + 1))
+    expect([first.total, first.complete]).toEqual([300, true])
+    const next = disk.findInSession('session-a', queryTerms('padding'), 50, 50)!
+    expect(next.matches[0]!.message).toBe(51)
+    expect(next.total).toBe(250)
+    expect(disk.findInSession('session-a', queryTerms('padding'), 299, 50)!.matches.map(match => match.message)).toEqual([300])
+    expect(disk.findInSession('session-a', queryTerms('padding'), 300, 50)).toMatchObject({ matches: [], total: 0, complete: true })
+  })
+
+  it('reads a bounded number of pieces, and says the count is a lower bound when it stops short', () => {
+    const disk = openIndex()
+    // Each filler message fills most of a piece: far more pieces than one request reads.
+    disk.set('session-big', entryOf(Array.from({ length: 2_000 }, (_, n) => filler(n + 1))))
+    const { matches, total, complete } = disk.findInSession('session-big', queryTerms('padding'), 0, 50)!
+    expect(matches).toHaveLength(50)
+    expect(complete).toBe(false)
+    expect(total).toBeGreaterThanOrEqual(MAX_FIND_PIECES)
+    expect(total).toBeLessThan(2_000)
+    // A rare word past the bound is still found: only the pieces that hold it are read.
+    expect(disk.findInSession('session-big', queryTerms('filler 1999'), 0, 50)).toMatchObject({ total: 1, complete: true })
+  })
+
+  it('finds in a conversation read whole as the index does', () => {
+    const messages = sessionOf(120)
+    const { origins } = entryOf(messages)
+    const numbers = (query: string, after = 0) => findInConversation({ title: undefined, messages, ...(origins === undefined ? {} : { origins }) }, queryTerms(query), after, 50).matches.map(match => match.message)
+    expect(numbers('deploy failed')).toEqual([3, 12, 60])
+    expect(numbers('deploy failed', 3)).toEqual([12, 60])
+    expect(numbers('校验签名')).toEqual([20, 95])
+    expect(numbers('"connection reset"')).toEqual([31])
+  })
+})
