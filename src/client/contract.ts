@@ -139,21 +139,29 @@ export type HeaderCopyActionsProps = HeaderCopyActionsInjected & LocaleSeat & {
   readonly sessionId: string
 }
 
-/** The find bar's header entry: what its `inject` returns. */
-export interface SessionFindInjected {
+/** The find button's header entry: what its `inject` returns. */
+export interface FindButtonInjected {
+  /** Opens the find bar on a session under `anchor`, or closes it. */
+  toggle(sessionId: string, anchor: HTMLElement): void
+}
+
+/** Props of the find button: the session the header belongs to, and the face. */
+export type FindButtonProps = FindButtonInjected & LocaleSeat & {
+  readonly sessionId: string
+}
+
+/** Props of the find bar, drawn by the feature's own outlet. */
+export interface FindBarProps extends LocaleSeat {
+  readonly sessionId: string
+  /** Where the bar stands, in the viewport. */
+  readonly place: { readonly top: number; readonly right: number }
+  /** Changes each time the bar is asked to take the focus again. */
+  readonly focusCount: number
   /** A page of a session's matches of a query, in order after message number `after`. */
   find(sessionId: string, query: string, after: number, signal: AbortSignal): Promise<FindResponse>
   /** Opens the session at a match, and highlights the match's words in its row. */
   show(sessionId: string, match: FoundMessage): void
-  /** Removes the highlight. */
-  clear(): void
-  /** Calls `open` each time the person presses the shortcut; returns what stops it. */
-  onShortcut(open: () => void): () => void
-}
-
-/** Props of the find bar's header entry: the session the header belongs to, and the face. */
-export type SessionFindProps = SessionFindInjected & LocaleSeat & {
-  readonly sessionId: string
+  close(): void
 }
 
 /** `tool.call.toolview` entries of the session tools: what their `inject` returns. */

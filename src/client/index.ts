@@ -44,6 +44,6 @@ export function apply(ctx: ClientContext): void {
   ctx.plugin(settingsCardFeature)
   ctx.plugin(quotesFeature, { t })
   ctx.plugin(copyFeature, { api, t, excerpt })
-  ctx.plugin(findFeature, { api })
+  ctx.plugin(findFeature, { api, t })
   ctx.plugin(sessionToolsFeature)
 }

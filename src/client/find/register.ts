@@ -1,18 +1,20 @@
 /**
- * The find-in-session feature: the header's find button and bar, the shortcut that opens it
- * (Ctrl+Shift+F, or Cmd+Shift+F; the browser's own Ctrl/Cmd+F is left alone), and each step's
- * opening of the conversation at its message, the match highlighted.
+ * The find-in-session feature: the header's find button, the page's one find bar, the shortcut that
+ * opens it on the session on screen (Ctrl+Shift+F, or Cmd+Shift+F; the browser's own Ctrl/Cmd+F is left
+ * alone), and each step's opening of the conversation at its message, the match highlighted.
  * @module @wishp3/dsh-sessions/client/find/register
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
 import type { SessionsApi } from '../api.ts'
-import type { SessionFindInjected } from '../contract.ts'
-import { NS } from '../locales.ts'
+import type { FindButtonInjected } from '../contract.ts'
+import { NS, type SessionsLookup } from '../locales.ts'
 import { openAtMessage } from '../navigation/open-at-message.ts'
 import { clearFound, highlightFound } from '../official/find-highlight.ts'
+import { shownFindButton } from '../official/markup.ts'
 import { listenOnPage } from '../official/page-writes.ts'
-import { SessionFind } from './SessionFind.tsx'
+import { createFindOutlet } from './find-outlet.tsx'
+import { FindButton } from './FindButton.tsx'
 
 /** Header order: before the copy buttons. */
 const HEADER_ORDER = 35
@@ -20,6 +22,7 @@ const HEADER_ORDER = 35
 /** What the browser entry gives the feature. */
 export interface FindConfig {
   readonly api: SessionsApi
+  readonly t: SessionsLookup
 }
 
 /** The feature, a child plugin of the browser half. */
@@ -34,38 +37,39 @@ function isShortcut(event: KeyboardEvent): boolean {
   return (event.ctrlKey || event.metaKey) && event.shiftKey && !event.altKey && event.code === 'KeyF'
 }
 
-/** The words a match's excerpt marks. */
-function markedWords(text: string, marks: readonly (readonly [number, number])[]): string[] {
-  return marks.map(([start, end]) => text.slice(start, end))
-}
-
-function registerFind(ctx: ClientContext, { api }: FindConfig): void {
-  const openers = new Set<() => void>()
-  ctx.effect(() => listenOnPage('keydown', event => {
-    if (!isShortcut(event) || openers.size === 0) return
-    event.preventDefault()
-    for (const open of openers) open()
-  }), 'dsh-sessions: find shortcut')
-  ctx.effect(() => () => { clearFound(document) }, 'dsh-sessions: find highlight')
-  const face: SessionFindInjected = {
+function registerFind(ctx: ClientContext, { api, t }: FindConfig): void {
+  const outlet = createFindOutlet({
+    t,
     find: (sessionId, query, after, signal) => api.find(sessionId, query, after, signal),
     show: (sessionId, match) => {
       clearFound(document)
       if (match.seq === undefined) return
-      const words = markedWords(match.snippet.text, match.snippet.marks)
+      const words = match.snippet.marks.map(([start, end]) => match.snippet.text.slice(start, end))
       void openAtMessage(ctx.sessions, sessionId, match.seq, { shown: row => { highlightFound(row, words) } })
     },
-    clear: () => { clearFound(document) },
-    onShortcut: open => {
-      openers.add(open)
-      return () => { openers.delete(open) }
-    },
-  }
+    closed: () => { clearFound(document) },
+  })
+  ctx.effect(() => () => {
+    outlet.dispose()
+    clearFound(document)
+  }, 'dsh-sessions: find bar')
+  ctx.effect(() => listenOnPage('keydown', event => {
+    const current = ctx.sessions.list.getSnapshot().current
+    if (!isShortcut(event) || current === undefined) return
+    event.preventDefault()
+    outlet.open(current, shownFindButton() ?? null)
+  }), 'dsh-sessions: find shortcut')
+  // The bar belongs to the session it was opened on: showing another closes it.
+  ctx.effect(() => ctx.sessions.list.subscribe(() => {
+    const open = outlet.current()
+    if (open !== undefined && ctx.sessions.list.getSnapshot().current !== open) outlet.close()
+  }), 'dsh-sessions: find bar follows the session')
+  const face: FindButtonInjected = { toggle: (sessionId, anchor) => { outlet.toggle(sessionId, anchor) } }
   ctx.effect(() => ctx.slots.inject('conversation.session.header.actions', () => ctx.slots.register({
     name: 'conversation.session.header.actions',
     id: 'dsh-sessions-find',
     order: HEADER_ORDER,
     locale: NS,
-    inject: (): SessionFindInjected => face,
-  }, SessionFind)), 'dsh-sessions: find in session')
+    inject: (): FindButtonInjected => face,
+  }, FindButton)), 'dsh-sessions: find in session')
 }

@@ -52,6 +52,11 @@ export function chatRowsByKey(): Map<string, HTMLElement[]> {
   return rows
 }
 
+/** The find button of the session header on screen (the page may keep other views' headers). */
+export function shownFindButton(): HTMLElement | undefined {
+  return [...document.querySelectorAll<HTMLElement>('[data-dsh-sessions-find-open]')].find(element => element.getClientRects().length > 0)
+}
+
 export function shownChatRow(key: string): HTMLElement | undefined {
   return chatRows(key).find(element => element.getClientRects().length > 0)
 }

@@ -42,7 +42,7 @@ export const findInSession: Topic = {
       await untilAsync(async () => ((await (await fetch(`${host.stack.web.url}/dsh-sessions/content-index`)).json()) as { ready: boolean }).ready, 'the content index built')
     })
 
-    const bar = (page: Page) => page.locator('[data-dsh-sessions-find]')
+    const bar = (page: Page) => page.locator('[data-dsh-sessions-find-bar]')
     const count = (page: Page) => bar(page).locator('[data-dsh-sessions-find-count]')
     const row = (page: Page, text: string) => page.locator('[data-chat-anchor-key]:visible').filter({ hasText: text }).first()
     const inView = (page: Page, text: string) => async () => (await row(page, text).count()) > 0 && row(page, text).evaluate(element => {
@@ -63,6 +63,8 @@ export const findInSession: Topic = {
       expect(await row(page, EARLY).count()).toBe(0)
 
       await page.locator('body').press('Control+Shift+F')
+      // One bar, the on-screen header's, though the page keeps other views mounted.
+      await expect.poll(() => bar(page).count()).toBe(1)
       const input = bar(page).getByRole('searchbox')
       await expect.poll(() => input.evaluate(element => element === document.activeElement)).toBe(true)
       await input.fill('cormorant gateway fails')
