@@ -230,20 +230,17 @@ export interface SinceResponse {
   readonly sources: readonly SourceSince[]
 }
 
-/** One message that holds the query. */
+/** One message that holds the query: its number (from 1), its log event and side where known, and an excerpt. */
 export interface FoundMessage {
-  /** Its number among the session's messages, from 1. */
   readonly number: number
-  /** Its log event, where known: where the conversation opens to show it. */
   readonly seq?: number
   readonly role?: 'user' | 'assistant'
   readonly snippet: Snippet
 }
 
+/** At most 50 matches after the message asked, in order; `total` counts those after it in the text read, all of them when `complete`. */
 export interface FindResponse {
-  /** The first matches after the message asked, in order, at most 50. */
   readonly matches: readonly FoundMessage[]
-  /** The matches counted after the message asked, these included: all of them when `complete`, else at least this many. */
   readonly total: number
   readonly complete: boolean
 }

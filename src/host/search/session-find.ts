@@ -18,7 +18,7 @@ import { foldedForMatch, type QueryTerm } from './terms.ts'
 import { stemOf } from './word-forms.ts'
 
 /** Most pieces of text (about 4,096 characters each) one request unpacks. */
-export const MAX_FIND_PIECES = 256
+export const MAX_FIND_PIECES = 128
 
 /** Most matches one request returns with their excerpts. */
 export const MAX_FIND_MATCHES = 50

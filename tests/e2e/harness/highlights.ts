@@ -48,5 +48,5 @@ export async function highlightsIn(element: Locator): Promise<number> {
   return element.first().evaluate((root, name) => {
     const registry = (CSS as unknown as { highlights?: Map<string, Iterable<Range>> }).highlights
     return [...(registry?.get(name) ?? [])].filter(range => root.contains(range.startContainer)).length
-  }, highlight)
+  }, MATCH_HIGHLIGHT)
 }
