@@ -89,7 +89,7 @@ describe('the browser half on the shell\'s own services', () => {
     expect(ids(slots.entries('conversation.input.dock'))).toEqual(expect.arrayContaining(['dsh-sessions-references', 'dsh-sessions-quotes']))
     expect(ids(slots.entries('shell.overlay'))).toEqual(['dsh-sessions-quote-button'])
     expect(ids(slots.entries('settings.plugin.item'))).toEqual(['dsh-sessions'])
-    expect(ids(slots.entries('conversation.session.header.actions'))).toEqual(['dsh-sessions-copy'])
+    expect(ids(slots.entries('conversation.session.header.actions'))).toEqual(['dsh-sessions-find', 'dsh-sessions-copy'])
     for (const name of SEATS) {
       for (const entry of slots.entries(name).filter(entry => String(entry.options.id ?? entry.options.key).startsWith('dsh-sessions'))) expect(entry.locale).toBe(NS)
     }
@@ -119,7 +119,7 @@ describe('the browser half on the shell\'s own services', () => {
     const { ctx, slots } = await bench({ without: ['settingsScope'] })
     await ctx.plugin(client).await()
     expect(slots.entries('settings.plugin.item')).toHaveLength(0)
-    expect(ids(slots.entries('conversation.session.header.actions'))).toEqual(['dsh-sessions-copy'])
+    expect(ids(slots.entries('conversation.session.header.actions'))).toEqual(['dsh-sessions-find', 'dsh-sessions-copy'])
     expect(ids(slots.entries('shell.overlay'))).toEqual(['dsh-sessions-quote-button'])
     ctx.provide('settingsScope', { bind: () => ({ getSnapshot: () => ({ status: 'loading' }), subscribe: () => () => {}, set: vi.fn(), unset: vi.fn() }) })
     await new Promise(resolve => setImmediate(resolve))
