@@ -235,3 +235,70 @@ export function relevanceOf(ranks: readonly number[]): RelevanceFigures {
     mrr: ranks.reduce((sum, rank) => sum + (rank > 0 ? 1 / rank : 0), 0) / ranks.length,
   }
 }
+
+/** One draft a person might start in a new session: `meant`, the planted conversation it continues (written without copying its sentences); `null` for a draft about nothing in the store. */
+export interface RelatedDraft {
+  readonly language: 'en' | 'zh' | 'mixed'
+  readonly draft: string
+  readonly meant: string | null
+}
+
+const d = (language: RelatedDraft['language'], draft: string, meant: string | null): RelatedDraft => ({ language, draft, meant })
+
+/** The drafts of the related-sessions bench: 42 that continue a planted conversation, 12 about nothing in the store. Written once, like the labelled queries. */
+export const RELATED_DRAFTS: readonly RelatedDraft[] = [
+  d('en', 'Stripe is sending the invoice webhook twice again. Where do we dedupe the events before the background job runs?', 'stripe-webhook'),
+  d('en', 'I want to move the webhook processing for Stripe to a queue and keep the endpoint fast', 'stripe-webhook'),
+  d('mixed', 'Stripe webhook 的幂等表要不要加过期清理？event_id 越来越多了', 'stripe-webhook'),
+  d('en', 'Staging rollout is stuck again, pods never become ready after the migration step', 'deploy-failed'),
+  d('en', 'Should the database migrations run in an init container so the readiness checks stop failing?', 'deploy-failed'),
+  d('mixed', 'staging 的 readiness probe 又失败了，initialDelaySeconds 还要再调大吗', 'deploy-failed'),
+  d('en', 'The orders table is bloated again, autovacuum cannot keep up with the updates', 'postgres-autovacuum'),
+  d('en', 'Let us schedule pg_repack for the orders table and add an alert on dead tuples', 'postgres-autovacuum'),
+  d('mixed', 'Postgres 的 autovacuum 参数上次改过了，orders 表现在又膨胀，要不要再调 scale factor', 'postgres-autovacuum'),
+  d('en', 'After making the session cookie host-only, some users on the blog subdomain still appear logged in', 'cookie-leak'),
+  d('en', 'Add SameSite and Secure to every cookie we set, like we did for the session cookie domain fix', 'cookie-leak'),
+  d('mixed', '子域名共享 session cookie 的问题修完了吗？SameSite 要设成 Strict 还是 Lax', 'cookie-leak'),
+  d('en', 'The Node worker is leaking memory again, maybe more EventEmitter listeners piling up on the socket', 'node-memory'),
+  d('en', 'Write a test that fails when a request leaves a listener behind on the shared emitter', 'node-memory'),
+  d('mixed', 'Node worker 的内存又在涨，像上次 EventEmitter listener 泄漏那样，帮我看看 heap snapshot', 'node-memory'),
+  d('en', 'The Redis rate limiter lets bursts through at the window edge, can the Lua script use a sliding window instead?', 'rate-limit'),
+  d('en', 'Expose the remaining quota per API key in a header next to Retry-After', 'rate-limit'),
+  d('mixed', 'API key 限流要改成每分钟 200 次，Redis 里的 sorted set 要不要改', 'rate-limit'),
+  d('en', 'Another date test fails on CI but not locally, probably the timezone again', 'timezone-test'),
+  d('en', 'Make every test run with TZ=UTC so date formatting stops depending on the machine', 'timezone-test'),
+  d('en', 'Docker image builds got slow again after someone moved the COPY before npm ci', 'docker-cache'),
+  d('en', 'Use a BuildKit cache mount for npm in the Dockerfile so layer cache misses cost less', 'docker-cache'),
+  d('zh', '回调的签名校验要支持密钥轮换，旧密钥和新密钥同时有效一段时间', 'signature'),
+  d('zh', '签名时间戳的有效期改成三分钟，重放攻击的检查也要加日志', 'signature'),
+  d('mixed', 'HMAC 签名校验现在放在中间件里，原始请求体怎么保留下来', 'signature'),
+  d('zh', '导出接口的权限判断要补上审计日志，看看谁导出了客户数据', 'permission'),
+  d('zh', '除了导出，管理后台其他接口是不是也只检查了登录状态，没有按角色判断权限', 'permission'),
+  d('zh', '灰度比例想从百分之五调到百分之二十，错误率监控的阈值要不要改', 'gray-release'),
+  d('zh', '灰度发布的自动回滚能不能也看延迟，不只是错误率', 'gray-release'),
+  d('zh', '数据库连接池调到三十以后，高峰期还是有获取连接超时', 'db-timeout'),
+  d('zh', '慢查询的索引加完了，连接超时的问题要再观察一下连接池的指标', 'db-timeout'),
+  d('zh', '布隆过滤器的误判率怎么设置，商品编号大概有一千万个', 'cache-penetration'),
+  d('zh', '空值缓存的过期时间设多久合适，不存在的编号请求又变多了', 'cache-penetration'),
+  d('zh', '日志轮转配好了，但是应用还在往旧文件里写，磁盘又快满了', 'log-rotation'),
+  d('mixed', 'logrotate 的 copytruncate 会不会丢日志？压缩保留十四天够不够', 'log-rotation'),
+  d('mixed', 'nginx 上传大文件还是偶尔 504，proxy_read_timeout 已经调过了', 'nginx-timeout'),
+  d('zh', '上传接口单独配置的 location 里还要改哪些缓冲区参数', 'nginx-timeout'),
+  d('mixed', 'Java 服务在 k8s 里又被 OOMKilled 了，MaxRAMPercentage 是不是设得太高', 'k8s-oom'),
+  d('zh', '容器内存限制调到三个G以后，元空间和直接内存要不要单独限制', 'k8s-oom'),
+  d('mixed', '共享分支又有人 rebase 了，提交历史里出现重复的 commit，怎么用 reflog 恢复', 'git-rebase'),
+  d('mixed', 'React 长列表输入的时候还是卡，useMemo 和 useCallback 都加了，要不要上虚拟滚动', 'react-render'),
+  d('zh', '列表组件每次输入都重新渲染，memo 好像又失效了', 'react-render'),
+  d('en', 'Can you write a haiku about autumn leaves falling on a quiet lake?', null),
+  d('en', 'Plan a three day trip to Lisbon with a budget for food and museums', null),
+  d('en', 'Explain how photosynthesis converts light into chemical energy for a ten year old', null),
+  d('en', 'Draft a polite email declining the invitation to speak at the conference in March', null),
+  d('en', 'What are good exercises for lower back pain when sitting all day at a desk?', null),
+  d('en', 'Translate this recipe for banana bread into metric units and halve the sugar', null),
+  d('zh', '帮我写一首关于春天和樱花的短诗，语气轻松一点', null),
+  d('zh', '周末想去爬山，附近有什么适合新手的路线推荐', null),
+  d('zh', '给我讲讲宋朝的科举制度和现在的高考有什么不同', null),
+  d('zh', '家里的绿萝叶子发黄了，应该多久浇一次水', null),
+  d('mixed', '帮我把这段 birthday party 邀请写得更正式一点，要中英双语', null),
+  d('mixed', '推荐几本适合初学者的 piano 练习曲，最好是古典风格', null),
+]

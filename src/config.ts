@@ -26,6 +26,8 @@ export const Config: z<Partial<Config>, Config> = z.object({
     .description('Let the agent search and read the sessions it may reference (search_sessions, read_session).'),
   referenceMode: z.union(REFERENCE_MODES).default(DEFAULTS.referenceMode)
     .description('What a new session chip gives the model: its snapshot, or a pointer the agent reads on demand with read_session (needs agentTools).'),
+  suggestRelated: z.boolean().default(DEFAULTS.suggestRelated)
+    .description('Offer, by the composer, up to three past sessions in scope that the draft is about; nothing is sent unless clicked.'),
   indexFreeSpaceMiB: z.natural().default(DEFAULTS.indexFreeSpaceMiB)
     .description('Free disk space, in MiB, the content index leaves on its disk: below it, indexing pauses. 0: the larger of 1 GiB and 5 % of the disk.'),
 })

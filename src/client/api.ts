@@ -42,6 +42,8 @@ export interface SessionsApi {
   since(sources: readonly SentReference[], signal: AbortSignal): Promise<RouteResponse<'since'>>
   /** The messages of a session that hold a query, in order after message number `after`, a page at a time. */
   find(sessionId: string, query: string, after: number, signal: AbortSignal): Promise<RouteResponse<'find'>>
+  /** The sessions a draft of `sessionId` is about, none of `except`. */
+  related(sessionId: string, text: string, except: readonly string[], signal: AbortSignal): Promise<RouteResponse<'related'>>
 }
 
 /** Calls a route; a refusal throws a {@link RouteError}. */
@@ -73,5 +75,6 @@ export function createSessionsApi(fetcher: typeof fetch): SessionsApi {
     messages: (sessionId, source, signal) => post(fetcher, 'messages', { citingSessionId: sessionId, sourceId: source }, signal),
     since: (sources, signal) => post(fetcher, 'since', { sources }, signal),
     find: (sessionId, query, after, signal) => post(fetcher, 'find', { sessionId, query, after }, signal),
+    related: (sessionId, text, except, signal) => post(fetcher, 'related', { citingSessionId: sessionId, text, except }, signal),
   }
 }

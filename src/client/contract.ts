@@ -9,7 +9,7 @@ import type {} from '@deepseek-ai/dsh-client-ui-layout/client'
 import type { SettingsPluginItemOwnerProps } from '@deepseek-ai/dsh-client-ui-settings-plugins/client'
 import type { HostObservable, InjectFace, OwnerOf } from '@deepseek-ai/dsh-client-ui-slots'
 import type { Config, ReferenceMode, ReferenceScope } from '../config.ts'
-import type { FindResponse, FoundMessage, Outcome, PreflightResponse, SourceMessagesResponse } from '../shared/wire.ts'
+import type { FindResponse, FoundMessage, Outcome, PreflightResponse, RelatedResponse, RelatedSession, Snippet, SourceMessagesResponse } from '../shared/wire.ts'
 import type { SessionsKey } from './locales.ts'
 
 /** rc.8's ui-conversation does not export its input-zone types, so they are read through the slot map. */
@@ -93,6 +93,8 @@ export interface ReferenceDockInjected {
 export interface ReadingSettings {
   readonly agentTools: boolean
   readonly referenceMode: ReferenceMode
+  /** Whether the composer offers related sessions. */
+  readonly suggestRelated: boolean
 }
 
 /** Props of the reference dock: the draft's chips from the input-zone owner share, and its face. */
@@ -137,6 +139,27 @@ export interface HeaderCopyActionsInjected {
 /** Props of the header copy buttons: the session the header belongs to (framework session kit), and the face. */
 export type HeaderCopyActionsProps = HeaderCopyActionsInjected & LocaleSeat & {
   readonly sessionId: string
+}
+
+/** The related-sessions row's dock entry: what its `inject` returns, bound to the draft's session. */
+export interface RelatedRowInjected {
+  /** The source name of this plugin's session chips. */
+  readonly source: string
+  /** The UI locale id, for ages. */
+  locale(): string
+  /** The sessions the draft's text is about, none of `except`. */
+  ask(text: string, except: readonly string[], signal: AbortSignal): Promise<RelatedResponse>
+  /** Attaches a session as a chip at the draft's end. Returns whether it went in. */
+  attach(session: RelatedSession): boolean
+  /** The text a row shows for an excerpt, its matches highlighted or marked. */
+  excerpt(snippet: Snippet): string
+  readingSettings(): ReadingSettings
+  onReadingSettings(listener: () => void): () => void
+}
+
+/** Props of the related-sessions row: the draft and its chips from the input-zone owner share, and its face. */
+export type RelatedRowProps = RelatedRowInjected & LocaleSeat & {
+  readonly input: { readonly draft: string; readonly occurrences: readonly Pick<DraftChip, 'source' | 'ref'>[] }
 }
 
 /** The find button's header entry: what its `inject` returns. */

@@ -9,6 +9,7 @@ import { createSessionsApi } from './api.ts'
 import { type MarkedText, withMissing } from './core/snippet.ts'
 import { copyFeature } from './copy/register.ts'
 import { findFeature } from './find/register.ts'
+import { relatedFeature } from './related/register.ts'
 import { en, NS, zh } from './locales.ts'
 import { MatchHighlights } from './official/match-highlights.ts'
 import { mentionsFeature } from './mention/register.ts'
@@ -43,6 +44,7 @@ export function apply(ctx: ClientContext): void {
   ctx.plugin(referenceDockFeature, { api, t, refused })
   ctx.plugin(settingsCardFeature)
   ctx.plugin(quotesFeature, { t })
+  ctx.plugin(relatedFeature, { api, highlight: snippet => matches.show(snippet) })
   ctx.plugin(copyFeature, { api, t, excerpt })
   ctx.plugin(findFeature, { api, t })
   ctx.plugin(sessionToolsFeature)

@@ -27,6 +27,8 @@ export interface SettingValues {
   agentTools: boolean
   /** What a new session chip gives the model: `snapshot`, or `agent` (a pointer it reads with `read_session`, while `agentTools` is on). */
   referenceMode: ReferenceMode
+  /** Offer, by the composer, past sessions in scope that the draft is about. */
+  suggestRelated: boolean
   /** Free space, in MiB, the content index leaves on its disk; 0: the larger of 1 GiB and 5 % of the disk. */
   indexFreeSpaceMiB: number
 }
@@ -40,6 +42,7 @@ export const DEFAULTS: SettingValues = {
   failureMode: 'passthrough',
   agentTools: true,
   referenceMode: 'snapshot',
+  suggestRelated: true,
   indexFreeSpaceMiB: 0,
 }
 
@@ -65,6 +68,7 @@ export function settingRefusal(key: keyof SettingValues, value: unknown): string
     case 'allowBareSessionIds':
     case 'allowPlainTitleMentions':
     case 'agentTools':
+    case 'suggestRelated':
       return typeof value === 'boolean' ? undefined : 'must be true or false'
     case 'candidateLimit':
       return natural(MAX_CANDIDATE_LIMIT, 1)

@@ -25,6 +25,8 @@ export interface RouteCalls {
   since: { request: { readonly sources: readonly SentReference[] }; response: SinceResponse }
   /** The messages of `sessionId` that hold a query (at most 256 characters), in order after message number `after` (default 0: from the start), a page at a time; 404 for a session the host does not list. */
   find: { request: { readonly sessionId: string; readonly query: string; readonly after?: number }; response: FindResponse }
+  /** At most 3 sessions in scope that `citingSessionId`'s draft `text` is about (only its first 2,000 characters are read), none of those named in `except` (at most 64). */
+  related: { request: { readonly citingSessionId: string; readonly text: string; readonly except?: readonly string[] }; response: RelatedResponse }
 }
 
 export type Route = keyof RouteCalls
@@ -243,4 +245,17 @@ export interface FindResponse {
   readonly matches: readonly FoundMessage[]
   readonly total: number
   readonly complete: boolean
+}
+
+/** A session a draft is about, with the excerpt that matched and the mention a chip of it sends. */
+export interface RelatedSession {
+  readonly sessionId: string
+  readonly label: string
+  readonly createdAt: number
+  readonly mention: string
+  readonly snippet: Snippet
+}
+
+export interface RelatedResponse {
+  readonly sessions: readonly RelatedSession[]
 }

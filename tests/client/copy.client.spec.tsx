@@ -91,7 +91,7 @@ describe('the toast outlet', () => {
 
 describe('looking up a session mention', () => {
   function api(mention: SessionsApi['mention']): SessionsApi {
-    return { candidates: vi.fn(), preflight: vi.fn(), outcomes: vi.fn(), search: vi.fn(), titles: vi.fn(), mention: vi.fn(mention), messageReference: vi.fn(), messages: vi.fn(), since: vi.fn(), find: vi.fn() }
+    return { candidates: vi.fn(), preflight: vi.fn(), outcomes: vi.fn(), search: vi.fn(), titles: vi.fn(), mention: vi.fn(mention), messageReference: vi.fn(), messages: vi.fn(), since: vi.fn(), find: vi.fn(), related: vi.fn() }
   }
 
   it('asks the mention route by the source\'s id alone', async () => {

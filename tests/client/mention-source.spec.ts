@@ -32,6 +32,7 @@ function setup(overrides: Partial<SessionsApi> = {}, files = vi.fn(() => Promise
     messages: vi.fn(),
     since: vi.fn(),
     find: vi.fn(),
+    related: vi.fn(),
     ...overrides,
   }
   // The draft being sent holds the one chip the test serializes.

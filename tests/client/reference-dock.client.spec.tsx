@@ -10,7 +10,7 @@ import type { Outcome, PreflightResponse } from '../../src/shared/wire.ts'
 
 afterEach(cleanup)
 
-const SNAPSHOTS: ReadingSettings = { agentTools: true, referenceMode: 'snapshot' }
+const SNAPSHOTS: ReadingSettings = { agentTools: true, referenceMode: 'snapshot', suggestRelated: true }
 
 const t = (key: SessionsKey, params: Record<string, string> = {}) => en[key].replace(/\{(\w+)\}/g, (match, name: string) => params[name] ?? match)
 let occurrenceIds = 0
@@ -149,18 +149,18 @@ describe('the reference dock', () => {
     await act(async () => { fireEvent.change(reach, { target: { value: 'agent' } }) })
     expect(replace).toHaveBeenLastCalledWith(expect.any(Number), { sessionId: 's-a', label: 'Alpha notes', mention: expect.stringMatching(/^@\[Alpha notes\]\(dsh-messages:[A-Za-z0-9_-]+\/agent\)$/) })
     cleanup()
-    renderDock({ ok: true, text: '', references: [], sources: [] }, [occurrence('s-a', 'Alpha notes')], { agentTools: false, referenceMode: 'snapshot' })
+    renderDock({ ok: true, text: '', references: [], sources: [] }, [occurrence('s-a', 'Alpha notes')], { agentTools: false, referenceMode: 'snapshot', suggestRelated: true })
     expect(screen.getByRole('option', { name: 'Let the agent read it (needs the session tools)' })).toHaveProperty('disabled', true)
     expect(zh['narrow.agent']).toBe('让智能体按需读取')
   })
 
   it('under referenceMode agent, makes a new whole chip a pointer as it appears, once, and never while the session tools are off', async () => {
-    const { replace } = renderDock({ ok: true, text: '', references: [], sources: [] }, [occurrence('s-a', 'Alpha notes')], { agentTools: true, referenceMode: 'agent' })
+    const { replace } = renderDock({ ok: true, text: '', references: [], sources: [] }, [occurrence('s-a', 'Alpha notes')], { agentTools: true, referenceMode: 'agent', suggestRelated: true })
     await act(() => Promise.resolve())
     expect(replace).toHaveBeenCalledTimes(1)
     expect(replace).toHaveBeenLastCalledWith(expect.any(Number), expect.objectContaining({ sessionId: 's-a', mention: expect.stringMatching(/\/agent\)$/) }))
     cleanup()
-    const off = renderDock({ ok: true, text: '', references: [], sources: [] }, [occurrence('s-a', 'Alpha notes')], { agentTools: false, referenceMode: 'agent' })
+    const off = renderDock({ ok: true, text: '', references: [], sources: [] }, [occurrence('s-a', 'Alpha notes')], { agentTools: false, referenceMode: 'agent', suggestRelated: true })
     await act(() => Promise.resolve())
     expect(off.replace).not.toHaveBeenCalled()
   })

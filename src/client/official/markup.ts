@@ -30,8 +30,8 @@ const TREE_ITEM = '[role="treeitem"]'
 const SESSION_ROW = 'data-dsh-session-row'
 const SEARCH_RESULTS = '[data-dsh-sessions-results]'
 
-/** Where excerpts with matches are drawn: the composer's `@` menu and the sidebar's search results (not the sidebar's whole tree). */
-export const EXCERPT_ROOTS = `[role="listbox"], ${SEARCH_RESULTS}`
+/** Where excerpts with matches are drawn: the composer's `@` menu, the sidebar's search results (not the sidebar's whole tree) and the related-sessions row. */
+export const EXCERPT_ROOTS = `[role="listbox"], ${SEARCH_RESULTS}, [data-dsh-sessions-related]`
 
 const rowSelector = (key: string) => `[${CHAT_ROW}="${CSS.escape(key)}"]`
 

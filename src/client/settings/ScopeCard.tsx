@@ -12,7 +12,7 @@ import type { ScopeCardProps, ScopeCardState } from '../contract.ts'
 import type { SessionsKey } from '../locales.ts'
 import css from './ScopeCard.module.css'
 
-const SWITCHES = ['allowBareSessionIds', 'allowPlainTitleMentions', 'agentTools'] as const
+const SWITCHES = ['allowBareSessionIds', 'allowPlainTitleMentions', 'agentTools', 'suggestRelated'] as const
 const NUMBERS = { candidateLimit: [1, MAX_CANDIDATE_LIMIT], indexFreeSpaceMiB: [0, MAX_FREE_SPACE_MIB] } as const
 type NumberKey = keyof typeof NUMBERS
 

@@ -42,7 +42,7 @@ export function bindSettingsSection(scope: SettingsScope<unknown>): ScopeCardInj
 
 /** The settings the reference dock reads, from the same section as the card; without the host's settings service, the defaults. `scope`: the section, bound to the plugin's namespace; `undefined` when the host has none. */
 export function bindReadingSettings(scope: SettingsScope<unknown> | undefined): { current(): ReadingSettings; subscribe(listener: () => void): () => void } {
-  const defaults: ReadingSettings = { agentTools: DEFAULTS.agentTools, referenceMode: DEFAULTS.referenceMode }
+  const defaults: ReadingSettings = { agentTools: DEFAULTS.agentTools, referenceMode: DEFAULTS.referenceMode, suggestRelated: DEFAULTS.suggestRelated }
   if (scope === undefined) return { current: () => defaults, subscribe: () => () => {} }
   const card = bindSettingsSection(scope).hooks.scopeCard
   // The same object while the values are the same, for a store hook.
@@ -52,7 +52,8 @@ export function bindReadingSettings(scope: SettingsScope<unknown> | undefined): 
       const value = card.getSnapshot().value
       const agentTools = value?.agentTools ?? DEFAULTS.agentTools
       const referenceMode = value?.referenceMode ?? DEFAULTS.referenceMode
-      if (last.agentTools !== agentTools || last.referenceMode !== referenceMode) last = { agentTools, referenceMode }
+      const suggestRelated = value?.suggestRelated ?? DEFAULTS.suggestRelated
+      if (last.agentTools !== agentTools || last.referenceMode !== referenceMode || last.suggestRelated !== suggestRelated) last = { agentTools, referenceMode, suggestRelated }
       return last
     },
     subscribe: listener => card.subscribe(listener),

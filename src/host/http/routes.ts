@@ -8,6 +8,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-host-webserver'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { listCandidates, mentionOf } from '../references/candidates.ts'
+import { relatedSessions } from '../references/related-sessions.ts'
 import type { ContentSearch } from '../search/content-search.ts'
 import { MAX_SIDEBAR_RESULTS, searchSidebar } from '../search/sidebar-search.ts'
 import { MAX_FIND_MATCHES } from '../search/session-find.ts'
@@ -218,6 +219,15 @@ const parse: { readonly [K in Route]: (body: Record<string, unknown>) => RouteRe
     if (!valid) throw new DshSessionsError(`"sources" must be a list of at most ${MAX_SINCE} { sessionId, capturedThroughSeq }`, 'bad-request')
     return { sources: (value as SentReference[]).map(({ sessionId, capturedThroughSeq }) => ({ sessionId, capturedThroughSeq })) }
   },
+  related(body) {
+    const text = body.text
+    if (typeof text !== 'string') throw new DshSessionsError('"text" must be a string', 'bad-request')
+    const value = body.except
+    if (value !== undefined && (!Array.isArray(value) || value.length > MAX_CHIPS || !value.every(item => typeof item === 'string'))) {
+      throw new DshSessionsError(`"except" must be a list of at most ${MAX_CHIPS} session ids`, 'bad-request')
+    }
+    return { text, ...(value === undefined ? {} : { except: value as string[] }), citingSessionId: renamedString(body, 'citingSessionId', 'sessionId') }
+  },
   find(body) {
     const sessionId = requiredString(body, 'sessionId')
     const query = body.query
@@ -317,6 +327,15 @@ async function since(deps: RouteDependencies, req: IncomingMessage, res: ServerR
   answer(res, 'since', { sources: await deps.messages.since(sources) })
 }
 
+/** The sessions a draft is about, in the citing session's scope; none while the setting is off. */
+async function related(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readJson(req)
+  const { text, except = [] } = parse.related(body)
+  const who = await listedCiting(ctx, deps, body)
+  const config = deps.settings.current()
+  answer(res, 'related', { sessions: config.suggestRelated ? await relatedSessions(deps, who, text, config, except) : [] })
+}
+
 /** The matches of a query inside one session the host lists (or has open), for the find bar; any other answers as missing, before any of its text is read. */
 async function find(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { sessionId, query, after = 0 } = parse.find(await readJson(req))
@@ -359,6 +378,7 @@ export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
     [`${ROUTE_PREFIX}/mention`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => mention(deps, req, res) },
     [`${ROUTE_PREFIX}/messages`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => messages(ctx, deps, req, res) },
     [`${ROUTE_PREFIX}/since`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => since(deps, req, res) },
+    [`${ROUTE_PREFIX}/related`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => related(ctx, deps, req, res) },
     [`${ROUTE_PREFIX}/find`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => find(ctx, deps, req, res) },
     [`${ROUTE_PREFIX}/content-index`]: { methods: { GET: 'trusted-host' }, handle: (_req, res) => Promise.resolve(send(res, 200, { ...deps.content.status(), catalog: deps.catalog.catalogStatus() })) },
     [`${ROUTE_PREFIX}/settings`]: { methods: { GET: 'trusted-host', POST: 'loopback' }, handle: (req, res) => settings(deps, req, res) },

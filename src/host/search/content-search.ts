@@ -265,6 +265,18 @@ export class ContentSearch {
     }
   }
 
+  /** How many segments of the index hold each word (up to `cap`), and how many sessions it holds, for weighing a draft's words by rarity. Returns `undefined` while the index cannot answer. */
+  async wordCounts(words: readonly string[], cap: number): Promise<{ counts: number[]; sessions: number } | undefined> {
+    const worker = this.upkeep.worker
+    if (worker?.alive !== true || this.upkeep.rebuilding || words.length === 0) return undefined
+    try {
+      return (await worker.call('wordCounts', { words, cap })) ?? undefined
+    } catch (error) {
+      if (!this.upkeep.damagedBy(error)) this.ctx.logger('dsh-sessions').warn('content search: %s', error)
+      return undefined
+    }
+  }
+
   /** The messages of one session that hold a query, in order after message `after`, as {@link searchSession} reads them. Returns the page; `undefined` when the session's text cannot be read. */
   async findInSession(id: string, terms: readonly QueryTerm[], after: number, limit: number): Promise<SessionFind | undefined> {
     const worker = this.upkeep.worker

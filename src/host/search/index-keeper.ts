@@ -195,6 +195,13 @@ export class IndexKeeper {
     return this.guarded(() => disk.searchSession(session, terms, limit))
   }
 
+  /** How many segments hold each word; see {@link SqliteIndex.wordCounts}. Returns `undefined` when there is no index. */
+  wordCounts(words: readonly string[], cap: number): { counts: number[]; sessions: number } | undefined {
+    const disk = this.disk
+    if (disk === undefined) return undefined
+    return this.guarded(() => disk.wordCounts(words, cap))
+  }
+
   /** The messages of one session that hold a query, in order; see {@link SqliteIndex.findInSession}. Returns the page; `undefined` when the index does not hold the session, or there is no index. */
   findInSession(session: string, terms: readonly QueryTerm[], after: number, limit: number): SessionFind | undefined {
     const disk = this.disk

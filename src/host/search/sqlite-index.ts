@@ -20,7 +20,8 @@ import { expansionsOf, prefixEnd } from './prefix-expansion.ts'
 import type { MessageRole } from '../official/conversation.ts'
 import type { SqliteModule } from './sqlite-capability.ts'
 import { UnpackError, unpack } from './stored-text.ts'
-import type { QueryTerm } from './terms.ts'
+import { type QueryTerm, queryTerms } from './terms.ts'
+import { groupsOf, matchOf } from './match-expression.ts'
 import type { ContentAppend, ContentEntry, EntrySummary, SessionFacts } from './worker-protocol.ts'
 
 export type { ContentEntry } from './worker-protocol.ts'
@@ -356,6 +357,18 @@ export class SqliteIndex {
   /** The index's words that have a stem, at most `limit` of them (see `word-forms.ts`). */
   private formsOf(stem: string, limit: number): readonly string[] {
     return (this.statement('SELECT word FROM forms WHERE stem = ? ORDER BY word LIMIT ?').all(stem, limit) as { word: string }[]).map(({ word }) => word)
+  }
+
+  /** How many segments hold each word as typed (a Chinese or Japanese word's characters together), each counted up to `cap`, and how many sessions the file holds. */
+  wordCounts(words: readonly string[], cap: number): { counts: number[]; sessions: number } {
+    return this.guarded(() => {
+      const count = this.statement('SELECT count(*) AS n FROM (SELECT 1 FROM terms WHERE terms MATCH ? LIMIT ?)')
+      const counts = words.map(word => {
+        const group = groupsOf(queryTerms(`${word} `))[0]
+        return group === undefined ? 0 : (count.get(matchOf(group), cap) as { n: number }).n
+      })
+      return { counts, sessions: this.size() }
+    })
   }
 
   /** The messages of one session that hold every word group of a query, in order, after message `after` (see `session-find.ts`). Returns the page; `undefined` when the index does not hold the session. */

@@ -15,7 +15,7 @@ const WORD_CLASS = `[\\p{L}\\p{M}\\p{N}]--[${UNSPACED_CLASS}]`
 const UNSPACED = new RegExp(`[${UNSPACED_CLASS}]`, 'v')
 
 /** Runs of unspaced-script characters, or of word characters. */
-const RUNS = new RegExp(`[${UNSPACED_CLASS}]+|[${WORD_CLASS}]+`, 'gv')
+export const RUNS = new RegExp(`[${UNSPACED_CLASS}]+|[${WORD_CLASS}]+`, 'gv')
 
 /** One character of a word of the scripts written with spaces: what ends a word there. */
 export const WORD_CHARACTER = new RegExp(`[${WORD_CLASS}]`, 'v')

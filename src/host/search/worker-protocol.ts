@@ -121,6 +121,8 @@ export interface WorkerCalls {
   /** What the index knows of one session, or `null` when it does not hold it. */
   facts: { args: { session: string }; result: SessionFacts | null }
   searchSession: { args: { session: string; terms: readonly QueryTerm[]; limit: number; path?: string; revision?: string }; result: SessionMatches | null }
+  /** How many segments hold each word (up to `cap`), and how many sessions the file holds; `null` without an index. */
+  wordCounts: { args: { words: readonly string[]; cap: number }; result: { counts: number[]; sessions: number } | null }
   /** The messages of one session that hold a query, in order after message `after`, from the index, else from its log when `path` is given; `null` when neither holds it. */
   findInSession: { args: { session: string; terms: readonly QueryTerm[]; after: number; limit: number; path?: string; revision?: string }; result: SessionFind | null }
   /** Looks at the file's health and the disk's free space against the floor; fails with the damage message when the file was found damaged. */

@@ -51,6 +51,7 @@ export const settingsCard: Topic = {
           ['Resolve bare session ids', 'true', 'plugin default'],
           ['Resolve typed @Title mentions', 'true', 'plugin default'],
           ['Let the agent search sessions', 'true', 'plugin default'],
+          ['Suggest related sessions while drafting', 'true', 'plugin default'],
           ['When a reference fails after sending', 'Reject the send', 'set here'],
           ['A new reference gives the model', 'The session\'s snapshot', 'plugin default'],
           ['Candidates per @ query', '50', 'plugin default'],
@@ -58,7 +59,7 @@ export const settingsCard: Topic = {
         ])
         const card = await browser.page.locator('[data-dsh-sessions-card]').innerText()
         expect(card).toContain('Saved to the dsh-sessions section of settings.yaml, and applied at once.')
-        expect(card).not.toMatch(/allowBareSessionIds|allowPlainTitleMentions|candidateLimit|failureMode|agentTools|referenceMode|indexFreeSpaceMiB|\btrue\b|\bfalse\b/)
+        expect(card).not.toMatch(/allowBareSessionIds|allowPlainTitleMentions|candidateLimit|failureMode|agentTools|suggestRelated|referenceMode|indexFreeSpaceMiB|\btrue\b|\bfalse\b/)
         expect(browser.errors).toEqual([])
       } finally {
         await browser.close()
@@ -74,6 +75,7 @@ export const settingsCard: Topic = {
           ['解析裸会话 ID', 'true', '插件默认值'],
           ['解析手写的 @标题', 'true', '插件默认值'],
           ['允许智能体搜索会话', 'true', '插件默认值'],
+          ['撰写时推荐相关会话', 'true', '插件默认值'],
           ['发送后引用失败时', '拒绝本次发送', '在此设置'],
           ['新引用给模型的内容', '会话快照', '插件默认值'],
           ['每次 @ 查询的候选上限', '50', '插件默认值'],
