@@ -29,8 +29,13 @@ export function RelatedRow(props: RelatedRowProps) {
   const wanted = settings.suggestRelated && !dismissed && isTelling(text)
   const empty = props.input.draft.trim() === ''
 
-  // A sent or cleared draft starts over: the row may come back for the next one.
-  useEffect(() => { if (empty) setDismissed(false) }, [empty])
+  // A sent or cleared draft starts over: the last answer goes, and the row may come back for the next draft.
+  useEffect(() => {
+    if (!empty) return
+    setDismissed(false)
+    setShown(undefined)
+    answered.current = undefined
+  }, [empty])
 
   // Asked once typing pauses; a newer keystroke cancels the request in flight; a draft already answered asks nothing.
   useEffect(() => {
