@@ -44,7 +44,7 @@ describe('browser dictionaries', () => {
     await fiber
     expect(register).toHaveBeenCalledWith(NS, { zh, en })
     expect(registerSource.mock.calls.map(call => (call as unknown[])[0] as { name: string }).map(source => source.name)).toEqual(['dsh-sessions', 'dsh-sessions-quote'])
-    expect(slotRegister.mock.calls.map(call => (call as unknown[])[0] as { name: string }).map(options => options.name)).toEqual(['conversation.input.dock', 'settings.plugin.item', 'shell.overlay', 'conversation.input.dock', 'conversation.session.header.actions', 'conversation.chat.assistant-actions', 'tool.call.toolview', 'tool.call.toolview'])
+    expect(slotRegister.mock.calls.map(call => (call as unknown[])[0] as { name: string }).map(options => options.name)).toEqual(['conversation.input.dock', 'settings.plugin.item', 'shell.overlay', 'conversation.input.dock', 'conversation.input.dock', 'conversation.session.header.actions', 'conversation.chat.assistant-actions', 'conversation.session.header.actions', 'tool.call.toolview', 'tool.call.toolview'])
     expect(slotRegister).toHaveBeenCalledWith(expect.objectContaining({ name: 'conversation.input.dock', id: 'dsh-sessions-references', locale: NS }), expect.any(Function))
     expect(slotRegister).toHaveBeenCalledWith(expect.objectContaining({ name: 'settings.plugin.item', key: 'dsh-sessions', locale: NS }), expect.any(Function))
     expect(slotRegister).toHaveBeenCalledWith(expect.objectContaining({ name: 'conversation.session.header.actions', id: 'dsh-sessions-copy', locale: NS }), expect.any(Function))
@@ -56,7 +56,7 @@ describe('browser dictionaries', () => {
     }))
     expect(disposed).toEqual([])
     await fiber.dispose()
-    expect(disposed.sort()).toEqual(['dictionaries', 'slot', 'slot', 'slot', 'slot', 'slot', 'slot', 'slot', 'slot', 'source', 'source'])
+    expect(disposed.sort()).toEqual(['dictionaries', 'slot', 'slot', 'slot', 'slot', 'slot', 'slot', 'slot', 'slot', 'slot', 'slot', 'source', 'source'])
   })
 
   it('waits for locale alone; a missing service costs only the features that use it', async () => {
@@ -73,7 +73,7 @@ describe('browser dictionaries', () => {
     // No inputTriggers: neither @ source nor the quotes. No settingsScope: no card. No remote: the @ source waits too.
     expect(registerSource).not.toHaveBeenCalled()
     expect(slotRegister.mock.calls.map(call => (call as unknown[])[0] as { name: string; id?: string }).map(options => options.id ?? options.name))
-      .toEqual(['dsh-sessions-references', 'dsh-sessions-copy', 'dsh-sessions-message-reference', 'search_sessions', 'read_session'].map(id => (id.includes('_') ? 'tool.call.toolview' : id)))
+      .toEqual(['dsh-sessions-references', 'dsh-sessions-related', 'dsh-sessions-copy', 'dsh-sessions-message-reference', 'dsh-sessions-find', 'search_sessions', 'read_session'].map(id => (id.includes('_') ? 'tool.call.toolview' : id)))
     ctx.provide('inputTriggers', { registerSource })
     await new Promise(resolve => setImmediate(resolve))
     expect(registerSource.mock.calls.map(call => (call as unknown[])[0] as { name: string }).map(source => source.name)).toEqual(['dsh-sessions-quote'])

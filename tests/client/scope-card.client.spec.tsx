@@ -70,6 +70,7 @@ describe('the Session references card', () => {
       ['Resolve bare session ids', 'true', 'plugin default'],
       ['Resolve typed @Title mentions', 'true', 'plugin default'],
       ['Let the agent search sessions', 'true', 'plugin default'],
+      ['Suggest related sessions while drafting', 'true', 'plugin default'],
       ['When a reference fails after sending', 'Keep the text and continue', 'plugin default'],
       ['A new reference gives the model', 'The session\'s snapshot', 'plugin default'],
       ['Candidates per @ query', '20', 'set in the profile'],
@@ -87,13 +88,14 @@ describe('the Session references card', () => {
       ['解析裸会话 ID', 'false', '在此设置'],
       ['解析手写的 @标题', 'true', '插件默认值'],
       ['允许智能体搜索会话', 'false', '插件默认值'],
+      ['撰写时推荐相关会话', 'true', '插件默认值'],
       ['发送后引用失败时', '拒绝本次发送', '插件默认值'],
       ['新引用给模型的内容', '让智能体按需读取', '插件默认值'],
       ['每次 @ 查询的候选上限', '7', '在配置档中设置'],
       ['内容索引为主机留出的磁盘空间', '2048', '插件默认值'],
     ])
     expect(document.body.textContent).toContain('settings.yaml 的 dsh-sessions 段')
-    expect(document.body.textContent).not.toMatch(/allowBareSessionIds|failureMode|agentTools|referenceMode|indexFreeSpaceMiB|true|false/)
+    expect(document.body.textContent).not.toMatch(/allowBareSessionIds|failureMode|agentTools|suggestRelated|referenceMode|indexFreeSpaceMiB|true|false/)
   })
 
   it('saves every changed key together through the settings scope, and shows the saved values', async () => {

@@ -11,6 +11,7 @@ const DEFAULTS = {
   failureMode: 'passthrough',
   agentTools: true,
   referenceMode: 'snapshot',
+  suggestRelated: true,
   indexFreeSpaceMiB: 0,
 }
 
@@ -21,7 +22,7 @@ describe('plugin configuration', () => {
   })
 
   it('keeps valid values', () => {
-    const config = { scope: 'all', allowBareSessionIds: false, allowPlainTitleMentions: false, candidateLimit: 1, failureMode: 'reject', agentTools: false, referenceMode: 'agent', indexFreeSpaceMiB: 2048 } as const
+    const config = { scope: 'all', allowBareSessionIds: false, allowPlainTitleMentions: false, candidateLimit: 1, failureMode: 'reject', agentTools: false, referenceMode: 'agent', suggestRelated: false, indexFreeSpaceMiB: 2048 } as const
     expect(Config(config)).toEqual(config)
   })
 
@@ -36,6 +37,7 @@ describe('plugin configuration', () => {
     ['failureMode', { failureMode: 'ignore' }],
     ['agentTools', { agentTools: 'on' }],
     ['referenceMode', { referenceMode: 'pointer' }],
+    ['suggestRelated', { suggestRelated: 'no' }],
     ['indexFreeSpaceMiB', { indexFreeSpaceMiB: -1 }],
   ])('refuses an invalid %s with a message naming the key', (key, config) => {
     expect(() => Config(config as never)).toThrow(new RegExp(`\\$\\.${key}\\b`))

@@ -151,7 +151,7 @@ describe('settings routes', () => {
   it('serves the effective settings and writes valid changes live', async () => {
     const { h, url } = await setup()
     expect(await (await fetch(`${url}/dsh-sessions/settings`)).json()).toEqual({
-      scope: 'workspace', allowBareSessionIds: true, allowPlainTitleMentions: true, candidateLimit: 50, failureMode: 'passthrough', agentTools: true, referenceMode: 'snapshot', indexFreeSpaceMiB: 0,
+      scope: 'workspace', allowBareSessionIds: true, allowPlainTitleMentions: true, candidateLimit: 50, failureMode: 'passthrough', agentTools: true, referenceMode: 'snapshot', suggestRelated: true, indexFreeSpaceMiB: 0,
     })
     const res = await post(url, 'settings', { scope: 'all' })
     expect(res.status).toBe(200)

@@ -12,12 +12,11 @@ export interface FindPosition {
   readonly at: number
 }
 
-/** A position after the first page, before any match is shown. */
+/** A position after the first page, before any match is shown; {@link withPage} adds the page after its last match. */
 export function positionOf(page: FindResponse): FindPosition {
   return { matches: page.matches, total: page.total, complete: page.complete, at: -1 }
 }
 
-/** The position with the page that follows its last loaded match added. */
 export function withPage(position: FindPosition, page: FindResponse): FindPosition {
   return {
     ...position,

@@ -51,19 +51,8 @@ function registerFind(ctx: ClientContext, { api, t }: FindConfig): void {
   })
   ctx.effect(() => () => {
     outlet.dispose()
-    clearFound(document)
+    if (typeof document !== 'undefined') clearFound(document)
   }, 'dsh-sessions: find bar')
-  ctx.effect(() => listenOnPage('keydown', event => {
-    const current = ctx.sessions.list.getSnapshot().current
-    if (!isShortcut(event) || current === undefined) return
-    event.preventDefault()
-    outlet.open(current, shownFindButton() ?? null)
-  }), 'dsh-sessions: find shortcut')
-  // The bar belongs to the session it was opened on: showing another closes it.
-  ctx.effect(() => ctx.sessions.list.subscribe(() => {
-    const open = outlet.current()
-    if (open !== undefined && ctx.sessions.list.getSnapshot().current !== open) outlet.close()
-  }), 'dsh-sessions: find bar follows the session')
   const face: FindButtonInjected = { toggle: (sessionId, anchor) => { outlet.toggle(sessionId, anchor) } }
   ctx.effect(() => ctx.slots.inject('conversation.session.header.actions', () => ctx.slots.register({
     name: 'conversation.session.header.actions',
@@ -72,4 +61,27 @@ function registerFind(ctx: ClientContext, { api, t }: FindConfig): void {
     locale: NS,
     inject: (): FindButtonInjected => face,
   }, FindButton)), 'dsh-sessions: find in session')
+  // Contained: a page where the shortcut or the current session cannot be followed keeps the button.
+  ctx.effect(() => {
+    try {
+      const offKeys = listenOnPage('keydown', event => {
+        const current = ctx.sessions.list.getSnapshot().current
+        if (!isShortcut(event) || current === undefined) return
+        event.preventDefault()
+        outlet.open(current, shownFindButton() ?? null)
+      })
+      // The bar belongs to the session it was opened on: showing another closes it.
+      const offList = ctx.sessions.list.subscribe(() => {
+        const open = outlet.current()
+        if (open !== undefined && ctx.sessions.list.getSnapshot().current !== open) outlet.close()
+      })
+      return () => {
+        offKeys()
+        offList()
+      }
+    } catch (error) {
+      console.warn('dsh-sessions: find in session has no shortcut here', error)
+      return () => {}
+    }
+  }, 'dsh-sessions: find shortcut')
 }

@@ -10,7 +10,8 @@ import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import type { RelatedSession } from '../../shared/wire.ts'
 import type { RelatedRowProps } from '../contract.ts'
 import { formatAge } from '../core/age.ts'
-import { citedByChips, DRAFT_CHARS, isTelling } from '../core/related-draft.ts'
+import { DRAFT_CHARS, isTelling } from '../core/related-draft.ts'
+import { citedByChips } from './draft-chips.ts'
 import css from './RelatedRow.module.css'
 
 /** Pause after the last keystroke before the host is asked. */
