@@ -6,7 +6,9 @@
  * pointer's size and tokens as the dock measures them (the preflight route,
  * the host's token meter), the pointer's preflight time, and `read_session`
  * with a query, timed from the model's request that makes the call to the
- * request that carries its answer, with the planted message's rank.
+ * request that carries its answer, with the planted message's rank; and the
+ * find bar's route, `POST /dsh-sessions/find`, for the planted words and for a
+ * word said all through the session.
  * @module
  */
 import { realisticSessions, type RealisticTurn } from '../../../dev/corpus.ts'
@@ -41,6 +43,20 @@ export interface ReadsFigures {
   readonly loop: Percentiles
   /** The planted message's place among the answer's matches (1: first); 0 when missing. */
   readonly rank: number
+  /** The find bar's first answer (`POST /dsh-sessions/find`): for the planted words, and for a word said all through the session. */
+  readonly find: { readonly rare: Percentiles; readonly common: Percentiles; readonly total: number; readonly complete: boolean }
+}
+
+/** A word said all through a long session of the realistic corpus. */
+const COMMON = 'error'
+
+async function find(url: string, sessionId: string, query: string): Promise<{ ms: number; total: number; complete: boolean; numbers: number[] }> {
+  const started = performance.now()
+  const res = await fetch(`${url}/dsh-sessions/find`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId, query }) })
+  const json = await res.json() as { matches: { number: number }[]; total: number; complete: boolean }
+  const elapsed = performance.now() - started
+  if (res.status !== 200) throw new Error(`find refused: ${res.status} ${JSON.stringify(json).slice(0, 300)}`)
+  return { ms: elapsed, total: json.total, complete: json.complete, numbers: json.matches.map(match => match.number) }
 }
 
 function longTurns(count: number, seed: number, plantAt: number): RealisticTurn[] {
@@ -152,7 +168,18 @@ export async function measureAgentReads(context: Parameters<BenchMode['run']>[0]
         const found = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as { matches?: { excerpt: string }[] }
         rank = (found.matches?.findIndex(match => match.excerpt.includes('quetzal flag')) ?? -1) + 1
       }
-      figures.push({ messages: spec.turns * 2, planted: Math.floor(spec.turns * PLANTED_AT) * 2 + 1, whole: { bytes: whole.bytes, tokens: whole.tokens }, pointer, pointerPreflight: percentiles(pointerRuns), query: percentiles(queryRuns), loop: percentiles(loopRuns), rank })
+      const rareRuns: number[] = []
+      const commonRuns: number[] = []
+      let counted = { total: 0, complete: false }
+      for (let run = 0; run < runs; run += 1) {
+        const rare = await find(url, id, QUERY)
+        if (!rare.numbers.includes(Math.floor(spec.turns * PLANTED_AT) * 2 + 1)) throw new Error(`find did not answer the planted message: ${JSON.stringify(rare)}`)
+        rareRuns.push(rare.ms)
+        const common = await find(url, id, COMMON)
+        commonRuns.push(common.ms)
+        counted = { total: common.total, complete: common.complete }
+      }
+      figures.push({ messages: spec.turns * 2, planted: Math.floor(spec.turns * PLANTED_AT) * 2 + 1, whole: { bytes: whole.bytes, tokens: whole.tokens }, pointer, pointerPreflight: percentiles(pointerRuns), query: percentiles(queryRuns), loop: percentiles(loopRuns), rank, find: { rare: percentiles(rareRuns), common: percentiles(commonRuns), ...counted } })
       context.progress(`${spec.turns * 2} messages: ${JSON.stringify(figures.at(-1))}`)
     }
     return figures
@@ -174,7 +201,7 @@ export const agentReads: BenchMode = {
       mode: 'agent-reads',
       settings: { runs },
       figures,
-      units: { messages: 'count', planted: 'number', bytes: 'bytes', tokens: 'count', pointerPreflight: 'ms', query: 'ms', loop: 'ms', rank: 'place' },
+      units: { messages: 'count', planted: 'number', bytes: 'bytes', tokens: 'count', pointerPreflight: 'ms', query: 'ms', loop: 'ms', rank: 'place', rare: 'ms', common: 'ms', total: 'count' },
       blocks: [table({
         title: `References the agent reads, through the real host (dsh 0.1.0-rc.8), ${runs} runs each, p50 / p95`,
         columns: ['', ...figures.map(one => `${one.messages.toLocaleString('en')} messages`), 'target'],
@@ -186,6 +213,8 @@ export const agentReads: BenchMode = {
           row('read_session with a query: the call\'s request to the answer\'s', one => pair(one.query), 'p95 ≤ 50 ms'),
           row('the same call on a two-message session (the host\'s own share)', one => pair(one.loop), '—'),
           row('the planted message\'s place in the answer', one => (one.rank === 0 ? 'missing' : `#${one.rank} (message ${one.planted.toLocaleString('en')})`), 'first'),
+          row(`find in session, first answer: the planted words ("${QUERY}")`, one => pair(one.find.rare), 'p95 ≤ 50 ms'),
+          row(`find in session, first answer: a word said all through ("${COMMON}"; matches counted)`, one => `${pair(one.find.common)} (${one.find.total.toLocaleString('en')}${one.find.complete ? '' : '+'})`, 'p95 ≤ 50 ms'),
         ],
       })],
     }

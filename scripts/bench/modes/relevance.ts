@@ -7,13 +7,15 @@
  * as typed after `@"`), and the model's `search_sessions`, called by the stand-in model in a turn of its
  * own. Reported per corpus, surface and kind: recall at 5 and MRR; and each route's latency over the
  * labelled queries (filters and partial matches included), asked up to ten times each before the model's
- * turns begin. Default corpora: realistic, prose and readme.
+ * turns begin; and the related-sessions route for 54 drafts, 42 continuing a
+ * planted conversation, 12 about nothing in the store. Default corpora:
+ * realistic, prose and readme.
  */
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { hostDir } from '../../../dev/pinned-host.ts'
 import { newSession, rpc } from '../../../dev/host-rpc.ts'
-import { LABELLED, type LabelledQuery, relevanceOf, type RelevanceFigures, relevanceStore } from '../../../dev/relevance.ts'
+import { LABELLED, type LabelledQuery, RELATED_DRAFTS, relevanceOf, type RelevanceFigures, relevanceStore } from '../../../dev/relevance.ts'
 import { corpusSessionStream, writeSessionStore } from '../../../dev/session-store.ts'
 import { SIDEBAR_ROWS } from '../../../dev/web-ui.ts'
 import { humanText, startModel, textOf, toolAnswersSinceHuman } from '../../../dev/stand-in-model.ts'
@@ -37,6 +39,8 @@ export interface RelevanceCorpusFigures {
   readonly latency: { readonly sidebar: Percentiles; readonly menu: Percentiles }
   /** Each route's slowest query: the one whose median over its asks is the highest. */
   readonly slowest: { readonly sidebar: SlowestQuery; readonly menu: SlowestQuery }
+  /** Related sessions for the drafts: how many drafts that continue a planted conversation are offered it among at most three, how many drafts about nothing are offered nothing, and the route's latency. */
+  readonly related: { readonly found: number; readonly continuing: number; readonly empty: number; readonly unrelated: number; readonly latency: Percentiles; readonly slowest: SlowestQuery }
   /** From the host's boot to the content index's being ready (the cold build). */
   readonly readyMs: number
   /** The searchable text of the store, and the plugin's whole folder once the index is built. */
@@ -149,6 +153,28 @@ async function measureCorpus(context: BenchContext, corpus: CorpusName, sessions
         })
       }
     }
+    // The related route, asked from the same new draft for each draft text, as the row asks once typing pauses.
+    const relatedAsks = new Map<string, number[]>()
+    let found = 0
+    let empty = 0
+    for (const draft of RELATED_DRAFTS) {
+      for (let run = 0; run < runs; run += 1) {
+        const answer = await post(`${url}/dsh-sessions/related`, { citingSessionId: citing, text: draft.draft })
+        relatedAsks.set(draft.draft, [...(relatedAsks.get(draft.draft) ?? []), answer.ms])
+        if (run > 0) continue
+        const offered = (answer.json.sessions as { sessionId: string }[]).map(row => row.sessionId)
+        if (draft.meant === null) empty += offered.length === 0 ? 1 : 0
+        else found += offered.includes(ids.get(draft.meant)!) ? 1 : 0
+      }
+    }
+    const related = {
+      found,
+      continuing: RELATED_DRAFTS.filter(draft => draft.meant !== null).length,
+      empty,
+      unrelated: RELATED_DRAFTS.filter(draft => draft.meant === null).length,
+      latency: percentiles([...relatedAsks.values()].flat()),
+      slowest: slowestOf(relatedAsks),
+    }
     const ask = async (query: LabelledQuery): Promise<void> => {
       const meant = ids.get(query.meant)!
       const before = answers.length
@@ -176,6 +202,7 @@ async function measureCorpus(context: BenchContext, corpus: CorpusName, sessions
       ranks,
       latency: { sidebar: percentiles([...asks.sidebar.values()].flat()), menu: percentiles([...asks.menu.values()].flat()) },
       slowest: { sidebar: slowestOf(asks.sidebar), menu: slowestOf(asks.menu) },
+      related,
       readyMs,
       textBytes,
       folderBytes,
@@ -191,7 +218,7 @@ const both = (figures: RelevanceFigures): string => `${share(figures.recallAt5)}
 
 export const relevance: BenchMode = {
   name: 'relevance',
-  summary: 'recall@5 and MRR of 63 labelled queries on three surfaces, through the real host, per corpus and kind',
+  summary: 'recall@5 and MRR of 63 labelled queries on three surfaces, and related sessions for 54 drafts, through the real host, per corpus and kind',
   async run(context) {
     const corpora: readonly CorpusName[] = context.settings.given.includes('corpus') ? context.settings.corpora : ['realistic', 'prose', 'readme']
     const sizes = context.settings.sessions
@@ -219,6 +246,11 @@ export const relevance: BenchMode = {
           title: 'The labelled queries\' latency, filters and partial matches included (p50 / p95)',
           columns: ['corpus', 'sessions', 'sidebar route', '@ route', 'slowest query (its median), sidebar / @', 'slowest single ask, sidebar / @', 'cold build', 'the plugin\'s folder against the text'],
           rows: figures.map(one => [one.corpus, one.sessions.toLocaleString('en'), pair(one.latency.sidebar), pair(one.latency.menu), `${one.slowest.sidebar.query}: ${ms(one.slowest.sidebar.p50)} / ${one.slowest.menu.query}: ${ms(one.slowest.menu.p50)}`, `${ms(one.latency.sidebar.max)} / ${ms(one.latency.menu.max)}`, ms(one.readyMs), `${(one.folderBytes / 2 ** 20).toFixed(1)} MB / ${(one.textBytes / 2 ** 20).toFixed(1)} MB, ${(one.folderBytes / one.textBytes).toFixed(2)}×`]),
+        }),
+        table({
+          title: `Related sessions while drafting, through the real host: ${RELATED_DRAFTS.filter(draft => draft.meant !== null).length} drafts that continue a planted conversation, ${RELATED_DRAFTS.filter(draft => draft.meant === null).length} about nothing in the store (targets: ≥ 80 % offered, ≥ 80 % offered nothing, p95 ≤ 30 ms)`,
+          columns: ['corpus', 'sessions', 'the earlier session offered', 'nothing offered', 'related route (p50 / p95)', 'slowest draft (its median)'],
+          rows: figures.map(one => [one.corpus, one.sessions.toLocaleString('en'), share(one.related.found / one.related.continuing), share(one.related.empty / one.related.unrelated), pair(one.related.latency), ms(one.related.slowest.p50)]),
         }),
         note(`Queries whose meant session is not in the first five on some surface (rank: sidebar / @ / search_sessions; 0 = not answered): ${figures.flatMap(one => one.ranks.filter(rank => [rank.sidebar, rank.menu, rank.tool].some(value => value < 1 || value > 5)).map(rank => `${one.corpus} ${one.sessions.toLocaleString('en')}, ${rank.kind}, ${rank.query}: ${rank.sidebar} / ${rank.menu} / ${rank.tool}`)).join('; ') || 'none'}`),
       ],
