@@ -37,6 +37,7 @@ export const PICTURE_LIMIT = 150 * 1024
 export const PICTURES = [
   'at-menu', 'content-search', 'reference-dock', 'part-reference', 'quote-button', 'quote-bar', 'row-menu', 'copy-reference',
   'header-copy', 'sidebar-search', 'partial-match', 'filter-search', 'settings-card', 'agent-tools', 'updated-since', 'not-attached', 'preflight-failure',
+  'related-sessions', 'find-bar',
 ] as const
 type Picture = (typeof PICTURES)[number]
 type Lang = 'en' | 'zh'
@@ -98,6 +99,9 @@ const UI = {
     deletedTitle: 'Old chat',
     deletedQuery: '@Old',
     deletedLead: 'What was the codename in ',
+    relatedDraft: 'Back to the kiwi orchard: the Hayward vines need drip irrigation again this summer',
+    findQuery: 'vines',
+    findHit: 'female vines',
   },
   zh: {
     sessions: '会话',
@@ -142,6 +146,9 @@ const UI = {
     deletedTitle: '发布评审',
     deletedQuery: '@发布评',
     deletedLead: '灰度从多少开始，见 ',
+    relatedDraft: '发布计划里的代码冻结还是周五吗？小王负责的构建要提前准备好',
+    findQuery: '灰度策略',
+    findHit: 'QUETZAL rollout waits',
   },
 } as const
 
@@ -493,6 +500,35 @@ try {
       await marker.hover()
       await page.waitForTimeout(300)
       await shoot(page, 'updated-since', lang, [(await bubble.count()) > 0 ? bubble : reference, marker], 12)
+    }
+    // A draft that continues earlier work: the related sessions above the composer.
+    if (wanted('related-sessions')) {
+      const page = await open(lang)
+      await composer(page).fill(UI[lang].relatedDraft)
+      const row = page.locator('[data-dsh-sessions-related]')
+      await row.waitFor({ timeout: 15_000 })
+      await page.waitForTimeout(500)
+      await page.mouse.move(0, 0)
+      await shoot(page, 'related-sessions', lang, [row, card(page)], 8)
+    }
+    // The find bar over a session, stepped to its first match.
+    if (wanted('find-bar')) {
+      await openSessionInPage(page, id('Kiwi plans'))
+      await page.getByText(KIWI_TURNS[3].user).first().waitFor({ timeout: 15_000 })
+      await page.locator('body').press('Control+Shift+F')
+      const bar = page.locator('[data-dsh-sessions-find-bar]')
+      const input = bar.getByRole('searchbox')
+      await input.fill(UI[lang].findQuery)
+      const count = bar.locator('[data-dsh-sessions-find-count]')
+      await until('the matches counted', async () => /\d/.test(await count.innerText()))
+      await input.press('Enter')
+      await until('the first match shown', async () => /1/.test(await count.innerText()) && !/\+/.test(await count.innerText()))
+      const hit = page.locator('[data-chat-anchor-key]:visible').filter({ hasText: UI[lang].findHit }).first()
+      await hit.waitFor({ timeout: 15_000 })
+      await page.waitForTimeout(500)
+      await page.mouse.move(0, 0)
+      await shoot(page, 'find-bar', lang, [bar, hit], 12)
+      await input.press('Escape')
     }
     // A mention of another workspace's session, written as text: sent, and the dock says it was not attached.
     if (wanted('not-attached')) {
