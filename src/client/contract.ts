@@ -177,7 +177,7 @@ export type FindButtonProps = FindButtonInjected & LocaleSeat & {
 export interface FindBarProps extends LocaleSeat {
   readonly sessionId: string
   /** Where the bar stands, in the viewport. */
-  readonly place: { readonly top: number; readonly right: number }
+  readonly place: { readonly top: number; readonly left: number }
   /** Changes each time the bar is asked to take the focus again. */
   readonly focusCount: number
   /** A page of a session's matches of a query, in order after message number `after`. */

@@ -81,7 +81,7 @@ export function FindBar(props: FindBarProps) {
           : t(count.more ? 'find.countMore' : 'find.count', { n: String(count.n), total: String(count.total) })
 
   return (
-    <div className={css.bar} style={{ top: props.place.top, right: props.place.right }} role="search" aria-label={t('find.open')} data-dsh-sessions-find-bar="">
+    <div className={css.bar} style={{ top: props.place.top, left: props.place.left }} role="search" aria-label={t('find.open')} data-dsh-sessions-find-bar="">
       <input
         ref={input}
         className={css.input}

@@ -8,10 +8,13 @@ import { createRoot, type Root } from 'react-dom/client'
 import type { FindBarProps } from '../contract.ts'
 import { FindBar } from './FindBar.tsx'
 
-/** Where the bar stands: under the anchor, its right edge at the anchor's. */
-function placeUnder(anchor: HTMLElement | null, view: Window): { top: number; right: number } {
+/** Width the bar is given room for. */
+const BAR_WIDTH = 380
+
+/** Where the bar stands: under the anchor, from its left edge over the conversation, kept inside the window. */
+function placeUnder(anchor: HTMLElement | null, view: Window): { top: number; left: number } {
   const box = anchor?.getBoundingClientRect()
-  return box === undefined ? { top: 8, right: 8 } : { top: box.bottom + 6, right: Math.max(8, view.innerWidth - box.right) }
+  return box === undefined ? { top: 8, left: 8 } : { top: box.bottom + 6, left: Math.max(8, Math.min(box.left - 8, view.innerWidth - BAR_WIDTH - 8)) }
 }
 
 /** What the bar does besides drawing itself. */

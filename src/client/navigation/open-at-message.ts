@@ -25,9 +25,13 @@ const MARK_MS = 2_400
 
 const tick = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 
+/** Whether the row's first lines are on screen and not under something else (the session header stays over the top of the view). */
 function inView(element: HTMLElement): boolean {
   const box = element.getBoundingClientRect()
-  return box.bottom > 0 && box.top < window.innerHeight && box.height > 0
+  if (box.height <= 0 || box.bottom <= 0 || box.top >= window.innerHeight) return false
+  const y = Math.min(Math.max(box.top + Math.min(box.height, 40) / 2, 0), window.innerHeight - 1)
+  const top = document.elementFromPoint(box.left + box.width / 2, y)
+  return top === null || element.contains(top)
 }
 
 /** What else opening at a message does. */

@@ -15,6 +15,9 @@ export function workerModule(): URL {
   return import.meta.url.endsWith('.ts') ? new URL('./worker.ts', import.meta.url) : new URL('./content-worker.js', import.meta.url)
 }
 
+/** Longest wait for the worker to end after the call it is in before it is stopped outright. */
+export const STOP_GRACE_MS = 5_000
+
 /** A running search worker. */
 export class SearchWorker {
   private worker: Worker | undefined
@@ -69,13 +72,22 @@ export class SearchWorker {
     })
   }
 
-  /** Stops the worker; pending calls reject. */
+  /** Stops the worker; pending calls reject. The worker is asked to end after the call it is in, and stopped outright only when it has not within {@link STOP_GRACE_MS}: a thread stopped inside a call may be stopped while it opens a compression stream, which Node answers by aborting the whole process. */
   async stop(): Promise<void> {
     const worker = this.worker
     this.failure ??= new Error('the search worker was stopped')
     this.worker = undefined
     for (const waiting of this.pending.values()) waiting.reject(this.failure)
     this.pending.clear()
-    await worker?.terminate()
+    if (worker === undefined) return
+    const exited = new Promise(resolve => { worker.once('exit', resolve) })
+    const request: WorkerRequest<'shutdown'> = { id: 0, call: 'shutdown', args: {} }
+    worker.postMessage(request)
+    const timer = setTimeout(() => { void worker.terminate() }, STOP_GRACE_MS)
+    try {
+      await exited
+    } finally {
+      clearTimeout(timer)
+    }
   }
 }

@@ -121,6 +121,8 @@ export interface WorkerCalls {
   /** What the index knows of one session, or `null` when it does not hold it. */
   facts: { args: { session: string }; result: SessionFacts | null }
   searchSession: { args: { session: string; terms: readonly QueryTerm[]; limit: number; path?: string; revision?: string }; result: SessionMatches | null }
+  /** Ends the worker once the call before it is done, so it never stops inside one (a thread stopped while it opens a Brotli stream aborts the process). */
+  shutdown: { args: Record<string, never>; result: null }
   /** How many segments hold each word (up to `cap`), and how many sessions the file holds; `null` without an index. */
   wordCounts: { args: { words: readonly string[]; cap: number }; result: { counts: number[]; sessions: number } | null }
   /** The messages of one session that hold a query, in order after message `after`, from the index, else from its log when `path` is given; `null` when neither holds it. */

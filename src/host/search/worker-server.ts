@@ -35,6 +35,10 @@ export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
     searchSession: ({ session, terms, limit, path, revision }) => keeper.searchSession(session, terms, limit)
       ?? (path === undefined || revision === undefined ? null : reader.matches(path, revision, terms, limit)),
     wordCounts: ({ words, cap }) => keeper.wordCounts(words, cap) ?? null,
+    shutdown: () => {
+      setImmediate(() => process.exit(0))
+      return null
+    },
     findInSession: ({ session, terms, after, limit, path, revision }) => keeper.findInSession(session, terms, after, limit)
       ?? (path === undefined || revision === undefined ? null : reader.find(path, revision, terms, after, limit)),
   }
