@@ -19,8 +19,8 @@ import { untilAsync } from '../harness/wait.ts'
 
 const TURNS = 2_500
 const TITLE = 'Heron ledger'
-const EARLY = 'The CORMORANT gateway failed twice last night'
-const LATE = 'Yes, the cormorant gateway keeps failing under load.'
+const EARLY = 'The CORMORANT gateway crashed twice last night'
+const LATE = 'Yes, the cormorant gateway keeps crashing under load.'
 
 let stored: StoredSession | undefined
 
@@ -67,7 +67,7 @@ export const findInSession: Topic = {
       await expect.poll(() => bar(page).count()).toBe(1)
       const input = bar(page).getByRole('searchbox')
       await expect.poll(() => input.evaluate(element => element === document.activeElement)).toBe(true)
-      await input.fill('cormorant gateway fails')
+      await input.fill('cormorant gateway crashes')
       await expect.poll(() => count(page).innerText(), { timeout: 15_000 }).toBe('2 matches')
 
       const started = Date.now()
@@ -76,12 +76,12 @@ export const findInSession: Topic = {
       // rc.8 loads older history 50 messages a page and draws every loaded row: a far step takes a page load per 50 messages.
       await expect.poll(inView(page, EARLY), { timeout: 150_000 }).toBe(true)
       console.log(`[e2e] find step to message 3 of ${TURNS * 2}: ${Date.now() - started} ms`)
-      await expect.poll(() => markedTexts(row(page, EARLY), 'dsh-sessions-find')).toEqual([expect.stringContaining('The «CORMORANT» «gateway» «failed» twice')])
+      await expect.poll(() => markedTexts(row(page, EARLY), 'dsh-sessions-find')).toEqual([expect.stringContaining('The «CORMORANT» «gateway» «crashed» twice')])
 
       await input.press('Enter')
       await expect.poll(() => count(page).innerText()).toBe('2 of 2')
       await expect.poll(inView(page, LATE), { timeout: 30_000 }).toBe(true)
-      await expect.poll(() => markedTexts(row(page, LATE), 'dsh-sessions-find')).toEqual([expect.stringContaining('the «cormorant» «gateway» keeps «failing»')])
+      await expect.poll(() => markedTexts(row(page, LATE), 'dsh-sessions-find')).toEqual([expect.stringContaining('the «cormorant» «gateway» keeps «crashing»')])
 
       await input.press('Shift+Enter')
       await expect.poll(() => count(page).innerText()).toBe('1 of 2')
