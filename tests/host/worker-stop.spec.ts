@@ -9,7 +9,7 @@ describe('stopping the search worker', () => {
   it('ends the worker by asking it, not by stopping its thread', async () => {
     const terminate = vi.spyOn(Worker.prototype, 'terminate')
     const failures: Error[] = []
-    const worker = new SearchWorker(workerModule(), {}, error => { failures.push(error) })
+    const worker = new SearchWorker(workerModule(), { engine: undefined }, error => { failures.push(error) })
     // A call that runs in the worker: the worker is up and answering.
     expect(await worker.call('wordCounts', { words: ['kiwi'], cap: 10 })).toBeNull()
     await worker.stop()
