@@ -15,9 +15,10 @@ import { scoped } from './modes/scoped.ts'
 import { since } from './modes/since.ts'
 import { tools } from './modes/tools.ts'
 import { tti } from './modes/tti.ts'
+import { typing } from './modes/typing.ts'
 
 /** Every mode `--only` can name. */
-export const MODES: readonly BenchMode[] = [candidates, preStep, hostile, readOnce, tti, content, sidebar, parts, since, tools, firstPreflight, scoped, agentReads, relevance, fresh]
+export const MODES: readonly BenchMode[] = [candidates, preStep, hostile, readOnce, tti, content, sidebar, parts, since, tools, firstPreflight, scoped, agentReads, relevance, fresh, typing]
 
 /** What `npm run bench` runs without `--only`: the real-host candidates run and what it always measured with it. */
 export const DEFAULT_MODES: readonly string[] = ['candidates', 'pre-step', 'hostile', 'read-once', 'tti', 'content', 'sidebar']
