@@ -4,7 +4,8 @@
  */
 import { IconSearchOutline16 } from '@deepseek-ai/dsh-client-ui-primitives'
 import type { FindButtonProps } from '../contract.ts'
-import css from './FindButton.module.css'
+// The header's buttons look alike: this one takes the copy buttons' style.
+import css from '../copy/HeaderCopyActions.module.css'
 
 /** Renders the button; it opens the bar under itself, or closes it. */
 export function FindButton(props: FindButtonProps) {

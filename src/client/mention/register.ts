@@ -11,11 +11,9 @@ import type {} from '@deepseek-ai/dsh-client-ui-input-trigger/client'
 import { SessionId } from '@deepseek-ai/dsh-session/types'
 import type { SessionsApi } from '../api.ts'
 import type { SessionsLookup } from '../locales.ts'
-import { CONVERSATION_APPEARANCE, encodeChipRef } from '../core/chip-ref.ts'
 import type { MarkedText } from '../core/snippet.ts'
-import { CHIP_LABEL_MAX, clampLabel } from '../core/label.ts'
 import { DraftPreflight } from './draft-preflight.ts'
-import { createMentionSource, MENTION_SOURCE } from './source.ts'
+import { createMentionSource, MENTION_SOURCE, sessionChipReference } from './source.ts'
 import { openChipsOnClick } from './chip-open.ts'
 import { chipWrittenReferences, type WrittenChipsPort } from './written-chips.ts'
 import type { RefusedSends } from '../references/refused-sends.ts'
@@ -111,13 +109,7 @@ function watchWrittenReferences(ctx: ClientContext): () => void {
     queueMicrotask(() => {
       pending = false
       if (watched !== sessionId) return
-      chipWrittenReferences(port, sessionId, written => ({
-        source: MENTION_SOURCE,
-        ref: encodeChipRef({ kind: 'session', citingSessionId: sessionId, citedSessionId: written.sessionId, label: written.label, mention: written.mention }),
-        label: clampLabel(written.label, CHIP_LABEL_MAX),
-        appearance: CONVERSATION_APPEARANCE,
-        clipboardText: written.mention,
-      }))
+      chipWrittenReferences(port, sessionId, written => sessionChipReference(sessionId, written))
     })
   }
   const follow = () => {

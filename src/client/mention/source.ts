@@ -17,6 +17,17 @@ import type { SessionsKey } from '../locales.ts'
 /** Source name; also the `source` of every chip it inserts. */
 export const MENTION_SOURCE = 'dsh-sessions'
 
+/** The reference of a whole-session chip of this source, as the composer inserts it: a draft of `citingSessionId` citing `chip`. */
+export function sessionChipReference(citingSessionId: string, chip: { readonly sessionId: string; readonly label: string; readonly mention: string }) {
+  return {
+    source: MENTION_SOURCE,
+    ref: encodeChipRef({ kind: 'session', citingSessionId, citedSessionId: chip.sessionId, label: chip.label, mention: chip.mention }),
+    label: clampLabel(chip.label, CHIP_LABEL_MAX),
+    appearance: CONVERSATION_APPEARANCE,
+    clipboardText: chip.mention,
+  }
+}
+
 /** What the source reads. */
 export interface MentionSourceDeps {
   /** Files and folders under the session's workspace matching a query. */

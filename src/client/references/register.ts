@@ -6,13 +6,11 @@ import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
 import { SessionId } from '@deepseek-ai/dsh-session/types'
 import { createReferenceLookup } from '../copy/session-mention-lookup.ts'
-import { CONVERSATION_APPEARANCE, encodeChipRef } from '../core/chip-ref.ts'
-import { CHIP_LABEL_MAX, clampLabel } from '../core/label.ts'
 import type { Outcome } from '../../shared/wire.ts'
 import type { SessionsApi } from '../api.ts'
 import type { ReferenceDockInjected } from '../contract.ts'
 import { NS, type SessionsLookup } from '../locales.ts'
-import { MENTION_SOURCE } from '../mention/source.ts'
+import { MENTION_SOURCE, sessionChipReference } from '../mention/source.ts'
 import { ReferenceDock } from './ReferenceDock.tsx'
 import { bindReadingSettings } from '../settings/section.ts'
 import type {} from '@deepseek-ai/dsh-client-ui-settings/client'
@@ -132,13 +130,7 @@ function replaceChip(ctx: ClientContext, sessionId: string, occurrenceId: number
     for (let insert = 0; insert < ATTEMPTS; insert += 1) {
       const next = input.state.getSnapshot()
       const at = Math.min(span.start, next.draft.length)
-      const reference = {
-        source: MENTION_SOURCE,
-        ref: encodeChipRef({ kind: 'session', citingSessionId: sessionId, citedSessionId: chip.sessionId, label: chip.label, mention: chip.mention }),
-        label: clampLabel(chip.label, CHIP_LABEL_MAX),
-        appearance: CONVERSATION_APPEARANCE,
-        clipboardText: chip.mention,
-      }
+      const reference = sessionChipReference(sessionId, chip)
       if (actx.bail(actx, 'slash/input-insert-reference', { reference, span: { start: at, end: at, draftRev: next.draftRev } }) === true) return true
     }
     return false

@@ -11,10 +11,8 @@ import { SessionId } from '@deepseek-ai/dsh-session/types'
 import type { Snippet } from '../../shared/wire.ts'
 import type { SessionsApi } from '../api.ts'
 import type { RelatedRowInjected } from '../contract.ts'
-import { CONVERSATION_APPEARANCE, encodeChipRef } from '../core/chip-ref.ts'
-import { CHIP_LABEL_MAX, clampLabel } from '../core/label.ts'
 import { NS } from '../locales.ts'
-import { MENTION_SOURCE } from '../mention/source.ts'
+import { MENTION_SOURCE, sessionChipReference } from '../mention/source.ts'
 import { bindReadingSettings } from '../settings/section.ts'
 import { RelatedRow } from './RelatedRow.tsx'
 
@@ -52,14 +50,7 @@ function registerRelated(ctx: ClientContext, { api, highlight }: RelatedConfig):
         const state = ctx.conversation.input.for(actx).state.getSnapshot()
         if (state.phase !== 'plain') return false
         const at = state.draft.length
-        const reference = {
-          source: MENTION_SOURCE,
-          ref: encodeChipRef({ kind: 'session', citingSessionId: sessionId, citedSessionId: session.sessionId, label: session.label, mention: session.mention }),
-          label: clampLabel(session.label, CHIP_LABEL_MAX),
-          appearance: CONVERSATION_APPEARANCE,
-          clipboardText: session.mention,
-        }
-        return actx.bail(actx, 'slash/input-insert-reference', { reference, span: { start: at, end: at, draftRev: state.draftRev } }) === true
+        return actx.bail(actx, 'slash/input-insert-reference', { reference: sessionChipReference(sessionId, session), span: { start: at, end: at, draftRev: state.draftRev } }) === true
       },
       excerpt: highlight,
       readingSettings: () => reading.current(),

@@ -39,8 +39,8 @@ export interface SearchedSession {
   statement(sql: string): StatementSync
 }
 
-/** The first pieces of one session's rows that hold every term, where a term may be named in `places` (the first piece of a segment that holds a word; every piece that holds a pair) or in `inside` (a word's later pieces): each term's pieces from both, then the pieces every term has. */
-function piecesApart(file: SearchedSession, from: number, terms: readonly QueryTerm[], expansions: Expansions): { row: number }[] {
+/** The pieces of one session's rows that hold every term, in order, where a term may be named in `places` (the first piece of a segment that holds a word; every piece that holds a pair) or in `inside` (a word's later pieces): each term's pieces from both, then the pieces every term has. */
+export function piecesHolding(file: SearchedSession, from: number, terms: readonly QueryTerm[], expansions: Expansions): number[] {
   const rowsOf = file.statement('SELECT rowid AS row FROM places WHERE places MATCH ?1 AND rowid >= ?2 AND rowid < ?3 UNION SELECT rowid AS row FROM inside WHERE inside MATCH ?1 AND rowid >= ?2 AND rowid < ?3')
   let common: Set<number> | undefined
   for (const term of terms) {
@@ -48,7 +48,7 @@ function piecesApart(file: SearchedSession, from: number, terms: readonly QueryT
     common = common === undefined ? rows : new Set([...common].filter(row => rows.has(row)))
     if (common.size === 0) break
   }
-  return [...common ?? []].sort((a, b) => a - b).slice(0, MAX_SEARCHED_PIECES + 1).map(row => ({ row }))
+  return [...common ?? []].sort((a, b) => a - b)
 }
 
 /** A message's score: its matches, less for a longer message. */
@@ -60,7 +60,7 @@ function scoreOf(count: number, length: number): number {
 export function searchMessages(file: SearchedSession, no: number, placed: boolean, asked: readonly QueryTerm[], expansions: Expansions, limit: number): SessionMatches {
   const from = no * ROW_SPAN
   const rows = placed
-    ? piecesApart(file, from, asked, expansions)
+    ? piecesHolding(file, from, asked, expansions).slice(0, MAX_SEARCHED_PIECES + 1).map(row => ({ row }))
     : file.statement('SELECT row FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?').all(from, from + ROW_SPAN, MAX_SEARCHED_PIECES + 1) as { row: number }[]
   const words = groupsOf(asked).filter(group => !isRun(group)).flat()
   const runs = runsOf(asked).map(run => run.text)

@@ -6,12 +6,12 @@
  * the bar can say how many there are, and says whether that count reached the session's end.
  * @module @wishp3/dsh-sessions/host/search/session-find
  */
-import type { StatementSync } from 'node:sqlite'
 import type { Snippet } from '../../shared/wire.ts'
 import type { ConversationText, MessageOrigin } from '../official/conversation.ts'
 import { withForms } from './form-expansion.ts'
 import { ROW_SPAN } from './index-file.ts'
-import { type Expansions, groupsOf, groupText, isRun, matchOf } from './match-expression.ts'
+import { type Expansions, groupsOf, groupText, isRun } from './match-expression.ts'
+import { piecesHolding, type SearchedSession } from './message-search.ts'
 import { holdsTerm, snippetOf } from './snippet.ts'
 import { unpack } from './stored-text.ts'
 import { foldedForMatch, type QueryTerm } from './terms.ts'
@@ -40,11 +40,6 @@ export interface SessionFind {
   readonly total: number
   /** Whether the count reached the session's end (else more may follow the pieces read). */
   readonly complete: boolean
-}
-
-/** What the find reads of the index. */
-export interface FoundSession {
-  statement(sql: string): StatementSync
 }
 
 /** A message test: whether a folded message holds every group of the query, each word in any form asked. */
@@ -83,23 +78,11 @@ class Collector {
   }
 }
 
-/** The pieces of one session's rows that may hold every term (each term's pieces in `places` or `inside`, those all have), in order. */
-function candidatePieces(file: FoundSession, from: number, terms: readonly QueryTerm[], expansions: Expansions): number[] {
-  const rowsOf = file.statement('SELECT rowid AS row FROM places WHERE places MATCH ?1 AND rowid >= ?2 AND rowid < ?3 UNION SELECT rowid AS row FROM inside WHERE inside MATCH ?1 AND rowid >= ?2 AND rowid < ?3')
-  let common: Set<number> | undefined
-  for (const term of terms) {
-    const rows = new Set((rowsOf.all(matchOf([term], expansions), from, from + ROW_SPAN) as { row: number }[]).map(({ row }) => row))
-    common = common === undefined ? rows : new Set([...common].filter(row => rows.has(row)))
-    if (common.size === 0) break
-  }
-  return [...common ?? []].sort((a, b) => a - b)
-}
-
 /** The matches after message `after` (0: from the start) of one indexed session. `no`: its number in the file. `placed`: whether its pieces are named in `places` and `inside` (else its few pieces are read in order). `expansions`: the query's prefixes and forms, as the index holds them. */
-export function findInIndex(file: FoundSession, no: number, placed: boolean, terms: readonly QueryTerm[], expansions: Expansions, after: number, limit: number): SessionFind {
+export function findInIndex(file: SearchedSession, no: number, placed: boolean, terms: readonly QueryTerm[], expansions: Expansions, after: number, limit: number): SessionFind {
   const from = no * ROW_SPAN
   const rows = placed
-    ? candidatePieces(file, from, terms, expansions)
+    ? piecesHolding(file, from, terms, expansions)
     : (file.statement('SELECT row FROM texts WHERE row >= ? AND row < ? ORDER BY row').all(from, from + ROW_SPAN) as { row: number }[]).map(({ row }) => row)
   // The piece holding message `after + 1` starts at or before it: the last candidate starting before it is read too.
   let start = rows.findIndex(row => row - from >= after)
