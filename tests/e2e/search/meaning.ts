@@ -13,6 +13,7 @@ import { type StoredSession, writeSessionStore } from '../../../dev/session-stor
 import { textOf, type RecordedRequest } from '../../../dev/stand-in-model.ts'
 import { send } from '../../../dev/web-ui.ts'
 import { sessionMenuRows } from '../harness/menu.ts'
+import { typeSidebarQuery } from '../harness/sidebar-query.ts'
 import { type Topic, useTopic } from '../harness/real-host.ts'
 import { until, untilAsync } from '../harness/wait.ts'
 
@@ -40,9 +41,7 @@ export const meaning: Topic = {
     })
 
     async function sidebar(page: Page, query: string): Promise<string[]> {
-      const box = page.getByPlaceholder('Search sessions...')
-      if (!(await box.isVisible())) await page.getByRole('button', { name: 'Search sessions' }).first().click()
-      await box.fill(query)
+      await typeSidebarQuery(page, query)
       const results = page.getByRole('tree', { name: 'Search results' }).getByRole('treeitem')
       await expect.poll(() => results.count(), { timeout: 15_000, message: query }).toBeGreaterThan(0)
       return (await results.allInnerTexts()).map(row => row.split('\n').join(' | '))

@@ -19,6 +19,7 @@ import { hostDir } from '../../../dev/pinned-host.ts'
 import { type StoredSession, writeSessionStore } from '../../../dev/session-store.ts'
 import { chooseWorkspace, composer, openApp, sendAndAwaitReply, SIDEBAR_ROWS, startNewSession } from '../../../dev/web-ui.ts'
 import { sessionMenuRows } from '../harness/menu.ts'
+import { typeSidebarQuery } from '../harness/sidebar-query.ts'
 import { citation } from '../harness/requests.ts'
 import { hostSearchInPage, installApplyProbe } from '../../../dev/apply-probe.ts'
 import { type Topic, useTopic } from '../harness/real-host.ts'
@@ -72,11 +73,7 @@ export const sidebarSearch: Topic = {
       return page.locator(`[data-dsh-session-row="${sessionId}"]`)
     }
 
-    async function search(page: Page, query: string): Promise<void> {
-      const box = page.getByPlaceholder('Search sessions...')
-      if (!(await box.isVisible())) await page.getByRole('button', { name: 'Search sessions' }).first().click()
-      await box.fill(query)
-    }
+    const search = typeSidebarQuery
 
     const results = (page: Page) => page.getByRole('tree', { name: 'Search results' }).getByRole('treeitem')
 
