@@ -1,8 +1,9 @@
-/** Find in one session: the messages that hold a query, in order, paged, from the index and from a conversation read whole alike. */
+/** Find in one session: the messages that hold a query, in order, paged, from the index and from a conversation read whole alike; and `read_session`'s search inside a session, which matches as find does and ranks the densest first. */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadSqlite } from '../../src/host/search/sqlite-capability.ts'
 import { type ContentEntry, SqliteIndex } from '../../src/host/search/sqlite-index.ts'
+import { scanMessages } from '../../src/host/search/message-search.ts'
 import { findInConversation, MAX_FIND_PIECES } from '../../src/host/search/session-find.ts'
 import { queryTerms } from '../../src/host/search/terms.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
@@ -99,6 +100,40 @@ describe('find in session', () => {
     const numbers = (query: string, after = 0) => findInConversation({ title: undefined, messages, ...(origins === undefined ? {} : { origins }) }, queryTerms(query), after, 50).matches.map(match => match.message)
     expect(numbers('deploy failed')).toEqual([3, 12, 60])
     expect(numbers('deploy failed', 3)).toEqual([12, 60])
+    expect(numbers('校验签名')).toEqual([20, 95])
+    expect(numbers('"connection reset"')).toEqual([31])
+  })
+})
+
+describe("read_session's search inside one session", () => {
+  const sorted = (numbers: number[]) => [...numbers].sort((a, b) => a - b)
+  for (const [kind, length] of [['a long session (its pieces named by places)', 120], ['a short one (its pieces read in order)', 3]] as const) {
+    it(`finds the messages find finds: every form of a word, Chinese words in any order, a phrase as written, in ${kind}`, () => {
+      const disk = openIndex()
+      disk.set('session-a', entryOf(sessionOf(length)))
+      for (const query of ['deploy failed', 'fails', '权限校验', '校验签名', '"connection reset"', 'connection reset', '"failed"', 'quetzal']) {
+        const searched = sorted(disk.searchSession('session-a', queryTerms(query), 20)!.matches.map(match => match.message))
+        expect([query, searched]).toEqual([query, disk.findInSession('session-a', queryTerms(query), 0, 50)!.matches.map(match => match.message)])
+      }
+      expect(sorted(disk.searchSession('session-a', queryTerms('deploy failed'), 20)!.matches.map(match => match.message))).toEqual([3, 12, 60].filter(n => n <= length))
+    })
+  }
+
+  it('ranks a message with the word as typed above one with another form, and marks the form found', () => {
+    const disk = openIndex()
+    // The typed form's message is the longer one: it ranks first by the weight of the form alone.
+    disk.set('session-a', entryOf(['the deploy failing', 'the deploy failed at noon today, again']))
+    const { matches } = disk.searchSession('session-a', queryTerms('deploy failed'), 20)!
+    expect(matches.map(match => match.message)).toEqual([2, 1])
+    const { text, marks } = matches[1]!.snippet
+    expect(marks.map(([start, end]) => text.slice(start, end))).toEqual(['deploy', 'failing'])
+  })
+
+  it('searches a conversation the index does not hold yet the same way', () => {
+    const messages = sessionOf(120)
+    const numbers = (query: string) => sorted(scanMessages({ title: undefined, messages }, queryTerms(query), 20).matches.map(match => match.message))
+    expect(numbers('deploy failed')).toEqual([3, 12, 60])
+    expect(numbers('"failed"')).toEqual([3])
     expect(numbers('校验签名')).toEqual([20, 95])
     expect(numbers('"connection reset"')).toEqual([31])
   })

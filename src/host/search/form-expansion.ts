@@ -35,3 +35,17 @@ export function withForms(terms: readonly QueryTerm[], expansions: Expansions): 
   const added = terms.flatMap(({ term, exact }) => (exact === true ? [] : expansions.get(formsKey(term)) ?? []).map(form => ({ term: form, prefix: false })))
   return added.length === 0 ? [...terms] : [...terms, ...added]
 }
+
+/** A query's words as a conversation read whole is searched for them, with no index to list the forms its text holds: a word that starts with its stem is asked as that stem, as a prefix (which its other forms start with); another word as itself, with its stem as its one other form. */
+export function scannedForms(terms: readonly QueryTerm[]): { asked: QueryTerm[]; expansions: Expansions } {
+  const asked = terms.map(term => {
+    const stem = term.exact === true ? undefined : stemOf(term.term)
+    return stem !== undefined && term.term.startsWith(stem) ? { ...term, term: stem, prefix: true } : term
+  })
+  const expansions = new Map<string, readonly string[]>()
+  for (const { term, exact } of asked) {
+    const stem = exact === true ? undefined : stemOf(term)
+    if (stem !== undefined && stem !== term && !term.startsWith(stem)) expansions.set(formsKey(term), [stem])
+  }
+  return { asked, expansions }
+}

@@ -2,15 +2,17 @@
  * Search inside one session, for the `read_session` tool: the pieces of the session's stored text that
  * may hold the query, named by `places` where the session has them and read in order where it has none
  * (a session of a few pieces), at most {@link MAX_SEARCHED_PIECES} pieces a query; then every message
- * of them that holds the whole query, the densest matches first.
+ * of them that holds the whole query, with the find bar's matching (a word in any of its forms, a
+ * Chinese word or quoted phrase standing whole), the densest matches first.
  * @module @wishp3/dsh-sessions/host/search/message-search
  */
 import type { StatementSync } from 'node:sqlite'
 import type { Snippet } from '../../shared/wire.ts'
 import type { ConversationText, MessageOrigin } from '../official/conversation.ts'
 import { ROW_SPAN } from './index-file.ts'
-import { type Expansions, groupsOf, isRun, matchOf, runsOf } from './match-expression.ts'
-import { matchCount, snippetOf } from './snippet.ts'
+import { scannedForms, withForms } from './form-expansion.ts'
+import { type Expansions, groupsOf, groupText, isRun, matchOf } from './match-expression.ts'
+import { type MatchedGroup, snippetOf, weighedMatchCount } from './snippet.ts'
 import { unpack } from './stored-text.ts'
 import type { QueryTerm } from './terms.ts'
 
@@ -51,19 +53,24 @@ export function piecesHolding(file: SearchedSession, from: number, terms: readon
   return [...common ?? []].sort((a, b) => a - b)
 }
 
+/** A query's groups as messages are tested for them: each word with its other forms the index holds (see `form-expansion.ts`). */
+function matchedGroups(asked: readonly QueryTerm[], expansions: Expansions): MatchedGroup[] {
+  return groupsOf(asked).map(group => (isRun(group) ? { run: groupText(group) } : { typed: group, others: withForms(group, expansions).slice(group.length) }))
+}
+
 /** A message's score: its matches, less for a longer message. */
 function scoreOf(count: number, length: number): number {
   return count / (1 + Math.log2(1 + length / 256))
 }
 
-/** The messages of one session that hold every term of a query. `placed`: whether its pieces are named (in `places` and `inside` together); if not, they are read in order. `expansions`: prefixes asked as their terms (see `prefix-expansion.ts`). */
+/** The messages of one session that hold every group of a query. `placed`: whether its pieces are named (in `places` and `inside` together); if not, they are read in order. `expansions`: prefixes asked as their terms (see `prefix-expansion.ts`) and words' other forms (see `form-expansion.ts`). */
 export function searchMessages(file: SearchedSession, no: number, placed: boolean, asked: readonly QueryTerm[], expansions: Expansions, limit: number): SessionMatches {
   const from = no * ROW_SPAN
   const rows = placed
     ? piecesHolding(file, from, asked, expansions).slice(0, MAX_SEARCHED_PIECES + 1).map(row => ({ row }))
     : file.statement('SELECT row FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?').all(from, from + ROW_SPAN, MAX_SEARCHED_PIECES + 1) as { row: number }[]
-  const words = groupsOf(asked).filter(group => !isRun(group)).flat()
-  const runs = runsOf(asked).map(run => run.text)
+  const groups = matchedGroups(asked, expansions)
+  const marked = withForms(asked, expansions)
   const text = file.statement('SELECT body FROM texts WHERE row = ?')
   const found: MessageMatch[] = []
   for (const { row } of rows.slice(0, MAX_SEARCHED_PIECES)) {
@@ -71,9 +78,9 @@ export function searchMessages(file: SearchedSession, no: number, placed: boolea
     if (body === undefined) continue
     const [messages, origins] = unpack(body.body)
     for (const [n, message] of messages.entries()) {
-      const count = matchCount(message, words, runs)
+      const count = weighedMatchCount(message, groups)
       if (count === 0) continue
-      const snippet = snippetOf([message], asked)
+      const snippet = snippetOf([message], marked)
       if (snippet === undefined) continue
       const origin = origins[n]
       const number = row - from + n + 1
@@ -89,15 +96,16 @@ export function searchMessages(file: SearchedSession, no: number, placed: boolea
   return { matches: found.slice(0, limit), more: rows.length > MAX_SEARCHED_PIECES }
 }
 
-/** The messages of a conversation read whole (a session the index does not hold yet) that hold every term of a query, as {@link searchMessages} ranks them. */
-export function scanMessages(conversation: ConversationText, asked: readonly QueryTerm[], limit: number): SessionMatches {
-  const words = groupsOf(asked).filter(group => !isRun(group)).flat()
-  const runs = runsOf(asked).map(run => run.text)
+/** The messages of a conversation read whole (a session the index does not hold yet) that hold every group of a query, as {@link searchMessages} ranks them; a word's forms are those that start with its stem or are it (see `scannedForms`). */
+export function scanMessages(conversation: ConversationText, terms: readonly QueryTerm[], limit: number): SessionMatches {
+  const { asked, expansions } = scannedForms(terms)
+  const groups = matchedGroups(asked, expansions)
+  const marked = withForms(asked, expansions)
   const found: MessageMatch[] = []
   for (const [n, message] of conversation.messages.entries()) {
-    const count = matchCount(message, words, runs)
+    const count = weighedMatchCount(message, groups)
     if (count === 0) continue
-    const snippet = snippetOf([message], asked)
+    const snippet = snippetOf([message], marked)
     if (snippet === undefined) continue
     const origin = conversation.origins?.[n]
     found.push({ message: n + 1, snippet: { ...snippet, message: n + 1 }, ...(origin === undefined || origin.seq < 0 ? {} : { origin }), score: scoreOf(count, message.length) })

@@ -8,14 +8,13 @@
  */
 import type { Snippet } from '../../shared/wire.ts'
 import type { ConversationText, MessageOrigin } from '../official/conversation.ts'
-import { withForms } from './form-expansion.ts'
+import { scannedForms, withForms } from './form-expansion.ts'
 import { ROW_SPAN } from './index-file.ts'
 import { type Expansions, groupsOf, groupText, isRun } from './match-expression.ts'
 import { piecesHolding, type SearchedSession } from './message-search.ts'
 import { holdsTerm, snippetOf } from './snippet.ts'
 import { unpack } from './stored-text.ts'
 import { foldedForMatch, type QueryTerm } from './terms.ts'
-import { stemOf } from './word-forms.ts'
 
 /** Most pieces of text (about 4,096 characters each) one request unpacks. */
 export const MAX_FIND_PIECES = 128
@@ -101,24 +100,10 @@ export function findInIndex(file: SearchedSession, no: number, placed: boolean, 
   return { matches: collector.matches, total: collector.total, complete: end === rows.length }
 }
 
-/** A query's words with, for a conversation read whole (no index to list the forms its text holds), each word's stem asked as a prefix, which the word's other forms start with. */
-function scannedForms(terms: readonly QueryTerm[]): Expansions {
-  const expansions = new Map<string, readonly string[]>()
-  for (const { term, exact } of terms) {
-    const stem = exact === true ? undefined : stemOf(term)
-    if (stem !== undefined && stem !== term && !term.startsWith(stem)) expansions.set(`form:${term}`, [stem])
-  }
-  return expansions
-}
-
 /** The matches after message `after` of a conversation read whole (a session the index does not hold yet), as {@link findInIndex} gives them: a word's forms are those that start with its stem or are it. */
 export function findInConversation(conversation: ConversationText, terms: readonly QueryTerm[], after: number, limit: number): SessionFind {
-  // A word that starts with its stem is asked as that stem, as a prefix; another as its stem besides.
-  const asked = terms.map(term => {
-    const stem = term.exact === true ? undefined : stemOf(term.term)
-    return stem !== undefined && term.term.startsWith(stem) ? { ...term, term: stem, prefix: true } : term
-  })
-  const collector = new Collector(asked, scannedForms(asked), after, limit)
+  const { asked, expansions } = scannedForms(terms)
+  const collector = new Collector(asked, expansions, after, limit)
   const last = Math.min(conversation.messages.length, after + MAX_FIND_PIECES * 64)
   collector.add(conversation.messages.slice(0, last), conversation.origins?.slice(0, last) ?? [], 0)
   return { matches: collector.matches, total: collector.total, complete: last === conversation.messages.length }

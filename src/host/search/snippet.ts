@@ -183,19 +183,25 @@ export function snippetOf(messages: readonly string[], terms: readonly QueryTerm
   return undefined
 }
 
-/** How often a message matches a query that it matches whole: every word (at word boundaries, the last as a prefix where the query says so) and every Chinese or Japanese run standing whole in it. `words`: the query's terms that are not part of a run. `runs`: the folded text of each run of the query. Returns the number of matches; 0 when a word or run is missing. */
-export function matchCount(message: string, words: readonly QueryTerm[], runs: readonly string[]): number {
+/** A group of a query as a message is tested for it: a Chinese or Japanese word or a quoted phrase, which must stand whole (`run`: its folded text); or a word (`typed`: as asked, a prefix where the query says so; `others`: its other forms, as whole words). */
+export type MatchedGroup = { readonly run: string } | { readonly typed: readonly QueryTerm[]; readonly others: readonly QueryTerm[] }
+
+/** How much one match of a word in another form counts, against one as typed. */
+export const OTHER_FORM_WEIGHT = 0.5
+
+/** How much a message matches a query that it matches whole: every group held (a run standing whole, a word as typed or in another form at word boundaries), each match counted, one in another form at {@link OTHER_FORM_WEIGHT}. Returns 0 when a group is missing. */
+export function weighedMatchCount(message: string, groups: readonly MatchedGroup[]): number {
   const source = message.length > MAX_SCANNED ? message.slice(0, MAX_SCANNED) : message
   const folded = ASCII.test(source) ? source.toLowerCase() : fold(source)
   let count = 0
-  for (const run of runs) {
+  for (const group of groups) {
     let found = 0
-    for (let at = folded.indexOf(run); at >= 0; at = folded.indexOf(run, at + run.length)) found += 1
-    if (found === 0) return 0
-    count += found
-  }
-  for (const word of words) {
-    const found = matches(folded, word).length
+    if ('run' in group) {
+      for (let at = folded.indexOf(group.run); at >= 0; at = folded.indexOf(group.run, at + group.run.length)) found += 1
+    } else {
+      for (const term of group.typed) found += matches(folded, term).length
+      for (const term of group.others) found += OTHER_FORM_WEIGHT * matches(folded, term).length
+    }
     if (found === 0) return 0
     count += found
   }

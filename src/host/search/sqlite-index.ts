@@ -383,14 +383,14 @@ export class SqliteIndex {
     })
   }
 
-  /** The messages of one session that hold every term, best first (see `message-search.ts`). Returns the matches; `undefined` when the index does not hold the session. */
+  /** The messages of one session that hold every group of a query, a word in any of its forms, best first (see `message-search.ts`). Returns the matches; `undefined` when the index does not hold the session. */
   searchSession(id: string, terms: readonly QueryTerm[], limit: number): SessionMatches | undefined {
     const no = (this.statements.session.get(id) as { no: number } | undefined)?.no
     if (no === undefined) return undefined
     if (terms.length === 0 || limit <= 0) return { matches: [], more: false }
     return this.guarded(() => {
       const placed = (this.statements.placed.get(no) as { placed: number } | undefined)?.placed !== 0
-      const expansions = expansionsOf(terms, (prefix, most) => this.termsStarting(prefix, most))
+      const expansions = new Map([...expansionsOf(terms, (prefix, most) => this.termsStarting(prefix, most)), ...formsOf(terms, (stem, most) => this.formsOf(stem, most))])
       return searchMessages({ statement: sql => this.statement(sql) }, no, placed, terms, expansions, limit)
     })
   }

@@ -37,13 +37,13 @@ const NOT_FOUND = { found: false as const, note: 'No session with this id can be
 export function readSessionTool(ctx: Context, deps: SessionToolDependencies): ToolDefinition {
   return defineTool({
     name: READ_SESSION,
-    description: `Read the messages of an earlier session found with search_sessions or referenced in the conversation: the user's messages and the assistant's replies, numbered from 1. Returns up to maxChars characters (default ${DEFAULT_READ_CHARS}, at most ${MAX_READ_CHARS}) starting at fromMessage (default 1), or starting ${AROUND_BEFORE} messages before message \`around\`, and the number to continue from when more remains. With query, returns instead the messages of this session that contain every word of it (the last word may be a prefix; Chinese matches inside sentences), best first, at most ${MAX_MATCHES}, each with its number, role, time and an excerpt; then read around a match with around.`,
+    description: `Read an earlier session's user and assistant messages, numbered from 1: up to maxChars characters (default ${DEFAULT_READ_CHARS}) from fromMessage, or from ${AROUND_BEFORE} before message \`around\`, with where to continue. With query: the messages holding every word (as search_sessions matches), best first, at most ${MAX_MATCHES}, each with its number, role, time and excerpt.`,
     parameters: {
-      sessionId: { type: 'string', required: true, description: 'The session id, as search_sessions or a reference gives it.' },
-      query: { type: 'string', description: 'Words to find inside this session; returns the matching messages instead of a page.' },
-      around: { type: 'integer', description: 'A message number (from 1) to read around, for example a match from query.' },
-      fromMessage: { type: 'integer', description: 'The first message to read (from 1).' },
-      maxChars: { type: 'integer', description: `Most characters of message text to return, ${MIN_READ_CHARS} to ${MAX_READ_CHARS}.` },
+      sessionId: { type: 'string', required: true },
+      query: { type: 'string' },
+      around: { type: 'integer' },
+      fromMessage: { type: 'integer' },
+      maxChars: { type: 'integer', description: `${MIN_READ_CHARS} to ${MAX_READ_CHARS}.` },
     },
     output: {
       schema: {

@@ -57,14 +57,14 @@ export interface SessionToolDependencies {
 export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies): ToolDefinition {
   return defineTool({
     name: SEARCH_SESSIONS,
-    description: 'Find earlier sessions the user may reference from here (this workspace\'s, unless the user allows all) by title or by what was said in them. Sessions holding every word come first (other forms of a word count: fails finds failed; Chinese and Japanese words need no spaces and may stand in any order; "a quoted phrase" must stand as written; the last word may be a prefix), then sessions holding some of the words, each with `missing` naming the words it lacks. Filters, as arguments or in the query: in:<workspace folder>, after: and before: (2026-11-01 or an age such as 7d), from:me or from:agent (words the user or the model said). Returns each session\'s id, title, workspace and last activity, and for a match in the conversation an excerpt and the number of the matching message, to pass to read_session.',
+    description: 'Find earlier sessions in scope (this workspace, unless the user allows all) by title or by what was said: those holding every word first, then those holding some, with `missing`. Word forms count (fails finds failed); Chinese words in any order; "a phrase" as written; the last word may be a prefix. Filters, in the query or as arguments: in:<folder>, after: and before: (2026-11-01 or 7d), from:me or from:agent. Gives ids, titles, times, and excerpts with message numbers for read_session.',
     parameters: {
-      query: { type: 'string', required: true, description: 'Words to find, with any filters.' },
-      limit: { type: 'integer', description: `Most sessions to return, 1 to ${MAX_SEARCH_LIMIT} (default ${DEFAULT_SEARCH_LIMIT}).` },
-      workspace: { type: 'string', description: 'Only sessions of the workspace with this folder name or path (as in:).' },
-      after: { type: 'string', description: 'Only sessions created on or after this date (2026-11-01) or within this age (7d, 2w, 12h).' },
-      before: { type: 'string', description: 'Only sessions created before this date or age.' },
-      from: { type: 'string', enum: ['me', 'agent'], description: 'Only words the user (me) or the model (agent) said.' },
+      query: { type: 'string', required: true },
+      limit: { type: 'integer', description: `1 to ${MAX_SEARCH_LIMIT}, default ${DEFAULT_SEARCH_LIMIT}.` },
+      workspace: { type: 'string', description: 'Folder (in:).' },
+      after: { type: 'string' },
+      before: { type: 'string' },
+      from: { type: 'string', enum: ['me', 'agent'] },
     },
     output: {
       schema: {

@@ -3,8 +3,9 @@
  * turned into "Let the agent read it" from the dock sends the model a
  * pointer (what the session is and how to read it, in the official frame)
  * instead of the session's snapshot; the stand-in model follows it with
- * `read_session` and a query (the phrase the person quoted), gets the one
- * message that holds the planted decision, and answers with it; the sent
+ * `read_session` and a query (the phrase the person quoted, in another form
+ * of its words than the session's), gets the one message that holds the
+ * planted decision, and answers with it; the sent
  * pointer opens its source. The tests read every request the model got,
  * byte for byte. Without the session
  * tools the choice is shown disabled with its reason; under `referenceMode`
@@ -63,7 +64,8 @@ export const agentReads: Topic = {
 
     it('sends a pointer in place of the snapshot; the model searches the session with read_session and answers with the planted message', async () => {
       const framing = await snapshotFraming()
-      await pickMeadow('What did we decide about "quetzal flag" in ')
+      // The person writes flags; the session said flag: read_session matches other forms of a word, as the search does.
+      await pickMeadow('What did we decide about "quetzal flags" in ')
       await reach().selectOption('agent')
       await expect.poll(() => reach().inputValue(), { timeout: 10_000 }).toBe('agent')
       // The dock shows what the pointer costs: a few hundred bytes.
@@ -94,7 +96,7 @@ export const agentReads: Topic = {
       expect(answered.reply).toBe(`In Meadow survey, message #${DECISION} says: ${TURNS[250]!.user}`)
       await page().getByText(`message #${DECISION} says`).first().waitFor({ timeout: 15_000 })
       // The row of the call says what was searched.
-      await expect.poll(() => page().locator('[data-dsh-sessions-tool="read_session"]').last().innerText(), { timeout: 10_000 }).toMatch(/^Searched Meadow survey for "quetzal flag": 1 message$/)
+      await expect.poll(() => page().locator('[data-dsh-sessions-tool="read_session"]').last().innerText(), { timeout: 10_000 }).toMatch(/^Searched Meadow survey for "quetzal flags": 1 message$/)
       // The sent pointer leads back to its source, as a snapshot's reference does.
       const sent = page().locator(`[data-ref-chip="session"][data-dsh-sessions-source="${meadow.id}"]`).first()
       await sent.waitFor({ timeout: 15_000 })
