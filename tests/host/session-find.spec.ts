@@ -129,6 +129,14 @@ describe("read_session's search inside one session", () => {
     expect(marks.map(([start, end]) => text.slice(start, end))).toEqual(['deploy', 'failing'])
   })
 
+  it('looks for a match in the first 65,536 characters of a message, as find does and as excerpts are made', () => {
+    const disk = openIndex()
+    disk.set('session-a', entryOf([`${'padding '.repeat(8_200)} quetzal`, 'a quetzal here']))
+    const found = disk.searchSession('session-a', queryTerms('quetzal'), 20)!.matches.map(match => match.message)
+    expect(found).toEqual([2])
+    expect(disk.findInSession('session-a', queryTerms('quetzal'), 0, 50)).toMatchObject({ total: 1, matches: [{ message: 2 }] })
+  })
+
   it('searches a conversation the index does not hold yet the same way', () => {
     const messages = sessionOf(120)
     const numbers = (query: string) => sorted(scanMessages({ title: undefined, messages }, queryTerms(query), 20).matches.map(match => match.message))

@@ -20,7 +20,7 @@ import { corpusSessionStream, writeSessionStore } from '../../../dev/session-sto
 import { SIDEBAR_ROWS } from '../../../dev/web-ui.ts'
 import { humanText, startModel, textOf, toolAnswersSinceHuman } from '../../../dev/stand-in-model.ts'
 import { type CorpusName, sessionText } from '../../../dev/corpus.ts'
-import { ms, note, pair, type Percentiles, percentiles, table } from '../figures.ts'
+import { type Block, ms, note, pair, type Percentiles, percentiles, table } from '../figures.ts'
 import type { BenchContext, BenchMode } from '../mode.ts'
 
 /** The surfaces asked. */
@@ -216,6 +216,35 @@ async function measureCorpus(context: BenchContext, corpus: CorpusName, sessions
 const share = (value: number): string => `${Math.round(value * 100)} %`
 const both = (figures: RelevanceFigures): string => `${share(figures.recallAt5)} / ${figures.mrr.toFixed(2)}`
 
+/** The relevance report's tables and note, from its figures per corpus and size (a run's, or runs' of one commit put together). */
+export function relevanceBlocks(figures: readonly RelevanceCorpusFigures[], sizes: readonly number[]): Block[] {
+  const kinds = [...new Set(LABELLED.map(query => query.kind))]
+  return [
+    ...sizes.map(sessions => {
+      const at = figures.filter(one => one.sessions === sessions)
+      return table({
+        title: `Relevance through the real host, ${sessions.toLocaleString('en')} sessions: recall@5 / MRR (targets: ≥ 90 % / ≥ 0.75 on each surface, ≥ 80 % recall@5 for every kind)`,
+        columns: ['', ...at.flatMap(one => SURFACES.map(surface => `${one.corpus}, ${surface}`))],
+        rows: [
+          ['every query', ...at.flatMap(one => SURFACES.map(surface => both(one.surfaces[surface].all)))],
+          ...kinds.map(kind => [`${kind} (${LABELLED.filter(query => query.kind === kind).length})`, ...at.flatMap(one => SURFACES.map(surface => both(one.surfaces[surface].kinds[kind]!)))]),
+        ],
+      })
+    }),
+    table({
+      title: 'The labelled queries\' latency, filters and partial matches included (p50 / p95)',
+      columns: ['corpus', 'sessions', 'sidebar route', '@ route', 'slowest query (its median), sidebar / @', 'slowest single ask, sidebar / @', 'cold build', 'the plugin\'s folder against the text'],
+      rows: figures.map(one => [one.corpus, one.sessions.toLocaleString('en'), pair(one.latency.sidebar), pair(one.latency.menu), `${one.slowest.sidebar.query}: ${ms(one.slowest.sidebar.p50)} / ${one.slowest.menu.query}: ${ms(one.slowest.menu.p50)}`, `${ms(one.latency.sidebar.max)} / ${ms(one.latency.menu.max)}`, ms(one.readyMs), `${(one.folderBytes / 2 ** 20).toFixed(1)} MB / ${(one.textBytes / 2 ** 20).toFixed(1)} MB, ${(one.folderBytes / one.textBytes).toFixed(2)}×`]),
+    }),
+    table({
+      title: `Related sessions while drafting, through the real host: ${RELATED_DRAFTS.filter(draft => draft.meant !== null).length} drafts that continue a planted conversation, ${RELATED_DRAFTS.filter(draft => draft.meant === null).length} about nothing in the store (targets: ≥ 80 % offered, ≥ 80 % offered nothing, p95 ≤ 30 ms)`,
+      columns: ['corpus', 'sessions', 'the earlier session offered', 'nothing offered', 'related route (p50 / p95)', 'slowest draft (its median)'],
+      rows: figures.map(one => [one.corpus, one.sessions.toLocaleString('en'), share(one.related.found / one.related.continuing), share(one.related.empty / one.related.unrelated), pair(one.related.latency), ms(one.related.slowest.p50)]),
+    }),
+    note(`Queries whose meant session is not in the first five on some surface (rank: sidebar / @ / search_sessions; 0 = not answered): ${figures.flatMap(one => one.ranks.filter(rank => [rank.sidebar, rank.menu, rank.tool].some(value => value < 1 || value > 5)).map(rank => `${one.corpus} ${one.sessions.toLocaleString('en')}, ${rank.kind}, ${rank.query}: ${rank.sidebar} / ${rank.menu} / ${rank.tool}`)).join('; ') || 'none'}`),
+  ]
+}
+
 export const relevance: BenchMode = {
   name: 'relevance',
   summary: 'recall@5 and MRR of 63 labelled queries on three surfaces, and related sessions for 54 drafts, through the real host, per corpus and kind',
@@ -224,36 +253,12 @@ export const relevance: BenchMode = {
     const sizes = context.settings.sessions
     const figures: RelevanceCorpusFigures[] = []
     for (const sessions of sizes) for (const corpus of corpora) figures.push(await measureCorpus(context, corpus, sessions))
-    const kinds = [...new Set(LABELLED.map(query => query.kind))]
     return {
       mode: 'relevance',
       settings: { sessions: [...sizes], workspaces: context.settings.workspaces, corpora: [...corpora], queries: LABELLED.length },
       figures,
       units: { recallAt5: 'share', mrr: 'mean reciprocal rank', sidebar: 'rank', menu: 'rank', tool: 'rank', queries: 'count', textBytes: 'bytes', folderBytes: 'bytes', readyMs: 'ms', p50: 'ms' },
-      blocks: [
-        ...sizes.map(sessions => {
-          const at = figures.filter(one => one.sessions === sessions)
-          return table({
-            title: `Relevance through the real host, ${sessions.toLocaleString('en')} sessions: recall@5 / MRR (targets: ≥ 90 % / ≥ 0.75 on each surface, ≥ 80 % recall@5 for every kind)`,
-            columns: ['', ...at.flatMap(one => SURFACES.map(surface => `${one.corpus}, ${surface}`))],
-            rows: [
-              ['every query', ...at.flatMap(one => SURFACES.map(surface => both(one.surfaces[surface].all)))],
-              ...kinds.map(kind => [`${kind} (${LABELLED.filter(query => query.kind === kind).length})`, ...at.flatMap(one => SURFACES.map(surface => both(one.surfaces[surface].kinds[kind]!)))]),
-            ],
-          })
-        }),
-        table({
-          title: 'The labelled queries\' latency, filters and partial matches included (p50 / p95)',
-          columns: ['corpus', 'sessions', 'sidebar route', '@ route', 'slowest query (its median), sidebar / @', 'slowest single ask, sidebar / @', 'cold build', 'the plugin\'s folder against the text'],
-          rows: figures.map(one => [one.corpus, one.sessions.toLocaleString('en'), pair(one.latency.sidebar), pair(one.latency.menu), `${one.slowest.sidebar.query}: ${ms(one.slowest.sidebar.p50)} / ${one.slowest.menu.query}: ${ms(one.slowest.menu.p50)}`, `${ms(one.latency.sidebar.max)} / ${ms(one.latency.menu.max)}`, ms(one.readyMs), `${(one.folderBytes / 2 ** 20).toFixed(1)} MB / ${(one.textBytes / 2 ** 20).toFixed(1)} MB, ${(one.folderBytes / one.textBytes).toFixed(2)}×`]),
-        }),
-        table({
-          title: `Related sessions while drafting, through the real host: ${RELATED_DRAFTS.filter(draft => draft.meant !== null).length} drafts that continue a planted conversation, ${RELATED_DRAFTS.filter(draft => draft.meant === null).length} about nothing in the store (targets: ≥ 80 % offered, ≥ 80 % offered nothing, p95 ≤ 30 ms)`,
-          columns: ['corpus', 'sessions', 'the earlier session offered', 'nothing offered', 'related route (p50 / p95)', 'slowest draft (its median)'],
-          rows: figures.map(one => [one.corpus, one.sessions.toLocaleString('en'), share(one.related.found / one.related.continuing), share(one.related.empty / one.related.unrelated), pair(one.related.latency), ms(one.related.slowest.p50)]),
-        }),
-        note(`Queries whose meant session is not in the first five on some surface (rank: sidebar / @ / search_sessions; 0 = not answered): ${figures.flatMap(one => one.ranks.filter(rank => [rank.sidebar, rank.menu, rank.tool].some(value => value < 1 || value > 5)).map(rank => `${one.corpus} ${one.sessions.toLocaleString('en')}, ${rank.kind}, ${rank.query}: ${rank.sidebar} / ${rank.menu} / ${rank.tool}`)).join('; ') || 'none'}`),
-      ],
+      blocks: relevanceBlocks(figures, sizes),
     }
   },
 }

@@ -53,8 +53,8 @@ export function piecesHolding(file: SearchedSession, from: number, terms: readon
   return [...common ?? []].sort((a, b) => a - b)
 }
 
-/** A query's groups as messages are tested for them: each word with its other forms the index holds (see `form-expansion.ts`). */
-function matchedGroups(asked: readonly QueryTerm[], expansions: Expansions): MatchedGroup[] {
+/** A query's groups as messages are tested for them (see `weighedMatchCount`): each word with its other forms the index holds (see `form-expansion.ts`). */
+export function matchedGroups(asked: readonly QueryTerm[], expansions: Expansions): MatchedGroup[] {
   return groupsOf(asked).map(group => (isRun(group) ? { run: groupText(group) } : { typed: group, others: withForms(group, expansions).slice(group.length) }))
 }
 

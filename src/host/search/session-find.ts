@@ -10,11 +10,11 @@ import type { Snippet } from '../../shared/wire.ts'
 import type { ConversationText, MessageOrigin } from '../official/conversation.ts'
 import { scannedForms, withForms } from './form-expansion.ts'
 import { ROW_SPAN } from './index-file.ts'
-import { type Expansions, groupsOf, groupText, isRun } from './match-expression.ts'
-import { piecesHolding, type SearchedSession } from './message-search.ts'
-import { holdsTerm, snippetOf } from './snippet.ts'
+import type { Expansions } from './match-expression.ts'
+import { matchedGroups, piecesHolding, type SearchedSession } from './message-search.ts'
+import { type MatchedGroup, snippetOf, weighedMatchCount } from './snippet.ts'
 import { unpack } from './stored-text.ts'
-import { foldedForMatch, type QueryTerm } from './terms.ts'
+import type { QueryTerm } from './terms.ts'
 
 /** Most pieces of text (about 4,096 characters each) one request unpacks. */
 export const MAX_FIND_PIECES = 128
@@ -41,17 +41,11 @@ export interface SessionFind {
   readonly complete: boolean
 }
 
-/** A message test: whether a folded message holds every group of the query, each word in any form asked. */
-function messageTest(terms: readonly QueryTerm[], expansions: Expansions): (folded: string) => boolean {
-  const asked = groupsOf(terms).map(group => (isRun(group) ? { run: groupText(group), forms: [] } : { run: undefined, forms: withForms(group, expansions) }))
-  return folded => asked.every(({ run, forms }) => (run !== undefined ? folded.includes(run) : forms.some(term => holdsTerm(folded, term))))
-}
-
 /** Collects the matches of one piece's messages. `first`: the index (from 0) of the piece's first message. */
 class Collector {
   readonly matches: FoundMessage[] = []
   total = 0
-  private readonly holds: (folded: string) => boolean
+  private readonly groups: readonly MatchedGroup[]
   private readonly marked: readonly QueryTerm[]
   private readonly after: number
   private readonly limit: number
@@ -59,14 +53,14 @@ class Collector {
   constructor(terms: readonly QueryTerm[], expansions: Expansions, after: number, limit: number) {
     this.after = after
     this.limit = limit
-    this.holds = messageTest(terms, expansions)
+    this.groups = matchedGroups(terms, expansions)
     this.marked = withForms(terms, expansions)
   }
 
   add(messages: readonly string[], origins: readonly (MessageOrigin | undefined)[], first: number): void {
     for (const [n, message] of messages.entries()) {
       const number = first + n + 1
-      if (number <= this.after || !this.holds(foldedForMatch(message))) continue
+      if (number <= this.after || weighedMatchCount(message, this.groups) === 0) continue
       this.total += 1
       if (this.matches.length >= this.limit) continue
       const snippet = snippetOf([message], this.marked)
