@@ -190,7 +190,8 @@ export const sidebarSearch: Topic = {
 
     it('moves through the results with the arrow keys and opens one with Enter', async () => {
       const page = host.browser.page
-      await search(page, 'plans')
+      // Quoted, so the word stands as typed: other sessions that say plan or planned are not answered too, whenever the page's list learns of them.
+      await search(page, '"plans"')
       await expect.poll(() => results(page).count(), { timeout: 15_000 }).toBe(2)
       await page.getByPlaceholder('Search sessions...').press('ArrowDown')
       await page.keyboard.press('ArrowDown')
