@@ -19,7 +19,7 @@ import { hostDir } from '../../dev/pinned-host.ts'
 import { type StoredSession, writeSessionStore } from '../../dev/session-store.ts'
 import { humanText } from '../../dev/stand-in-model.ts'
 import { chooseWorkspace, composer, openApp, startNewSession } from '../../dev/web-ui.ts'
-import { WAL_BYTES } from '../../src/host/search/index-file.ts'
+import { WAL_BYTES } from '../../src/host/search/worker/index-file.ts'
 import { useSoleTopic } from './harness/real-host.ts'
 import { untilAsync as until } from './harness/wait.ts'
 

@@ -1,6 +1,6 @@
 /** The disk pause: indexing pauses below the floor, and resumes only once the disk is above the floor again and has gained the margin over what it had when it paused. */
 import { describe, expect, it } from 'vitest'
-import { DiskPause } from '../../src/host/search/disk-space.ts'
+import { DiskPause } from '../../src/host/search/disk-pause.ts'
 
 const MiB = 2 ** 20
 const FLOOR = 100 * MiB

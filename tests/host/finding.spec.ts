@@ -5,12 +5,12 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { MessageRole } from '../../src/host/official/conversation.ts'
-import { MAX_PARTIAL } from '../../src/host/search/partial-matches.ts'
-import { loadSqlite } from '../../src/host/search/sqlite-capability.ts'
-import { SqliteIndex } from '../../src/host/search/sqlite-index.ts'
-import { queryTerms } from '../../src/host/search/terms.ts'
-import { unspacedWords } from '../../src/host/search/unspaced-words.ts'
-import { stemOf } from '../../src/host/search/word-forms.ts'
+import { MAX_PARTIAL } from '../../src/host/search/worker/partial-matches.ts'
+import { loadSqlite } from '../../src/host/search/worker/sqlite-capability.ts'
+import { SqliteIndex } from '../../src/host/search/worker/sqlite-index.ts'
+import { queryTerms } from '../../src/host/search/text/terms.ts'
+import { unspacedWords } from '../../src/host/search/text/unspaced-words.ts'
+import { stemOf } from '../../src/host/search/text/word-forms.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
 
 const loaded = await loadSqlite()

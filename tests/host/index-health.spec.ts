@@ -3,10 +3,10 @@ import { copyFileSync, existsSync, readFileSync, renameSync, statSync, writeFile
 import { join } from 'node:path'
 import * as sqlite from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
-import { setIndexFileAside } from '../../src/host/search/index-file.ts'
-import { indexFileProblem, isDamageSign } from '../../src/host/search/index-health.ts'
-import { SqliteIndex } from '../../src/host/search/sqlite-index.ts'
-import { UnpackError } from '../../src/host/search/stored-text.ts'
+import { setIndexFileAside } from '../../src/host/search/worker/index-file.ts'
+import { indexFileProblem, isDamageSign } from '../../src/host/search/worker/index-health.ts'
+import { SqliteIndex } from '../../src/host/search/worker/sqlite-index.ts'
+import { UnpackError } from '../../src/host/search/text/stored-text.ts'
 import { temporaryFolder } from './cleanup.ts'
 
 /** An error as node:sqlite gives it, with SQLite's extended result code. */

@@ -4,10 +4,9 @@ import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { zstdCompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { IndexKeeper, sqliteFileOf } from '../../src/host/search/index-keeper.ts'
-import { queryTerms } from '../../src/host/search/terms.ts'
-import { DAMAGED_MESSAGE } from '../../src/host/search/index-file.ts'
-import { NOT_OPEN_MESSAGE } from '../../src/host/search/worker-protocol.ts'
+import { IndexKeeper, sqliteFileOf } from '../../src/host/search/worker/index-keeper.ts'
+import { queryTerms } from '../../src/host/search/text/terms.ts'
+import { DAMAGED_MESSAGE, NOT_OPEN_MESSAGE } from '../../src/host/search/worker-protocol.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
 
 const indexFile = (): string => join(temporaryFolder('dsh-sessions-keeper-'), 'content-index.json')

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { conversationOf } from '../../src/host/official/conversation.ts'
 import { LiveText } from '../../src/host/search/live-text.ts'
-import { digestOf } from '../../src/host/search/stored-text.ts'
+import { digestOf } from '../../src/host/search/text/stored-text.ts'
 
 const said = (seq: number, role: 'user' | 'assistant', text: string) => role === 'user'
   ? Object.freeze({ type: 'user/message', seq, time: 1_000 + seq, data: { source: { kind: 'user' }, content: [{ type: 'text', text }] } })

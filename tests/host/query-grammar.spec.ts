@@ -1,8 +1,8 @@
 /** The query grammar: filters read, malformed ones kept as words, hostile input bounded; and the filters applied to a session. */
 import { describe, expect, it } from 'vitest'
-import { parseQuery, passes } from '../../src/host/search/query-grammar.ts'
+import { parseQuery, passes } from '../../src/host/search/text/query-grammar.ts'
 import { boundedQuery } from '../../src/host/search/sidebar-search.ts'
-import { queryTerms } from '../../src/host/search/terms.ts'
+import { queryTerms } from '../../src/host/search/text/terms.ts'
 
 const NOW = Date.UTC(2026, 11, 6, 12, 30)
 const DAY = 86_400_000

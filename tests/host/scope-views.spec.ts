@@ -8,10 +8,10 @@
  */
 import { describe, expect, it, vi } from 'vitest'
 import { listCandidates } from '../../src/host/references/candidates.ts'
-import { IndexKeeper } from '../../src/host/search/index-keeper.ts'
-import { SqliteIndex } from '../../src/host/search/sqlite-index.ts'
+import { IndexKeeper } from '../../src/host/search/worker/index-keeper.ts'
+import { SqliteIndex } from '../../src/host/search/worker/sqlite-index.ts'
 import { searchSidebar } from '../../src/host/search/sidebar-search.ts'
-import { queryTerms } from '../../src/host/search/terms.ts'
+import { queryTerms } from '../../src/host/search/text/terms.ts'
 import { SearchWorker } from '../../src/host/search/worker-client.ts'
 import { SCOPE_NOT_HELD, type WorkerCalls } from '../../src/host/search/worker-protocol.ts'
 import { CatalogEntries } from '../../src/host/sessions/catalog-entries.ts'

@@ -2,10 +2,10 @@
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
-import { SegmentSizes } from '../../src/host/search/segment-sizes.ts'
-import { SqliteIndex } from '../../src/host/search/sqlite-index.ts'
+import { SegmentSizes } from '../../src/host/search/worker/segment-sizes.ts'
+import { SqliteIndex } from '../../src/host/search/worker/sqlite-index.ts'
 import * as sqlite from 'node:sqlite'
-import { queryTerms } from '../../src/host/search/terms.ts'
+import { queryTerms } from '../../src/host/search/text/terms.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
 
 function database(path: string): DatabaseSync {

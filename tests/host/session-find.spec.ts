@@ -1,11 +1,11 @@
 /** Find in one session: the messages that hold a query, in order, paged, from the index and from a conversation read whole alike; and `read_session`'s search inside a session, which matches as find does and ranks the densest first. */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadSqlite } from '../../src/host/search/sqlite-capability.ts'
-import { type ContentEntry, SqliteIndex } from '../../src/host/search/sqlite-index.ts'
-import { scanMessages } from '../../src/host/search/message-search.ts'
-import { findInConversation, MAX_FIND_PIECES } from '../../src/host/search/session-find.ts'
-import { queryTerms } from '../../src/host/search/terms.ts'
+import { loadSqlite } from '../../src/host/search/worker/sqlite-capability.ts'
+import { type ContentEntry, SqliteIndex } from '../../src/host/search/worker/sqlite-index.ts'
+import { scanMessages } from '../../src/host/search/text/conversation-search.ts'
+import { findInConversation, MAX_FIND_PIECES } from '../../src/host/search/text/conversation-find.ts'
+import { queryTerms } from '../../src/host/search/text/terms.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
 
 const loaded = await loadSqlite()

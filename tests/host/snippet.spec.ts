@@ -1,7 +1,7 @@
 /** Excerpts: the text around a query's first match, with the matched ranges marked. */
 import { describe, expect, it } from 'vitest'
-import { snippetOf } from '../../src/host/search/snippet.ts'
-import { indexTerms, queryTerms, WORD_CHARACTER } from '../../src/host/search/terms.ts'
+import { snippetOf } from '../../src/host/search/text/snippet.ts'
+import { indexTerms, queryTerms, WORD_CHARACTER } from '../../src/host/search/text/terms.ts'
 
 describe('excerpts', () => {
   it('show about 80 characters around the first match, matches marked, line breaks as spaces', () => {

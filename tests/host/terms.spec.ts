@@ -1,7 +1,7 @@
 /** Terms: words, CJK pairs, folding, a query's words, Chinese words and phrases, and the bounds of a query. */
 import { describe, expect, it } from 'vitest'
-import { snippetOf } from '../../src/host/search/snippet.ts'
-import { fold, indexTerms, queryTerms } from '../../src/host/search/terms.ts'
+import { snippetOf } from '../../src/host/search/text/snippet.ts'
+import { fold, indexTerms, queryTerms } from '../../src/host/search/text/terms.ts'
 
 describe('terms', () => {
   it('fold case and Latin accents but keep kana voicing', () => {

@@ -6,7 +6,7 @@
  */
 import type { CatalogedSession } from '../sessions/session-catalog.ts'
 import type { ScopeSet } from '../sessions/scope-views.ts'
-import { passes, type QueryFilters } from './query-grammar.ts'
+import { passes, type QueryFilters } from './text/query-grammar.ts'
 
 /** Narrowed sets kept per scope set, a few filters each. */
 const narrowed = new WeakMap<ReadonlySet<string>, Map<string, ScopeSet>>()

@@ -18,8 +18,8 @@ import type { CatalogedSession, SessionCatalog } from '../sessions/session-catal
 import type { ContentSearch } from './content-search.ts'
 import { boundedQuery } from './sidebar-search.ts'
 import { filteredScope } from './filtered-scope.ts'
-import { parseQuery } from './query-grammar.ts'
-import { queryTerms } from './terms.ts'
+import { parseQuery } from './text/query-grammar.ts'
+import { queryTerms } from './text/terms.ts'
 
 /** Most sessions one page may ask for. */
 export const MAX_PAGE = 100

@@ -5,7 +5,7 @@
  * @module @wishp3/dsh-sessions/host/search/live-text
  */
 import { ConversationBuilder, type ConversationText } from '../official/conversation.ts'
-import { MessageDigest } from './stored-text.ts'
+import { MessageDigest } from './text/stored-text.ts'
 import type { ContentAppend } from './worker-protocol.ts'
 
 /** An event as the follower reads it (see `conversation.ts`). */

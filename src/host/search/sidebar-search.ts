@@ -10,8 +10,8 @@ import { scopeViewsOf } from '../sessions/scope-views.ts'
 import type { CatalogedSession, SessionCatalog } from '../sessions/session-catalog.ts'
 import type { ContentSearch } from './content-search.ts'
 import { filteredScope } from './filtered-scope.ts'
-import { parseQuery, passes } from './query-grammar.ts'
-import { fold, queryTerms } from './terms.ts'
+import { parseQuery, passes } from './text/query-grammar.ts'
+import { fold, queryTerms } from './text/terms.ts'
 
 /** Most characters of a query read; the rest is ignored. */
 export const MAX_SIDEBAR_QUERY = 256

@@ -12,7 +12,7 @@ interface Pending {
 
 /** The worker's module: the TypeScript source beside this file when the plugin runs from source (its tests), else the bundle's own `content-worker.js` beside `index.js`. */
 export function workerModule(): URL {
-  return import.meta.url.endsWith('.ts') ? new URL('./worker.ts', import.meta.url) : new URL('./content-worker.js', import.meta.url)
+  return import.meta.url.endsWith('.ts') ? new URL('./worker/worker.ts', import.meta.url) : new URL('./content-worker.js', import.meta.url)
 }
 
 /** Longest wait for the worker to end after the call it is in before it is stopped outright. */

@@ -3,14 +3,46 @@
  * with its result or an error message.
  * @module @wishp3/dsh-sessions/host/search/worker-protocol
  */
-import type { DiskSpace } from './disk-space.ts'
-import type { MessageRole } from '../official/conversation.ts'
-import type { ContentHit } from './index-search.ts'
-import type { ConversationText } from '../official/conversation.ts'
-import type { ConversationPage } from './conversation-page.ts'
-import type { SessionMatches } from './message-search.ts'
-import type { SessionFind } from './session-find.ts'
-import type { QueryTerm } from './terms.ts'
+import type { Snippet } from '../../shared/wire.ts'
+import type { ConversationText, MessageOrigin, MessageRole } from '../official/conversation.ts'
+import type { ConversationPage } from './text/conversation-page.ts'
+import type { SessionMatches } from './text/conversation-search.ts'
+import type { SessionFind } from './text/conversation-find.ts'
+import type { QueryTerm } from './text/terms.ts'
+
+/** One session a content query found, with its score and the excerpt of its best message. */
+export interface ContentHit {
+  readonly id: string
+  readonly score: number
+  readonly snippet: Snippet
+  /** The log event of the message the excerpt is from, where the index knows it. */
+  readonly origin?: MessageOrigin
+}
+
+/** The free space and size of a disk, in bytes. */
+export interface DiskFigures {
+  readonly free: number
+  readonly total: number
+}
+
+/** Where a disk stands against the floor. */
+export interface DiskSpace extends DiskFigures {
+  readonly floor: number
+  /** Whether it has less free space than the floor. */
+  readonly low: boolean
+}
+
+/** What the error message of a write refused for low disk space starts with; the host half reads it off the worker's answer. */
+export const LOW_DISK_MESSAGE = 'indexing is paused: low disk space'
+
+/** What the error message of a call that found the index file damaged starts with (the file was set aside and a fresh one opened); the host half reads it off the worker's answer. */
+export const DAMAGED_MESSAGE = 'the content index file is damaged'
+
+/** Scopes the worker keeps at once; the host half remembers what it sent of as many. */
+export const SCOPES_HELD = 8
+
+/** Most characters of one session's conversation either side reads. */
+export const MAX_READ_TEXT = 16 * 1024 * 1024
 
 /** What the index keeps of a session that the host half mirrors: enough to tell a changed log and to name the session. */
 export interface EntrySummary {

@@ -10,7 +10,7 @@ import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools'
 import { callingTarget, visibleSession } from './calling-session.ts'
 import type { SessionToolDependencies } from './search-sessions.ts'
 import { framedContent } from '../official/session-reference.ts'
-import { MAX_QUERY_LENGTH, queryTerms } from '../search/terms.ts'
+import { MAX_QUERY_LENGTH, queryTerms } from '../search/text/terms.ts'
 
 /** The tool's name. */
 export const READ_SESSION = 'read_session'

@@ -7,7 +7,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools'
 import { listCandidates } from '../references/candidates.ts'
-import { parseQuery } from '../search/query-grammar.ts'
+import { parseQuery } from '../search/text/query-grammar.ts'
 import type { ContentSearch } from '../search/content-search.ts'
 import { isInScope } from '../sessions/scope.ts'
 import type { SessionCatalog } from '../sessions/session-catalog.ts'

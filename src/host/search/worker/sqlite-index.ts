@@ -2,7 +2,7 @@
  * The content index on disk: a SQLite file of its own beside the harness's data, opened through
  * `node:sqlite` by the search worker alone, so what it holds lives on disk and the process keeps only
  * SQLite's page cache.
- * @module @wishp3/dsh-sessions/host/search/sqlite-index
+ * @module @wishp3/dsh-sessions/host/search/worker/sqlite-index
  */
 import { statSync } from 'node:fs'
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
@@ -11,20 +11,22 @@ import { IndexDamagedError, isBusy, isDamaged, openIndexFile, removeIndexFile, R
 import { SegmentSizes } from './segment-sizes.ts'
 import { IndexWrites } from './index-writes.ts'
 import { type ExpectedFile, indexFileProblem } from './index-health.ts'
-import { type AdmittedRows, type ContentHit, IndexSearch, RANKED_ROWS } from './index-search.ts'
+import { type AdmittedRows, IndexSearch, RANKED_ROWS } from './index-search.ts'
 import { PARTIAL_ROWS } from './partial-matches.ts'
-import { searchMessages, type SessionMatches } from './message-search.ts'
-import { findInIndex, type SessionFind } from './session-find.ts'
-import { formsOf } from './form-expansion.ts'
+import { searchMessages } from './message-search.ts'
+import { findInIndex } from './session-find.ts'
+import type { SessionMatches } from '../text/conversation-search.ts'
+import type { SessionFind } from '../text/conversation-find.ts'
+import { formsOf } from '../text/form-expansion.ts'
 import { expansionsOf, prefixEnd } from './prefix-expansion.ts'
-import type { MessageRole } from '../official/conversation.ts'
+import type { MessageRole } from '../../official/conversation.ts'
 import type { SqliteModule } from './sqlite-capability.ts'
-import { UnpackError, unpack } from './stored-text.ts'
-import { type QueryTerm, queryTerms } from './terms.ts'
-import { groupsOf, matchOf } from './match-expression.ts'
-import type { ContentAppend, ContentEntry, EntrySummary, SessionFacts } from './worker-protocol.ts'
+import { UnpackError, unpack } from '../text/stored-text.ts'
+import { type QueryTerm, queryTerms } from '../text/terms.ts'
+import { groupsOf, matchOf } from '../text/match-expression.ts'
+import type { ContentAppend, ContentEntry, ContentHit, EntrySummary, SessionFacts } from '../worker-protocol.ts'
 
-export type { ContentEntry } from './worker-protocol.ts'
+export type { ContentEntry } from '../worker-protocol.ts'
 export { MAX_SEGMENTS } from './index-writes.ts'
 
 /** Options of {@link SqliteIndex.open}. */

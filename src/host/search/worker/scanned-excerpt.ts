@@ -2,16 +2,17 @@
  * An excerpt made by reading a session's pieces of text in order, a bounded number of them: the first
  * message that holds a word group, and which groups were not found as asked (a group that must stand
  * together found only apart; with `from:`, a group the other side said).
- * @module @wishp3/dsh-sessions/host/search/scanned-excerpt
+ * @module @wishp3/dsh-sessions/host/search/worker/scanned-excerpt
  */
-import type { MessageRole } from '../official/conversation.ts'
-import { withForms } from './form-expansion.ts'
+import type { MessageRole } from '../../official/conversation.ts'
+import { withForms } from '../text/form-expansion.ts'
 import { ROW_SPAN } from './index-file.ts'
-import { type Expansions, groupText, isRun } from './match-expression.ts'
-import { type ContentHit, excerptAt, type SearchedIndex } from './searched-index.ts'
-import { holdsTerm, snippetOf } from './snippet.ts'
-import { unpack } from './stored-text.ts'
-import { foldedForMatch, type QueryTerm } from './terms.ts'
+import { type Expansions, groupText, isRun } from '../text/match-expression.ts'
+import type { ContentHit } from '../worker-protocol.ts'
+import { excerptAt, type SearchedIndex } from './searched-index.ts'
+import { holdsTerm, snippetOf } from '../text/snippet.ts'
+import { unpack } from '../text/stored-text.ts'
+import { foldedForMatch, type QueryTerm } from '../text/terms.ts'
 
 /** Pieces of text a scanned excerpt reads at most. */
 export const MAX_SCANNED_PIECES = 8

@@ -1,17 +1,16 @@
 /**
  * Pages of cold sessions' conversations, and the messages of one that match a query, read from their
  * log files in the search worker for the `read_session` tool and the find bar.
- * @module @wishp3/dsh-sessions/host/search/conversation-reader
+ * @module @wishp3/dsh-sessions/host/search/worker/conversation-reader
  */
-import type { RoledConversation } from '../official/conversation.ts'
-import { type ConversationPage, pageOf } from './conversation-page.ts'
-import { readLogFile } from '../official/log-file.ts'
-import { scanMessages, type SessionMatches } from './message-search.ts'
-import { findInConversation, type SessionFind } from './session-find.ts'
-import type { QueryTerm } from './terms.ts'
+import type { RoledConversation } from '../../official/conversation.ts'
+import { type ConversationPage, pageOf } from '../text/conversation-page.ts'
+import { readLogFile } from '../../official/log-file.ts'
+import { scanMessages, type SessionMatches } from '../text/conversation-search.ts'
+import { findInConversation, type SessionFind } from '../text/conversation-find.ts'
+import type { QueryTerm } from '../text/terms.ts'
+import { MAX_READ_TEXT } from '../worker-protocol.ts'
 
-/** Most characters of one session's conversation the tool can read. */
-export const MAX_READ_TEXT = 16 * 1024 * 1024
 
 /** Conversations kept. */
 const KEPT = 4

@@ -1,12 +1,12 @@
 /**
  * A cheap look at whether the content index's file on disk is still the file the index opened, and
  * readable.
- * @module @wishp3/dsh-sessions/host/search/index-health
+ * @module @wishp3/dsh-sessions/host/search/worker/index-health
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs'
 import { BUSY_MS, isDamaged, SQLITE_FORMAT, sqliteCodeOf } from './index-file.ts'
 import type { SqliteModule } from './sqlite-capability.ts'
-import { unpack, UnpackError } from './stored-text.ts'
+import { unpack, UnpackError } from '../text/stored-text.ts'
 
 /** Rows read at random from each table in one look. */
 export const HEALTH_PROBES = 12

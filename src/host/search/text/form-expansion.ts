@@ -1,6 +1,6 @@
 /**
  * A query's words asked as every form of them the index holds (see `word-forms.ts`).
- * @module @wishp3/dsh-sessions/host/search/form-expansion
+ * @module @wishp3/dsh-sessions/host/search/text/form-expansion
  */
 import type { Expansions } from './match-expression.ts'
 import type { QueryTerm } from './terms.ts'

@@ -1,6 +1,6 @@
 /**
  * The FTS5 MATCH expressions a query's terms become: every term needed, quoted, a prefix starred.
- * @module @wishp3/dsh-sessions/host/search/match-expression
+ * @module @wishp3/dsh-sessions/host/search/text/match-expression
  */
 import { isUnspaced, type QueryTerm } from './terms.ts'
 

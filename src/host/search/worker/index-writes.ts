@@ -2,16 +2,16 @@
  * The content index's writes: a session's text set whole or appended to, and a session forgotten, each
  * in one transaction. Only a session's new messages are written when its earlier ones are unchanged.
  * See docs/content-index.md.
- * @module @wishp3/dsh-sessions/host/search/index-writes
+ * @module @wishp3/dsh-sessions/host/search/worker/index-writes
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
-import type { ConversationText } from '../official/conversation.ts'
+import type { ConversationText } from '../../official/conversation.ts'
 import { TEXT_QUALITY, PIECE_CHARS, PLACES_FROM, ROW_SPAN, SEGMENT_SPAN } from './index-file.ts'
 import type { SegmentSizes } from './segment-sizes.ts'
-import { digestOf, pack, type StoredPiece } from './stored-text.ts'
-import { visitIndexTerms } from './terms.ts'
-import { stemOf } from './word-forms.ts'
-import type { ContentAppend, ContentEntry } from './worker-protocol.ts'
+import { digestOf, pack, type StoredPiece } from '../text/stored-text.ts'
+import { visitIndexTerms } from '../text/terms.ts'
+import { stemOf } from '../text/word-forms.ts'
+import type { ContentAppend, ContentEntry } from '../worker-protocol.ts'
 
 /** A session written as more segments than this is written again as one. */
 export const MAX_SEGMENTS = SEGMENT_SPAN

@@ -1,7 +1,7 @@
 /**
  * How message text becomes search terms, and a query becomes the terms it needs. Both sides fold the
  * same way.
- * @module @wishp3/dsh-sessions/host/search/terms
+ * @module @wishp3/dsh-sessions/host/search/text/terms
  */
 import { createHash } from 'node:crypto'
 import { unspacedWords } from './unspaced-words.ts'

@@ -1,9 +1,9 @@
 /**
  * One page of a session's conversation, as the `read_session` tool gives it.
- * @module @wishp3/dsh-sessions/host/search/conversation-page
+ * @module @wishp3/dsh-sessions/host/search/text/conversation-page
  */
 
-import type { MessageRole, RoledConversation } from '../official/conversation.ts'
+import type { MessageRole, RoledConversation } from '../../official/conversation.ts'
 
 /** One numbered message of a page. */
 export interface PagedMessage {

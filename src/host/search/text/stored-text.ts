@@ -2,11 +2,11 @@
  * Message text as the index stores it: consecutive messages of a session, with the log event each came
  * from, in Brotli-compressed pieces of about {@link PIECE_CHARS} characters (see `index-file.ts`),
  * and the digest that tells whether a session's earlier messages changed.
- * @module @wishp3/dsh-sessions/host/search/stored-text
+ * @module @wishp3/dsh-sessions/host/search/text/stored-text
  */
 import { createHash } from 'node:crypto'
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib'
-import type { MessageRole } from '../official/conversation.ts'
+import type { MessageRole } from '../../official/conversation.ts'
 
 /** A digest of a session's messages, taken as they come: the same digest whether they come at once or a few at a time. */
 export class MessageDigest {

@@ -2,12 +2,12 @@
  * The search worker's side of the protocol: each request on the port is handed to the index keeper and
  * answered once, with its result or its error's message, as it finishes (a query is answered while a
  * log is read or the file written).
- * @module @wishp3/dsh-sessions/host/search/worker-server
+ * @module @wishp3/dsh-sessions/host/search/worker/worker-server
  */
 import type { MessagePort } from 'node:worker_threads'
 import type { IndexKeeper } from './index-keeper.ts'
 import { ConversationReader } from './conversation-reader.ts'
-import type { WorkerCall, WorkerCalls, WorkerReply, WorkerRequest } from './worker-protocol.ts'
+import type { WorkerCall, WorkerCalls, WorkerReply, WorkerRequest } from '../worker-protocol.ts'
 
 type Handlers = { [K in WorkerCall]: (args: WorkerCalls[K]['args']) => Promise<WorkerCalls[K]['result']> | WorkerCalls[K]['result'] }
 

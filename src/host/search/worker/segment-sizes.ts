@@ -4,7 +4,7 @@
  * sessions, 2 ms of a query that ranks 4,000 rows). Read once, kept current by this connection's own
  * writes, forgotten when a transaction rolls back, and read again when another connection has written
  * the file since (SQLite's `data_version`).
- * @module @wishp3/dsh-sessions/host/search/segment-sizes
+ * @module @wishp3/dsh-sessions/host/search/worker/segment-sizes
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 

@@ -2,16 +2,14 @@
  * The content index's file: its layout and schema, opening it (and building it anew when it is
  * missing, not a usable SQLite file, or of another layout or term pipeline), removing it, and setting
  * a damaged one aside.
- * @module @wishp3/dsh-sessions/host/search/index-file
+ * @module @wishp3/dsh-sessions/host/search/worker/index-file
  */
 import { mkdirSync, renameSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { DatabaseSync } from 'node:sqlite'
 import type { SqliteModule } from './sqlite-capability.ts'
-import { termsFingerprint } from './terms.ts'
-
-/** What the error message of a call that found the index file damaged starts with (the file was set aside and a fresh one opened); the host half reads it off the worker's answer. */
-export const DAMAGED_MESSAGE = 'the content index file is damaged'
+import { termsFingerprint } from '../text/terms.ts'
+import { DAMAGED_MESSAGE } from '../worker-protocol.ts'
 
 /** The file's format name, kept in its `meta` table. */
 export const SQLITE_FORMAT = 'dsh-sessions-content-index-sqlite'

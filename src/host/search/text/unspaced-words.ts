@@ -1,7 +1,7 @@
 /**
  * The words of a Chinese or Japanese run of a query, from the ICU word breaker Node.js carries
  * (`Intl.Segmenter`), so each word may stand anywhere in a session, in any order.
- * @module @wishp3/dsh-sessions/host/search/unspaced-words
+ * @module @wishp3/dsh-sessions/host/search/text/unspaced-words
  */
 
 /** ICU's dictionary break iterator, shared by Chinese and Japanese text. */

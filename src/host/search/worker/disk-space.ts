@@ -2,32 +2,17 @@
  * The free space the content index leaves to the host: the index is a convenience, the user's next
  * turn is not, so the index writes nothing while the disk that holds it has less free space than a
  * floor.
- * @module @wishp3/dsh-sessions/host/search/disk-space
+ * @module @wishp3/dsh-sessions/host/search/worker/disk-space
  */
 import { statfsSync } from 'node:fs'
 import { sqliteCodeOf } from './index-file.ts'
+import { type DiskFigures, type DiskSpace, LOW_DISK_MESSAGE } from '../worker-protocol.ts'
 
 /** The least free space the index leaves when the setting is 0: 1 GiB. */
 export const MIN_FLOOR_BYTES = 2 ** 30
 
 /** The share of the disk the index leaves free when the setting is 0 (when that is more than {@link MIN_FLOOR_BYTES}). */
 export const FLOOR_SHARE = 0.05
-
-/** What the error message of a write refused for low disk space starts with; the host half reads it off the worker's answer. */
-export const LOW_DISK_MESSAGE = 'indexing is paused: low disk space'
-
-/** The free space and size of a disk, in bytes. */
-export interface DiskFigures {
-  readonly free: number
-  readonly total: number
-}
-
-/** Where a disk stands against the floor. */
-export interface DiskSpace extends DiskFigures {
-  readonly floor: number
-  /** Whether it has less free space than the floor. */
-  readonly low: boolean
-}
 
 /** Reads a disk's figures: the folder's file system, as an unprivileged writer sees it. */
 export type DiskReader = (folder: string) => DiskFigures
@@ -72,53 +57,5 @@ export class LowDiskError extends Error {
     const figures = space === undefined ? '' : ` (${Math.floor(space.free / 2 ** 20)} MiB free, ${Math.ceil(space.floor / 2 ** 20)} MiB kept for the host)`
     super(`${LOW_DISK_MESSAGE}${figures}`, cause === undefined ? undefined : { cause })
     this.name = 'LowDiskError'
-  }
-}
-
-/** Free space a paused index waits to gain over what it had when it paused, before it writes again: a quarter of the floor, at most 8 MiB. */
-const resumeMargin = (floor: number): number => Math.min(8 * 2 ** 20, Math.floor(floor / 4))
-
-/** Whether indexing is paused for lack of disk space, what the last look at the disk saw, and when indexing resumes. */
-export class DiskPause {
-  private pausedFor: 'low-disk' | undefined
-  /** The disk's free space when indexing paused (learnt at the first look after). */
-  private freeWhenPaused: number | undefined
-  private last: { free: number; floor: number } | undefined
-
-  /** `low-disk` while paused. */
-  get reason(): 'low-disk' | undefined {
-    return this.pausedFor
-  }
-
-  /** The disk's free space and the floor, in bytes, at the last look. */
-  get disk(): { free: number; floor: number } | undefined {
-    return this.last
-  }
-
-  /** Pauses; whether it was not paused before. */
-  pause(): boolean {
-    if (this.pausedFor !== undefined) return false
-    this.pausedFor = 'low-disk'
-    this.freeWhenPaused = undefined
-    return true
-  }
-
-  /** Takes a look at the disk: `pause` when it fell below the floor, `resume` once a paused disk gained the margin, else `stay`. */
-  look(space: { readonly low: boolean; readonly free: number; readonly floor: number }): 'pause' | 'resume' | 'stay' {
-    this.last = { free: space.free, floor: space.floor }
-    if (this.pausedFor === undefined) {
-      if (!space.low) return 'stay'
-      this.pause()
-      this.freeWhenPaused = space.free
-      return 'pause'
-    }
-    if (this.freeWhenPaused === undefined) {
-      this.freeWhenPaused = space.free
-      return 'stay'
-    }
-    if (space.low || space.free < this.freeWhenPaused + resumeMargin(space.floor)) return 'stay'
-    this.pausedFor = undefined
-    this.freeWhenPaused = undefined
-    return 'resume'
   }
 }

@@ -4,21 +4,23 @@
  * need, then an excerpt of each session taken, from the piece of text `places` names; a Chinese or
  * Japanese run of the query must stand whole in a message of it (the index cannot tell, having no
  * positions).
- * @module @wishp3/dsh-sessions/host/search/index-search
+ * @module @wishp3/dsh-sessions/host/search/worker/index-search
  */
 import { ROW_SPAN, SEGMENT_SPAN } from './index-file.ts'
-import { type Expansions, groupsOf, groupText, isRun, matchOf, quoted, type Run, runsOf } from './match-expression.ts'
+import { type Expansions, groupsOf, groupText, isRun, matchOf, quoted, type Run, runsOf } from '../text/match-expression.ts'
 import { expansionsOf } from './prefix-expansion.ts'
-import { formsOf, withForms } from './form-expansion.ts'
-import type { MessageRole } from '../official/conversation.ts'
+import { formsOf, withForms } from '../text/form-expansion.ts'
+import type { MessageRole } from '../../official/conversation.ts'
 import { addPartialMatches } from './partial-matches.ts'
 import { scannedExcerpt } from './scanned-excerpt.ts'
-import { type AdmittedRows, type ContentHit, excerptAt, type Scope, type SearchedIndex, sessionHolds } from './searched-index.ts'
-import { holdsTerm, snippetOf } from './snippet.ts'
-import { type StoredPiece, UnpackError, unpack } from './stored-text.ts'
-import { foldedForMatch, isUnspaced, pairsOf, type QueryTerm } from './terms.ts'
+import { type AdmittedRows, excerptAt, type Scope, type SearchedIndex, sessionHolds } from './searched-index.ts'
+import { holdsTerm, snippetOf } from '../text/snippet.ts'
+import { type StoredPiece, UnpackError, unpack } from '../text/stored-text.ts'
+import { foldedForMatch, isUnspaced, pairsOf, type QueryTerm } from '../text/terms.ts'
 
-export type { AdmittedRows, ContentHit, SearchedIndex } from './searched-index.ts'
+import type { ContentHit } from '../worker-protocol.ts'
+
+export type { AdmittedRows, SearchedIndex } from './searched-index.ts'
 
 /** Compressed bytes of stored text one query unpacks at most for sessions it then passes over (a phrase or long word found only apart, a `from:` the other side said; a piece of about 4 KiB of English is some 2 KB and 70 µs, of Chinese some 5 KB and 140 µs): what bounds its work whatever the store holds. What a session it answers with takes is given back. A query that spends them answers with what it has found, in its order; a Chinese or Japanese query's first pass (the run standing whole) has a budget of its own, as large. */
 export const MAX_UNPACKED = 96_000

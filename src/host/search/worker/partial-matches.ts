@@ -1,14 +1,15 @@
 /**
  * Partial matches: when too few sessions hold every word of a query, those holding the most of its
  * word groups, each group weighted by its rarity as BM25 weighs a term, each with the groups it lacks.
- * @module @wishp3/dsh-sessions/host/search/partial-matches
+ * @module @wishp3/dsh-sessions/host/search/worker/partial-matches
  */
-import type { MessageRole } from '../official/conversation.ts'
+import type { MessageRole } from '../../official/conversation.ts'
 import { SEGMENT_SPAN } from './index-file.ts'
-import { type ContentHit, type Scope, type SearchedIndex, sessionHolds } from './searched-index.ts'
-import { type Expansions, groupsOf, groupText, isRun, matchOf } from './match-expression.ts'
+import type { ContentHit } from '../worker-protocol.ts'
+import { type Scope, type SearchedIndex, sessionHolds } from './searched-index.ts'
+import { type Expansions, groupsOf, groupText, isRun, matchOf } from '../text/match-expression.ts'
 import { scannedExcerpt } from './scanned-excerpt.ts'
-import type { QueryTerm } from './terms.ts'
+import type { QueryTerm } from '../text/terms.ts'
 
 /** What a partial pass is asked: which sessions may be found, how many in all, and their order when tied. */
 export interface PartialQuery {

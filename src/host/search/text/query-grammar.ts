@@ -2,9 +2,9 @@
  * The filters a search query may carry besides its words, as people type them elsewhere:
  * `in:<workspace>`, `after:` and `before:` (a date, `2026-11-01`, or an age, `7d`), `from:me` and
  * `from:agent`. A token that is not a well-formed filter stays a word of the query, never an error.
- * @module @wishp3/dsh-sessions/host/search/query-grammar
+ * @module @wishp3/dsh-sessions/host/search/text/query-grammar
  */
-import type { MessageRole } from '../official/conversation.ts'
+import type { MessageRole } from '../../official/conversation.ts'
 import { fold } from './terms.ts'
 
 /** What a query's filters keep: sessions of a workspace, created in a time window, and words said by one side. */

@@ -1,9 +1,9 @@
 /**
  * A short excerpt of a session's text around the first place a query matches, with every match inside
  * it marked by offsets. The excerpt is plain text (line breaks become spaces).
- * @module @wishp3/dsh-sessions/host/search/snippet
+ * @module @wishp3/dsh-sessions/host/search/text/snippet
  */
-import type { Snippet } from '../../shared/wire.ts'
+import type { Snippet } from '../../../shared/wire.ts'
 import { fold, isUnspaced, type QueryTerm, WORD_CHARACTER } from './terms.ts'
 
 /** Characters (code points) an excerpt holds at most, not counting the ellipses. */

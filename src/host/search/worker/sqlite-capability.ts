@@ -1,7 +1,7 @@
 /**
  * Whether this Node.js can hold the content index: `node:sqlite`, with FTS5 and contentless deletes.
  * Where it cannot, there is no content index and search is by title only (see `content-search.ts`).
- * @module @wishp3/dsh-sessions/host/search/sqlite-capability
+ * @module @wishp3/dsh-sessions/host/search/worker/sqlite-capability
  */
 
 /** The `node:sqlite` module, where this Node.js has it with FTS5. */

@@ -1,9 +1,9 @@
 /**
  * Prefixes asked as the index terms they stand for.
- * @module @wishp3/dsh-sessions/host/search/prefix-expansion
+ * @module @wishp3/dsh-sessions/host/search/worker/prefix-expansion
  */
-import type { Expansions } from './match-expression.ts'
-import type { QueryTerm } from './terms.ts'
+import type { Expansions } from '../text/match-expression.ts'
+import type { QueryTerm } from '../text/terms.ts'
 
 /** Most index terms a prefix is asked as; a prefix that starts more is asked as a prefix. */
 export const MAX_EXPANSION = 64

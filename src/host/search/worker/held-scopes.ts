@@ -3,11 +3,10 @@
  * ids of its sessions, and, once a query needs to read the rows of those sessions alone, a temporary
  * table of their session numbers in the index file (see {@link ScopeRows}), kept equal to the ids as
  * sessions are indexed and forgotten.
- * @module @wishp3/dsh-sessions/host/search/held-scopes
+ * @module @wishp3/dsh-sessions/host/search/worker/held-scopes
  */
+import { SCOPES_HELD } from '../worker-protocol.ts'
 
-/** Scopes kept at once. */
-export const SCOPES_HELD = 8
 
 /** Where a held scope's session numbers live: temporary tables of the index file, by slot. */
 export interface ScopeRows {

@@ -1,23 +1,22 @@
 /**
  * The content index as the search worker keeps it: changes, queries, and its file. The index lives on
  * disk in SQLite (see `sqlite-index.ts`).
- * @module @wishp3/dsh-sessions/host/search/index-keeper
+ * @module @wishp3/dsh-sessions/host/search/worker/index-keeper
  */
 import { existsSync } from 'node:fs'
 import { readdir, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import { readLogFile } from '../official/log-file.ts'
-import type { MessageRole } from '../official/conversation.ts'
-import { type DiskReader, type DiskSpace, diskSpaceOf, isDiskFull, LowDiskError, statDisk } from './disk-space.ts'
+import { readLogFile } from '../../official/log-file.ts'
+import type { MessageRole } from '../../official/conversation.ts'
+import { type DiskReader, diskSpaceOf, isDiskFull, LowDiskError, statDisk } from './disk-space.ts'
 import { IndexDamagedError, sqliteCodeOf } from './index-file.ts'
 import { loadSqlite, type SqliteModule } from './sqlite-capability.ts'
-import type { ContentHit } from './index-search.ts'
 import { type ContentEntry, type SqliteIndexOptions, SqliteIndex } from './sqlite-index.ts'
-import type { SessionMatches } from './message-search.ts'
-import type { SessionFind } from './session-find.ts'
-import type { QueryTerm } from './terms.ts'
+import type { SessionMatches } from '../text/conversation-search.ts'
+import type { SessionFind } from '../text/conversation-find.ts'
+import type { QueryTerm } from '../text/terms.ts'
 import { type HeldScope, HeldScopes } from './held-scopes.ts'
-import { type ContentAppend, type HeldScopeQuery, type IndexEngine, type LogRead, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD, type SearchScope, type SessionFacts, type WorkerCalls } from './worker-protocol.ts'
+import { type ContentAppend, type ContentHit, type DiskSpace, type HeldScopeQuery, type IndexEngine, type LogRead, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD, type SearchScope, type SessionFacts, type WorkerCalls } from '../worker-protocol.ts'
 
 /** Characters of text one batch of logs holds at most before it is written (a log that takes it past counts whole): what bounds the memory of a build whatever its sessions hold, while a transaction for many sessions costs some tenth less than one each. */
 export const BATCH_CHARS = 4 * 2 ** 20

@@ -2,7 +2,7 @@
  * Other forms of an English word: the Porter2 (Snowball English) stem each form shares, from
  * `wink-porter2-stemmer`. The index keeps, per stem, the words of its text that have it, so a query's
  * word is asked as every form the text holds (`fails` as `fail`, `failed`, `failing`).
- * @module @wishp3/dsh-sessions/host/search/word-forms
+ * @module @wishp3/dsh-sessions/host/search/text/word-forms
  */
 /// <reference path="./wink-porter2-stemmer.d.ts" />
 import stem from 'wink-porter2-stemmer'

@@ -1,24 +1,17 @@
 /**
  * What a content search reads of the index, and what it gives: the hits, each with its excerpt.
- * @module @wishp3/dsh-sessions/host/search/searched-index
+ * @module @wishp3/dsh-sessions/host/search/worker/searched-index
  */
 import type { StatementSync } from 'node:sqlite'
-import type { Snippet } from '../../shared/wire.ts'
-import type { MessageOrigin } from '../official/conversation.ts'
-import type { Forms } from './form-expansion.ts'
+import type { Snippet } from '../../../shared/wire.ts'
+import type { MessageOrigin } from '../../official/conversation.ts'
+import type { Forms } from '../text/form-expansion.ts'
 import type { Vocabulary } from './prefix-expansion.ts'
-import type { StoredPiece } from './stored-text.ts'
+import type { StoredPiece } from '../text/stored-text.ts'
 import { SEGMENT_SPAN } from './index-file.ts'
+import type { ContentHit } from '../worker-protocol.ts'
 
 /** One session found by its text. */
-export interface ContentHit {
-  readonly id: string
-  readonly score: number
-  readonly snippet: Snippet
-  /** The log event of the message the excerpt is from, where the index knows it. */
-  readonly origin?: MessageOrigin
-}
-
 /** The SQL that keeps a query to the admitted sessions' segment rows, and its parameter. */
 export interface Scope {
   readonly within: string
