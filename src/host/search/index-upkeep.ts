@@ -1,6 +1,7 @@
 /**
- * The content index kept current in the background: the search worker and its file, the log pass, live sessions followed,
- * damage found and rebuilt, a full disk paused for, and where the build stands. See docs/content-index.md.
+ * The content index kept current in the background: the search worker and its file, the log pass and live sessions
+ * followed into it, with the damage rebuild (`damage-rebuild.ts`), the disk pause (`disk-pause.ts`) and readiness
+ * (`index-readiness.ts`) each owned apart, and where the build stands. See docs/content-index.md.
  * @module @wishp3/dsh-sessions/host/search/index-upkeep
  */
 import type { Context } from '@deepseek-ai/cordis'
@@ -10,8 +11,10 @@ import { CHECK_MS, type ContentSearchOptions, type ContentSearchStatus, RETRY_MS
 import type { SessionLogLocator } from './log-locator.ts'
 import { SearchWorker, workerModule } from './worker-client.ts'
 import { DiskPause } from './disk-pause.ts'
+import { DamageRebuild } from './damage-rebuild.ts'
+import { IndexReadiness } from './index-readiness.ts'
 import { boundedWait } from '../bounded-wait.ts'
-import { DAMAGED_MESSAGE, type EntrySummary, type IndexEngine, type LogRead, type LogToRead, LOW_DISK_MESSAGE, NOT_OPEN_MESSAGE } from './worker-protocol.ts'
+import { type EntrySummary, type IndexEngine, type LogRead, type LogToRead, LOW_DISK_MESSAGE, NOT_OPEN_MESSAGE } from './worker-protocol.ts'
 import type { CatalogedSession, SessionCatalog } from '../sessions/session-catalog.ts'
 import type { IndexingProgress } from '../../shared/wire.ts'
 
@@ -29,13 +32,10 @@ export class IndexUpkeep implements ContentSink {
   private current: SearchWorker | undefined
   private readonly workerModule: URL
   private readonly pass: LogPass
-  private ready = false
+  private readonly readiness = new IndexReadiness()
   private start: ContentSearchStatus['start'] = 'pending'
-  private readonly readyWaiters: (() => void)[] = []
   private savedBytes = 0
-  private damaged = 0
-  /** A rebuild after damage is under way (its message is logged once). */
-  private rebuildUnderway = false
+  private readonly damage: DamageRebuild
   /** Counts the files opened: a write that completes after another file was opened is not recorded. */
   private epoch = 0
   /** Whether the worker said it has no index file open (one is opened at the next look). */
@@ -64,6 +64,19 @@ export class IndexUpkeep implements ContentSink {
     this.catalog = catalog
     this.logs = logs
     this.file = options.file
+    this.damage = new DamageRebuild({
+      stopped: () => this.disposed,
+      forget: why => {
+        this.epoch += 1
+        this.ctx.logger('dsh-sessions').warn('content search: %s; it was set aside, and the index is built again from the logs (titles only meanwhile)', why)
+        this.clearSummaries()
+        this.readiness.unmark()
+        this.start = 'corrupt'
+        this.pass.schedule()
+      },
+      passed: () => this.pass.idle(),
+      resume: () => this.runPass(),
+    })
     this.live = new LiveFollower(ctx, {
       writer: () => (this.current?.alive === true && this.diskPause.reason === undefined ? this.current : undefined),
       revisionOf: id => this.summaries.get(id)?.revision,
@@ -101,21 +114,21 @@ export class IndexUpkeep implements ContentSink {
     clearTimeout(this.retryTimer)
     const worker = this.current
     if (worker === undefined) return
-    if (this.engine === 'sqlite' && this.file !== undefined && worker.alive) await boundedWait(worker.call('save', { file: this.file, complete: this.ready }), STOP_SAVE_MS)
+    if (this.engine === 'sqlite' && this.file !== undefined && worker.alive) await boundedWait(worker.call('save', { file: this.file, complete: this.readiness.ready }), STOP_SAVE_MS)
     await worker.stop()
   }
 
   /** Where the index stands. */
   status(): ContentSearchStatus {
     return {
-      ready: this.ready,
+      ready: this.readiness.ready,
       available: this.available,
       sessions: this.summaries.size,
       start: this.start,
       engine: this.engine,
       ...this.pass.stats,
       savedBytes: this.savedBytes,
-      damaged: this.damaged,
+      damaged: this.damage.damaged,
       ...(this.diskPause.reason === undefined ? {} : { paused: this.diskPause.reason }),
       ...(this.diskPause.disk === undefined ? {} : { disk: this.diskPause.disk }),
       pending: this.pass.pending,
@@ -125,7 +138,7 @@ export class IndexUpkeep implements ContentSink {
 
   /** How far the build has come, while the index does not yet answer for every session. `within`: the sessions counted (a caller's scope); every listed session when omitted. Returns indexed and listed sessions among those, and whether indexing is paused; `undefined` once it answers for all and is not paused, or without content search. */
   progress(within?: (session: CatalogedSession) => boolean): IndexingProgress | undefined {
-    if ((this.ready && this.diskPause.reason === undefined) || !this.available) return undefined
+    if ((this.readiness.ready && this.diskPause.reason === undefined) || !this.available) return undefined
     let total = 0
     let indexed = 0
     for (const session of this.catalog.list()) {
@@ -138,8 +151,7 @@ export class IndexUpkeep implements ContentSink {
 
   /** Resolves once the index answers for every session. */
   whenReady(): Promise<void> {
-    if (this.ready) return Promise.resolve()
-    return new Promise(resolve => this.readyWaiters.push(resolve))
+    return this.readiness.whenReady()
   }
 
   /** Resolves when the log pass has nothing left to read. */
@@ -159,7 +171,7 @@ export class IndexUpkeep implements ContentSink {
 
   /** Whether the index is built again after damage (titles alone answer meanwhile). */
   get rebuilding(): boolean {
-    return this.rebuildUnderway
+    return this.damage.rebuilding
   }
 
   /** Whether the index holds a session. */
@@ -267,7 +279,7 @@ export class IndexUpkeep implements ContentSink {
     }
     for (const [id, summary] of loaded.entries) this.summaries.set(id, summary)
     this.start = this.file === undefined ? 'no-file' : loaded.reason
-    if (loaded.reason === 'restored') this.markReady()
+    if (loaded.reason === 'restored') this.readiness.mark()
     else if (loaded.reason === 'low-disk') this.pause()
     else if (loaded.reason !== 'missing' && loaded.reason !== 'partial') this.ctx.logger('dsh-sessions').info('content index file %s (%s): building it again', this.file, loaded.reason)
   }
@@ -276,16 +288,16 @@ export class IndexUpkeep implements ContentSink {
     this.pass.schedule()
     void this.pass.idle().then(async () => {
       if (this.disposed) return
-      const settled = this.catalog.isListed && !this.rebuildUnderway && this.diskPause.reason === undefined
+      const settled = this.catalog.isListed && !this.damage.rebuilding && this.diskPause.reason === undefined
       // Ready: every listed session indexed or named as skipped; those still pending are tried again soon.
       const complete = settled && this.pass.pending === 0
       if (settled && !complete) {
-        this.ready = false
+        this.readiness.unmark()
         this.retrySoon()
       }
       // A completed build is recorded, and its term tables merged, before it is called ready: the first queries after it do not wait on the merge.
-      await this.saved(complete || this.ready)
-      if (complete && !this.disposed && !this.rebuildUnderway && this.diskPause.reason === undefined) this.markReady()
+      await this.saved(complete || this.readiness.ready)
+      if (complete && !this.disposed && !this.damage.rebuilding && this.diskPause.reason === undefined) this.readiness.mark()
     })
   }
 
@@ -336,7 +348,7 @@ export class IndexUpkeep implements ContentSink {
   /** What pausing does: not ready, said once, and a look at once. */
   private onPaused(): void {
     // Not ready while sessions may wait to be written.
-    this.ready = false
+    this.readiness.unmark()
     this.ctx.logger('dsh-sessions').warn('content search: indexing is paused: the disk that holds %s is low on space; what the index holds still answers, and indexing resumes once the disk has room again', this.file)
     setImmediate(() => void this.check())
   }
@@ -359,24 +371,9 @@ export class IndexUpkeep implements ContentSink {
     }
   }
 
-  /** Whether an error of the worker says it found the index file damaged; if so, the worker has set the file aside and opened a fresh one, and this side answers from titles (no content match) until the pass has built the index again. Said once in the log per damage. */
+  /** Whether an error of the worker says it found the index file damaged; if so, the rebuild starts (see `damage-rebuild.ts`). */
   damagedBy(error: unknown): boolean {
-    if (!says(error, DAMAGED_MESSAGE)) return false
-    if (this.rebuildUnderway || this.disposed) return true
-    this.rebuildUnderway = true
-    this.damaged += 1
-    this.epoch += 1
-    this.ctx.logger('dsh-sessions').warn('content search: %s; it was set aside, and the index is built again from the logs (titles only meanwhile)', error instanceof Error ? error.message : String(error))
-    this.clearSummaries()
-    this.ready = false
-    this.start = 'corrupt'
-    this.pass.schedule()
-    void this.pass.idle().then(() => {
-      if (this.disposed) return
-      this.rebuildUnderway = false
-      this.runPass()
-    })
-    return true
+    return this.damage.foundIn(error)
   }
 
   /** Forgets what the index held of a session; whether it held it. */
@@ -389,11 +386,5 @@ export class IndexUpkeep implements ContentSink {
   private clearSummaries(): void {
     if (this.summaries.size > 0) this.dropped()
     this.summaries.clear()
-  }
-
-  private markReady(): void {
-    if (this.ready) return
-    this.ready = true
-    for (const resolve of this.readyWaiters.splice(0)) resolve()
   }
 }
