@@ -150,17 +150,28 @@ export function clientBundle(id: string, entry: string): UserConfig {
   }
 }
 
-/** Keeps the license of each package bundled into the host half: its MIT notice, as a legal comment the bundler keeps, ahead of its code. */
+/** Keeps the license of each package bundled into the host half: its notice, once, as a comment at the top of the file. */
 function licenseNotices(): Plugin {
+  /** Each bundled package's notice, by its folder. */
+  const notices = new Map<string, string>()
+  const packageDirOf = (id: string): string | undefined => {
+    const match = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^@\\/][^\\/]*)[\\/]/.exec(id)
+    return match === null || match[1]!.startsWith('@deepseek-ai') ? undefined : id.slice(0, match.index + match[0].length)
+  }
   return {
     name: 'dsh-sessions:license-notices',
-    transform(code, id) {
-      const match = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^@\\/][^\\/]*)[\\/]/.exec(id)
-      if (match === null || match[1]!.startsWith('@deepseek-ai')) return null
-      const packageDir = id.slice(0, match.index + match[0].length)
+    transform(_code, id) {
+      const packageDir = packageDirOf(id)
+      if (packageDir === undefined || notices.has(packageDir)) return null
       const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { name: string; version: string; license?: string }
       const license = readFileSync(join(packageDir, 'LICENSE'), 'utf8').replaceAll('*/', '* /')
-      return { code: `/*! ${manifest.name}@${manifest.version} (${manifest.license ?? 'see its LICENSE'})\n${license}*/\n${code}`, map: null }
+      notices.set(packageDir, `/*! ${manifest.name}@${manifest.version} (${manifest.license ?? 'see its LICENSE'})\n${license}*/\n`)
+      return null
+    },
+    renderChunk(code, chunk) {
+      const dirs = new Set(chunk.moduleIds.map(packageDirOf).filter(dir => dir !== undefined))
+      const header = [...dirs].sort().map(dir => notices.get(dir) ?? '').join('')
+      return header === '' ? null : { code: header + code, map: null }
     },
   }
 }

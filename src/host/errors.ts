@@ -1,5 +1,5 @@
 /**
- * The one error type the host half throws.
+ * The one error type of the host half and its search worker, each with a code a route answers with its HTTP status.
  * @module @wishp3/dsh-sessions/host/errors
  */
 import type { DshSessionsErrorCode } from '../shared/wire.ts'

@@ -41,6 +41,7 @@ export async function removeLeftoverTemporaries(file: string): Promise<void> {
   try {
     names = await readdir(dirname(file))
   } catch {
+    // No folder, no temporary files to remove.
     return
   }
   const left = names.filter(name => name.startsWith(prefix) && name.endsWith('.tmp') && !running(Number(name.slice(prefix.length, -'.tmp'.length))))

@@ -76,6 +76,7 @@ function decodeId(payload: string): string | undefined {
     if (typeof parsed !== 'string' || parsed === '' || encodeId(parsed) !== payload) return undefined
     return parsed
   } catch {
+    // Not a reference this form can read: the caller treats the text as plain.
     return undefined
   }
 }

@@ -33,6 +33,13 @@ describe('host half (lib/index.js)', () => {
     expect(notice).toBeLessThan(source.indexOf('Porter2 stemming algorithm'))
   })
 
+  it('carries each package index.js bundles, the route bodies\' validator among them, with its license once, at the top', () => {
+    const source = readFileSync(join(lib, 'index.js'), 'utf8')
+    const notices = [...source.matchAll(/^\/\*! (\S+)@\S+ \(MIT\)$/gm)].map(match => match[1])
+    expect(notices).toEqual(['stopword', 'wink-porter2-stemmer', 'zod'])
+    expect(source.indexOf('/*! zod@')).toBeLessThan(source.indexOf('Porter2 stemming algorithm'))
+  })
+
   it('starts the built search worker beside index.js, and it answers', async () => {
     const { SearchWorker } = await import('../../src/host/search/worker-client.ts')
     const worker = new SearchWorker(new URL(`file://${join(lib, 'content-worker.js')}`), { engine: undefined }, () => undefined)

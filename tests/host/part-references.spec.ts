@@ -25,7 +25,7 @@ async function setup(config: Record<string, unknown> = {}): Promise<HostHarness 
 
 /** The seqs of a session's shown messages, from the plugin's own route. */
 async function messagesOf(h: { url: string }, source: string): Promise<{ seq: number; number: number; role: string; excerpt: string }[]> {
-  const response = await post(h.url, 'messages', { citingSessionId: source === id(4) ? BETA_DRAFT : TARGET, source })
+  const response = await post(h.url, 'messages', { citingSessionId: source === id(4) ? BETA_DRAFT : TARGET, sourceId: source })
   expect(response.status).toBe(200)
   return ((await response.json()) as { messages: { seq: number; number: number; role: string; excerpt: string }[] }).messages
 }
@@ -152,7 +152,7 @@ describe('part references', () => {
     expect(outOfScope.status).toBe(404)
     expect(await whole(id(99))).toEqual(outOfScope)
     expect((await post(h.url, 'messages', { citingSessionId: TARGET })).status).toBe(400)
-    for (const [route, body] of [['messages', { citingSessionId: TARGET, sourceId: SOURCE }], ['message-reference', { sessionId: SOURCE, seq: 1 }], ['since', { sources: [] }]] as const) {
+    for (const [route, body] of [['messages', { citingSessionId: TARGET, sourceId: SOURCE }], ['message-reference', { sourceId: SOURCE, seq: 1 }], ['since', { sources: [] }]] as const) {
       expect((await post(h.url, route, body, { 'sec-fetch-site': 'cross-site' })).status, route).toBe(403)
     }
     const listed = (await (await post(h.url, 'messages', { citingSessionId: TARGET, sourceId: SOURCE })).json()) as { title: string; total: number; messages: { excerpt: string }[] }

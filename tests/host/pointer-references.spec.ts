@@ -99,7 +99,7 @@ describe('pointer references', () => {
     const whole = await h.preStep(TARGET, [`${mention(SOURCE, 'Kiwi plans')} and ${SOURCE}`])
     if (whole.kind === 'reject') throw new Error('rejected')
     expect(whole.messages[1]!.source).toMatchObject({ references: [{ sessionId: SOURCE, retainedMessages: 6 }] })
-    const [first] = (await (await post(h.url, 'messages', { citingSessionId: TARGET, source: SOURCE })).json() as { messages: { seq: number }[] }).messages
+    const [first] = (await (await post(h.url, 'messages', { citingSessionId: TARGET, sourceId: SOURCE })).json() as { messages: { seq: number }[] }).messages
     const part = formatMessageReference({ sessionId: SOURCE, selection: [[first!.seq, first!.seq]], label: 'Kiwi plans · #1' })
     const narrowed = await h.preStep(TARGET, [`${SOURCE} then ${part}`])
     if (narrowed.kind === 'reject') throw new Error('rejected')

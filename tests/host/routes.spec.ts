@@ -260,15 +260,4 @@ describe('route guards', () => {
     expect((await fetch(`${url}/dsh-sessions/nothing`)).status).toBe(404)
     expect((await post(url, 'candidates', { citingSessionId: TARGET })).status).toBe(200)
   })
-
-  it('answers a page cached from the previous version, which names the citing draft and a source `sessionId` and `source`, alike', async () => {
-    const { url } = await setup()
-    const now = async (route: string, body: object) => [(await post(url, route, body)).status, await (await post(url, route, body)).text()]
-    expect(await now('candidates', { sessionId: TARGET, query: 'alpha' })).toEqual(await now('candidates', { citingSessionId: TARGET, query: 'alpha' }))
-    expect(await now('preflight', { sessionId: TARGET, text: `see ${id(2)}` })).toEqual(await now('preflight', { citingSessionId: TARGET, text: `see ${id(2)}` }))
-    expect(await now('messages', { sessionId: TARGET, source: id(2) })).toEqual(await now('messages', { citingSessionId: TARGET, sourceId: id(2) }))
-    expect(await now('mention', { sessionId: id(2) })).toEqual(await now('mention', { sourceId: id(2) }))
-    expect((await post(url, 'mention', { sourceId: id(2) })).status).toBe(200)
-    expect((await post(url, 'candidates', {})).status).toBe(400)
-  })
 })

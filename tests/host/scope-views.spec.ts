@@ -39,7 +39,7 @@ async function setup() {
   const { index, content } = await searchIndexes(h)
   await content.idle()
   const target = { id: TARGET, cwd: A }
-  const menu = (query: string, scope: 'workspace' | 'all' = 'workspace') => listCandidates(index, target, query, { scope, candidateLimit: 10 }, 10, content)
+  const menu = (query: string, scope: 'workspace' | 'all' = 'workspace') => listCandidates({ catalog: index, content }, { target, query, scope, candidateLimit: 10 })
   return { h, index, content, menu, searches, holds }
 }
 

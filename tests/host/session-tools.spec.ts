@@ -45,7 +45,7 @@ describe('search_sessions', () => {
     const { h, search, index, content } = await setup()
     await until(async () => ((await search.execute({ query: 'quetzal' }, exec(h))) as { sessions: unknown[] }).sessions.length === 2)
     const found = await search.execute({ query: 'quetzal' }, exec(h)) as { sessions: { sessionId: string; title: string; excerpt?: string; message?: number }[] }
-    const menu = await listCandidates(index, { id: TARGET, cwd: A }, 'quetzal', { scope: 'workspace', candidateLimit: 8 }, 8, content)
+    const menu = await listCandidates({ catalog: index, content }, { target: { id: TARGET, cwd: A }, query: 'quetzal', scope: 'workspace', candidateLimit: 8 })
     expect(found.sessions.map(session => session.sessionId)).toEqual(menu.map(candidate => candidate.sessionId))
     expect(found.sessions).toEqual([
       expect.objectContaining({ sessionId: id(4), title: 'Quetzal review' }),

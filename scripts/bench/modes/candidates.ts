@@ -114,7 +114,7 @@ export const candidates: BenchMode = {
       // storage), then the same draft again (sources unchanged, served from the read-once cache).
       const others = inFirstWorkspace().filter(session => session.id !== targetSession.id)
       const draftOf = (sources: typeof others) => ({
-        sessionId: targetSession.id,
+        citingSessionId: targetSession.id,
         text: `compare ${sources.map(source => `@[${source.title}](dsh-session:${Buffer.from(JSON.stringify(source.id)).toString('base64url')})`).join(' ')}`,
         chips: sources.map(source => source.id),
       })

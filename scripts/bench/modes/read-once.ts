@@ -91,8 +91,8 @@ export async function measureReadOnce(sessions: number, runs: number): Promise<R
     mounted.session('session-target', { cwd: '/w/ws-00' })
     const { url } = await mounted.mount({ scope: 'all' })
     const post = (body: unknown) => fetch(`${url}/dsh-sessions/preflight`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(res => res.json())
-    await post({ sessionId: 'session-target', text, chips: large })
-    const preflight = await timed(async () => { await post({ sessionId: 'session-target', text, chips: large }) }, runs)
+    await post({ citingSessionId: 'session-target', text, chips: large })
+    const preflight = await timed(async () => { await post({ citingSessionId: 'session-target', text, chips: large }) }, runs)
     const stepPlain = await timed(async () => { await mounted.preStep('session-target', ['a message without references']) }, runs)
     const stepCited = await timed(async () => { await mounted.preStep('session-target', [text]) }, runs)
     return { sourceBytes, uncached, cached, stepPlain, stepCited, preflight }

@@ -148,11 +148,11 @@ export async function measureScoped(sessions: number, workspaces: number, runs: 
     const host = hostSearch(fiber.ctx, index, content, official)
     const routes: Record<string, (query: string) => Promise<unknown>> = {
       '@ (workspace)': async query => {
-        const found = await listCandidates(index, target, query, { scope: 'workspace', candidateLimit: CAP }, CAP, content)
+        const found = await listCandidates({ catalog: index, content }, { target, query, scope: 'workspace', candidateLimit: CAP })
         for (const candidate of found) if (candidate.snippet !== undefined && candidate.cwd !== target.cwd) throw new Error(`bench: ${candidate.sessionId} is outside the workspace`)
         return found
       },
-      '@ (all)': query => listCandidates(index, target, query, { scope: 'all', candidateLimit: CAP }, CAP, content),
+      '@ (all)': query => listCandidates({ catalog: index, content }, { target, query, scope: 'all', candidateLimit: CAP }),
       sidebar: query => searchSidebar(index, content, query, CAP),
       'session.search': query => host({ query, limit: 20 } as Parameters<SearchSessions>[0]),
     }

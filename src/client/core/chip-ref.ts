@@ -34,6 +34,7 @@ export function decodeChipRef(value: string): ChipRef | undefined {
   try {
     parsed = JSON.parse(value)
   } catch {
+    // Not a chip this plugin wrote: left to the host as it is.
     return undefined
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined

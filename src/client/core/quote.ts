@@ -52,6 +52,7 @@ export function decodeQuoteRef(ref: string): QuoteRef | undefined {
     if (typeof parsed.n !== 'number' || !Number.isSafeInteger(parsed.n) || parsed.n < 1) return undefined
     return { text: parsed.text, n: parsed.n }
   } catch {
+    // Not a quote this plugin wrote: left to the host as it is.
     return undefined
   }
 }

@@ -37,6 +37,7 @@ function jsonObject(text: string | undefined): Record<string, unknown> | undefin
     const value: unknown = JSON.parse(text.slice(start, end + 1))
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : undefined
   } catch {
+    // Arguments that are not JSON: the row shows the host's own rendering.
     return undefined
   }
 }

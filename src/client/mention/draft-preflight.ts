@@ -79,6 +79,7 @@ export class DraftPreflight {
     try {
       result = await this.deps.preflight(sessionId, sentText(snapshot, forms), chips, signal)
     } catch {
+      // The send is held with a sentence the person sees; the draft is kept.
       throw new Error(this.deps.t('error.unavailable'))
     }
     if (!result.ok) {

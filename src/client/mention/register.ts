@@ -16,7 +16,7 @@ import { DraftPreflight } from './draft-preflight.ts'
 import { createMentionSource, MENTION_SOURCE, sessionChipReference } from './source.ts'
 import { openChipsOnClick } from './chip-open.ts'
 import { chipWrittenReferences, type WrittenChipsPort } from './written-chips.ts'
-import type { RefusedSends } from '../references/refused-sends.ts'
+import type { RefusedSends } from '../core/refused-sends.ts'
 
 /** What the browser entry gives the feature. */
 export interface MentionsConfig {

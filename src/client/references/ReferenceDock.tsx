@@ -89,6 +89,7 @@ function NarrowControl(props: { chip: DockChip; dock: ReferenceDockProps; agentT
     try {
       listed = await dock.messages(chip.sessionId, AbortSignal.timeout(10_000))
     } catch {
+      // The dock says the narrowing failed; the chip stays whole.
       return fail('narrow.failed')
     }
     if (listed.messages.length === 0) return fail('narrow.empty')
@@ -106,6 +107,7 @@ function NarrowControl(props: { chip: DockChip; dock: ReferenceDockProps; agentT
       setState({ kind: 'idle' })
       dock.replace(chip.occurrenceId, { sessionId: chip.sessionId, ...narrowed })
     } catch {
+      // The dock says the narrowing failed; the chip stays as it was.
       fail('narrow.failed')
     }
   }

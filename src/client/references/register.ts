@@ -15,7 +15,7 @@ import { ReferenceDock } from './ReferenceDock.tsx'
 import { bindReadingSettings } from '../settings/section.ts'
 import type {} from '@deepseek-ai/dsh-client-ui-settings/client'
 import { decorateSentReferences } from './sent-references.ts'
-import type { RefusedSends } from './refused-sends.ts'
+import type { RefusedSends } from '../core/refused-sends.ts'
 
 /** Milliseconds one outcomes request waits for news. */
 const WAIT_MS = 20_000
@@ -35,6 +35,7 @@ async function follow(api: SessionsApi, sessionId: string, seen: Map<string, num
       if (known !== undefined) for (const outcome of response.outcomes) report(outcome)
       seen.set(sessionId, response.last)
     } catch {
+      // The next poll asks again from the same outcome; nothing is marked seen.
       if (signal.aborted) return
       await new Promise(resolve => setTimeout(resolve, RETRY_MS))
     }

@@ -103,6 +103,7 @@ export class TitleStore {
       pending = answer.pending
       if (changed) this.announce()
     } catch {
+      // The ids stay pending and are asked again at the next change.
       pending = true
       for (const id of ids) this.round.add(id)
     } finally {

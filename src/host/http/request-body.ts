@@ -1,6 +1,6 @@
 /**
- * Reading a route's JSON body: the media type, the size and nesting bounds, and the typed fields the
- * parsers take from it; each refusal is a `DshSessionsError` with its code.
+ * Reading a route's JSON body: the media type and the size and nesting bounds, before its schema (see
+ * `route-bodies.ts`) reads it; each refusal is a `DshSessionsError` with its code.
  * @module @wishp3/dsh-sessions/host/http/request-body
  */
 import type { IncomingMessage } from 'node:http'
@@ -46,30 +46,4 @@ export async function readJson(req: IncomingMessage): Promise<Record<string, unk
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DshSessionsError('the body must be a JSON object', 'bad-request')
   if (nestsDeeper(body, MAX_BODY_DEPTH)) throw new DshSessionsError(`the body nests deeper than ${MAX_BODY_DEPTH} levels`, 'bad-request')
   return body as Record<string, unknown>
-}
-
-/** A field that must be a non-empty string. */
-export function requiredString(body: Record<string, unknown>, key: string): string {
-  const value = body[key]
-  if (typeof value !== 'string' || value === '') throw new DshSessionsError(`"${key}" must be a non-empty string`, 'bad-request')
-  return value
-}
-
-/** A field the previous version named otherwise: its new name, else the previous one, so a page cached from the previous version is answered for one more version. */
-export function renamedString(body: Record<string, unknown>, key: string, previous: string): string {
-  return requiredString(body, body[key] === undefined && body[previous] !== undefined ? previous : key)
-}
-
-/** A field that may be absent, else a string. */
-export function optionalString(body: Record<string, unknown>, key: string): string | undefined {
-  const value = body[key]
-  if (value !== undefined && typeof value !== 'string') throw new DshSessionsError(`"${key}" must be a string`, 'bad-request')
-  return value
-}
-
-/** A field that may be absent, else a number. */
-export function optionalNumber(body: Record<string, unknown>, key: string): number | undefined {
-  const value = body[key]
-  if (value !== undefined && typeof value !== 'number') throw new DshSessionsError(`"${key}" must be a number`, 'bad-request')
-  return value
 }

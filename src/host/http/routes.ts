@@ -10,10 +10,10 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { listCandidates, mentionOf } from '../references/candidates.ts'
 import { relatedSessions } from '../references/related-sessions.ts'
 import type { ContentSearch } from '../search/content-search.ts'
-import { MAX_SIDEBAR_RESULTS, searchSidebar } from '../search/sidebar-search.ts'
+import { searchSidebar } from '../search/sidebar-search.ts'
 import { MAX_FIND_MATCHES } from '../search/text/conversation-find.ts'
-import { MAX_QUERY_LENGTH, queryTerms } from '../search/text/terms.ts'
-import type { Route, RouteRequest, RouteResponse, SentReference } from '../../shared/wire.ts'
+import { queryTerms } from '../search/text/terms.ts'
+import type { Route, RouteRequest, RouteResponse } from '../../shared/wire.ts'
 import { DshSessionsError, type DshSessionsErrorCode } from '../errors.ts'
 import type { OutcomeLog } from '../references/outcome-log.ts'
 import { isInScope, type ReferenceTarget } from '../sessions/scope.ts'
@@ -22,7 +22,8 @@ import type { SendCheck } from '../references/send-check.ts'
 import type { SourceMessages } from '../references/source-messages.ts'
 import type { SessionsSettings } from '../settings.ts'
 import { isAdmitted, type RouteAuthority } from './trust.ts'
-import { MAX_BODY_BYTES, optionalNumber, optionalString, readJson, renamedString, requiredString } from './request-body.ts'
+import { MAX_BODY_BYTES, readJson } from './request-body.ts'
+import { parseBody } from './route-bodies.ts'
 
 /** Route prefix. */
 export const ROUTE_PREFIX = '/dsh-sessions'
@@ -32,15 +33,6 @@ export const MAX_OUTCOME_WAIT_MS = 25_000
 
 /** Sessions the sidebar's search returns unless asked otherwise. */
 const DEFAULT_SIDEBAR_RESULTS = 50
-
-/** Most sessions one titles request may name. */
-const MAX_TITLE_IDS = 1000
-
-/** Most sent references one `since` request may name. */
-const MAX_SINCE = 32
-
-/** Most chip ids one preflight may name. */
-const MAX_CHIPS = 64
 
 /** What the routes read. */
 export interface RouteDependencies {
@@ -73,224 +65,139 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text)
 }
 
-/** Answers a route with its declared response. */
-function answer<K extends Route>(res: ServerResponse, _route: K, body: RouteResponse<K>): void {
-  send(res, 200, body)
+/** What every handler is given besides its request: the host, what the routes read, and a signal aborted when the client goes away. */
+interface RouteCall {
+  readonly ctx: Context
+  readonly deps: RouteDependencies
+  readonly signal: AbortSignal
 }
 
-/** The citing session as the host knows it, its workspace included; a session the host does not know is refused. A live session (a draft the page has open) is answered from memory at once; only another one waits for the session catalog. */
-async function citing(ctx: Context, deps: RouteDependencies, body: Record<string, unknown>): Promise<ReferenceTarget> {
-  const id = renamedString(body, 'citingSessionId', 'sessionId')
+/**
+ * The citing session as the host knows it, its workspace included; a session the host does not know is refused. A live session
+ * (a draft the page has open) is answered from memory at once unless `listed`: a route that reads the index after naming its
+ * citing session waits for the session catalog's listing, a live draft's included. The catalog is waited for once.
+ */
+async function citing({ ctx, deps }: RouteCall, id: string, listed: boolean): Promise<ReferenceTarget> {
   const live = ctx.sessions.get(SessionId(id))?.header
-  if (live !== undefined) return { id, cwd: live.cwd }
+  if (live !== undefined && !listed) return { id, cwd: live.cwd }
   await deps.catalog.ready()
+  if (live !== undefined) return { id, cwd: live.cwd }
   const known = await deps.catalog.lookup(id)
-  if (known === undefined) throw new DshSessionsError(`session "${id}" not found`, 'not-found')
+  if (known === undefined) throw missing(id)
   return { id, cwd: known.cwd }
 }
 
-/** The citing session (see {@link citing}), answered once the session catalog has listed: for a route that reads the index after naming its citing session, a live draft's included. */
-async function listedCiting(ctx: Context, deps: RouteDependencies, body: Record<string, unknown>): Promise<ReferenceTarget> {
-  const who = await citing(ctx, deps, body)
-  await deps.catalog.ready()
-  return who
+/** The refusal of a session that is not there or not in scope: both answer alike. */
+function missing(id: string): DshSessionsError {
+  return new DshSessionsError(`session "${id}" not found`, 'not-found')
 }
 
-/** Each route's body parser: the body read as the route's declared request, or a `bad-request` refusal naming the first field that is not. A scoped route's `citingSessionId` is checked last, as `citing` reads it. */
-const parse: { readonly [K in Route]: (body: Record<string, unknown>) => RouteRequest<K> } = {
-  candidates(body) {
-    const query = optionalString(body, 'query') ?? ''
-    const limit = optionalNumber(body, 'limit')
-    if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 1)) throw new DshSessionsError('"limit" must be a whole number ≥ 1', 'bad-request')
-    return { query, ...(limit === undefined ? {} : { limit }), citingSessionId: renamedString(body, 'citingSessionId', 'sessionId') }
+/** Each `POST` route's handler: its typed request (see `route-bodies.ts`) in, its declared response out. */
+const HANDLERS: { readonly [K in Route]: (request: RouteRequest<K>, call: RouteCall) => Promise<RouteResponse<K>> } = {
+  async candidates({ citingSessionId, query = '', limit }, call) {
+    const who = await citing(call, citingSessionId, true)
+    const config = call.deps.settings.current()
+    const found = await listCandidates(call.deps, { target: who, query, scope: config.scope, candidateLimit: config.candidateLimit, ...(limit === undefined ? {} : { limit }) })
+    const indexing = call.deps.content.progress(session => isInScope(config.scope, who, session))
+    return { candidates: found, ...(indexing === undefined ? {} : { indexing }) }
   },
-  preflight(body) {
-    const text = requiredString(body, 'text')
-    const value = body.chips
-    if (value !== undefined && (!Array.isArray(value) || value.length > MAX_CHIPS || !value.every(item => typeof item === 'string'))) {
-      throw new DshSessionsError(`"chips" must be a list of at most ${MAX_CHIPS} session ids`, 'bad-request')
+
+  /** Checks a whole draft once (see `references/send-check.ts`). */
+  async preflight({ citingSessionId, text, chips }, call) {
+    const who = await citing(call, citingSessionId, false)
+    return call.deps.check.preflight(who, text, chips, call.deps.settings.current(), call.signal)
+  },
+
+  async outcomes({ citingSessionId, after = 0, waitMs = 0 }, { deps, signal }) {
+    const found = await deps.outcomes.read(citingSessionId, after, Math.min(waitMs, MAX_OUTCOME_WAIT_MS), signal)
+    return { outcomes: found, last: Math.max(after, deps.outcomes.latest()) }
+  },
+
+  async search({ query, limit = DEFAULT_SIDEBAR_RESULTS }, { deps, signal }) {
+    await deps.catalog.ready()
+    const found = await searchSidebar(deps.catalog, deps.content, query, limit, signal)
+    return {
+      results: found.matches.map(({ session, snippet }) => ({
+        sessionId: session.id,
+        ...(session.title === undefined ? {} : { title: session.title }),
+        ...(snippet === undefined ? {} : { snippet }),
+      })),
+      hasMore: found.hasMore,
+      ...(found.indexing === undefined ? {} : { indexing: found.indexing }),
     }
-    return { text, ...(value === undefined ? {} : { chips: value as string[] }), citingSessionId: renamedString(body, 'citingSessionId', 'sessionId') }
   },
-  outcomes(body) {
-    const citingSessionId = renamedString(body, 'citingSessionId', 'sessionId')
-    const after = optionalNumber(body, 'after') ?? 0
-    const waitMs = optionalNumber(body, 'waitMs') ?? 0
-    if (!Number.isSafeInteger(after) || after < 0) throw new DshSessionsError('"after" must be a whole number ≥ 0', 'bad-request')
-    if (!Number.isFinite(waitMs) || waitMs < 0) throw new DshSessionsError('"waitMs" must be a number ≥ 0', 'bad-request')
-    return { citingSessionId, after, waitMs }
-  },
-  search(body) {
-    const query = body.query
-    if (typeof query !== 'string') throw new DshSessionsError('"query" must be a string', 'bad-request')
-    const limit = optionalNumber(body, 'limit') ?? DEFAULT_SIDEBAR_RESULTS
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SIDEBAR_RESULTS) throw new DshSessionsError(`"limit" must be a whole number from 1 to ${MAX_SIDEBAR_RESULTS}`, 'bad-request')
-    return { query, limit }
-  },
-  titles(body) {
-    const ids = body.ids
-    if (!Array.isArray(ids) || ids.length > MAX_TITLE_IDS || !ids.every(id => typeof id === 'string')) {
-      throw new DshSessionsError(`"ids" must be a list of at most ${MAX_TITLE_IDS} session ids`, 'bad-request')
+
+  async titles({ ids }, { deps }) {
+    await deps.catalog.ready()
+    const known: Record<string, string> = {}
+    for (const id of ids) {
+      const title = deps.catalog.get(id)?.title
+      if (title !== undefined) known[id] = title
     }
-    return { ids: ids as string[] }
+    return { titles: known, pending: deps.content.progress() !== undefined }
   },
-  'message-reference'(body) {
-    const sourceId = renamedString(body, 'sourceId', 'sessionId')
-    const seq = optionalNumber(body, 'seq')
-    if (seq !== undefined && (!Number.isSafeInteger(seq) || seq < 0)) throw new DshSessionsError('"seq" must be a whole number ≥ 0', 'bad-request')
-    return seq !== undefined ? { sourceId, seq } : { sourceId, messageId: requiredString(body, 'messageId') }
+
+  async 'message-reference'({ sourceId, ...message }, { deps }) {
+    await deps.catalog.ready()
+    return deps.messages.reference(sourceId, message)
   },
-  mention: body => ({ sourceId: renamedString(body, 'sourceId', 'sessionId') }),
-  messages(body) {
-    const sourceId = renamedString(body, 'sourceId', 'source')
-    return { sourceId, citingSessionId: renamedString(body, 'citingSessionId', 'sessionId') }
+
+  /** The canonical mention of a session the index holds; reads nothing for one it does not. */
+  async mention({ sourceId }, { deps }) {
+    await deps.catalog.ready()
+    const known = deps.catalog.get(sourceId)
+    if (known === undefined) throw missing(sourceId)
+    return { sessionId: sourceId, label: known.label, mention: mentionOf(known) }
   },
-  since(body) {
-    const value = body.sources
-    const valid = Array.isArray(value) && value.length <= MAX_SINCE && value.every(item => {
-      if (typeof item !== 'object' || item === null) return false
-      const { sessionId, capturedThroughSeq } = item as Record<string, unknown>
-      return typeof sessionId === 'string' && sessionId !== ''
-        && (capturedThroughSeq === null || (typeof capturedThroughSeq === 'number' && Number.isSafeInteger(capturedThroughSeq) && capturedThroughSeq >= 0))
-    })
-    if (!valid) throw new DshSessionsError(`"sources" must be a list of at most ${MAX_SINCE} { sessionId, capturedThroughSeq }`, 'bad-request')
-    return { sources: (value as SentReference[]).map(({ sessionId, capturedThroughSeq }) => ({ sessionId, capturedThroughSeq })) }
+
+  /** A source's messages, for a draft's chip: only a source the current scope admits for that draft; any other looks missing. */
+  async messages({ citingSessionId, sourceId }, call) {
+    const who = await citing(call, citingSessionId, true)
+    const known = call.deps.catalog.get(sourceId)
+    if (known === undefined || !isInScope(call.deps.settings.current().scope, who, known)) throw missing(sourceId)
+    return call.deps.messages.list(sourceId)
   },
-  related(body) {
-    const text = body.text
-    if (typeof text !== 'string') throw new DshSessionsError('"text" must be a string', 'bad-request')
-    const value = body.except
-    if (value !== undefined && (!Array.isArray(value) || value.length > MAX_CHIPS || !value.every(item => typeof item === 'string'))) {
-      throw new DshSessionsError(`"except" must be a list of at most ${MAX_CHIPS} session ids`, 'bad-request')
+
+  async since({ sources }, { deps }) {
+    await deps.catalog.ready()
+    return { sources: await deps.messages.since(sources) }
+  },
+
+  /** The sessions a draft is about, in the citing session's scope; none while the setting is off. */
+  async related({ citingSessionId, text, except = [] }, call) {
+    const who = await citing(call, citingSessionId, true)
+    const config = call.deps.settings.current()
+    return { sessions: config.suggestRelated ? await relatedSessions(call.deps, who, text, config, except) : [] }
+  },
+
+  /** The matches of a query inside one session the host lists (or has open), for the find bar; any other answers as missing, before any of its text is read. */
+  async find({ sessionId, query, after = 0 }, { ctx, deps }) {
+    const live = ctx.sessions.get(SessionId(sessionId)) !== undefined
+    if (!live) await deps.catalog.ready()
+    if (!live && deps.catalog.get(sessionId) === undefined) throw missing(sessionId)
+    const terms = queryTerms(query)
+    const found = terms.length === 0 ? { matches: [], total: 0, complete: true } : await deps.content.findInSession(sessionId, terms, after, MAX_FIND_MATCHES)
+    if (found === undefined) throw missing(sessionId)
+    return {
+      matches: found.matches.map(({ message, snippet, origin }) => ({
+        number: message,
+        ...(origin === undefined ? {} : { seq: origin.seq, role: origin.role }),
+        snippet: { text: snippet.text, marks: snippet.marks },
+      })),
+      total: found.total,
+      complete: found.complete,
     }
-    return { text, ...(value === undefined ? {} : { except: value as string[] }), citingSessionId: renamedString(body, 'citingSessionId', 'sessionId') }
-  },
-  find(body) {
-    const sessionId = requiredString(body, 'sessionId')
-    const query = body.query
-    if (typeof query !== 'string' || query.length > MAX_QUERY_LENGTH) throw new DshSessionsError(`"query" must be a string of at most ${MAX_QUERY_LENGTH} characters`, 'bad-request')
-    const after = optionalNumber(body, 'after')
-    if (after !== undefined && (!Number.isSafeInteger(after) || after < 0)) throw new DshSessionsError('"after" must be a whole number ≥ 0', 'bad-request')
-    return { sessionId, query, ...(after === undefined ? {} : { after }) }
   },
 }
 
-async function candidates(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await readJson(req)
-  const { query = '', limit } = parse.candidates(body)
-  const who = await listedCiting(ctx, deps, body)
-  const config = deps.settings.current()
-  const found = await listCandidates(deps.catalog, who, query, config, limit, deps.content)
-  const indexing = deps.content.progress(session => isInScope(config.scope, who, session))
-  answer(res, 'candidates', { candidates: found, ...(indexing === undefined ? {} : { indexing }) })
-}
-
-/** Checks a whole draft once (see `references/send-check.ts`). */
-async function preflight(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await readJson(req)
-  const { text, chips } = parse.preflight(body)
-  const who = await citing(ctx, deps, body)
+/** Serves one `POST` route: its body read and parsed, its handler run, its answer sent unless the client went away. */
+async function served<K extends Route>(route: K, call: Omit<RouteCall, 'signal'>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const request = parseBody(route, await readJson(req))
   const abort = new AbortController()
   res.once('close', () => abort.abort())
-  answer(res, 'preflight', await deps.check.preflight(who, text, chips, deps.settings.current(), abort.signal))
-}
-
-async function sidebarSearch(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { query, limit = DEFAULT_SIDEBAR_RESULTS } = parse.search(await readJson(req))
-  const abort = new AbortController()
-  res.once('close', () => abort.abort())
-  await deps.catalog.ready()
-  const found = await searchSidebar(deps.catalog, deps.content, query, limit, abort.signal)
+  const response = await HANDLERS[route](request, { ...call, signal: abort.signal })
   if (abort.signal.aborted && res.destroyed) return
-  answer(res, 'search', {
-    results: found.matches.map(({ session, snippet }) => ({
-      sessionId: session.id,
-      ...(session.title === undefined ? {} : { title: session.title }),
-      ...(snippet === undefined ? {} : { snippet }),
-    })),
-    hasMore: found.hasMore,
-    ...(found.indexing === undefined ? {} : { indexing: found.indexing }),
-  })
-}
-
-async function titles(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { ids } = parse.titles(await readJson(req))
-  await deps.catalog.ready()
-  const known: Record<string, string> = {}
-  for (const id of ids) {
-    const title = deps.catalog.get(id)?.title
-    if (title !== undefined) known[id] = title
-  }
-  answer(res, 'titles', { titles: known, pending: deps.content.progress() !== undefined })
-}
-
-async function outcomes(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { citingSessionId, after = 0, waitMs = 0 } = parse.outcomes(await readJson(req))
-  const abort = new AbortController()
-  res.once('close', () => abort.abort())
-  const found = await deps.outcomes.read(citingSessionId, after, Math.min(waitMs, MAX_OUTCOME_WAIT_MS), abort.signal)
-  if (abort.signal.aborted && res.destroyed) return
-  answer(res, 'outcomes', { outcomes: found, last: Math.max(after, deps.outcomes.latest()) })
-}
-
-async function messageReference(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { sourceId, ...message } = parse['message-reference'](await readJson(req))
-  await deps.catalog.ready()
-  answer(res, 'message-reference', await deps.messages.reference(sourceId, message))
-}
-
-/** The canonical mention of a session the index holds; reads nothing for one it does not. */
-async function mention(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { sourceId: sessionId } = parse.mention(await readJson(req))
-  await deps.catalog.ready()
-  const known = deps.catalog.get(sessionId)
-  if (known === undefined) throw new DshSessionsError(`session "${sessionId}" not found`, 'not-found')
-  answer(res, 'mention', { sessionId, label: known.label, mention: mentionOf(known) })
-}
-
-/** A source's messages, for a draft's chip: only a source the current scope admits for that draft; any other looks missing. */
-async function messages(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await readJson(req)
-  const { sourceId: source } = parse.messages(body)
-  const who = await listedCiting(ctx, deps, body)
-  const known = deps.catalog.get(source)
-  if (known === undefined || !isInScope(deps.settings.current().scope, who, known)) throw new DshSessionsError(`session "${source}" not found`, 'not-found')
-  answer(res, 'messages', await deps.messages.list(source))
-}
-
-async function since(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { sources } = parse.since(await readJson(req))
-  await deps.catalog.ready()
-  answer(res, 'since', { sources: await deps.messages.since(sources) })
-}
-
-/** The sessions a draft is about, in the citing session's scope; none while the setting is off. */
-async function related(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await readJson(req)
-  const { text, except = [] } = parse.related(body)
-  const who = await listedCiting(ctx, deps, body)
-  const config = deps.settings.current()
-  answer(res, 'related', { sessions: config.suggestRelated ? await relatedSessions(deps, who, text, config, except) : [] })
-}
-
-/** The matches of a query inside one session the host lists (or has open), for the find bar; any other answers as missing, before any of its text is read. */
-async function find(ctx: Context, deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { sessionId, query, after = 0 } = parse.find(await readJson(req))
-  const live = ctx.sessions.get(SessionId(sessionId)) !== undefined
-  if (!live) await deps.catalog.ready()
-  if (!live && deps.catalog.get(sessionId) === undefined) throw new DshSessionsError(`session "${sessionId}" not found`, 'not-found')
-  const terms = queryTerms(query)
-  const found = terms.length === 0 ? { matches: [], total: 0, complete: true } : await deps.content.findInSession(sessionId, terms, after, MAX_FIND_MATCHES)
-  if (found === undefined) throw new DshSessionsError(`session "${sessionId}" not found`, 'not-found')
-  answer(res, 'find', {
-    matches: found.matches.map(({ message, snippet, origin }) => ({
-      number: message,
-      ...(origin === undefined ? {} : { seq: origin.seq, role: origin.role }),
-      snippet: { text: snippet.text, marks: snippet.marks },
-    })),
-    total: found.total,
-    complete: found.complete,
-  })
+  send(res, 200, response)
 }
 
 async function settings(deps: RouteDependencies, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -305,21 +212,14 @@ async function settings(deps: RouteDependencies, req: IncomingMessage, res: Serv
 export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
   const logger = ctx.logger('dsh-sessions')
   type Endpoint = { methods: Readonly<Record<string, RouteAuthority>>; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> }
-  const endpoints: Record<string, Endpoint> = {
-    [`${ROUTE_PREFIX}/candidates`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => candidates(ctx, deps, req, res) },
-    [`${ROUTE_PREFIX}/preflight`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => preflight(ctx, deps, req, res) },
-    [`${ROUTE_PREFIX}/outcomes`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => outcomes(deps, req, res) },
-    [`${ROUTE_PREFIX}/search`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => sidebarSearch(deps, req, res) },
-    [`${ROUTE_PREFIX}/titles`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => titles(deps, req, res) },
-    [`${ROUTE_PREFIX}/message-reference`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => messageReference(deps, req, res) },
-    [`${ROUTE_PREFIX}/mention`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => mention(deps, req, res) },
-    [`${ROUTE_PREFIX}/messages`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => messages(ctx, deps, req, res) },
-    [`${ROUTE_PREFIX}/since`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => since(deps, req, res) },
-    [`${ROUTE_PREFIX}/related`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => related(ctx, deps, req, res) },
-    [`${ROUTE_PREFIX}/find`]: { methods: { POST: 'trusted-host' }, handle: (req, res) => find(ctx, deps, req, res) },
+  const call = { ctx, deps }
+  const endpoints: Record<string, Endpoint> = Object.fromEntries((Object.keys(HANDLERS) as Route[]).map(route => [
+    `${ROUTE_PREFIX}/${route}`, { methods: { POST: 'trusted-host' }, handle: (req, res) => served(route, call, req, res) } satisfies Endpoint,
+  ]))
+  Object.assign(endpoints, {
     [`${ROUTE_PREFIX}/content-index`]: { methods: { GET: 'trusted-host' }, handle: (_req, res) => Promise.resolve(send(res, 200, { ...deps.content.status(), catalog: deps.catalog.catalogStatus() })) },
     [`${ROUTE_PREFIX}/settings`]: { methods: { GET: 'trusted-host', POST: 'loopback' }, handle: (req, res) => settings(deps, req, res) },
-  }
+  } satisfies Record<string, Endpoint>)
   const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const trustedHosts = ctx.get('webRuntime')?.trustedHosts ?? []

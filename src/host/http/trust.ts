@@ -15,6 +15,7 @@ function authority(value: string): URL | undefined {
   try {
     return new URL(`http://${value}`)
   } catch {
+    // A Host header that is not a host name is admitted by no rule.
     return undefined
   }
 }
@@ -47,6 +48,7 @@ export function isTrustedRequest(headers: IncomingHttpHeaders, trustedHosts: rea
   try {
     return new URL(origin).host === host.host
   } catch {
+    // An Origin that is not a URL matches no host: refused.
     return false
   }
 }

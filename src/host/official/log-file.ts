@@ -41,6 +41,7 @@ function* frames(buffer: Buffer): Generator<Buffer> {
     try {
       decoded = zstdDecompressSync(buffer.subarray(offset), { info: true })
     } catch {
+      // A damaged frame ends the log: what was read before it stands.
       return
     }
     if (!isDecodedFrame(decoded)) return
@@ -107,6 +108,7 @@ export async function readMessageSeqs(path: string): Promise<number[] | undefine
     try {
       event = JSON.parse(line) as { seq?: unknown }
     } catch {
+      // A malformed line is skipped, as the host's own reader skips it.
       continue
     }
     if (typeof event.seq === 'number' && Number.isSafeInteger(event.seq) && messageText(event) !== undefined) seqs.push(event.seq)

@@ -63,6 +63,7 @@ export function locatedLog(persistence: SessionPersistence, header: { readonly i
   try {
     return persistence.locate({ version: SESSION_FORMAT_VERSION, id: SessionId(header.id), createdAt: header.createdAt, ...(header.cwd === undefined ? {} : { cwd: header.cwd }) })
   } catch {
+    // A header the store cannot place has no log: the caller treats it as missing.
     return undefined
   }
 }

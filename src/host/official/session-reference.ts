@@ -12,6 +12,7 @@ import type { SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
 import SessionReferenceResolver, {
   DEFAULT_MAX_REFERENCE_BYTES, MAX_REFERENCES, type PreparedReferencedMessage, SessionReferenceError, type SessionReferenceInput,
 } from '@deepseek-ai/dsh-session-reference'
+import { DshSessionsError } from '../errors.ts'
 
 /** Limits of an official service instance. */
 export interface ReferenceLimits {
@@ -109,7 +110,7 @@ export class Framing {
 
   /** The framing read by {@link Framing.load}. Throws Error when it has not been read yet. */
   current(): SnapshotFraming {
-    if (this.loaded === undefined) throw new Error('the snapshot framing has not been read')
+    if (this.loaded === undefined) throw new DshSessionsError('the snapshot framing has not been read', 'unavailable')
     return this.loaded
   }
 }

@@ -1,6 +1,8 @@
 /**
  * Reference candidates: the sessions of the scope that an `@` query finds, each with its canonical
- * mention, and for a match of what was said an excerpt.
+ * mention, and for a match of what was said an excerpt. The scope is applied before anything is
+ * matched, so no excerpt of a session outside it is ever made. A draft the page holds open with no
+ * message yet has nothing to reference and is left out, as is the citing session itself.
  * @module @wishp3/dsh-sessions/host/references/candidates
  */
 import { basename } from 'node:path'
@@ -35,26 +37,35 @@ function candidate(session: CatalogedSession, target: ReferenceTarget, snippet?:
   }
 }
 
+/** Where candidates come from: the session catalog, and the content search (without it only titles, ids and cwds match). */
+export interface CandidateSources {
+  readonly catalog: SessionCatalog
+  readonly content?: ContentSearch | undefined
+}
+
+/** One `@` query: the text typed after `@` (or inside `@"…"`) in `target`'s draft, under a scope; `candidateLimit` (the setting) caps `limit`. */
+export interface CandidateQuery {
+  readonly target: ReferenceTarget
+  readonly query: string
+  readonly scope: Config['scope']
+  readonly candidateLimit: number
+  readonly limit?: number
+}
+
 /**
  * Candidates for one `@` query, in one ranking with the sidebar's and `search_sessions`': the sessions
  * the official `listCandidates()` would find (case-insensitive substring of id, cwd or label), in its
  * order; then sessions whose title holds every word; then the content search's ranking (every word,
  * then other forms, then partial matches that name what they lack). A query's filters (see
- * `query-grammar.ts`) narrow every tier; with `from:` only what was said matches. `query`: the text typed
- * after `@` (or inside `@"…"`). `config`: the effective configuration; `candidateLimit` caps the result.
- * `content`: the content search; without it only titles, ids and cwds match.
+ * `query-grammar.ts`) narrow every tier; with `from:` only what was said matches.
  */
-export async function listCandidates(
-  catalog: SessionCatalog,
-  target: ReferenceTarget,
-  query: string,
-  config: Pick<Config, 'scope' | 'candidateLimit'>,
-  limit: number = config.candidateLimit,
-  content?: ContentSearch,
-): Promise<Candidate[]> {
+export async function listCandidates(from: CandidateSources, asked: CandidateQuery): Promise<Candidate[]> {
+  const { catalog, content } = from
+  const { target, query } = asked
+  const limit = asked.limit ?? asked.candidateLimit
   const { text, filters } = parseQuery(query)
   const typed = text.toLocaleLowerCase()
-  const cap = Math.min(limit, config.candidateLimit)
+  const cap = Math.min(limit, asked.candidateLimit)
   const found: Candidate[] = []
   const taken = new Set<string>()
   const take = (session: CatalogedSession, snippet?: Snippet): void => {
@@ -63,7 +74,7 @@ export async function listCandidates(
   }
   const admissible = (session: CatalogedSession): boolean => session.id !== target.id && !taken.has(session.id) && !catalog.isEmptyDraft(session.id) && passes(filters, session)
   // The scope's sessions and their title matches are kept while the listing stays the same (see `scope-views.ts`).
-  const view = scopeViewsOf(catalog).of(config.scope, target.cwd)
+  const view = scopeViewsOf(catalog).of(asked.scope, target.cwd)
   if (filters.from === undefined) {
     for (const session of typed === '' ? view.ranked : view.matching(typed)) {
       if (found.length >= cap) break

@@ -10,6 +10,7 @@ import type { SessionCatalog } from '../sessions/session-catalog.ts'
 import type { CitedSource } from './cited-source.ts'
 import { isShownMessage } from './part-surface.ts'
 import type { SurfaceCache } from './surface-cache.ts'
+import { DshSessionsError } from '../errors.ts'
 
 /** Most characters of the first user message a pointer shows. */
 export const FIRST_MESSAGE_CHARS = 40
@@ -44,7 +45,7 @@ export class PointerReader {
   /** The facts of one source. Throws Error when the session is not known or cannot be read. */
   async read(source: CitedSource): Promise<PointerFacts> {
     const session = this.catalog.get(source.sessionId)
-    if (session === undefined) throw new Error(`session "${source.sessionId}" not found`)
+    if (session === undefined) throw new DshSessionsError(`session "${source.sessionId}" not found`, 'not-found')
     const [indexed, lastActivity] = await Promise.all([this.content.facts(source.sessionId), this.content.lastActivity(source.sessionId)])
     const about = { title: session.label, ...(session.cwd === undefined ? {} : { cwd: session.cwd }), createdAt: session.createdAt, ...(lastActivity === undefined ? {} : { lastActivity }) }
     if (indexed !== undefined) {

@@ -107,7 +107,7 @@ export async function relatedSessions(sources: RelatedSources, who: ReferenceTar
   const asked = askedWords(words, weighed.counts)
   if (asked.length < MIN_HELD_WORDS) return []
   const skipped = new Set(except)
-  const found = (await listCandidates(sources.catalog, who, draftQuery(asked.map(({ word }) => word)), { scope: config.scope, candidateLimit: LOOKED_AT + skipped.size }, LOOKED_AT + skipped.size, sources.content))
+  const found = (await listCandidates(sources, { target: who, query: draftQuery(asked.map(({ word }) => word)), scope: config.scope, candidateLimit: LOOKED_AT + skipped.size }))
     .filter(candidate => candidate.snippet !== undefined && !skipped.has(candidate.sessionId))
     .map(candidate => ({ candidate, missing: candidate.snippet!.missing ?? [] }))
   return offered(found, asked, weighed.sessions).map(({ candidate }) => ({ sessionId: candidate.sessionId, label: candidate.label, createdAt: candidate.createdAt, mention: candidate.mention, snippet: candidate.snippet! }))

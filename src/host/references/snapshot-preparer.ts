@@ -21,6 +21,7 @@ import { narrowSurface } from './part-surface.ts'
 import { bothLeftOut, type LeftOut, NOTHING_LEFT_OUT, trimSurface, withLeftOut } from './retention.ts'
 import { SnapshotCache } from './snapshot-cache.ts'
 import type { SurfaceCache } from './surface-cache.ts'
+import { DshSessionsError } from '../errors.ts'
 
 /** What one source adds to the context, or why it cannot be attached. */
 export interface SourceMeasure {
@@ -199,7 +200,7 @@ export class SnapshotPreparer {
       Promise.all(references.map(async reference => {
         if (reference.agent !== true) return undefined
         try {
-          if (this.pointers === undefined) throw new Error('no pointer reader')
+          if (this.pointers === undefined) throw new DshSessionsError('no pointer reader', 'unavailable')
           return await this.pointers.read(reference)
         } catch (error) {
           throw new SessionReferenceError(`failed to read referenced session: ${error instanceof Error ? error.message : String(error)}`, 'SESSION_REFERENCE_READ_FAILED', { cause: error })

@@ -17,6 +17,7 @@ import { boundedWait } from '../bounded-wait.ts'
 import { type EntrySummary, type IndexEngine, type LogRead, type LogToRead, LOW_DISK_MESSAGE, NOT_OPEN_MESSAGE } from './worker-protocol.ts'
 import type { CatalogedSession, SessionCatalog } from '../sessions/session-catalog.ts'
 import type { IndexingProgress } from '../../shared/wire.ts'
+import { DshSessionsError } from '../errors.ts'
 
 /** Skipped sessions the status names. */
 const SKIPPED_NAMED = 10
@@ -201,7 +202,7 @@ export class IndexUpkeep implements ContentSink {
 
   /** Reads session logs into the index through the worker, a batch in one transaction (the log pass's sink): an answer for each log read, the first ones given. */
   async readLogs(logs: readonly LogToRead[]): Promise<readonly LogRead[]> {
-    if (this.current === undefined) throw new Error('the search worker has not started')
+    if (this.current === undefined) throw new DshSessionsError('the search worker has not started', 'unavailable')
     const epoch = this.epoch
     let read: readonly LogRead[]
     try {

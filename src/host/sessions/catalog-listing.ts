@@ -62,6 +62,7 @@ export class CatalogListing {
       try {
         await sleep(delay, undefined, { signal: this.owner.signal })
       } catch {
+        // Aborted by the plugin's stop: no listing is left to retry.
         return
       }
       if (this.listed) return

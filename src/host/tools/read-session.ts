@@ -11,6 +11,7 @@ import { callingTarget, visibleSession } from './calling-session.ts'
 import type { SessionToolDependencies } from './search-sessions.ts'
 import { framedContent } from '../official/session-reference.ts'
 import { MAX_QUERY_LENGTH, queryTerms } from '../search/text/terms.ts'
+import { DshSessionsError } from '../errors.ts'
 
 /** The tool's name. */
 export const READ_SESSION = 'read_session'
@@ -91,16 +92,16 @@ export function readSessionTool(ctx: Context, deps: SessionToolDependencies): To
     isConcurrencySafe: () => true,
     async execute(args, exec) {
       await deps.framing.load()
-      if (args.query !== undefined && (args.around !== undefined || args.fromMessage !== undefined)) throw new Error('query takes neither around nor fromMessage')
-      if (args.around !== undefined && args.fromMessage !== undefined) throw new Error('pass around or fromMessage, not both')
-      if (args.around !== undefined && (!Number.isSafeInteger(args.around) || args.around < 1)) throw new Error('around must be a whole number ≥ 1')
+      if (args.query !== undefined && (args.around !== undefined || args.fromMessage !== undefined)) throw new DshSessionsError('query takes neither around nor fromMessage', 'bad-request')
+      if (args.around !== undefined && args.fromMessage !== undefined) throw new DshSessionsError('pass around or fromMessage, not both', 'bad-request')
+      if (args.around !== undefined && (!Number.isSafeInteger(args.around) || args.around < 1)) throw new DshSessionsError('around must be a whole number ≥ 1', 'bad-request')
       const terms = args.query === undefined ? undefined : queryTerms(args.query)
-      if (terms !== undefined && terms.length === 0) throw new Error(`query must hold a word of two characters or more, or Chinese or Japanese text, in at most ${MAX_QUERY_LENGTH} characters`)
+      if (terms !== undefined && terms.length === 0) throw new DshSessionsError(`query must hold a word of two characters or more, or Chinese or Japanese text, in at most ${MAX_QUERY_LENGTH} characters`, 'bad-request')
       const from = args.around === undefined ? args.fromMessage ?? 1 : Math.max(1, args.around - AROUND_BEFORE)
       const maxChars = args.maxChars ?? DEFAULT_READ_CHARS
-      if (!Number.isSafeInteger(from) || from < 1) throw new Error('fromMessage must be a whole number ≥ 1')
+      if (!Number.isSafeInteger(from) || from < 1) throw new DshSessionsError('fromMessage must be a whole number ≥ 1', 'bad-request')
       if (!Number.isSafeInteger(maxChars) || maxChars < MIN_READ_CHARS || maxChars > MAX_READ_CHARS) {
-        throw new Error(`maxChars must be a whole number from ${MIN_READ_CHARS} to ${MAX_READ_CHARS}`)
+        throw new DshSessionsError(`maxChars must be a whole number from ${MIN_READ_CHARS} to ${MAX_READ_CHARS}`, 'bad-request')
       }
       const target = callingTarget(ctx, deps.catalog, exec.agent)
       if (target === undefined) return NOT_FOUND

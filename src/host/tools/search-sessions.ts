@@ -14,6 +14,7 @@ import type { SessionCatalog } from '../sessions/session-catalog.ts'
 import type { SessionsSettings } from '../settings.ts'
 import { callingTarget } from './calling-session.ts'
 import { framedContent, type Framing } from '../official/session-reference.ts'
+import { DshSessionsError } from '../errors.ts'
 
 /** The tool's name. */
 export const SEARCH_SESSIONS = 'search_sessions'
@@ -32,9 +33,9 @@ function filterTokens(args: { readonly workspace?: string | undefined; readonly 
   const tokens: string[] = []
   const add = (name: string, key: string, value: string | undefined, expected: string): void => {
     if (value === undefined) return
-    if (typeof value !== 'string' || value.length > MAX_QUERY || value.includes('"')) throw new Error(`${name} must be ${expected}`)
+    if (typeof value !== 'string' || value.length > MAX_QUERY || value.includes('"')) throw new DshSessionsError(`${name} must be ${expected}`, 'bad-request')
     const token = `${key}:"${value.trim()}"`
-    if (parseQuery(token).text !== '') throw new Error(`${name} must be ${expected}`)
+    if (parseQuery(token).text !== '') throw new DshSessionsError(`${name} must be ${expected}`, 'bad-request')
     tokens.push(token)
   }
   add('workspace', 'in', args.workspace, 'a workspace folder name or path')
@@ -99,17 +100,17 @@ export function searchSessionsTool(ctx: Context, deps: SessionToolDependencies):
     async execute(args, exec) {
       await deps.framing.load()
       const query = args.query.trim()
-      if (query === '') throw new Error('query must not be empty')
-      if (query.length > MAX_QUERY) throw new Error(`query must be at most ${MAX_QUERY} characters`)
+      if (query === '') throw new DshSessionsError('query must not be empty', 'bad-request')
+      if (query.length > MAX_QUERY) throw new DshSessionsError(`query must be at most ${MAX_QUERY} characters`, 'bad-request')
       const limit = args.limit ?? DEFAULT_SEARCH_LIMIT
-      if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) throw new Error(`limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`)
+      if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) throw new DshSessionsError(`limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`, 'bad-request')
       const filtered = `${query} ${filterTokens(args)}`.trim()
       const target = callingTarget(ctx, deps.catalog, exec.agent)
       if (target === undefined) return { query, sessions: [] }
       await deps.catalog.ready()
       exec.signal.throwIfAborted()
       const config = deps.settings.current()
-      const found = await listCandidates(deps.catalog, target, filtered, { scope: config.scope, candidateLimit: limit }, limit, deps.content)
+      const found = await listCandidates(deps, { target, query: filtered, scope: config.scope, candidateLimit: limit })
       const activity = await Promise.all(found.map(candidate => deps.content.lastActivity(candidate.sessionId)))
       const indexing = deps.content.progress(session => isInScope(config.scope, target, session))
       return {

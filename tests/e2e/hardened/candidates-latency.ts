@@ -42,7 +42,7 @@ export const candidatesLatency: Topic = {
 
     async function expected(query: string): Promise<string[]> {
       const res = await fetch(`${host.stack.web.url}/dsh-sessions/candidates`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: target, query }),
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ citingSessionId: target, query }),
       })
       const { candidates } = await res.json() as { candidates: { label: string }[] }
       return candidates.map(candidate => candidate.label)

@@ -91,7 +91,7 @@ export const hardening: Topic = {
 
     it('recovers within seconds from a first listing that failed at boot', async () => {
       const ask = async () => JSON.parse((await raw(host.stack.web.url, '/dsh-sessions/candidates', json, 'POST',
-        JSON.stringify({ sessionId: citing.id }))).body) as { candidates: { sessionId: string }[] }
+        JSON.stringify({ citingSessionId: citing.id }))).body) as { candidates: { sessionId: string }[] }
       expect((await ask()).candidates).toEqual([])
       rmSync(stray)
       const started = performance.now()
@@ -172,7 +172,7 @@ export const hardening: Topic = {
 
     it('sends 60,000 characters of unclosed @[ in linear time, the host answering meanwhile, and the model reads them as typed', async () => {
       const text = '@['.repeat(30_000)
-      const body = (draft: string) => JSON.stringify({ sessionId: citing.id, text: draft })
+      const body = (draft: string) => JSON.stringify({ citingSessionId: citing.id, text: draft })
       // A first, short text warms the scanners' code, which otherwise runs unoptimized once (0.5–0.7 s measured here).
       const warm = performance.now()
       expect((await raw(host.stack.web.url, '/dsh-sessions/preflight', json, 'POST', body('@['.repeat(1_000)))).status).toBe(200)

@@ -131,7 +131,7 @@ export const trustedReferences: Topic = {
       // An id the scope does not show is answered as one that does not exist: the step recorded its outcome before the
       // model was asked, and no outcome the page could show names it.
       const outcomes = await fetch(`${host.stack.web.url}/dsh-sessions/outcomes`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: host.stack.model.turns().at(-1)!.sessionId, after: 0, waitMs: 0 }),
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ citingSessionId: host.stack.model.turns().at(-1)!.sessionId, after: 0, waitMs: 0 }),
       })
       expect(outcomes.status).toBe(200)
       expect(await outcomes.text()).not.toContain(betaId)

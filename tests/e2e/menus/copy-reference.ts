@@ -54,7 +54,7 @@ export const copyReference: Topic = {
       // Wait until the plugin's index has listed the stored sessions (2 s after its start, or at the first request).
       await until(async () => {
         const res = await fetch(`${host.stack.web.url}/dsh-sessions/mention`, {
-          method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: alpha.id }),
+          method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sourceId: alpha.id }),
         })
         return res.ok && (await res.json() as { label: string }).label === ALPHA_TITLE
       }, 'titles in the host cache')

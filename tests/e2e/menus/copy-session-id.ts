@@ -31,7 +31,7 @@ export const copySessionId: Topic = {
       // Wait until the plugin's index has listed the stored sessions (2 s after its start, or at the first request).
       await until(async () => {
         const res = await fetch(`${host.stack.web.url}/dsh-sessions/candidates`, {
-          method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: sessions[1]!.id }),
+          method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ citingSessionId: sessions[1]!.id }),
         })
         const { candidates } = await res.json() as { candidates: { label: string }[] }
         return candidates.some(candidate => candidate.label === 'Orchard plans')

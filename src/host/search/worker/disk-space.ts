@@ -34,6 +34,7 @@ export function diskSpaceOf(folder: string, settingMiB: number, read: DiskReader
   try {
     figures = read(folder)
   } catch {
+    // A disk whose figures cannot be read is never taken for low: indexing goes on, as the host's own writes do.
     return { free: Number.POSITIVE_INFINITY, total: 0, floor: 0, low: false }
   }
   const floor = floorOf(figures.total, settingMiB)

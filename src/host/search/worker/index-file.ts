@@ -184,6 +184,7 @@ export function setIndexFileAside(path: string): string {
     try {
       renameSync(`${path}${end}`, `${aside}${end}`)
     } catch {
+      // A companion file that cannot be moved aside is removed, so the fresh file starts clean.
       rmSync(`${path}${end}`, { force: true, recursive: true })
     }
   }

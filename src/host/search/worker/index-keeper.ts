@@ -17,6 +17,7 @@ import type { SessionFind } from '../text/conversation-find.ts'
 import type { QueryTerm } from '../text/terms.ts'
 import { type HeldScope, HeldScopes } from './held-scopes.ts'
 import { type ContentAppend, type ContentHit, type DiskSpace, type HeldScopeQuery, type IndexEngine, type LogRead, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD, type SearchScope, type SessionFacts, type WorkerCalls } from '../worker-protocol.ts'
+import { DshSessionsError } from '../../errors.ts'
 
 /** Characters of text one batch of logs holds at most before it is written (a log that takes it past counts whole): what bounds the memory of a build whatever its sessions hold, while a transaction for many sessions costs some tenth less than one each. */
 export const BATCH_CHARS = 4 * 2 ** 20
@@ -87,7 +88,7 @@ export class IndexKeeper {
 
   /** The open file, or {@link NOT_OPEN_MESSAGE}. */
   private opened(): SqliteIndex {
-    if (this.disk === undefined) throw new Error(NOT_OPEN_MESSAGE)
+    if (this.disk === undefined) throw new DshSessionsError(NOT_OPEN_MESSAGE, 'unavailable')
     return this.disk
   }
 
@@ -168,7 +169,7 @@ export class IndexKeeper {
     const disk = this.disk
     if (disk === undefined) return null
     const held = this.heldScope(scope.held, disk)
-    if (held === undefined) throw new Error(SCOPE_NOT_HELD)
+    if (held === undefined) throw new DshSessionsError(SCOPE_NOT_HELD, 'unavailable')
     if (held.ids.size < disk.size()) this.guarded(() => this.scopes.tableOf(held, disk))
     return null
   }
@@ -211,7 +212,7 @@ export class IndexKeeper {
   /** Sessions whose text has every term within a held scope, but those the query leaves out; when the scope holds fewer sessions than the file, only its sessions' rows are read (through its table of session numbers). */
   private searchHeld(terms: readonly QueryTerm[], query: HeldScopeQuery, limit: number, disk: SqliteIndex, role: MessageRole | undefined): readonly ContentHit[] {
     const held = this.heldScope(query, disk)
-    if (held === undefined) throw new Error(SCOPE_NOT_HELD)
+    if (held === undefined) throw new DshSessionsError(SCOPE_NOT_HELD, 'unavailable')
     const createdAt = this.createdAt
     const except = new Set(query.except)
     const admit = (id: string): boolean => held.ids.has(id) && !except.has(id)

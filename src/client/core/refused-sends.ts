@@ -2,7 +2,7 @@
  * Sends the plugin refused in the page, by session: the `@` source reports each, and the reference
  * dock of that session measures its chips again, so a source that failed at the send shows as failed,
  * not as it measured when it was picked.
- * @module @wishp3/dsh-sessions/client/references/refused-sends
+ * @module @wishp3/dsh-sessions/client/core/refused-sends
  */
 
 /** The feed of refused sends. */
