@@ -166,6 +166,13 @@ describe('source layers', () => {
     }
   })
 
+  it('let the bench reach the plugin\'s source through its one door, plugin-parts.ts', () => {
+    const door = 'scripts/bench/plugin-parts.ts'
+    for (const file of sources('scripts/bench').filter(file => file !== door)) {
+      for (const target of localImports(file)) expect(target.startsWith('src/'), `${file} imports ${target}`).toBe(false)
+    }
+  })
+
   it('keep the two entries to their halves', () => {
     expect(localImports('src/index.ts').every(target => /^src\/(host\/|config\.ts$)/.test(target))).toBe(true)
     expect(localImports('src/client/index.ts').every(target => /^src\/(client|workspace-browser)\//.test(target))).toBe(true)

@@ -16,7 +16,7 @@ import { hostDir } from '../../../dev/pinned-host.ts'
 import { newSession, rpc } from '../../../dev/host-rpc.ts'
 import { writeSessionStore } from '../../../dev/session-store.ts'
 import { humanText, startModel, textOf, toolAnswersSinceHuman } from '../../../dev/stand-in-model.ts'
-import { formatMessageReference } from '../../../src/shared/message-reference.ts'
+import { formatMessageReference } from '../plugin-parts.ts'
 import { ms, pair, type Percentiles, percentiles, table } from '../figures.ts'
 import type { BenchMode } from '../mode.ts'
 

@@ -40,15 +40,7 @@ import { writeSessionStore } from '../../../dev/session-store.ts'
 import { type StandInModel, textOf } from '../../../dev/stand-in-model.ts'
 import { chooseWorkspace, composer, openApp, startNewSession } from '../../../dev/web-ui.ts'
 import { DEFAULT_MAX_REFERENCE_BYTES } from '@deepseek-ai/dsh-session-reference'
-import { Config } from '../../../src/config.ts'
-import { ScopedMentionResolver } from '../../../src/host/references/mention-resolver.ts'
-import { SendCheck } from '../../../src/host/references/send-check.ts'
-import { SnapshotPreparer } from '../../../src/host/references/snapshot-preparer.ts'
-import { tailFileName } from '../../../src/host/references/snapshot-tails.ts'
-import { logRevision } from '../../../src/host/search/log-locator.ts'
-import { SurfaceCache } from '../../../src/host/references/surface-cache.ts'
-import { SessionCatalog } from '../../../src/host/sessions/session-catalog.ts'
-import { formatMessageReference } from '../../../src/shared/message-reference.ts'
+import { Config, formatMessageReference, logRevision, referenceParts, tailFileName } from '../plugin-parts.ts'
 import { currentSessionInPage, installApplyProbe, openSessionInPage } from '../../../dev/apply-probe.ts'
 import { type Block, ms, pair, type Percentiles, percentiles } from '../figures.ts'
 import { newSession, rpc } from '../../../dev/host-rpc.ts'
@@ -161,9 +153,7 @@ const utf8 = (text: string) => Buffer.byteLength(text, 'utf8')
 
 async function liveInProcess(messages: number, runs: number): Promise<LiveFigures> {
   const harness = await createHostHarness()
-  const index = new SessionCatalog(harness.ctx)
-  const preparer = new SnapshotPreparer(harness.ctx, new SurfaceCache(harness.ctx, index), index)
-  const check = new SendCheck({ resolver: new ScopedMentionResolver(index), preparer })
+  const { catalog: index, preparer, check } = referenceParts(harness.ctx)
   const source = 'session-source'
   const label = 'Ingest worker notes'
   harness.session(source, { cwd: '/w/alpha', title: label })
@@ -179,7 +169,7 @@ async function liveInProcess(messages: number, runs: number): Promise<LiveFigure
   const config = Config({})
   const whole = `compare ${mentionOf(source, label)} please`
   const part = `compare ${formatMessageReference({ sessionId: source, selection: [[cited, cited]], label: `${label} · #n` })} please`
-  const textOfCheck = (result: Awaited<ReturnType<SendCheck['message']>>) => {
+  const textOfCheck = (result: Awaited<ReturnType<typeof check.message>>) => {
     if (result.prepared?.additionalContext === undefined) throw new Error('a reference was not attached')
     return result.prepared.additionalContext.content.map(block => (block.type === 'text' ? block.text : '')).join('')
   }

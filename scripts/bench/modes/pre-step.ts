@@ -3,11 +3,7 @@
  * resolution and attachment, against the official `prepare()` alone, on the
  * official rc.8 services with an in-memory session store.
  */
-import { Config } from '../../../src/config.ts'
-import { ScopedMentionResolver } from '../../../src/host/references/mention-resolver.ts'
-import { SessionCatalog } from '../../../src/host/sessions/session-catalog.ts'
-import { SnapshotPreparer } from '../../../src/host/references/snapshot-preparer.ts'
-import { SurfaceCache } from '../../../src/host/references/surface-cache.ts'
+import { Config, referenceParts } from '../plugin-parts.ts'
 import { createHostHarness } from '../../../dev/in-process-host.ts'
 import { ms, note, type Percentiles, percentiles } from '../figures.ts'
 import type { BenchMode } from '../mode.ts'
@@ -21,9 +17,7 @@ import type { BenchMode } from '../mode.ts'
  */
 export async function measurePreStep(sessions: number, workspaces: number, runs: number): Promise<{ prepare: Percentiles; resolved: Percentiles }> {
   const harness = await createHostHarness()
-  const index = new SessionCatalog(harness.ctx)
-  const resolver = new ScopedMentionResolver(index)
-  const preparer = new SnapshotPreparer(harness.ctx, new SurfaceCache(harness.ctx, index), index)
+  const { catalog: index, resolver, preparer } = referenceParts(harness.ctx)
   const official = harness.ctx.sessionReferenceResolver
   const target = harness.session('session-target', { cwd: '/w/ws-00' })
   for (let n = 0; n < sessions; n += 1) {

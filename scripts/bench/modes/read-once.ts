@@ -13,11 +13,7 @@ import { join } from 'node:path'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
-import { Config } from '../../../src/config.ts'
-import { ScopedMentionResolver } from '../../../src/host/references/mention-resolver.ts'
-import { SessionCatalog } from '../../../src/host/sessions/session-catalog.ts'
-import { SnapshotPreparer } from '../../../src/host/references/snapshot-preparer.ts'
-import { SurfaceCache } from '../../../src/host/references/surface-cache.ts'
+import { Config, referenceParts, type SnapshotPreparer } from '../plugin-parts.ts'
 import { createHostHarness } from '../../../dev/in-process-host.ts'
 import { ms, note, type Percentiles, percentiles } from '../figures.ts'
 import type { BenchMode } from '../mode.ts'
@@ -58,9 +54,9 @@ export async function measureReadOnce(sessions: number, runs: number): Promise<R
     const sourceBytes = 200 * (chunk.length + 4)
     const reader = await createHostHarness({ persistenceRoot: root })
     reader.session('session-target', { cwd: '/w/ws-00' })
-    const index = new SessionCatalog(reader.ctx)
+    const parts = referenceParts(reader.ctx)
+    const { catalog: index, resolver } = parts
     await index.ready()
-    const resolver = new ScopedMentionResolver(index)
     const config = Config({ scope: 'all' })
     const target = { id: 'session-target', cwd: '/w/ws-00' }
     const large = [0, 1, 2].map(n => `session-${String(n).padStart(8, '0')}-0000-4000-8000-000000000000`)
@@ -81,8 +77,8 @@ export async function measureReadOnce(sessions: number, runs: number): Promise<R
       }
       return percentiles(samples)
     }
-    const uncached = await timed(() => send(new SnapshotPreparer(reader.ctx, new SurfaceCache(reader.ctx, index, { ttlMs: 0 }), index)), Math.min(runs, 10))
-    const cachedPreparer = new SnapshotPreparer(reader.ctx, new SurfaceCache(reader.ctx, index), index)
+    const uncached = await timed(() => send(parts.preparerWith({ surfaceTtlMs: 0 })), Math.min(runs, 10))
+    const cachedPreparer = parts.preparer
     // Each send after the first finds its sources unchanged since the chips were measured: the cached path.
     await send(cachedPreparer)
     const cached = await timed(() => send(cachedPreparer), Math.min(runs, 10))

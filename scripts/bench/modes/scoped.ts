@@ -20,17 +20,10 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { SearchSessions } from '../../../src/host/official/session-query.ts'
+import { hostSearch, IndexKeeper, listCandidates, type SearchSessions, searchParts, searchSidebar, sqliteFileOf } from '../plugin-parts.ts'
 import { benchQueries, type BenchQuery, realisticSessions, type RealisticSpec } from '../../../dev/corpus.ts'
 import { createHostHarness } from '../../../dev/in-process-host.ts'
 import { hostDir } from '../../../dev/pinned-host.ts'
-import { listCandidates } from '../../../src/host/references/candidates.ts'
-import { ContentSearch } from '../../../src/host/search/content-search.ts'
-import { hostSearch } from '../../../src/host/search/host-search.ts'
-import { IndexKeeper, sqliteFileOf } from '../../../src/host/search/worker/index-keeper.ts'
-import { SessionLogLocator } from '../../../src/host/search/log-locator.ts'
-import { searchSidebar } from '../../../src/host/search/sidebar-search.ts'
-import { SessionCatalog } from '../../../src/host/sessions/session-catalog.ts'
 import { note, pair, type Percentiles, percentiles } from '../figures.ts'
 import type { BenchMode } from '../mode.ts'
 
@@ -138,8 +131,7 @@ export async function measureScoped(sessions: number, workspaces: number, runs: 
     for (const meta of store.sessions) h.faults.cold.set(meta.id, { cwd: meta.cwd, createdAt: meta.createdAt, title: meta.title })
     const fiber = h.ctx.plugin({ name: 'scoped-bench', inject: ['sessionQuery', 'sessions'], apply: () => undefined })
     await fiber
-    const index = new SessionCatalog(fiber.ctx)
-    const content = new ContentSearch(fiber.ctx, index, new SessionLogLocator(fiber.ctx), { file, duty: 1 })
+    const { catalog: index, content } = searchParts(fiber.ctx, { file, duty: 1 })
     await index.ready()
     await content.whenReady()
     await content.idle()

@@ -18,13 +18,7 @@ import type { ToolDefinition, ToolRunContext } from '@deepseek-ai/dsh-tools'
 import { benchQueries, type ConversationSpec, conversationCorpus } from '../../../dev/corpus.ts'
 import { createHostHarness, type HostHarness } from '../../../dev/in-process-host.ts'
 import { hostDir } from '../../../dev/pinned-host.ts'
-import { Config } from '../../../src/config.ts'
-import { ContentSearch } from '../../../src/host/search/content-search.ts'
-import { SessionLogLocator } from '../../../src/host/search/log-locator.ts'
-import { SessionCatalog } from '../../../src/host/sessions/session-catalog.ts'
-import { readSessionTool } from '../../../src/host/tools/read-session.ts'
-import { searchSessionsTool } from '../../../src/host/tools/search-sessions.ts'
-import { Framing } from '../../../src/host/official/session-reference.ts'
+import { type ContentSearch, searchParts, toolParts } from '../plugin-parts.ts'
 import { ms, note, type Percentiles, percentiles, timed } from '../figures.ts'
 import type { BenchMode } from '../mode.ts'
 
@@ -64,14 +58,11 @@ function writeLong(h: HostHarness, corpus: readonly ConversationSpec[]): void {
 }
 
 async function toolsOf(h: HostHarness): Promise<{ search: ToolDefinition; read: ToolDefinition; content: ContentSearch }> {
-  const index = new SessionCatalog(h.ctx)
+  const { catalog: index, content } = searchParts(h.ctx, { liveDelayMs: 0 })
   await index.ready()
-  const content = new ContentSearch(h.ctx, index, new SessionLogLocator(h.ctx), { liveDelayMs: 0 })
   await content.whenReady()
   await content.idle()
-  const config = Config({ scope: 'all' })
-  const deps = { catalog: index, content, settings: { current: () => config, update: () => Promise.reject(new Error('read-only')), onChange: () => () => {} }, framing: new Framing() }
-  return { search: searchSessionsTool(h.ctx, deps), read: readSessionTool(h.ctx, deps), content }
+  return { ...toolParts(h.ctx, index, content, { scope: 'all' }), content }
 }
 
 function caller(h: HostHarness, id: string): ToolRunContext {
