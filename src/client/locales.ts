@@ -6,7 +6,6 @@ export const NS = 'dsh-sessions'
 
 /** Simplified Chinese dictionary (the key-set source of truth). */
 export const zh = {
-  'plugin.name': '会话工具',
   'section.files': '文件与文件夹',
   'section.sessions': '会话',
   'section.sessionsIndexing': '会话 · 仍在索引对话内容（{indexed}/{total}）',
@@ -24,7 +23,7 @@ export const zh = {
   'error.tooMany': '一条消息最多引用 3 个会话，请移除多余的会话引用。',
   'error.notFound': '无法引用「{label}」：该会话已被删除或无法读取。',
   'error.tooLarge': '无法引用「{label}」：该会话内容超出引用大小上限。',
-  'error.agentCannotRead': '无法引用「{label}」：让智能体按需读取需要开启会话工具（设置 → 插件 → 插件配置 → 会话引用 → agentTools）。',
+  'error.agentCannotRead': '无法引用「{label}」：让智能体按需读取需要开启会话工具（设置 → 插件 → 插件配置 → 会话引用 → 允许智能体搜索会话）。',
   'error.invalid': '会话引用无效，请重新从 @ 菜单选择。',
   'error.cancelled': '会话引用检查已取消，请重试。',
   'error.unavailable': '暂时无法检查会话引用，请稍后重试。',
@@ -148,7 +147,6 @@ declare module '@deepseek-ai/dsh-client-ui-slots' {
 
 /** English dictionary, checked complete against the zh key set. */
 export const en = {
-  'plugin.name': 'Session tools',
   'section.files': 'Files & folders',
   'section.sessions': 'Sessions',
   'section.sessionsIndexing': 'Sessions · still indexing what was said ({indexed} of {total})',
@@ -166,7 +164,7 @@ export const en = {
   'error.tooMany': 'A message can reference at most 3 sessions. Remove the extra session references.',
   'error.notFound': 'Cannot reference "{label}": the session was deleted or cannot be read.',
   'error.tooLarge': 'Cannot reference "{label}": the session is too large to reference.',
-  'error.agentCannotRead': 'Cannot reference "{label}": letting the agent read it needs the session tools on (Settings → Plugins → Plugin configuration → Session references → agentTools).',
+  'error.agentCannotRead': 'Cannot reference "{label}": letting the agent read it needs the session tools on (Settings → Plugins → Plugin configuration → Session references → Let the agent search sessions).',
   'error.invalid': 'This session reference is invalid. Pick the session from the @ menu again.',
   'error.cancelled': 'The session reference check was cancelled. Try again.',
   'error.unavailable': 'Session references cannot be checked right now. Try again shortly.',

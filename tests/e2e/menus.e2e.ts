@@ -7,13 +7,12 @@
  */
 import { describe } from 'vitest'
 import { useRealHost } from './harness/real-host.ts'
-import { copyReference } from './menus/copy-reference.ts'
-import { copySessionId } from './menus/copy-session-id.ts'
+import { copyActions } from './menus/copy-actions.ts'
 import { mentions } from './menus/mentions.ts'
 import { settingsCard } from './menus/settings-card.ts'
 import { titleMentions } from './menus/title-mentions.ts'
 
 describe('menus, on a host with the plugin', () => {
-  const host = useRealHost({ topics: [mentions, titleMentions, copyReference, copySessionId, settingsCard] })
-  for (const topic of [copySessionId, copyReference, titleMentions, mentions, settingsCard]) topic.tests(host)
+  const host = useRealHost({ topics: [mentions, titleMentions, copyActions, settingsCard] })
+  for (const topic of [copyActions, titleMentions, mentions, settingsCard]) topic.tests(host)
 })

@@ -1,6 +1,5 @@
 /** Content search: terms, excerpts, what text counts (held to the official snapshot), ranking after title matches, scope, freshness, invalidation, the index file (SQLite), damage found while it is in use, and no SQLite at all. */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs'
-import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { createAssistantMessage, createUserMessage } from '@deepseek-ai/dsh-llm'
@@ -17,6 +16,7 @@ import { SqliteIndex } from '../../src/host/search/worker/sqlite-index.ts'
 import { SessionCatalog } from '../../src/host/sessions/session-catalog.ts'
 import { A, B, createHostHarness, type HostHarness, id, post, TARGET, temporaryFolder } from './harness.ts'
 import { until } from '../wait.ts'
+import { foreignDatabase, notADatabase, olderLayout, RESTING_HARMS, RUNNING_HARMS } from './fixtures/damaged-files.ts'
 
 const temporary = temporaryFolder
 
@@ -347,19 +347,7 @@ describe('the log pass and the index file', () => {
     expect(third.content.status()).toMatchObject({ start: 'restored' })
   }, 90_000)
 
-  it.each([
-    ['corrupt', (path: string) => writeFileSync(path, 'garbage, not a database '.repeat(200))],
-    ['corrupt', (path: string) => {
-      const db = new DatabaseSync(path)
-      db.exec('CREATE TABLE photos(id INTEGER PRIMARY KEY, name TEXT)')
-      db.close()
-    }],
-    ['outdated', (path: string) => {
-      const db = new DatabaseSync(path)
-      db.exec("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('format', 'dsh-sessions-content-index-sqlite'), ('version', '4'), ('terms', 'x')")
-      db.close()
-    }],
-  ])('build the index again from the logs over a %s file', async (reason, make) => {
+  it.each([notADatabase, foreignDatabase, olderLayout(4, 'x')] as const)('build the index again from the logs over a %s file', async (reason, make) => {
     const root = temporary('dsh-sessions-pass-')
     const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
     make(sqliteFile(file))
@@ -549,16 +537,7 @@ describe('the log pass and the index file', () => {
       expect(content.status().paused).toBeUndefined()
     })
 
-    for (const [damage, harm] of [
-      ['truncated to 0 bytes', (path: string) => truncateSync(path, 0)],
-      ['garbage over a quarter of it', (path: string) => {
-        const size = statSync(path).size
-        const fd = openSync(path, 'r+')
-        writeSync(fd, randomBytes(Math.ceil(size / 4)), 0, Math.ceil(size / 4), Math.floor(size / 4))
-        closeSync(fd)
-      }],
-      ['random bytes over all of it', (path: string) => writeFileSync(path, randomBytes(statSync(path).size))],
-    ] as const) {
+    for (const [damage, harm] of RUNNING_HARMS) {
       it(`finds a file ${damage} while running within a look, sets it aside and builds it again`, async () => {
         const root = temporary('dsh-sessions-pass-')
         const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
@@ -574,18 +553,7 @@ describe('the log pass and the index file', () => {
       })
     }
 
-    for (const [damage, harm] of [
-      ['garbage in the pages behind an intact header', (path: string) => {
-        const size = statSync(path).size
-        const fd = openSync(path, 'r+')
-        writeSync(fd, randomBytes(size - 100), 0, size - 100, 100)
-        closeSync(fd)
-      }],
-      ['a folder at its path', (path: string) => {
-        rmSync(path)
-        mkdirSync(join(path, 'inside'), { recursive: true })
-      }],
-    ] as const) {
+    for (const [damage, harm] of RESTING_HARMS) {
       it(`sets a file with ${damage} aside when loading, and builds it again`, async () => {
         const root = temporary('dsh-sessions-pass-')
         const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')

@@ -1,6 +1,6 @@
 /** The on-disk content index: the answers of a plain scan of the text, writes proportional to a new message, a kill between any two writes, two writers on one file, a corrupt, foreign or outdated file, damage found while it is open. */
 import { spawnSync, spawn } from 'node:child_process'
-import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
@@ -12,6 +12,7 @@ import { expansionsOf, MAX_EXPANSION } from '../../src/host/search/worker/prefix
 import { digestOf, pack } from '../../src/host/search/text/stored-text.ts'
 import { fold, indexTerms, queryTerms, termsFingerprint } from '../../src/host/search/text/terms.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
+import { foreignDatabase, type FoundFile, notADatabase, olderLayout } from './fixtures/damaged-files.ts'
 
 const loaded = await loadSqlite()
 if (!loaded.ok) throw new Error(loaded.reason)
@@ -439,23 +440,11 @@ describe('the file', () => {
     expect(found(second.index, 'quetzal')).toEqual(['session-a'])
   })
 
-  it.each([
-    ['corrupt', (path: string) => writeFileSync(path, 'not a database at all, just text '.repeat(100))],
-    ['corrupt', (path: string) => {
-      const db = new DatabaseSync(path)
-      db.exec('CREATE TABLE photos(id INTEGER PRIMARY KEY, name TEXT)')
-      db.close()
-    }],
-    ['outdated', (path: string) => {
-      const db = new DatabaseSync(path)
-      db.exec("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('format', 'dsh-sessions-content-index-sqlite'), ('version', '1'), ('terms', 'another pipeline')")
-      db.close()
-    }],
-    ['outdated', (path: string) => {
-      const db = new DatabaseSync(path)
-      db.exec(`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('format', 'dsh-sessions-content-index-sqlite'), ('version', '0'), ('terms', '${termsFingerprint()}')`)
-      db.close()
-    }],
+  it.each<FoundFile>([
+    notADatabase,
+    foreignDatabase,
+    olderLayout(1, 'another pipeline'),
+    olderLayout(0, termsFingerprint()),
     // The layout before, at the current version: a word named in the first piece alone, nothing in `inside`.
     ['outdated', (path: string) => {
       const { index } = SqliteIndex.open(sqlite, path)
