@@ -65,6 +65,7 @@ const UI = {
     pickQuery: '@Release',
     pickTitle: 'Release plan',
     narrow: 'What to reference',
+    agentRead: 'Let the agent read it',
     partLead: 'What did you answer in ',
     quoteSource: 'Release plan',
     quotes: ['code freeze Friday, QA on Monday, release Tuesday morning', 'Ana owns the build'],
@@ -112,6 +113,7 @@ const UI = {
     pickQuery: '@发布计',
     pickTitle: '发布计划',
     narrow: '引用内容',
+    agentRead: '让智能体按需读取',
     partLead: '你在这里是怎么回答的：',
     quoteSource: '发布计划',
     quotes: ['周五冻结代码，周一测试，周二上午发布', '小王负责构建'],
@@ -281,7 +283,7 @@ try {
       await input.fill(ui.atMenu)
       await page.getByRole('listbox').getByText(ui.sessions, { exact: true }).waitFor({ timeout: 15_000 })
       await page.waitForTimeout(400)
-      await shoot(page, 'at-menu', lang, [page.getByRole('listbox'), card(page)])
+      await shoot(page, 'at-menu', lang, [page.getByRole('listbox'), composer(page)], { top: 16, right: 16, bottom: 4, left: 16 })
       await input.fill('')
     }
 
@@ -291,7 +293,7 @@ try {
       const hit = page.getByRole('listbox').getByRole('option', { name: new RegExp(`^${ui.contentHit}`) })
       await hit.waitFor({ timeout: 15_000 })
       await page.waitForTimeout(400)
-      await shoot(page, 'content-search', lang, [page.getByRole('listbox'), card(page)])
+      await shoot(page, 'content-search', lang, [page.getByRole('listbox'), composer(page)], { top: 16, right: 16, bottom: 4, left: 16 })
       await input.fill('')
     }
 
@@ -303,8 +305,11 @@ try {
       await page.getByRole('listbox').getByRole('option', { name: new RegExp(`^${ui.pickTitle}`) }).first().click()
       await dock(page).getByRole('combobox', { name: ui.narrow }).waitFor({ timeout: 15_000 })
       await until('the chip measured', async () => /tokens/.test(await dock(page).innerText()))
+      // The dock's fourth choice: a pointer the agent reads on demand, measured as what it sends.
+      await dock(page).getByRole('combobox', { name: ui.narrow }).selectOption({ label: ui.agentRead })
+      await until('the pointer measured', async () => (await dock(page).getByRole('combobox', { name: ui.narrow }).inputValue()) !== '' && /tokens/.test(await dock(page).innerText()))
       await page.mouse.move(0, 0)
-      await shoot(page, 'reference-dock', lang, [dock(page), card(page)], 8)
+      await shoot(page, 'reference-dock', lang, [dock(page), composer(page)], 8)
       await input.fill('')
     }
 
@@ -315,7 +320,7 @@ try {
       await until('the part-reference chip', async () => (await page.locator('[data-composer-card] [data-decoration="chip"]').count()) === 1)
       await until('the part measured', async () => /tokens/.test(await dock(page).innerText()))
       await page.mouse.move(0, 0)
-      await shoot(page, 'part-reference', lang, [dock(page), card(page)], 8)
+      await shoot(page, 'part-reference', lang, [dock(page), composer(page)], 8)
       await input.fill('')
     }
 
@@ -338,7 +343,7 @@ try {
       await composer(page).press('Control+End')
       await composer(page).pressSequentially(ui.quoteQuestion)
       await page.mouse.move(0, 0)
-      if (wanted('quote-bar')) await shoot(page, 'quote-bar', lang, [bar, card(page)], 8)
+      if (wanted('quote-bar')) await shoot(page, 'quote-bar', lang, [bar, composer(page)], 8)
       await composer(page).fill('')
       await until('the quote bar gone', async () => (await bar.count()) === 0)
     }
@@ -509,7 +514,7 @@ try {
       await row.waitFor({ timeout: 15_000 })
       await page.waitForTimeout(500)
       await page.mouse.move(0, 0)
-      await shoot(page, 'related-sessions', lang, [row, card(page)], 8)
+      await shoot(page, 'related-sessions', lang, [row, composer(page)], 8)
     }
     // The find bar over a session, stepped to its first match.
     if (wanted('find-bar')) {
@@ -541,7 +546,7 @@ try {
       const notice = dock(page).getByRole('alert').filter({ hasText: UI[lang].notAttached })
       await notice.waitFor({ timeout: 15_000 })
       await page.mouse.move(0, 0)
-      await shoot(page, 'not-attached', lang, [notice, card(page)], 8)
+      await shoot(page, 'not-attached', lang, [notice, composer(page)], 8)
     }
     // A chip whose source was deleted after it was picked: the send is blocked and the draft stays.
     if (wanted('preflight-failure')) {
@@ -563,7 +568,7 @@ try {
         if (y > lowest) [alert, lowest] = [alerts.nth(n), y]
       }
       await page.mouse.move(0, 0)
-      await shoot(page, 'preflight-failure', lang, [alert, card(page)], 8)
+      await shoot(page, 'preflight-failure', lang, [alert, composer(page)], 8)
       await input.fill('')
     }
   }
