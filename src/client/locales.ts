@@ -51,7 +51,7 @@ export const zh = {
   'settings.value.agent': '让智能体按需读取',
   'settings.key.agentTools': '允许智能体搜索会话',
   'settings.key.suggestRelated': '撰写时推荐相关会话',
-  'settings.key.indexFreeSpaceMiB': '内容索引为主机留出的磁盘空间',
+  'settings.key.indexFreeSpaceMiB': '内容索引为宿主留出的磁盘空间',
   'tool.search.running': '正在搜索会话“{query}”…',
   'tool.search.done': '已搜索会话“{query}”：找到 {count} 个',
   'tool.search.failed': '搜索会话“{query}”失败',

@@ -92,7 +92,7 @@ describe('the Session references card', () => {
       ['发送后引用失败时', '拒绝本次发送', '插件默认值'],
       ['新引用给模型的内容', '让智能体按需读取', '插件默认值'],
       ['每次 @ 查询的候选上限', '7', '在配置档中设置'],
-      ['内容索引为主机留出的磁盘空间', '2048', '插件默认值'],
+      ['内容索引为宿主留出的磁盘空间', '2048', '插件默认值'],
     ])
     expect(document.body.textContent).toContain('settings.yaml 的 dsh-sessions 段')
     expect(document.body.textContent).not.toMatch(/allowBareSessionIds|failureMode|agentTools|suggestRelated|referenceMode|indexFreeSpaceMiB|true|false/)

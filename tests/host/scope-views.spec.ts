@@ -160,12 +160,12 @@ describe('content queries in a scope kept by the worker', () => {
   it('in the sidebar, leave out the title matches and still fill the page', async () => {
     const { index, content, searches } = await setup()
     // No session holds both words: what holds one of them says which it lacks.
-    expect((await searchSidebar(index, content, 'plans quetzal', 10)).matches.filter(match => match.snippet?.missing === undefined)).toEqual([])
-    const quetzal = await until(() => searchSidebar(index, content, 'quetzal', 10), answer => answer.matches.length === 3)
+    expect((await searchSidebar({ catalog: index, content }, { query: 'plans quetzal', limit: 10 })).matches.filter(match => match.snippet?.missing === undefined)).toEqual([])
+    const quetzal = await until(() => searchSidebar({ catalog: index, content }, { query: 'quetzal', limit: 10 }), answer => answer.matches.length === 3)
     expect(quetzal.matches.map(match => match.session.id).sort()).toEqual([id(2), id(3), id(4)])
-    const kiwi = await searchSidebar(index, content, 'kiwi', 10)
+    const kiwi = await searchSidebar({ catalog: index, content }, { query: 'kiwi', limit: 10 })
     expect(kiwi.matches.map(match => [match.session.id, match.snippet === undefined])).toEqual([[id(2), true]])
-    const plans = await searchSidebar(index, content, 'plans', 10)
+    const plans = await searchSidebar({ catalog: index, content }, { query: 'plans', limit: 10 })
     expect(plans.matches.map(match => match.session.id)).toEqual([id(3), id(2)])
     expect(searches.at(-1)!.held).toMatchObject({ except: [id(3), id(2)] })
     expect(searches.at(-1)!.held!.ids).toBeUndefined()
@@ -236,7 +236,7 @@ describe('the worker\'s held scopes', () => {
     const every = scopeViewsOf(index).everyone().set
     expect(holds.at(-1)!.held).toMatchObject({ key: every.key, ids: [...every.ids] })
     searches.length = 0
-    const answer = await searchSidebar(index, content, 'quetzal', 20)
+    const answer = await searchSidebar({ catalog: index, content }, { query: 'quetzal', limit: 20 })
     expect(answer.matches.map(match => match.session.id).sort()).toEqual([id(2), id(3), id(4)])
     expect(searches.map(args => [args.held?.key, args.held?.version, args.held?.ids])).toEqual([[every.key, holds.at(-1)!.held.version, undefined]])
   })
@@ -261,7 +261,7 @@ describe('the worker\'s held scopes', () => {
     h.session(id(5), { cwd: B, title: 'Late', messages: ['a late quetzal'] })
     await until(async () => index.get(id(5)), session => session !== undefined)
     searches.length = 0
-    const answer = await until(() => searchSidebar(index, content, 'quetzal', 20), found => found.matches.length === 4)
+    const answer = await until(() => searchSidebar({ catalog: index, content }, { query: 'quetzal', limit: 20 }), found => found.matches.length === 4)
     expect(answer.matches.map(match => match.session.id)).toContain(id(5))
     expect(searches[0]!.held).toMatchObject({ changed: { from: sentAhead, added: [id(5)], removed: [] } })
     expect(searches[0]!.held!.ids).toBeUndefined()

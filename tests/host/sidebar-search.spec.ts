@@ -38,39 +38,39 @@ const ids = (answer: { matches: readonly { session: { id: string } }[] }) => ans
 describe('the sidebar search', () => {
   it('puts title matches first, newest first, then matches of what was said, best first, across every workspace', async () => {
     const { index, content } = await setup()
-    const kiwi = await until(() => searchSidebar(index, content, 'kiwi', 50), answer => answer.matches.length === 3)
+    const kiwi = await until(() => searchSidebar({ catalog: index, content }, { query: 'kiwi', limit: 50 }), answer => answer.matches.length === 3)
     // Titles (accents folded): id(4) is newer than id(1); then id(3) by what was said.
     expect(ids(kiwi)).toEqual([id(4), id(1), id(3)])
     expect(kiwi.matches.map(match => match.snippet === undefined)).toEqual([true, true, false])
     expect(kiwi.matches[2]!.snippet!.text.toLowerCase()).toContain('kiwi')
     // Best first: the session saying it three times leads.
-    const quetzal = await searchSidebar(index, content, 'QUETZAL', 50)
+    const quetzal = await searchSidebar({ catalog: index, content }, { query: 'QUETZAL', limit: 50 })
     expect(ids(quetzal)).toEqual([id(3), id(1)])
     expect(quetzal.matches[1]!.snippet).toMatchObject({ text: 'We ship QUETZAL on Monday', message: 1 })
   })
 
   it('matches a prefix of the last word, accents folded, and Chinese inside a sentence without spaces', async () => {
     const { index, content } = await setup()
-    expect(ids(await until(() => searchSidebar(index, content, 'quetz', 50), answer => answer.matches.length === 2))).toEqual([id(3), id(1)])
-    expect(ids(await searchSidebar(index, content, 'cafe opens', 50))).toEqual([id(1)])
+    expect(ids(await until(() => searchSidebar({ catalog: index, content }, { query: 'quetz', limit: 50 }), answer => answer.matches.length === 2))).toEqual([id(3), id(1)])
+    expect(ids(await searchSidebar({ catalog: index, content }, { query: 'cafe opens', limit: 50 }))).toEqual([id(1)])
     for (const query of ['灰度', '灰度策略', '发布流程', '梨']) {
-      expect(ids(await searchSidebar(index, content, query, 50)), query).toEqual([id(2)])
+      expect(ids(await searchSidebar({ catalog: index, content }, { query: query, limit: 50 })), query).toEqual([id(2)])
     }
   })
 
   it('matches a title only when it holds every word of the query', async () => {
     const { index, content } = await setup()
-    await until(() => searchSidebar(index, content, 'kiwi', 50), answer => answer.matches.length === 3)
+    await until(() => searchSidebar({ catalog: index, content }, { query: 'kiwi', limit: 50 }), answer => answer.matches.length === 3)
     // "plans" is in two titles, "zebra" in none and in nothing said: no session holds both.
-    expect(ids(await searchSidebar(index, content, 'plans zebra', 50))).toEqual([])
-    expect(ids(await searchSidebar(index, content, 'zebra plans', 50))).toEqual([])
+    expect(ids(await searchSidebar({ catalog: index, content }, { query: 'plans zebra', limit: 50 }))).toEqual([])
+    expect(ids(await searchSidebar({ catalog: index, content }, { query: 'zebra plans', limit: 50 }))).toEqual([])
     // Both words in one title: that title alone.
-    expect(ids(await searchSidebar(index, content, 'plum plans', 50))).toEqual([id(3)])
+    expect(ids(await searchSidebar({ catalog: index, content }, { query: 'plum plans', limit: 50 }))).toEqual([id(3)])
   })
 
   it('names each match of what was said by its message number and log event', async () => {
     const { h, index, content } = await setup()
-    const answer = await until(() => searchSidebar(index, content, 'nine', 50), found => found.matches.length === 1)
+    const answer = await until(() => searchSidebar({ catalog: index, content }, { query: 'nine', limit: 50 }), found => found.matches.length === 1)
     const events = h.ctx.sessions.get(SessionId(id(1)))!.events
     const reply = events.find(event => event.type === 'assistant/message')!
     expect(answer.matches[0]!.snippet).toMatchObject({ message: 3 })
@@ -80,7 +80,7 @@ describe('the sidebar search', () => {
 
   it('caps the answer at its limit and says there is more', async () => {
     const { index, content } = await setup()
-    const answer = await until(() => searchSidebar(index, content, 'plans', 1), found => found.matches.length === 1)
+    const answer = await until(() => searchSidebar({ catalog: index, content }, { query: 'plans', limit: 1 }), found => found.matches.length === 1)
     expect(answer.hasMore).toBe(true)
     expect(ids(answer)).toEqual([id(3)])
   })
@@ -90,7 +90,7 @@ describe('the sidebar search', () => {
     expect(boundedQuery(` ${'a'.repeat(2_000)} `)).toHaveLength(MAX_SIDEBAR_QUERY)
     expect(boundedQuery(`${'a'.repeat(MAX_SIDEBAR_QUERY - 1)}😀`)).toHaveLength(MAX_SIDEBAR_QUERY - 1)
     for (const query of [...HOSTILE_QUERIES, 'kiwi'.repeat(500)]) {
-      const answer = await searchSidebar(index, content, query, 50)
+      const answer = await searchSidebar({ catalog: index, content }, { query: query, limit: 50 })
       expect(Array.isArray(answer.matches), JSON.stringify(query)).toBe(true)
     }
   })

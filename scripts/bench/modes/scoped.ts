@@ -145,7 +145,7 @@ export async function measureScoped(sessions: number, workspaces: number, runs: 
         return found
       },
       '@ (all)': query => listCandidates({ catalog: index, content }, { target, query, scope: 'all', candidateLimit: CAP }),
-      sidebar: query => searchSidebar(index, content, query, CAP),
+      sidebar: query => searchSidebar({ catalog: index, content }, { query: query, limit: CAP }),
       'session.search': query => host({ query, limit: 20 } as Parameters<SearchSessions>[0]),
     }
     const all: Record<string, number[]> = Object.fromEntries(Object.keys(routes).map(name => [name, []]))

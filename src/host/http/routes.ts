@@ -115,7 +115,7 @@ const HANDLERS: { readonly [K in Route]: (request: RouteRequest<K>, call: RouteC
 
   async search({ query, limit = DEFAULT_SIDEBAR_RESULTS }, { deps, signal }) {
     await deps.catalog.ready()
-    const found = await searchSidebar(deps.catalog, deps.content, query, limit, signal)
+    const found = await searchSidebar(deps, { query, limit, signal })
     return {
       results: found.matches.map(({ session, snippet }) => ({
         sessionId: session.id,
@@ -167,7 +167,7 @@ const HANDLERS: { readonly [K in Route]: (request: RouteRequest<K>, call: RouteC
   async related({ citingSessionId, text, except = [] }, call) {
     const who = await citing(call, citingSessionId, true)
     const config = call.deps.settings.current()
-    return { sessions: config.suggestRelated ? await relatedSessions(call.deps, who, text, config, except) : [] }
+    return { sessions: config.suggestRelated ? await relatedSessions(call.deps, { who, text, config, except }) : [] }
   },
 
   /** The matches of a query inside one session the host lists (or has open), for the find bar; any other answers as missing, before any of its text is read. */

@@ -98,8 +98,17 @@ export interface RelatedSources {
   readonly content: ContentSearch
 }
 
+/** A draft asked about: the citing session `who`, its text, the scope it reads under, and the sessions not to offer. */
+export interface RelatedDraft {
+  readonly who: ReferenceTarget
+  readonly text: string
+  readonly config: Pick<Config, 'scope'>
+  readonly except: readonly string[]
+}
+
 /** The sessions in scope a draft of `who` is about, at most {@link MAX_RELATED}, never `who` itself nor one named in `except`. */
-export async function relatedSessions(sources: RelatedSources, who: ReferenceTarget, text: string, config: Pick<Config, 'scope'>, except: readonly string[]): Promise<RelatedSession[]> {
+export async function relatedSessions(sources: RelatedSources, draft: RelatedDraft): Promise<RelatedSession[]> {
+  const { who, text, config, except } = draft
   const words = draftWords(text)
   if (words.length < MIN_HELD_WORDS) return []
   const weighed = await sources.content.wordCounts(words, MAX_COUNTED)

@@ -95,8 +95,23 @@ export function titledIn(listing: readonly CatalogedSession[], words: readonly s
   return titles.holdingEvery(words).map(n => listing[n]!)
 }
 
+/** What the sidebar's search reads: the session catalog and the content search. */
+export interface SidebarSources {
+  readonly catalog: SessionCatalog
+  readonly content: ContentSearch
+}
+
+/** One sidebar query: its text, the most sessions to return, and a signal that aborts it when superseded. */
+export interface SidebarQuery {
+  readonly query: string
+  readonly limit: number
+  readonly signal?: AbortSignal | undefined
+}
+
 /** Answers one sidebar query: title matches first, newest first, then the content search's ranking (see `index-search.ts`); a query's filters (see `query-grammar.ts`) narrow both, and with `from:` only what was said matches. `limit`: most sessions returned (at most {@link MAX_SIDEBAR_RESULTS}). `signal`: aborts a superseded query before its content search starts. */
-export async function searchSidebar(catalog: SessionCatalog, content: ContentSearch, query: string, limit: number, signal?: AbortSignal): Promise<SidebarAnswer> {
+export async function searchSidebar(from: SidebarSources, asked: SidebarQuery): Promise<SidebarAnswer> {
+  const { catalog, content } = from
+  const { query, limit, signal } = asked
   const cap = Math.max(0, Math.min(limit, MAX_SIDEBAR_RESULTS))
   const { text, filters } = parseQuery(boundedQuery(query))
   const words = titleWords(text)

@@ -79,7 +79,7 @@ export const settingsCard: Topic = {
           ['发送后引用失败时', '拒绝本次发送', '在此设置'],
           ['新引用给模型的内容', '会话快照', '插件默认值'],
           ['每次 @ 查询的候选上限', '50', '插件默认值'],
-          ['内容索引为主机留出的磁盘空间', '2048', '在此设置'],
+          ['内容索引为宿主留出的磁盘空间', '2048', '在此设置'],
         ])
         const card = await browser.page.locator('[data-dsh-sessions-card]').innerText()
         expect(card).toContain('保存后写入 settings.yaml 的 dsh-sessions 段，立即生效。')
