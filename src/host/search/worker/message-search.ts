@@ -17,6 +17,19 @@ import { matchedGroups, type MessageMatch, messageScore, type SessionMatches } f
 /** Most pieces of text (about 4,096 characters each) one query reads. */
 export const MAX_SEARCHED_PIECES = 64
 
+/** One session of the index: its number in the file, and whether its pieces are named in `places` and `inside` (else its few pieces are read in order). */
+export interface IndexedSession {
+  readonly no: number
+  readonly placed: boolean
+}
+
+/** A query inside one session: its terms, their expansions as the index holds them (prefixes asked as their terms, see `prefix-expansion.ts`; words' other forms, see `form-expansion.ts`), and the most matches returned. */
+export interface SessionQuery {
+  readonly terms: readonly QueryTerm[]
+  readonly expansions: Expansions
+  readonly limit: number
+}
+
 /** What the search reads of the index. */
 export interface SearchedSession {
   statement(sql: string): StatementSync
@@ -34,8 +47,10 @@ export function piecesHolding(file: SearchedSession, from: number, terms: readon
   return [...common ?? []].sort((a, b) => a - b)
 }
 
-/** The messages of one session that hold every group of a query. `placed`: whether its pieces are named (in `places` and `inside` together); if not, they are read in order. `expansions`: prefixes asked as their terms (see `prefix-expansion.ts`) and words' other forms (see `form-expansion.ts`). */
-export function searchMessages(file: SearchedSession, no: number, placed: boolean, asked: readonly QueryTerm[], expansions: Expansions, limit: number): SessionMatches {
+/** The messages of one session that hold every group of a query, the densest first. */
+export function searchMessages(file: SearchedSession, session: IndexedSession, query: SessionQuery): SessionMatches {
+  const { no, placed } = session
+  const { terms: asked, expansions, limit } = query
   const from = no * ROW_SPAN
   const rows = placed
     ? piecesHolding(file, from, asked, expansions).slice(0, MAX_SEARCHED_PIECES + 1).map(row => ({ row }))

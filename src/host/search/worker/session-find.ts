@@ -6,13 +6,15 @@
  */
 import { ROW_SPAN } from './index-file.ts'
 import type { Expansions } from '../text/match-expression.ts'
-import { piecesHolding, type SearchedSession } from './message-search.ts'
+import { type IndexedSession, piecesHolding, type SearchedSession, type SessionQuery } from './message-search.ts'
 import { unpack } from '../text/stored-text.ts'
 import type { QueryTerm } from '../text/terms.ts'
 import { FindCollector, MAX_FIND_PIECES, type SessionFind } from '../text/conversation-find.ts'
 
-/** The matches after message `after` (0: from the start) of one indexed session. `no`: its number in the file. `placed`: whether its pieces are named in `places` and `inside` (else its few pieces are read in order). `expansions`: the query's prefixes and forms, as the index holds them. */
-export function findInIndex(file: SearchedSession, no: number, placed: boolean, terms: readonly QueryTerm[], expansions: Expansions, after: number, limit: number): SessionFind {
+/** The matches after message `after` (0: from the start) of one indexed session, in order, at most `limit` with their excerpts. */
+export function findInIndex(file: SearchedSession, session: IndexedSession, query: SessionQuery & { readonly after: number }): SessionFind {
+  const { no, placed } = session
+  const { terms, expansions, after, limit } = query
   const from = no * ROW_SPAN
   const rows = placed
     ? piecesHolding(file, from, terms, expansions)

@@ -381,7 +381,7 @@ export class SqliteIndex {
     return this.guarded(() => {
       const placed = (this.statements.placed.get(no) as { placed: number } | undefined)?.placed !== 0
       const expansions = new Map([...expansionsOf(terms, (prefix, most) => this.termsStarting(prefix, most)), ...formsOf(terms, (stem, most) => this.formsOf(stem, most))])
-      return findInIndex({ statement: sql => this.statement(sql) }, no, placed, terms, expansions, after, limit)
+      return findInIndex({ statement: sql => this.statement(sql) }, { no, placed }, { terms, expansions, after, limit })
     })
   }
 
@@ -393,7 +393,7 @@ export class SqliteIndex {
     return this.guarded(() => {
       const placed = (this.statements.placed.get(no) as { placed: number } | undefined)?.placed !== 0
       const expansions = new Map([...expansionsOf(terms, (prefix, most) => this.termsStarting(prefix, most)), ...formsOf(terms, (stem, most) => this.formsOf(stem, most))])
-      return searchMessages({ statement: sql => this.statement(sql) }, no, placed, terms, expansions, limit)
+      return searchMessages({ statement: sql => this.statement(sql) }, { no, placed }, { terms, expansions, limit })
     })
   }
 }
