@@ -3,7 +3,8 @@
  * (between `<!-- bench:… -->` markers), or in a section that names the command that made it, or it links
  * the performance page that holds it and is quoted there exactly; and an English page and its Chinese
  * twin quote the same figures. A measured figure is a number with a unit that has a decimal point, a
- * range or a sign (`1.45 s`, `2.3–6.5 min`, `+41 %`): round numbers are limits and settings.
+ * range or a sign (`1.45 s`, `2.3–6.5 min`, `+41 %`), counts tokens, or is said to be about so much:
+ * other round numbers are limits and settings.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
@@ -13,7 +14,7 @@ const root = join(import.meta.dirname, '..', '..')
 const docs = join(root, 'docs')
 
 const NUMBER = String.raw`[+−]?\d[\d,]*(?:\.\d+)?`
-const UNIT = String.raw`(?:ms|µs|min|s|MB|kB|KB|GB|KiB|MiB|GiB|B|%|×|tokens|毫秒|微秒|分钟|秒)`
+const UNIT = String.raw`(?:ms|µs|min|s|MB|kB|KB|GB|KiB|MiB|GiB|B|%|×|tokens|(?:个\s?)?token|毫秒|微秒|分钟|秒)`
 const FIGURE = new RegExp(String.raw`(?<![\w./#-])(${NUMBER}(?:\s?[–-]\s?${NUMBER})?)\s?${UNIT}(?![A-Za-z])`, 'g')
 
 /** The pages whose figures are the bench's own. */
@@ -27,7 +28,7 @@ function linesOf(text: string): { line: string; generated: boolean; commanded: b
     sections.at(-1)!.push(line)
   }
   return sections.flatMap(section => {
-    const commanded = section.some(line => /`npm (?:run|test)\b/.test(line))
+    const commanded = section.some(line => /(?:^|`)npm (?:run|test)\b/.test(line))
     let generated = false
     return section.map(line => {
       if (/^<!-- bench:[\w-]+:tables -->/.test(line)) generated = true
@@ -37,9 +38,11 @@ function linesOf(text: string): { line: string; generated: boolean; commanded: b
   })
 }
 
-/** The measured figures of a line, as their numbers. */
+/** The measured figures of a line, as their numbers: those with a decimal point, a range or a sign, any count of tokens, and any figure said to be about so much. */
 function figuresOf(line: string): string[] {
-  return [...line.matchAll(FIGURE)].map(match => match[1]!).filter(number => /[.–+]/.test(number) || /\d\s?-\s?\d/.test(number))
+  return [...line.matchAll(FIGURE)]
+    .filter(match => /[.–+]/.test(match[1]!) || /\d\s?-\s?\d/.test(match[1]!) || /tokens?$/.test(match[0]) || /(?:\babout|\bsome|约|大约)\s*$/.test(line.slice(0, match.index)))
+    .map(match => match[1]!)
 }
 
 /** The text of a page's bench-written tables. */
