@@ -33,7 +33,7 @@ describe('the sidebar search', () => {
   }
 
   it('answers from the plugin\'s route: excerpts as text with the matches marked as the @ menu marks them, the matching message kept for opening', async () => {
-    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve(answer)) }, t, { learn: () => undefined }, marked)
+    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve(answer)) }, t, { titles: { learn: () => undefined }, excerpt: marked })
     const host = vi.fn()
     expect(await search.search('quetzal', signal(), host)).toEqual({
       items: [{ sessionId: 'a' }, { sessionId: 'b', snippet: 'the «QUETZAL» rollout' }, { sessionId: 'c', snippet: '«quetzal»' }],
@@ -52,7 +52,7 @@ describe('the sidebar search', () => {
     store.subscribe(heard)
     const untitled: SidebarSearchResponse = { results: [{ sessionId: 'd', snippet: { text: 'quetzal', marks: [[0, 7]], message: 1 } }], hasMore: false }
     const api = { search: vi.fn().mockResolvedValueOnce(answer).mockResolvedValueOnce(untitled).mockResolvedValueOnce({ results: [{ sessionId: 'e', title: 'Stale' }], hasMore: false }) }
-    const search = new SidebarSearch(api, t, store, marked)
+    const search = new SidebarSearch(api, t, { titles: store, excerpt: marked })
     await search.search('quetzal', signal(), vi.fn())
     expect([...store.titles]).toEqual([['a', 'Kiwi plans'], ['b', 'Plum plans'], ['c', 'Old']])
     expect(heard).toHaveBeenCalledTimes(1)
@@ -68,7 +68,7 @@ describe('the sidebar search', () => {
   it('asks the page\'s list again, once per session, when an answer names a session the list lacks (one another process wrote since the page loaded)', async () => {
     const held = new Set(['a', 'b'])
     const list = { has: (id: string) => held.has(id), refresh: vi.fn() }
-    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve(answer)) }, t, { learn: () => undefined }, marked, list)
+    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve(answer)) }, t, { titles: { learn: () => undefined }, excerpt: marked, list })
     await search.search('quetzal', signal(), vi.fn())
     expect(list.refresh).toHaveBeenCalledTimes(1)
     await search.search('quetzal', signal(), vi.fn())
@@ -80,7 +80,7 @@ describe('the sidebar search', () => {
 
   it('falls back to the host\'s search when the route fails, and forgets the last matches', async () => {
     const api = { search: vi.fn().mockResolvedValueOnce(answer).mockRejectedValueOnce(new Error('HTTP 500')) }
-    const search = new SidebarSearch(api, t, { learn: () => undefined }, marked)
+    const search = new SidebarSearch(api, t, { titles: { learn: () => undefined }, excerpt: marked })
     await search.search('quetzal', signal(), vi.fn())
     const host = vi.fn(() => Promise.resolve({ items: [{ sessionId: 'z', snippet: 'host' }], hasMore: false }))
     expect(await search.search('quetzal', signal(), host)).toEqual({ items: [{ sessionId: 'z', snippet: 'host' }], hasMore: false })
@@ -89,7 +89,7 @@ describe('the sidebar search', () => {
 
   it('does not fall back for a query the user has already replaced', async () => {
     const controller = new AbortController()
-    const search = new SidebarSearch({ search: vi.fn(() => { controller.abort(); return Promise.reject(new Error('aborted')) }) }, t, { learn: () => undefined }, marked)
+    const search = new SidebarSearch({ search: vi.fn(() => { controller.abort(); return Promise.reject(new Error('aborted')) }) }, t, { titles: { learn: () => undefined }, excerpt: marked })
     const host = vi.fn()
     await expect(search.search('q', controller.signal, host)).rejects.toThrow('aborted')
     expect(host).not.toHaveBeenCalled()
@@ -99,7 +99,7 @@ describe('the sidebar search', () => {
     let answerFirst: (value: SidebarSearchResponse) => void = () => undefined
     const first = new Promise<SidebarSearchResponse>(resolve => { answerFirst = resolve })
     const api = { search: vi.fn().mockReturnValueOnce(first).mockResolvedValueOnce(answer) }
-    const search = new SidebarSearch(api, t, { learn: () => undefined }, marked)
+    const search = new SidebarSearch(api, t, { titles: { learn: () => undefined }, excerpt: marked })
     const typedOver = new AbortController()
     const stale = search.search('quetz', typedOver.signal, vi.fn())
     typedOver.abort()
@@ -119,14 +119,14 @@ describe('the sidebar search', () => {
   })
 
   it('says the index is still being built, for the query it answered', async () => {
-    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve({ results: [], hasMore: false, indexing: { indexed: 1234, total: 20000 } })) }, t, { learn: () => undefined }, marked)
+    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve({ results: [], hasMore: false, indexing: { indexed: 1234, total: 20000 } })) }, t, { titles: { learn: () => undefined }, excerpt: marked })
     await search.search('quetzal', signal(), vi.fn())
     expect(search.indexingNote('quetzal')).toBe(`Still indexing what was said (${(1234).toLocaleString()} of ${(20000).toLocaleString()}); so far only titles match`)
     expect(search.indexingNote('other')).toBeUndefined()
   })
 
   it('says indexing is paused for low disk space, for the query it answered', async () => {
-    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve({ results: [], hasMore: false, indexing: { indexed: 1234, total: 20000, paused: 'low-disk' as const } })) }, t, { learn: () => undefined }, marked)
+    const search = new SidebarSearch({ search: vi.fn(() => Promise.resolve({ results: [], hasMore: false, indexing: { indexed: 1234, total: 20000, paused: 'low-disk' as const } })) }, t, { titles: { learn: () => undefined }, excerpt: marked })
     await search.search('quetzal', signal(), vi.fn())
     expect(search.indexingNote('quetzal')).toBe(`Indexing paused: low disk space (${(1234).toLocaleString()} of ${(20000).toLocaleString()}); so far only these match`)
   })

@@ -30,7 +30,7 @@ function put(index: SqliteIndex, id: string, ...messages: string[]): void {
 }
 
 const newestFirst = (a: string, b: string) => b.localeCompare(a)
-const find = (index: SqliteIndex, query: string, limit = 20, role?: MessageRole) => index.search(queryTerms(query), () => true, limit, newestFirst, undefined, role)
+const find = (index: SqliteIndex, query: string, limit = 20, role?: MessageRole) => index.search(queryTerms(query), { admit: () => true, limit, tieBreak: newestFirst, role })
 const ids = (index: SqliteIndex, query: string) => find(index, query).map(hit => hit.id)
 
 describe('other forms of a word', () => {

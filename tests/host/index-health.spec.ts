@@ -22,13 +22,13 @@ describe('the index file\'s health', () => {
     const pageSize = (db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size
     db.close()
     const expected = { inode: statSync(path).ino, pageSize }
-    expect(indexFileProblem(sqlite, path, expected)).toBeUndefined()
+    expect(indexFileProblem(sqlite, { path, expected })).toBeUndefined()
     // The same bytes under a new inode: another file now stands at the path.
     copyFileSync(path, `${path}.copy`)
     renameSync(`${path}.copy`, path)
     expect(statSync(path).ino).not.toBe(expected.inode)
-    expect(indexFileProblem(sqlite, path, expected)).toBe('the file was replaced')
-    expect(indexFileProblem(sqlite, path, { ...expected, inode: statSync(path).ino })).toBeUndefined()
+    expect(indexFileProblem(sqlite, { path, expected })).toBe('the file was replaced')
+    expect(indexFileProblem(sqlite, { path, expected: { ...expected, inode: statSync(path).ino } })).toBeUndefined()
   })
 
   it('takes a read past the file\'s end, a damaged or foreign file and a text that does not unpack as damage, and a busy, locked or unreadable file not', () => {

@@ -12,7 +12,7 @@ import { afterTest, temporaryFolder } from './cleanup.ts'
 const indexFile = (): string => join(temporaryFolder('dsh-sessions-keeper-'), 'content-index.json')
 
 const entry = (...messages: string[]) => ({ revision: '1:1', title: undefined, messages })
-const find = (keeper: IndexKeeper, query: string) => keeper.search(queryTerms(query), { dates: [['session-a', 1], ['session-b', 2], ['session-c', 3]], only: ['session-a', 'session-b', 'session-c'] }, 5).map(hit => hit.id)
+const find = (keeper: IndexKeeper, query: string) => keeper.search({ dates: [['session-a', 1], ['session-b', 2], ['session-c', 3]], only: ['session-a', 'session-b', 'session-c'] }, { terms: queryTerms(query), limit: 5 }).map(hit => hit.id)
 
 function keeperOf(options: ConstructorParameters<typeof IndexKeeper>[0] = {}): IndexKeeper {
   const keeper = new IndexKeeper(options)
@@ -64,7 +64,7 @@ describe('the keeper', () => {
     expect(read).toEqual([{ found: true, title: undefined }, { failed: expect.any(String) }, { found: false, title: undefined }, { found: true, title: undefined }])
     expect(find(keeper, 'plan').sort()).toEqual(['session-a', 'session-c'])
     expect((await keeper.read({ logs: logs.slice(read.length) })).read).toEqual([{ found: true, title: undefined }])
-    expect(keeper.search(queryTerms('dingo'), { dates: [['session-d', 4]], only: ['session-d'] }, 5).map(hit => hit.id)).toEqual(['session-d'])
+    expect(keeper.search({ dates: [['session-d', 4]], only: ['session-d'] }, { terms: queryTerms('dingo'), limit: 5 }).map(hit => hit.id)).toEqual(['session-d'])
   })
 
   it('without SQLite, has no index and says why', async () => {
@@ -97,7 +97,7 @@ describe('the keeper', () => {
     const keeper = keeperOf()
     await keeper.load(indexFile())
     for (const id of ['session-a', 'session-b', 'session-c', 'session-d']) keeper.apply(id, entry('a note about a quetzal'))
-    const ids = (scope: Parameters<IndexKeeper['search']>[1]) => keeper.search(queryTerms('quetzal'), scope, 10).map(hit => hit.id)
+    const ids = (scope: Parameters<IndexKeeper['search']>[0]) => keeper.search(scope, { terms: queryTerms('quetzal'), limit: 10 }).map(hit => hit.id)
     expect(ids({ dates: [['session-a', 1], ['session-b', 4], ['session-c', 3]], except: [] })).toEqual(['session-b', 'session-c', 'session-a'])
     expect(ids({ except: ['session-b'] })).toEqual(['session-c', 'session-a'])
     expect(ids({ only: ['session-a', 'session-d'] })).toEqual(['session-a'])
@@ -132,13 +132,13 @@ describe('the keeper', () => {
     it('merges the term tables into one segment once, and finds the same', async () => {
       const { file, keeper } = await built(100)
       expect(segmentsOf(file)).toBeGreaterThan(1)
-      const before = keeper.search(queryTerms('quetzal'), everyone, 50).map(hit => hit.id).sort()
+      const before = keeper.search(everyone, { terms: queryTerms('quetzal'), limit: 50 }).map(hit => hit.id).sort()
       // A stop's save, bounded in time, merges nothing.
       keeper.save(file, true)
       expect(segmentsOf(file)).toBeGreaterThan(1)
       keeper.save(file, true, true)
       expect(segmentsOf(file)).toBe(1)
-      expect(keeper.search(queryTerms('quetzal'), everyone, 50).map(hit => hit.id).sort()).toEqual(before)
+      expect(keeper.search(everyone, { terms: queryTerms('quetzal'), limit: 50 }).map(hit => hit.id).sort()).toEqual(before)
       expect(before).toHaveLength(30)
       // Later saves of the complete file merge nothing again: a live write's segment stays for FTS5's own merging.
       keeper.apply('session-late', entry('a late quetzal'))
@@ -168,8 +168,8 @@ describe('the keeper', () => {
       expect(after.free).toBe(0)
       expect(after.pages).toBeLessThanOrEqual(before.pages)
       const dates = { dates: Array.from({ length: 40 }, (_, n): [string, number] => [`session-${n}`, n]), except: [] }
-      expect(keeper.search(queryTerms('quetzal'), dates, 50)).toHaveLength(40)
-      expect(keeper.search(queryTerms('w7x1499'), dates, 50).map(hit => hit.id)).toEqual(['session-7'])
+      expect(keeper.search(dates, { terms: queryTerms('quetzal'), limit: 50 })).toHaveLength(40)
+      expect(keeper.search(dates, { terms: queryTerms('w7x1499'), limit: 50 }).map(hit => hit.id)).toEqual(['session-7'])
     })
 
     it('merges a file that was complete, but not merged, when it was opened, at its first save', async () => {
@@ -198,7 +198,7 @@ describe('the keeper', () => {
       expect(filling.keeper.save(filling.file, true, true).bytes).toBeGreaterThan(0)
       expect(segmentsOf(filling.file)).toBe(before)
       full.on = false
-      expect(filling.keeper.search(queryTerms('quetzal'), everyone, 50)).toHaveLength(30)
+      expect(filling.keeper.search(everyone, { terms: queryTerms('quetzal'), limit: 50 })).toHaveLength(30)
     })
   })
 })

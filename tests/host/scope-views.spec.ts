@@ -179,7 +179,7 @@ describe('the worker\'s held scopes', () => {
     await keeper.load(`${temporaryFolder('dsh-sessions-held-')}/content-index.json`)
     const entry = (text: string) => ({ revision: '1:1', title: undefined, messages: [text] })
     for (const name of ['a', 'b', 'c', 'd']) keeper.apply(`session-${name}`, entry('a note about a quetzal'))
-    const find = (held: NonNullable<WorkerCalls['search']['args']['held']>, dates?: [string, number][]) => keeper.search(queryTerms('quetzal'), { held, ...(dates === undefined ? {} : { dates }) }, 10).map(hit => hit.id)
+    const find = (held: NonNullable<WorkerCalls['search']['args']['held']>, dates?: [string, number][]) => keeper.search({ held, ...(dates === undefined ? {} : { dates }) }, { terms: queryTerms('quetzal'), limit: 10 }).map(hit => hit.id)
     // Two of four sessions: fewer than the file holds, so only their rows are read.
     expect(find({ key: 'w', version: 1, ids: ['session-a', 'session-b', 'session-e'] }, [['session-a', 1], ['session-b', 2], ['session-e', 5]])).toEqual(['session-b', 'session-a'])
     expect(find({ key: 'w', version: 1 })).toEqual(['session-b', 'session-a'])
@@ -205,12 +205,12 @@ describe('the worker\'s held scopes', () => {
     for (const name of ['a', 'b', 'c', 'd']) keeper.apply(`session-${name}`, { revision: '1:1', title: undefined, messages: ['a note about a quetzal'] })
     const search = vi.spyOn(SqliteIndex.prototype, 'search')
     afterTest(() => search.mockRestore())
-    const find = (key: string, ids: string[]) => keeper.search(queryTerms('quetzal'), { held: { key, version: 1, ids }, dates: ids.map((id, n) => [id, n]) }, 10).map(hit => hit.id).sort()
+    const find = (key: string, ids: string[]) => keeper.search({ held: { key, version: 1, ids }, dates: ids.map((id, n) => [id, n]) }, { terms: queryTerms('quetzal'), limit: 10 }).map(hit => hit.id).sort()
     expect(find('two', ['session-a', 'session-b'])).toEqual(['session-a', 'session-b'])
-    const narrow = search.mock.calls.at(-1)![4] as { table?: string } | undefined
+    const narrow = search.mock.calls.at(-1)![1].admitted as { table?: string } | undefined
     expect(narrow?.table).toMatch(/^scope_\d+$/)
     expect(find('all', ['session-a', 'session-b', 'session-c', 'session-d'])).toEqual(['session-a', 'session-b', 'session-c', 'session-d'])
-    expect(search.mock.calls.at(-1)![4]).toBeUndefined()
+    expect(search.mock.calls.at(-1)![1].admitted).toBeUndefined()
   })
 
   it('keeps a scope sent ahead of any query: a query then names it alone, and one smaller than the file has its table made already', async () => {
@@ -222,12 +222,12 @@ describe('the worker\'s held scopes', () => {
     afterTest(() => fill.mockRestore())
     expect(keeper.hold({ held: { key: 'w', version: 7, ids: ['session-a', 'session-b'] }, dates: [['session-a', 1], ['session-b', 2]] })).toBeNull()
     expect(fill).toHaveBeenCalledTimes(1)
-    expect(keeper.search(queryTerms('quetzal'), { held: { key: 'w', version: 7 } }, 10).map(hit => hit.id)).toEqual(['session-b', 'session-a'])
+    expect(keeper.search({ held: { key: 'w', version: 7 } }, { terms: queryTerms('quetzal'), limit: 10 }).map(hit => hit.id)).toEqual(['session-b', 'session-a'])
     expect(fill).toHaveBeenCalledTimes(1)
     // As large as the file: no table.
     keeper.hold({ held: { key: 'all', version: 8, ids: ['session-a', 'session-b', 'session-c'] } })
     expect(fill).toHaveBeenCalledTimes(1)
-    expect(keeper.search(queryTerms('quetzal'), { held: { key: 'all', version: 8 } }, 10)).toHaveLength(3)
+    expect(keeper.search({ held: { key: 'all', version: 8 } }, { terms: queryTerms('quetzal'), limit: 10 })).toHaveLength(3)
   })
 
   it('of every session is sent by the host half once the sessions are listed and indexed, so the sidebar\'s first search sends no list of ids', async () => {
@@ -246,7 +246,7 @@ describe('the worker\'s held scopes', () => {
     afterTest(() => keeper.close())
     await keeper.load(`${temporaryFolder('dsh-sessions-held-')}/content-index.json`)
     for (const name of ['a', 'b', 'c', 'd']) keeper.apply(`session-${name}`, { revision: '1:1', title: undefined, messages: ['a note about a quetzal'] })
-    const find = (held: NonNullable<WorkerCalls['search']['args']['held']>) => keeper.search(queryTerms('quetzal'), { held }, 10).map(hit => hit.id).sort()
+    const find = (held: NonNullable<WorkerCalls['search']['args']['held']>) => keeper.search({ held }, { terms: queryTerms('quetzal'), limit: 10 }).map(hit => hit.id).sort()
     expect(find({ key: 'w', version: 1, ids: ['session-a', 'session-b'] })).toEqual(['session-a', 'session-b'])
     expect(find({ key: 'w', version: 2, changed: { from: 1, added: ['session-c'], removed: ['session-a'] } })).toEqual(['session-b', 'session-c'])
     expect(find({ key: 'w', version: 2 })).toEqual(['session-b', 'session-c'])

@@ -50,9 +50,9 @@ describe('segment lengths in memory', () => {
     const entry = (...messages: string[]) => ({ revision: '1:1', title: undefined, messages })
     index.set('session-long', entry('the wombat plan', 'many other words here and there about nothing much at all'))
     index.set('session-short', entry('the wombat plan'))
-    expect(index.search(queryTerms('wombat'), () => true, 5, tie).map(hit => hit.id)).toEqual(['session-short', 'session-long'])
+    expect(index.search(queryTerms('wombat'), { admit: () => true, limit: 5, tieBreak: tie }).map(hit => hit.id)).toEqual(['session-short', 'session-long'])
     // The short one written again whole (its first message changed), longer than the other: the order follows.
     index.set('session-short', entry('the wombat plan, changed', 'many other words here and there about nothing much at all, and more words, and still more of them'))
-    expect(index.search(queryTerms('wombat'), () => true, 5, tie).map(hit => hit.id)).toEqual(['session-long', 'session-short'])
+    expect(index.search(queryTerms('wombat'), { admit: () => true, limit: 5, tieBreak: tie }).map(hit => hit.id)).toEqual(['session-long', 'session-short'])
   })
 })

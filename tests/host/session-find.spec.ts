@@ -46,7 +46,7 @@ describe('find in session', () => {
       const disk = openIndex()
       const messages = sessionOf(length)
       disk.set('session-a', entryOf(messages))
-      const numbers = (query: string) => disk.findInSession('session-a', queryTerms(query), 0, 50)!.matches.map(match => match.message)
+      const numbers = (query: string) => disk.findInSession('session-a', { terms: queryTerms(query), after: 0, limit: 50 })!.matches.map(match => match.message)
       const expected = (wanted: number[]) => wanted.filter(n => n <= length)
       expect(numbers('deploy failed')).toEqual(expected([3, 12, 60]))
       expect(numbers('权限校验')).toEqual(expected([20]))
@@ -60,44 +60,44 @@ describe('find in session', () => {
   it('gives each match its number, log event, side and an excerpt marking the form found', () => {
     const disk = openIndex()
     disk.set('session-a', entryOf(sessionOf(120)))
-    const { matches, total, complete } = disk.findInSession('session-a', queryTerms('failing'), 0, 50)!
+    const { matches, total, complete } = disk.findInSession('session-a', { terms: queryTerms('failing'), after: 0, limit: 50 })!
     expect([total, complete]).toEqual([3, true])
     expect(matches[0]).toMatchObject({ message: 3, origin: { seq: 30, role: 'user' } })
     const { text, marks } = matches[0]!.snippet
     expect(marks.map(([start, end]) => text.slice(start, end))).toEqual(['failed'])
-    expect(disk.findInSession('session-nowhere', queryTerms('failing'), 0, 50)).toBeUndefined()
+    expect(disk.findInSession('session-nowhere', { terms: queryTerms('failing'), after: 0, limit: 50 })).toBeUndefined()
   })
 
   it('pages after a message, counting the matches past the page', () => {
     const disk = openIndex()
     disk.set('session-a', entryOf(Array.from({ length: 300 }, (_, n) => filler(n + 1))))
-    const first = disk.findInSession('session-a', queryTerms('padding'), 0, 50)!
+    const first = disk.findInSession('session-a', { terms: queryTerms('padding'), after: 0, limit: 50 })!
     expect(first.matches.map(match => match.message)).toEqual(Array.from({ length: 50 }, (_, n) => n + 1))
     expect([first.total, first.complete]).toEqual([300, true])
-    const next = disk.findInSession('session-a', queryTerms('padding'), 50, 50)!
+    const next = disk.findInSession('session-a', { terms: queryTerms('padding'), after: 50, limit: 50 })!
     expect(next.matches[0]!.message).toBe(51)
     expect(next.total).toBe(250)
-    expect(disk.findInSession('session-a', queryTerms('padding'), 299, 50)!.matches.map(match => match.message)).toEqual([300])
-    expect(disk.findInSession('session-a', queryTerms('padding'), 300, 50)).toMatchObject({ matches: [], total: 0, complete: true })
+    expect(disk.findInSession('session-a', { terms: queryTerms('padding'), after: 299, limit: 50 })!.matches.map(match => match.message)).toEqual([300])
+    expect(disk.findInSession('session-a', { terms: queryTerms('padding'), after: 300, limit: 50 })).toMatchObject({ matches: [], total: 0, complete: true })
   })
 
   it('reads a bounded number of pieces, and says the count is a lower bound when it stops short', () => {
     const disk = openIndex()
     // Each filler message fills most of a piece: far more pieces than one request reads.
     disk.set('session-big', entryOf(Array.from({ length: 2_000 }, (_, n) => filler(n + 1))))
-    const { matches, total, complete } = disk.findInSession('session-big', queryTerms('padding'), 0, 50)!
+    const { matches, total, complete } = disk.findInSession('session-big', { terms: queryTerms('padding'), after: 0, limit: 50 })!
     expect(matches).toHaveLength(50)
     expect(complete).toBe(false)
     expect(total).toBeGreaterThanOrEqual(MAX_FIND_PIECES)
     expect(total).toBeLessThan(2_000)
     // A rare word past the bound is still found: only the pieces that hold it are read.
-    expect(disk.findInSession('session-big', queryTerms('filler 1999'), 0, 50)).toMatchObject({ total: 1, complete: true })
+    expect(disk.findInSession('session-big', { terms: queryTerms('filler 1999'), after: 0, limit: 50 })).toMatchObject({ total: 1, complete: true })
   })
 
   it('finds in a conversation read whole as the index does', () => {
     const messages = sessionOf(120)
     const { origins } = entryOf(messages)
-    const numbers = (query: string, after = 0) => findInConversation({ title: undefined, messages, ...(origins === undefined ? {} : { origins }) }, queryTerms(query), after, 50).matches.map(match => match.message)
+    const numbers = (query: string, after = 0) => findInConversation({ title: undefined, messages, ...(origins === undefined ? {} : { origins }) }, { terms: queryTerms(query), after, limit: 50 }).matches.map(match => match.message)
     expect(numbers('deploy failed')).toEqual([3, 12, 60])
     expect(numbers('deploy failed', 3)).toEqual([12, 60])
     expect(numbers('校验签名')).toEqual([20, 95])
@@ -113,7 +113,7 @@ describe("read_session's search inside one session", () => {
       disk.set('session-a', entryOf(sessionOf(length)))
       for (const query of ['deploy failed', 'fails', '权限校验', '校验签名', '"connection reset"', 'connection reset', '"failed"', 'quetzal']) {
         const searched = sorted(disk.searchSession('session-a', queryTerms(query), 20)!.matches.map(match => match.message))
-        expect([query, searched]).toEqual([query, disk.findInSession('session-a', queryTerms(query), 0, 50)!.matches.map(match => match.message)])
+        expect([query, searched]).toEqual([query, disk.findInSession('session-a', { terms: queryTerms(query), after: 0, limit: 50 })!.matches.map(match => match.message)])
       }
       expect(sorted(disk.searchSession('session-a', queryTerms('deploy failed'), 20)!.matches.map(match => match.message))).toEqual([3, 12, 60].filter(n => n <= length))
     })
@@ -134,7 +134,7 @@ describe("read_session's search inside one session", () => {
     disk.set('session-a', entryOf([`${'padding '.repeat(8_200)} quetzal`, 'a quetzal here']))
     const found = disk.searchSession('session-a', queryTerms('quetzal'), 20)!.matches.map(match => match.message)
     expect(found).toEqual([2])
-    expect(disk.findInSession('session-a', queryTerms('quetzal'), 0, 50)).toMatchObject({ total: 1, matches: [{ message: 2 }] })
+    expect(disk.findInSession('session-a', { terms: queryTerms('quetzal'), after: 0, limit: 50 })).toMatchObject({ total: 1, matches: [{ message: 2 }] })
   })
 
   it('searches a conversation the index does not hold yet the same way', () => {

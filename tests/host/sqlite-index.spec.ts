@@ -80,7 +80,7 @@ function holds(messages: readonly string[], query: string): boolean {
 const newestFirst = (a: string, b: string) => Number(b.slice(8)) - Number(a.slice(8))
 /** The sessions that hold the whole query (partial matches, which name what they lack, left out). */
 const found = (index: SqliteIndex, query: string, admit: (id: string) => boolean = () => true) =>
-  index.search(queryTerms(query), admit, 20, newestFirst).filter(hit => hit.snippet.missing === undefined).map(hit => hit.id).sort()
+  index.search(queryTerms(query), { admit, limit: 20, tieBreak: newestFirst }).filter(hit => hit.snippet.missing === undefined).map(hit => hit.id).sort()
 
 describe('answers', () => {
   it('are a plain scan\'s for words, the prefix of the last word, CJK substrings, kana and accents', () => {
@@ -92,7 +92,7 @@ describe('answers', () => {
 
   it('rank the better match first, then the newer session, and make the excerpt of the matching message', () => {
     const { disk } = both()
-    const hits = disk.search(queryTerms('rollout'), () => true, 10, newestFirst)
+    const hits = disk.search(queryTerms('rollout'), { admit: () => true, limit: 10, tieBreak: newestFirst })
     expect(hits[0]!.id).toBe('session-4')
     const late = hits.find(hit => hit.id === 'session-7')!
     expect(late.snippet).toMatchObject({ message: 2 })
@@ -100,7 +100,7 @@ describe('answers', () => {
     const tied = openIndex()
     tied.set('session-1', entry('same words here'))
     tied.set('session-2', entry('same words here'))
-    expect(tied.search(queryTerms('words'), () => true, 10, newestFirst).map(hit => hit.id)).toEqual(['session-2', 'session-1'])
+    expect(tied.search(queryTerms('words'), { admit: () => true, limit: 10, tieBreak: newestFirst }).map(hit => hit.id)).toEqual(['session-2', 'session-1'])
   })
 
   it('find the words of a Chinese or Japanese query in any order, where they stand together first, and a word of three characters only where it stands whole', () => {
@@ -109,7 +109,7 @@ describe('answers', () => {
     disk.set('session-1', entry('这个版本不会移除旧的配置'))
     disk.set('session-2', entry('不会移', '除非'))
     expect(found(disk, '不会移除')).toEqual(['session-0', 'session-1'])
-    expect(disk.search(queryTerms('不会移除'), () => true, 5, newestFirst)[0]).toMatchObject({ id: 'session-1', snippet: { text: '这个版本不会移除旧的配置' } })
+    expect(disk.search(queryTerms('不会移除'), { admit: () => true, limit: 5, tieBreak: newestFirst })[0]).toMatchObject({ id: 'session-1', snippet: { text: '这个版本不会移除旧的配置' } })
     expect(found(disk, '移除 不会')).toEqual(['session-0', 'session-1'])
     disk.set('session-3', entry('数据在库里'))
     disk.set('session-4', entry('数据库已经备份'))
@@ -124,14 +124,14 @@ describe('answers', () => {
     disk.set('session-2', entry('灰度策略', '不会移动，会移除吗'))
     expect(found(disk, '"不会移除"')).toEqual(['session-1'])
     expect(found(disk, '会移除')).toEqual(['session-0', 'session-1', 'session-2'])
-    const [hit] = disk.search(queryTerms('"不会移除"'), () => true, 5, newestFirst)
+    const [hit] = disk.search(queryTerms('"不会移除"'), { admit: () => true, limit: 5, tieBreak: newestFirst })
     expect(hit!.snippet.marks.map(([start, end]) => hit!.snippet.text.slice(start, end))).toEqual(['不会移除'])
   })
 
   it('never name a session the filter keeps out, and stop at the limit', () => {
     const { disk } = both()
     expect(found(disk, 'rollout', id => id !== 'session-4')).toEqual(['session-0', 'session-7'])
-    expect(disk.search(queryTerms('rollout'), () => true, 1, newestFirst)).toHaveLength(1)
+    expect(disk.search(queryTerms('rollout'), { admit: () => true, limit: 1, tieBreak: newestFirst })).toHaveLength(1)
   })
 
   it('find every admitted session however many better matches outside it there are', () => {
@@ -142,7 +142,7 @@ describe('answers', () => {
     for (let n = 0; n < 40; n += 1) index.set(`session-out-${n}`, entry('quetzal quetzal quetzal quetzal'))
     for (let n = 0; n < 3; n += 1) index.set(`session-in-${n}`, entry(`a long note that names the quetzal once ${'among many other words '.repeat(20)}`))
     const admitted = ['session-in-0', 'session-in-1', 'session-in-2']
-    const hits = index.search(queryTerms('quetzal'), id => admitted.includes(id), 10, (a, b) => a.localeCompare(b), admitted)
+    const hits = index.search(queryTerms('quetzal'), { admit: id => admitted.includes(id), limit: 10, tieBreak: (a, b) => a.localeCompare(b), admitted })
     expect(hits.map(hit => hit.id).sort()).toEqual(admitted)
   })
 
@@ -151,13 +151,13 @@ describe('answers', () => {
     const { index } = SqliteIndex.open(sqlite, path, { rankedRows: 7 })
     afterTest(() => index.close())
     for (let n = 0; n < 60; n += 1) index.set(`session-${n}`, entry(`report ${n} names the quetzal ${'and other words '.repeat(n % 5)}`, n % 3 === 0 ? '我们讨论了灰度策略' : '灰度 发布 策略 分开'))
-    const all = index.search(queryTerms('quetzal'), () => true, 100, newestFirst)
+    const all = index.search(queryTerms('quetzal'), { admit: () => true, limit: 100, tieBreak: newestFirst })
     expect(all.map(hit => hit.id).sort()).toEqual(Array.from({ length: 60 }, (_, n) => `session-${n}`).sort())
-    expect(index.search(queryTerms('quetzal'), () => true, 25, newestFirst)).toHaveLength(25)
+    expect(index.search(queryTerms('quetzal'), { admit: () => true, limit: 25, tieBreak: newestFirst })).toHaveLength(25)
     // The phrase stands whole in every third session only: its pairs found apart in the others are passed over batch after batch.
-    expect(index.search(queryTerms('"灰度策略"'), () => true, 100, newestFirst).filter(hit => hit.snippet.missing === undefined).map(hit => hit.id).sort()).toEqual(Array.from({ length: 20 }, (_, n) => `session-${3 * n}`).sort())
+    expect(index.search(queryTerms('"灰度策略"'), { admit: () => true, limit: 100, tieBreak: newestFirst }).filter(hit => hit.snippet.missing === undefined).map(hit => hit.id).sort()).toEqual(Array.from({ length: 20 }, (_, n) => `session-${3 * n}`).sort())
     // Its words, in any order, are in every session: those where they stand together come first.
-    expect(index.search(queryTerms('灰度策略'), () => true, 100, newestFirst).slice(0, 20).map(hit => hit.id).sort()).toEqual(Array.from({ length: 20 }, (_, n) => `session-${3 * n}`).sort())
+    expect(index.search(queryTerms('灰度策略'), { admit: () => true, limit: 100, tieBreak: newestFirst }).slice(0, 20).map(hit => hit.id).sort()).toEqual(Array.from({ length: 20 }, (_, n) => `session-${3 * n}`).sort())
   })
 
   it('ask a prefix as the terms it starts where they are few, as a prefix past that, with the same answers', () => {
@@ -174,7 +174,7 @@ describe('answers', () => {
     expect(matchOf(queryTerms('billing rollo'), expansionsOf(queryTerms('billing rollo'), vocabulary))).toBe('"billing" AND ("rollout")')
     const quo = Array.from({ length: 70 }, (_, n) => `session-q${n}`)
     expect(found(disk, 'quo').length).toBe(20)
-    expect(disk.search(queryTerms('quo'), () => true, 100, newestFirst).map(hit => hit.id).sort()).toEqual(quo.sort())
+    expect(disk.search(queryTerms('quo'), { admit: () => true, limit: 100, tieBreak: newestFirst }).map(hit => hit.id).sort()).toEqual(quo.sort())
     // A session deleted leaves its terms in the vocabulary: asked for, they match nothing.
     disk.delete('session-6')
     expect(found(disk, 'quetz')).toEqual([])
@@ -187,9 +187,9 @@ describe('answers', () => {
     long[250] = 'here the quetzal appears at last'
     long[300] = '这里讨论灰度策略的细节'
     disk.set('session-a', { ...entry(...long), origins: long.map((_, n) => ({ seq: 10 + n, time: 1000 + n, role: n % 2 === 0 ? 'user' : 'assistant' })) })
-    const [hit] = disk.search(queryTerms('quetzal'), () => true, 5, newestFirst)
+    const [hit] = disk.search(queryTerms('quetzal'), { admit: () => true, limit: 5, tieBreak: newestFirst })
     expect(hit).toMatchObject({ snippet: { message: 251, text: 'here the quetzal appears at last' }, origin: { seq: 260, time: 1250, role: 'user' } })
-    expect(disk.search(queryTerms('灰度策略'), () => true, 5, newestFirst)[0]!.snippet).toMatchObject({ message: 301, text: '这里讨论灰度策略的细节' })
+    expect(disk.search(queryTerms('灰度策略'), { admit: () => true, limit: 5, tieBreak: newestFirst })[0]!.snippet).toMatchObject({ message: 301, text: '这里讨论灰度策略的细节' })
   })
 })
 
@@ -203,9 +203,9 @@ describe('answers', () => {
     messages[20] = 'a second quetzal sighting'
     messages[30] = '这里说的是不会移除的数据'
     disk.set('session-r', entry(...messages))
-    const [word] = disk.search(queryTerms('quetzal'), () => true, 5, newestFirst)
+    const [word] = disk.search(queryTerms('quetzal'), { admit: () => true, limit: 5, tieBreak: newestFirst })
     expect(word?.snippet).toMatchObject({ message: 1 })
-    const [run] = disk.search(queryTerms('"不会移除"'), () => true, 5, newestFirst)
+    const [run] = disk.search(queryTerms('"不会移除"'), { admit: () => true, limit: 5, tieBreak: newestFirst })
     expect(run?.snippet).toMatchObject({ message: 31, text: '这里说的是不会移除的数据' })
     disk.close()
     // The file's own record: quetzal named in places in its first piece and in `inside` in the later one; each pair of the run in every piece that holds it.
@@ -242,18 +242,18 @@ describe('the pieces of long sessions only, named', () => {
     for (const query of QUERIES) {
       expect([query, found(disk, query)]).toEqual([query, CORPUS.flatMap((messages, n) => (holds(messages, query) ? [`session-${n}`] : [])).sort()])
     }
-    expect(disk.search(queryTerms('rollout'), id => id === 'session-7', 5, newestFirst)[0]!.snippet).toMatchObject({ message: 2 })
+    expect(disk.search(queryTerms('rollout'), { admit: id => id === 'session-7', limit: 5, tieBreak: newestFirst })[0]!.snippet).toMatchObject({ message: 2 })
     // A short session whose run stands apart in its first message and whole in its second.
     disk.set('session-run', entry('不会移 and 会移除 apart', '这里说的是不会移除的数据'))
-    expect(disk.search(queryTerms('"不会移除"'), id => id === 'session-run', 5, newestFirst).map(hit => hit.snippet.message)).toEqual([2])
+    expect(disk.search(queryTerms('"不会移除"'), { admit: id => id === 'session-run', limit: 5, tieBreak: newestFirst }).map(hit => hit.snippet.message)).toEqual([2])
     const long = Array.from({ length: 60 }, (_, n) => filler(n))
     long[40] = 'the quetzal appears late'
     long[50] = '这里说的是不会移除的数据'
     disk.set('session-long', entry(...long))
     expect(placedOf(disk.path, 'session-long')).toBe(1)
     expect(placedOf(disk.path, 'session-0')).toBe(0)
-    expect(disk.search(queryTerms('quetzal'), () => true, 5, newestFirst).map(hit => [hit.id, hit.snippet.message]).sort()).toEqual([['session-6', 2], ['session-long', 41]])
-    expect(disk.search(queryTerms('"不会移除"'), () => true, 5, newestFirst).map(hit => [hit.id, hit.snippet.message]).sort()).toEqual([['session-long', 51], ['session-run', 2]])
+    expect(disk.search(queryTerms('quetzal'), { admit: () => true, limit: 5, tieBreak: newestFirst }).map(hit => [hit.id, hit.snippet.message]).sort()).toEqual([['session-6', 2], ['session-long', 41]])
+    expect(disk.search(queryTerms('"不会移除"'), { admit: () => true, limit: 5, tieBreak: newestFirst }).map(hit => [hit.id, hit.snippet.message]).sort()).toEqual([['session-long', 51], ['session-run', 2]])
   })
 
   it('writes a short session without places, appends to it while it stays short, and writes it again whole with them once it is not', () => {
@@ -276,8 +276,8 @@ describe('the pieces of long sessions only, named', () => {
     messages.push('and a quetzal at last')
     disk.set('session-a', entry(...messages))
     expect([placedOf(disk.path, 'session-a'), segments()]).toEqual([1, 1])
-    expect(disk.search(queryTerms('kiwi quetzal'), () => true, 5, newestFirst).map(hit => [hit.id, hit.snippet.message])).toEqual([['session-a', 1]])
-    expect(disk.search(queryTerms('quetzal'), () => true, 5, newestFirst)[0]!.snippet.message).toBe(messages.length)
+    expect(disk.search(queryTerms('kiwi quetzal'), { admit: () => true, limit: 5, tieBreak: newestFirst }).map(hit => [hit.id, hit.snippet.message])).toEqual([['session-a', 1]])
+    expect(disk.search(queryTerms('quetzal'), { admit: () => true, limit: 5, tieBreak: newestFirst })[0]!.snippet.message).toBe(messages.length)
   })
 })
 
@@ -354,7 +354,7 @@ describe('writes', () => {
     disk.set('session-a', entry(...messages, 'and later a quetzal'))
     expect(found(disk, 'kiwi quetzal')).toEqual(['session-a'])
     expect(found(disk, 'quetzal')).toEqual(['session-a', 'session-b'])
-    expect(disk.search(queryTerms("quetzal"), id => id === "session-b", 5, newestFirst)[0]!.snippet.message).toBe(1_001)
+    expect(disk.search(queryTerms("quetzal"), { admit: id => id === "session-b", limit: 5, tieBreak: newestFirst })[0]!.snippet.message).toBe(1_001)
   })
 
   it('write a session again as one segment past the segment limit, and after its earlier messages changed', () => {
@@ -499,7 +499,7 @@ describe('the file', () => {
     const opened = SqliteIndex.open(sqlite, path)
     afterTest(() => opened.index.close())
     expect(opened.rebuilt).toBeUndefined()
-    expect(opened.index.search(queryTerms('quetzal'), () => true, 5, newestFirst).map(hit => [hit.id, hit.snippet.text])).toEqual([['session-a', 'the quetzal was seen at dawn']])
+    expect(opened.index.search(queryTerms('quetzal'), { admit: () => true, limit: 5, tieBreak: newestFirst }).map(hit => [hit.id, hit.snippet.text])).toEqual([['session-a', 'the quetzal was seen at dawn']])
   })
 
   it('merges the segments of its term tables sixteen at a time, in a new file and in one built again', () => {
@@ -532,7 +532,7 @@ describe('the file', () => {
     db.close()
     const second = SqliteIndex.open(sqlite, path)
     expect(second.rebuilt).toBeUndefined()
-    expect(second.index.search(queryTerms('kiwi'), () => true, 10, newestFirst).map(hit => hit.id)).toEqual(['session-a'])
+    expect(second.index.search(queryTerms('kiwi'), { admit: () => true, limit: 10, tieBreak: newestFirst }).map(hit => hit.id)).toEqual(['session-a'])
     second.index.close()
     expect(mergeSettingsOf(path)).toEqual({ terms: FTS5_OWN, places: FTS5_OWN, inside: FTS5_OWN })
   })
@@ -564,7 +564,7 @@ describe('the file', () => {
     other.exec("UPDATE terms_data SET block = randomblob(length(block)) WHERE id > 10")
     other.exec("UPDATE texts SET body = randomblob(length(body))")
     other.close()
-    expect(() => index.search(queryTerms('quetzal'), () => true, 10, newestFirst)).toThrow(IndexDamagedError)
+    expect(() => index.search(queryTerms('quetzal'), { admit: () => true, limit: 10, tieBreak: newestFirst })).toThrow(IndexDamagedError)
     index.close()
     SqliteIndex.setAside(path)
     const fresh = SqliteIndex.open(sqlite, path)
@@ -613,6 +613,6 @@ describe('the file', () => {
     expect(ids.filter(id => id.startsWith('session-left')).length).toBe(40)
     expect(ids.filter(id => id.startsWith('session-right')).length).toBe(40)
     expect(found(opened.index, 'shared').length).toBe(1)
-    for (const word of ['leftword', 'rightword']) expect(opened.index.search(queryTerms(word), () => true, 100, newestFirst)).toHaveLength(40)
+    for (const word of ['leftword', 'rightword']) expect(opened.index.search(queryTerms(word), { admit: () => true, limit: 100, tieBreak: newestFirst })).toHaveLength(40)
   })
 })

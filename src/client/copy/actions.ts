@@ -38,19 +38,19 @@ export interface CopyActionsDeps {
 /** Builds the actions. `deps`: mention lookup, toast outlet, locale and clipboard. */
 export function createCopyActions(deps: CopyActionsDeps): CopyActions {
   const copy = deps.copy ?? (text => copyText(text))
-  const report = (copied: Promise<boolean>, done: SessionsKey, failed: SessionsKey, anchor: HTMLElement | null, side: ToastSide) => {
-    void copied.then(ok => { deps.show({ text: deps.t(ok ? done : failed), ok, anchor, side }) })
+  const report = (copied: Promise<boolean>, says: { readonly done: SessionsKey; readonly failed: SessionsKey }, anchor: HTMLElement | null, side: ToastSide) => {
+    void copied.then(ok => { deps.show({ text: deps.t(ok ? says.done : says.failed), ok, anchor, side }) })
   }
   return {
     copyId(sessionId, anchor, side) {
-      report(copy(sessionId), 'copy.id.done', 'copy.id.failed', anchor, side)
+      report(copy(sessionId), { done: 'copy.id.done', failed: 'copy.id.failed' }, anchor, side)
     },
     copyReference(sessionId, anchor, side) {
       const ready = deps.lookup.ready(sessionId)
       const copied = ready !== undefined
         ? copy(ready)
         : deps.lookup.load(sessionId).then(mention => (mention === undefined ? false : copy(mention)))
-      report(copied, 'copy.reference.done', 'copy.reference.failed', anchor, side)
+      report(copied, { done: 'copy.reference.done', failed: 'copy.reference.failed' }, anchor, side)
     },
     prefetch: sessionId => { deps.lookup.prefetch(sessionId) },
     copyMessageReference(sessionId, message, anchor, side) {
@@ -58,7 +58,7 @@ export function createCopyActions(deps: CopyActionsDeps): CopyActions {
       const copied = ready !== undefined
         ? copy(ready)
         : deps.messages.load(sessionId, message).then(mention => (mention === undefined ? false : copy(mention)))
-      report(copied, 'copy.message.done', 'copy.message.failed', anchor, side)
+      report(copied, { done: 'copy.message.done', failed: 'copy.message.failed' }, anchor, side)
     },
     prefetchMessage: (sessionId, message) => { deps.messages.prefetch(sessionId, message) },
   }

@@ -27,7 +27,8 @@ const RETRY_MS = 3_000
 const RESTORE_WAIT_MS = 15_000
 
 /** Reports a session's outcomes as they arrive, from the newest one known at the first call on, until the signal ends. */
-async function follow(api: SessionsApi, sessionId: string, seen: Map<string, number>, report: (outcome: Outcome) => void, signal: AbortSignal): Promise<void> {
+async function follow(api: SessionsApi, session: { readonly id: string; readonly seen: Map<string, number> }, report: (outcome: Outcome) => void, signal: AbortSignal): Promise<void> {
+  const { id: sessionId, seen } = session
   while (!signal.aborted) {
     try {
       const known = seen.get(sessionId)
@@ -66,7 +67,7 @@ function registerReferenceDock(ctx: ClientContext, { api, t, refused }: { readon
       locale: () => ctx.locale.getLocale().active,
       measure: (chips, signal) =>
         api.preflight(sessionId, chips.map(chip => chip.mention).join(' '), chips.map(chip => chip.sessionId), signal),
-      watch: (report, signal) => { void follow(api, sessionId, seen, report, signal) },
+      watch: (report, signal) => { void follow(api, { id: sessionId, seen }, report, signal) },
       onRefused: listener => refused.follow(sessionId, listener),
       open: cited => { ctx.sessions.open(SessionId(cited)) },
       messages: (cited, signal) => api.messages(sessionId, cited, signal),

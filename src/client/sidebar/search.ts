@@ -38,7 +38,8 @@ export class SidebarSearch {
   private readonly asked = new Set<string>()
 
   /** `titles`: the rows' title store, which learns the titles each answer names. `excerpt`: the text a row shows for an excerpt, its matches highlighted or marked. `list`: the page's list of sessions, asked again (once per session) when an answer names a session it lacks, such as one another dsh process wrote since the page loaded: the host's sidebar shows only sessions of its list. */
-  constructor(api: SidebarRoute, t: SessionsLookup, titles: Pick<TitleStore, 'learn'>, excerpt: (snippet: MarkedText) => string, list?: SessionList) {
+  constructor(api: SidebarRoute, t: SessionsLookup, rows: { readonly titles: Pick<TitleStore, 'learn'>; readonly excerpt: (snippet: MarkedText) => string; readonly list?: SessionList | undefined }) {
+    const { titles, excerpt, list } = rows
     this.api = api
     this.t = t
     this.titles = titles

@@ -20,7 +20,7 @@ import { TitleStore } from './titles.ts'
 export function createSidebar(sessions: ClientContext['sessions'], api: Pick<SessionsApi, 'search' | 'titles'>, t: SessionsLookup, excerpt: (snippet: MarkedText) => string): Sidebar {
   const titles = new TitleStore(api)
   // The plugin's route is asked for as many sessions as the host's sidebar shows of an answer: it makes an excerpt of each.
-  const search = new SidebarSearch({ search: (query, signal) => api.search(query, sessions.searchResultLimit, signal) }, t, titles, excerpt, sessionList(sessions))
+  const search = new SidebarSearch({ search: (query, signal) => api.search(query, sessions.searchResultLimit, signal) }, t, { titles, excerpt, list: sessionList(sessions) })
   return {
     search: (query, signal, hostSearch) => search.search(query, signal, hostSearch),
     indexingNote: query => search.indexingNote(query),

@@ -105,7 +105,7 @@ const HANDLERS: { readonly [K in Route]: (request: RouteRequest<K>, call: RouteC
   /** Checks a whole draft once (see `references/send-check.ts`). */
   async preflight({ citingSessionId, text, chips }, call) {
     const who = await citing(call, citingSessionId, false)
-    return call.deps.check.preflight(who, text, chips, call.deps.settings.current(), call.signal)
+    return call.deps.check.preflight({ target: who, text, chips }, call.deps.settings.current(), call.signal)
   },
 
   async outcomes({ citingSessionId, after = 0, waitMs = 0 }, { deps, signal }) {
@@ -176,7 +176,7 @@ const HANDLERS: { readonly [K in Route]: (request: RouteRequest<K>, call: RouteC
     if (!live) await deps.catalog.ready()
     if (!live && deps.catalog.get(sessionId) === undefined) throw missing(sessionId)
     const terms = queryTerms(query)
-    const found = terms.length === 0 ? { matches: [], total: 0, complete: true } : await deps.content.findInSession(sessionId, terms, after, MAX_FIND_MATCHES)
+    const found = terms.length === 0 ? { matches: [], total: 0, complete: true } : await deps.content.findInSession(sessionId, { terms, after, limit: MAX_FIND_MATCHES })
     if (found === undefined) throw missing(sessionId)
     return {
       matches: found.matches.map(({ message, snippet, origin }) => ({

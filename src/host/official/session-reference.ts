@@ -32,16 +32,10 @@ export function referenceLimits(service: SessionReferenceResolver): ReferenceLim
   return { maxReferences: read('maxReferences', MAX_REFERENCES), maxReferenceBytes: read('maxReferenceBytes', DEFAULT_MAX_REFERENCE_BYTES) }
 }
 
-/** The official `prepare` for a citing session known by id. `citingId`: the session the message is sent in; references to it are rejected. */
-export function prepareFor(
-  service: SessionReferenceResolver,
-  citingId: string,
-  content: ContentBlock[],
-  references: SessionReferenceInput[],
-  signal?: AbortSignal,
-): Promise<PreparedReferencedMessage> {
+/** The official `prepare` of references alone (a message without content of its own) for a citing session known by id. `citingId`: the session the message is sent in; references to it are rejected. */
+export function prepareFor(service: SessionReferenceResolver, citingId: string, references: SessionReferenceInput[], signal?: AbortSignal): Promise<PreparedReferencedMessage> {
   const citing = { id: citingId } as Agent
-  return service.prepare(citing, content, references, signal)
+  return service.prepare(citing, [], references, signal)
 }
 
 /** Shared work as one caller sees it: the caller's cancellation ends its wait with the official cancellation error, never the work other callers share; otherwise the work's own outcome. Returns the work's result, or a rejection when the caller cancels first (a rejection that is not an `Error` becomes one, as the official one does). */
@@ -79,7 +73,7 @@ export async function snapshotFraming(): Promise<SnapshotFraming> {
   const fiber = ctx.plugin(SessionReferenceResolver, {})
   try {
     await fiber
-    const prepared = await prepareFor(ctx.sessionReferenceResolver, 'session-1', [], [{ sessionId: source }])
+    const prepared = await prepareFor(ctx.sessionReferenceResolver, 'session-1', [{ sessionId: source }])
     const block = prepared.additionalContext?.content[0]
     const text = block?.type === 'text' ? block.text : ''
     const start = text.indexOf('[{')

@@ -60,7 +60,7 @@ export class ScopedMentionResolver {
   async resolveText(target: ReferenceTarget, text: string, config: Config): Promise<ResolvedText> {
     const canonical = scanCanonicalMentions(text)
     const parts = scanMessageReferences(text)
-    if (MAY_NAME_A_SESSION.test(text) && this.needsListing(target, text, canonical, parts, config)) await this.catalog.ready()
+    if (MAY_NAME_A_SESSION.test(text) && this.needsListing({ target, text, config }, [...canonical, ...parts])) await this.catalog.ready()
     const found: Found[] = []
     const failures: ReferenceFailure[] = []
     const edits: SpanEdit[] = []
@@ -87,7 +87,7 @@ export class ScopedMentionResolver {
       const { sessionId } = mention.reference
       const label = mention.reference.label ?? sessionId
       edits.push({ start: mention.start, end: mention.end, text: `@${label}` })
-      const failure = this.check(target, sessionId, label, sessionId === target.id ? undefined : await lookup(sessionId), config)
+      const failure = this.check(target, config, { sessionId, label, session: sessionId === target.id ? undefined : await lookup(sessionId) })
       if (failure === undefined) found.push({ at: mention.start, reference: { sessionId, label } })
       else fail(failure)
     }
@@ -101,7 +101,7 @@ export class ScopedMentionResolver {
       }
       const { sessionId, selection, agent } = part.reference
       const session = sessionId === target.id ? undefined : await lookup(sessionId)
-      const failure = this.check(target, sessionId, part.label ?? sessionId, session, config)
+      const failure = this.check(target, config, { sessionId, label: part.label ?? sessionId, session })
         ?? (agent === true && !config.agentTools ? refusal('agent-cannot-read', { sessionId, label: part.label ?? sessionId }) : undefined)
       if (failure === undefined) {
         const label = part.label?.trim() === '' ? undefined : part.label
@@ -150,9 +150,10 @@ export class ScopedMentionResolver {
   }
 
   /** Whether resolving this text must wait for the index's first listing: a text that may hold an `@Title` needs every title in scope, and one that names more sessions than a text may read from storage needs the listing to know them. Any other text looks its few ids up one log each. */
-  private needsListing(target: ReferenceTarget, text: string, canonical: readonly CanonicalMention[], parts: readonly MessageMention[], config: Config): boolean {
+  private needsListing(draft: { readonly target: ReferenceTarget; readonly text: string; readonly config: Config }, mentions: readonly (CanonicalMention | MessageMention)[]): boolean {
+    const { target, text, config } = draft
     if (this.catalog.isListed) return false
-    const claimed = [...canonical, ...parts].sort((a, b) => a.start - b.start)
+    const claimed = [...mentions].sort((a, b) => a.start - b.start)
     if (config.allowPlainTitleMentions && atOutside(text, claimed)) return true
     const ids = new Set<string>()
     for (const { reference } of claimed) if (reference !== undefined && reference.sessionId !== target.id) ids.add(reference.sessionId)
@@ -160,7 +161,8 @@ export class ScopedMentionResolver {
     return ids.size > STORAGE_READS_PER_TEXT
   }
 
-  private check(target: ReferenceTarget, sessionId: string, label: string, session: CatalogedSession | undefined, config: Config): ReferenceFailure | undefined {
+  private check(target: ReferenceTarget, config: Config, source: { readonly sessionId: string; readonly label: string; readonly session: CatalogedSession | undefined }): ReferenceFailure | undefined {
+    const { sessionId, label, session } = source
     if (sessionId === target.id) return refusal('self-reference', { sessionId, label })
     if (session !== undefined && isInScope(config.scope, target, session)) return undefined
     // A session the scope showed until it left the index is gone, which the user may know: it was theirs to see.

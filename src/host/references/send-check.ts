@@ -46,8 +46,9 @@ export class SendCheck {
     this.deps = deps
   }
 
-  /** Checks a whole draft once. Without `chips`, every reference counts as a chip. `chips`: the session ids the draft holds as chips. `signal`: ends the check when the caller leaves. */
-  async preflight(target: ReferenceTarget, text: string, chips: readonly string[] | undefined, config: Config, signal: AbortSignal): Promise<PreflightResponse> {
+  /** Checks a whole draft of `target` once. `chips`: the session ids the draft holds as chips; without it, every reference counts as a chip. `signal`: ends the check when the caller leaves. */
+  async preflight(draft: { readonly target: ReferenceTarget; readonly text: string; readonly chips?: readonly string[] | undefined }, config: Config, signal: AbortSignal): Promise<PreflightResponse> {
+    const { target, text, chips } = draft
     const { resolver, preparer } = this.deps
     const resolved = await resolver.resolveText(target, text, config)
     const isChip = (sessionId: string | undefined) => chips === undefined || (sessionId !== undefined && chips.includes(sessionId))

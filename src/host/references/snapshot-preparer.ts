@@ -183,7 +183,7 @@ export class SnapshotPreparer {
         // The service prepares the first of several inputs of one session, under that input's label.
         for (const input of inputs) if (!labels.has(input.sessionId)) labels.set(input.sessionId, input.label ?? input.sessionId)
         const preparation: Preparation = { parts: surfaces, labels, maxBytes: referenceLimits(service).maxReferenceBytes, leftOut: new Map() }
-        const prepared = await this.preparation.run(preparation, () => prepareFor(service, target.id, [], inputs))
+        const prepared = await this.preparation.run(preparation, () => prepareFor(service, target.id, inputs))
         if (prepared.additionalContext === undefined) throw new SessionReferenceError('no snapshot was prepared', 'SESSION_REFERENCE_READ_FAILED')
         const whole = withLeftOutStats(prepared.additionalContext, preparation.leftOut)
         return surfaces.size === 0 ? whole : withMessageSeqs(whole, surfaces)

@@ -63,7 +63,7 @@ export class ContentSearch {
     this.ctx = ctx
     this.catalog = catalog
     this.logs = logs
-    this.upkeep = new IndexUpkeep(ctx, catalog, logs, options, () => { this.datesStale = true })
+    this.upkeep = new IndexUpkeep(ctx, { catalog, logs }, options, () => { this.datesStale = true })
     // Once the sessions are listed and indexed, the scope of every session (the sidebar's) is sent ahead of the first search in it.
     const prepareEvery = (): void => {
       void this.whenReady().then(() => {
@@ -106,7 +106,7 @@ export class ContentSearch {
     const worker = this.upkeep.worker
     // While the index is built again after damage, titles alone answer.
     if (terms.length === 0 || limit <= 0 || worker?.alive !== true || this.upkeep.rebuilding) return []
-    if (typeof admit !== 'function') return this.searchIn(worker, terms, admit, limit, side)
+    if (typeof admit !== 'function') return this.searchIn(worker, admit, { terms, limit, ...side })
     // The worker keeps each session's creation time (for ties), so a query sends only the dates it lacks and the shorter of the sessions admitted and those not.
     const only: string[] = []
     const except: string[] = []
@@ -133,7 +133,8 @@ export class ContentSearch {
   }
 
   /** A query within a scope: its sessions (with the creation times the worker lacks) are sent once per key and set, and the worker keeps them; later queries in the same scope send only the sessions they leave out. */
-  private async searchIn(worker: SearchWorker, terms: readonly QueryTerm[], admission: Admission, limit: number, side: { readonly role?: MessageRole }): Promise<readonly ContentHit[]> {
+  private async searchIn(worker: SearchWorker, admission: Admission, query: { readonly terms: readonly QueryTerm[]; readonly limit: number; readonly role?: MessageRole }): Promise<readonly ContentHit[]> {
+    const { terms, limit, ...side } = query
     const except = admission.except ?? []
     if (admission.sessions.size <= except.length && [...admission.sessions].every(id => except.includes(id))) return []
     const ask = (sent: SentScope | undefined): Promise<readonly ContentHit[]> => {
@@ -275,11 +276,12 @@ export class ContentSearch {
   }
 
   /** The messages of one session that hold a query, in order after message `after`, as {@link searchSession} reads them. Returns the page; `undefined` when the session's text cannot be read. */
-  async findInSession(id: string, terms: readonly QueryTerm[], after: number, limit: number): Promise<SessionFind | undefined> {
+  async findInSession(id: string, query: { readonly terms: readonly QueryTerm[]; readonly after: number; readonly limit: number }): Promise<SessionFind | undefined> {
+    const { terms, after, limit } = query
     const worker = this.upkeep.worker
     const indexed = worker?.alive === true && !this.upkeep.rebuilding && this.upkeep.holds(id)
     const live = liveSession(this.ctx, id)
-    if (!indexed && live !== undefined) return findInConversation(roledConversationOf(live.events, MAX_READ_TEXT), terms, after, limit)
+    if (!indexed && live !== undefined) return findInConversation(roledConversationOf(live.events, MAX_READ_TEXT), { terms, after, limit })
     const session = this.catalog.get(id)
     if (session === undefined || worker?.alive !== true) return undefined
     const path = this.logs.path(session)

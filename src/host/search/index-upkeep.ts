@@ -59,7 +59,8 @@ export class IndexUpkeep implements ContentSink {
   private engine: IndexEngine | undefined
 
   /** `dropped`: called when sessions leave what the index holds. */
-  constructor(ctx: Context, catalog: SessionCatalog, logs: SessionLogLocator, options: ContentSearchOptions, dropped: () => void) {
+  constructor(ctx: Context, sources: { readonly catalog: SessionCatalog; readonly logs: SessionLogLocator }, options: ContentSearchOptions, dropped: () => void) {
+    const { catalog, logs } = sources
     this.ctx = ctx
     this.dropped = dropped
     this.catalog = catalog
@@ -95,7 +96,7 @@ export class IndexUpkeep implements ContentSink {
     this.freeSpaceMiB = options.freeSpaceMiB ?? (() => 0)
     this.checkMs = options.checkMs ?? CHECK_MS
     this.retryMs = options.retryMs ?? RETRY_MS
-    this.pass = new LogPass(ctx, catalog, logs, this, { ...(options.duty === undefined ? {} : { duty: options.duty }), ...(options.follower === undefined ? {} : { follower: options.follower }) })
+    this.pass = new LogPass(ctx, { catalog, logs, sink: this }, { ...(options.duty === undefined ? {} : { duty: options.duty }), ...(options.follower === undefined ? {} : { follower: options.follower }) })
     ctx.on('session/disposed', session => {
       this.live.drop(session.id)
       // Its log changed while it was live: read it (and keep what the follower wants of it) without waiting for the next pass.

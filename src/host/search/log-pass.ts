@@ -106,7 +106,8 @@ export class LogPass {
   private readonly sink: ContentSink
   private readonly follower: LogFollower | undefined
 
-  constructor(ctx: Context, catalog: SessionCatalog, logs: SessionLogLocator, sink: ContentSink, options: LogPassOptions = {}) {
+  constructor(ctx: Context, reads: { readonly catalog: SessionCatalog; readonly logs: SessionLogLocator; readonly sink: ContentSink }, options: LogPassOptions = {}) {
+    const { catalog, logs, sink } = reads
     this.ctx = ctx
     this.catalog = catalog
     this.logs = logs

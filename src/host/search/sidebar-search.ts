@@ -121,9 +121,10 @@ export async function searchSidebar(from: SidebarSources, asked: SidebarQuery): 
   const matches: SidebarMatch[] = []
   const byTitle = new Set<string>()
   // Title matches are kept while the listing stays the same; a query typed further narrows an earlier one's.
-  const titled = filters.from !== undefined ? [] : titleMemoOf(catalog).get(catalog.generation, words.join('\u0000'), () => titledIn(catalog.list(), words),
-    session => titleHolds(session, words),
-    earlier => earlier.split('\u0000').every(word => words.some(typed => typed.includes(word)))).filter(session => passes(filters, session))
+  const titled = filters.from !== undefined ? [] : titleMemoOf(catalog).get(catalog.generation, words.join('\u0000'), () => titledIn(catalog.list(), words), {
+    test: session => titleHolds(session, words),
+    narrows: earlier => earlier.split('\u0000').every(word => words.some(typed => typed.includes(word))),
+  }).filter(session => passes(filters, session))
   const hasMore = titled.length > cap
   for (const session of titled.slice(0, cap)) {
     matches.push({ session })

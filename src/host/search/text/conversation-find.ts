@@ -48,7 +48,7 @@ export class FindCollector {
   private readonly after: number
   private readonly limit: number
 
-  constructor(terms: readonly QueryTerm[], expansions: Expansions, after: number, limit: number) {
+  constructor({ terms, expansions }: { readonly terms: readonly QueryTerm[]; readonly expansions: Expansions }, { after, limit }: { readonly after: number; readonly limit: number }) {
     this.after = after
     this.limit = limit
     this.groups = matchedGroups(terms, expansions)
@@ -70,9 +70,10 @@ export class FindCollector {
 }
 
 /** The matches after message `after` of a conversation read whole (a session the index does not hold yet), as the worker gives an indexed session's: a word's forms are those that start with its stem or are it. */
-export function findInConversation(conversation: ConversationText, terms: readonly QueryTerm[], after: number, limit: number): SessionFind {
+export function findInConversation(conversation: ConversationText, query: { readonly terms: readonly QueryTerm[]; readonly after: number; readonly limit: number }): SessionFind {
+  const { terms, after, limit } = query
   const { asked, expansions } = scannedForms(terms)
-  const collector = new FindCollector(asked, expansions, after, limit)
+  const collector = new FindCollector({ terms: asked, expansions }, { after, limit })
   const last = Math.min(conversation.messages.length, after + MAX_FIND_PIECES * 64)
   collector.add(conversation.messages.slice(0, last), conversation.origins?.slice(0, last) ?? [], 0)
   return { matches: collector.matches, total: collector.total, complete: last === conversation.messages.length }

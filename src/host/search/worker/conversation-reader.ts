@@ -15,30 +15,36 @@ import { MAX_READ_TEXT } from '../worker-protocol.ts'
 /** Conversations kept. */
 const KEPT = 4
 
+/** A session's log file and its revision, as the host last saw it. */
+interface LogAt {
+  readonly path: string
+  readonly revision: string
+}
+
 /** The reader. */
 export class ConversationReader {
   private readonly kept = new Map<string, Promise<RoledConversation | undefined>>()
 
-  /** A page of a session's conversation. `revision`: the log's revision, as the host last saw it. Returns the page; `null` when the log is gone. */
-  async page(path: string, revision: string, from: number, maxChars: number): Promise<ConversationPage | null> {
-    const conversation = await this.read(path, revision)
+  /** A page of a session's conversation. Returns the page; `null` when the log is gone. */
+  async page(log: LogAt, { from, maxChars }: { readonly from: number; readonly maxChars: number }): Promise<ConversationPage | null> {
+    const conversation = await this.read(log)
     return conversation === undefined ? null : pageOf(conversation, from, maxChars)
   }
 
-  /** The messages of a session's conversation that hold every term of a query (see `message-search.ts`). `revision`: the log's revision, as the host last saw it. Returns the matches; `null` when the log is gone. */
-  async matches(path: string, revision: string, terms: readonly QueryTerm[], limit: number): Promise<SessionMatches | null> {
-    const conversation = await this.read(path, revision)
+  /** The messages of a session's conversation that hold every term of a query (see `message-search.ts`). Returns the matches; `null` when the log is gone. */
+  async matches(log: LogAt, { terms, limit }: { readonly terms: readonly QueryTerm[]; readonly limit: number }): Promise<SessionMatches | null> {
+    const conversation = await this.read(log)
     return conversation === undefined ? null : scanMessages(conversation, terms, limit)
   }
 
   /** The messages of a session's conversation that hold a query, in order after message `after` (see `session-find.ts`). Returns the page; `null` when the log is gone. */
-  async find(path: string, revision: string, terms: readonly QueryTerm[], after: number, limit: number): Promise<SessionFind | null> {
-    const conversation = await this.read(path, revision)
-    return conversation === undefined ? null : findInConversation(conversation, terms, after, limit)
+  async find(log: LogAt, { terms, after, limit }: { readonly terms: readonly QueryTerm[]; readonly after: number; readonly limit: number }): Promise<SessionFind | null> {
+    const conversation = await this.read(log)
+    return conversation === undefined ? null : findInConversation(conversation, { terms, after, limit })
   }
 
   /** A session's conversation, read once while its log is unchanged. */
-  private read(path: string, revision: string): Promise<RoledConversation | undefined> {
+  private read({ path, revision }: LogAt): Promise<RoledConversation | undefined> {
     const key = `${path}\u0000${revision}`
     let reading = this.kept.get(key)
     if (reading === undefined) {

@@ -62,7 +62,8 @@ export class HeldScopes {
   }
 
   /** Holds a new version of a scope from the version `from` held under the same key, with sessions added and removed (its table, if filled, follows them). Returns the scope; `undefined` when `from` is not the version held. */
-  changed(key: string, version: number, change: { readonly from: number; readonly added: readonly string[]; readonly removed: readonly string[] }, rows: ScopeRows): HeldScope | undefined {
+  changed(held: { readonly key: string; readonly version: number }, change: { readonly from: number; readonly added: readonly string[]; readonly removed: readonly string[] }, rows: ScopeRows): HeldScope | undefined {
+    const { key, version } = held
     const earlier = this.held.get(key)
     if (earlier?.version !== change.from) return undefined
     const ids = new Set(earlier.ids)

@@ -56,7 +56,8 @@ function fileProblem(path: string, expected: ExpectedFile): string | undefined {
 }
 
 /** Reads back the schema, `meta` and random rows of each table through its own connection. */
-function readProblem(sqlite: SqliteModule, path: string, expected: ExpectedFile, probes: number): string | undefined {
+function readProblem(sqlite: SqliteModule, file: { readonly path: string; readonly expected: ExpectedFile }, probes: number): string | undefined {
+  const { path, expected } = file
   let db
   try {
     db = new sqlite.DatabaseSync(path, { readOnly: true, timeout: BUSY_MS })
@@ -94,9 +95,10 @@ function readProblem(sqlite: SqliteModule, path: string, expected: ExpectedFile,
 }
 
 /** What is wrong with the index file, if anything. `expected`: what the file is expected to be. `probes`: rows read at random from each table. Returns why the file is damaged, or `undefined` when the look found nothing wrong. */
-export function indexFileProblem(sqlite: SqliteModule, path: string, expected: ExpectedFile, probes = HEALTH_PROBES): string | undefined {
+export function indexFileProblem(sqlite: SqliteModule, file: { readonly path: string; readonly expected: ExpectedFile }, probes = HEALTH_PROBES): string | undefined {
+  const { path, expected } = file
   try {
-    return fileProblem(path, expected) ?? readProblem(sqlite, path, expected, probes)
+    return fileProblem(path, expected) ?? readProblem(sqlite, file, probes)
   } catch (error) {
     return `the file cannot be read: ${String(error)}`
   }

@@ -147,19 +147,20 @@ export class IndexKeeper {
   }
 
   /** Sessions whose text has every term; see {@link SqliteIndex.search}. `scope`: creation times to keep or forget, and which sessions may be found (see {@link SearchScope}), or a scope held between queries (`held`, see {@link HeldScopeQuery}). Returns the hits; none before the file is opened, or without an index. Throws {@link SCOPE_NOT_HELD} when `held` names a version not held and does not give its sessions. */
-  search(terms: readonly QueryTerm[], scope: SearchScope & { readonly held?: HeldScopeQuery }, limit: number, role?: MessageRole): readonly ContentHit[] {
+  search(scope: SearchScope & { readonly held?: HeldScopeQuery }, query: { readonly terms: readonly QueryTerm[]; readonly limit: number; readonly role?: MessageRole | undefined }): readonly ContentHit[] {
+    const { terms, limit, role } = query
     const createdAt = this.createdAt
     for (const id of scope.dropped ?? []) createdAt.delete(id)
     for (const [id, at] of scope.dates ?? []) createdAt.set(id, at)
     const disk = this.disk
     if (disk === undefined) return []
-    if (scope.held !== undefined) return this.searchHeld(terms, scope.held, limit, disk, role)
+    if (scope.held !== undefined) return this.searchHeld(disk, scope.held, { terms, limit, role })
     const only = scope.only === undefined ? undefined : new Set(scope.only)
     const except = new Set(scope.except)
     const admit = only === undefined ? (id: string): boolean => createdAt.has(id) && !except.has(id) : (id: string): boolean => only.has(id) && createdAt.has(id)
     const newer = (a: string, b: string): number => (createdAt.get(b) ?? 0) - (createdAt.get(a) ?? 0)
     // A short list of the sessions admitted is applied inside SQLite, before any row is ranked; sessions left out are skipped as rows are read.
-    return this.guarded(() => disk.search(terms, admit, limit, newer, scope.only, role))
+    return this.guarded(() => disk.search(terms, { admit, limit, tieBreak: newer, admitted: scope.only, role }))
   }
 
   /** Keeps a scope's sessions before a query asks within it (see `WorkerCalls.hold`), with creation times to keep or forget. Returns `null`. */
@@ -177,7 +178,7 @@ export class IndexKeeper {
   /** The scope a query names: held now with the sessions it sends, or with the changes it sends from a version held, or as held already. Returns `undefined` when the version named (or changed from) is not the one held. */
   private heldScope(query: HeldScopeQuery, disk: SqliteIndex): HeldScope | undefined {
     if (query.ids !== undefined) return this.scopes.hold(query.key, query.version, query.ids)
-    if (query.changed !== undefined) return this.guarded(() => this.scopes.changed(query.key, query.version, query.changed!, disk))
+    if (query.changed !== undefined) return this.guarded(() => this.scopes.changed(query, query.changed!, disk))
     return this.scopes.get(query.key, query.version)
   }
 
@@ -203,21 +204,22 @@ export class IndexKeeper {
   }
 
   /** The messages of one session that hold a query, in order; see {@link SqliteIndex.findInSession}. Returns the page; `undefined` when the index does not hold the session, or there is no index. */
-  findInSession(session: string, terms: readonly QueryTerm[], after: number, limit: number): SessionFind | undefined {
+  findInSession(session: string, query: { readonly terms: readonly QueryTerm[]; readonly after: number; readonly limit: number }): SessionFind | undefined {
     const disk = this.disk
     if (disk === undefined) return undefined
-    return this.guarded(() => disk.findInSession(session, terms, after, limit))
+    return this.guarded(() => disk.findInSession(session, query))
   }
 
   /** Sessions whose text has every term within a held scope, but those the query leaves out; when the scope holds fewer sessions than the file, only its sessions' rows are read (through its table of session numbers). */
-  private searchHeld(terms: readonly QueryTerm[], query: HeldScopeQuery, limit: number, disk: SqliteIndex, role: MessageRole | undefined): readonly ContentHit[] {
+  private searchHeld(disk: SqliteIndex, query: HeldScopeQuery, asked: { readonly terms: readonly QueryTerm[]; readonly limit: number; readonly role: MessageRole | undefined }): readonly ContentHit[] {
+    const { terms, limit, role } = asked
     const held = this.heldScope(query, disk)
     if (held === undefined) throw new DshSessionsError(SCOPE_NOT_HELD, 'unavailable')
     const createdAt = this.createdAt
     const except = new Set(query.except)
     const admit = (id: string): boolean => held.ids.has(id) && !except.has(id)
     const newer = (a: string, b: string): number => (createdAt.get(b) ?? 0) - (createdAt.get(a) ?? 0)
-    return this.guarded(() => disk.search(terms, admit, limit, newer, held.ids.size < disk.size() ? { table: this.scopes.tableOf(held, disk) } : undefined, role))
+    return this.guarded(() => disk.search(terms, { admit, limit, tieBreak: newer, admitted: held.ids.size < disk.size() ? { table: this.scopes.tableOf(held, disk) } : undefined, role }))
   }
 
   /** Records whether the build completed and folds the write-ahead log into the file. `_file`: the index file (opened by {@link load} already). `merge`: whether the first save of a complete file merges its term tables (see {@link merged}); a stop, bounded in time, does not. */

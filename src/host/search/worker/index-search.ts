@@ -19,8 +19,26 @@ import { type StoredPiece, UnpackError, unpack } from '../text/stored-text.ts'
 import { foldedForMatch, isUnspaced, pairsOf, type QueryTerm } from '../text/terms.ts'
 
 import type { ContentHit } from '../worker-protocol.ts'
+import type { Answer } from './partial-matches.ts'
 
 export type { AdmittedRows, SearchedIndex } from './searched-index.ts'
+
+/** How a query ranks: which sessions may be found (`admit`), the most it returns, the order of ties, the only sessions whose rows are read at all (`admitted`, when given), and the side whose words count (`role`, a query's `from:`). */
+export interface RankedQuery {
+  readonly admit: (id: string) => boolean
+  readonly limit: number
+  readonly tieBreak: (a: string, b: string) => number
+  readonly admitted?: AdmittedRows | undefined
+  readonly role?: MessageRole | undefined
+}
+
+/** What a query's excerpts are cut for: its terms, their expansions, its runs and the most hits. */
+interface ExcerptQuery {
+  readonly terms: readonly QueryTerm[]
+  readonly expansions: Expansions
+  readonly runs: readonly Run[]
+  readonly limit: number
+}
 
 /** Compressed bytes of stored text one query unpacks at most for sessions it then passes over (a phrase or long word found only apart, a `from:` the other side said; a piece of about 4 KiB of English is some 2 KB and 70 µs, of Chinese some 5 KB and 140 µs): what bounds its work whatever the store holds. What a session it answers with takes is given back. A query that spends them answers with what it has found, in its order; a Chinese or Japanese query's first pass (the run standing whole) has a budget of its own, as large. */
 export const MAX_UNPACKED = 96_000
@@ -93,7 +111,8 @@ export class IndexSearch {
    * rows are read at all. `role`: only the words one side said count (a query's `from:`); the index
    * cannot tell who said a word, so each candidate's text is read to tell, at most {@link ROLE_CHECKS}.
    */
-  search(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows, role?: MessageRole): ContentHit[] {
+  search(terms: readonly QueryTerm[], ranked: RankedQuery): ContentHit[] {
+    const { admit, limit, tieBreak, admitted, role } = ranked
     const prefixes = expansionsOf(terms, this.file.vocabulary)
     const forms = formsOf(terms, this.file.forms)
     // Every form a word may match: its prefix's terms and its other forms.
@@ -109,16 +128,16 @@ export class IndexSearch {
       // A Chinese or Japanese query of several words: the sessions where it stands whole as typed come first.
       const whole = terms[0]?.whole
       try {
-        if (whole !== undefined) this.gather(pairsOf(whole).map(term => ({ term, prefix: false, run: 0 })), { asked: new Map(), exact: undefined }, admit, limit, tieBreak, scope, seen, hits)
+        if (whole !== undefined) this.gather(pairsOf(whole).map(term => ({ term, prefix: false, run: 0 })), { asked: new Map(), exact: undefined }, { admit, limit, tieBreak, scope }, { seen, hits })
       } catch (error) {
         if (!(error instanceof BudgetSpent)) throw error
       }
       this.budget = MAX_UNPACKED
-      const passed = this.gather(terms, { asked, exact: forms.size === 0 ? undefined : prefixes }, admit, limit, tieBreak, scope, seen, hits)
+      const passed = this.gather(terms, { asked, exact: forms.size === 0 ? undefined : prefixes }, { admit, limit, tieBreak, scope }, { seen, hits })
       // Sessions the index says hold every word whose text had a phrase or long word only apart.
       const apart = new Set([...passed].filter(no => !seen.has(no)))
       this.together(terms, hits, asked)
-      if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, terms, asked, { admit, limit, tieBreak, scope, apart, rows: this.partialRows, budget: this.account(), ...(role === undefined ? {} : { role }) }, seen, hits)
+      if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, { terms, expansions: asked }, { admit, limit, tieBreak, scope, apart, rows: this.partialRows, budget: this.account(), ...(role === undefined ? {} : { role }) }, { hits, seen })
     } catch (error) {
       if (!(error instanceof BudgetSpent)) throw error
       this.together(terms, hits, asked)
@@ -149,7 +168,9 @@ export class IndexSearch {
   }
 
   /** Adds to `hits` the sessions not seen yet whose text has every term (each as `expansions.asked` gives it), best first, until `limit`: within each batch of rows, those whose segment has every term as `expansions.exact` gives it (when given) first, then the shorter segment first. Returns the sessions it read, hits or not. */
-  private gather(terms: readonly QueryTerm[], expansionsOf: { readonly asked: Expansions; readonly exact: Expansions | undefined }, admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, scope: Scope, seen: Set<number>, hits: ContentHit[]): ReadonlySet<number> {
+  private gather(terms: readonly QueryTerm[], expansionsOf: { readonly asked: Expansions; readonly exact: Expansions | undefined }, ranked: RankedQuery & { readonly scope: Scope }, into: Answer): ReadonlySet<number> {
+    const { admit, limit, tieBreak, scope } = ranked
+    const { seen, hits } = into
     const expansions = expansionsOf.asked
     const runs = runsOf(terms)
     const match = matchOf(terms, expansions)
@@ -183,7 +204,7 @@ export class IndexSearch {
         if (done || (tie.length > 0 && ranked.scores[n] !== tie[0]![2])) {
           flush()
           if (taken.length >= limit - hits.length || done) {
-            this.excerpts(taken, terms, expansions, runs, limit, hits, seen)
+            this.excerpts(taken, { terms, expansions, runs, limit }, { hits, seen })
             taken = []
           }
           if (done) break
@@ -196,8 +217,8 @@ export class IndexSearch {
       }
     }
     if (hits.length < limit) {
-      const across = this.acrossSegments(terms, expansions, match, admit, new Set([...seen, ...passed])).sort(tieBreak)
-      this.excerpts(across.flatMap(id => { const no = this.file.noOf(id); return no === undefined ? [] : [[id, no, 0] as [string, number, number]] }), terms, expansions, runs, limit, hits, seen)
+      const across = this.acrossSegments({ terms, expansions, match }, admit, new Set([...seen, ...passed])).sort(tieBreak)
+      this.excerpts(across.flatMap(id => { const no = this.file.noOf(id); return no === undefined ? [] : [[id, no, 0] as [string, number, number]] }), { terms, expansions, runs, limit }, { hits, seen })
     }
     return passed
   }
@@ -241,7 +262,9 @@ export class IndexSearch {
   }
 
   /** Adds to `hits`, in order, the candidates whose excerpt can be made (see {@link excerpt}), until `limit`. The pieces each needs are found a few candidates at a time, with one query of `places` per term group. */
-  private excerpts(candidates: readonly [id: string, no: number, score: number][], terms: readonly QueryTerm[], expansions: Expansions, runs: readonly Run[], limit: number, hits: ContentHit[], seen: Set<number>): void {
+  private excerpts(candidates: readonly [id: string, no: number, score: number][], asked: ExcerptQuery, into: Answer): void {
+    const { terms, expansions, runs, limit } = asked
+    const { hits, seen } = into
     // The excerpt is of the first message that holds the query's first word or run; it marks the forms asked for too.
     const marked = withForms(terms, expansions)
     const lead = groupsOf(terms)[0]!
@@ -267,7 +290,7 @@ export class IndexSearch {
         } else {
           excerpt = unplaced.has(no)
             ? this.excerptByScan(no, marked, runs)
-            : this.excerpt(no, marked, runs.map((run, n) => [run, whole[n]!.get(no)]), first.get(no))
+            : this.excerpt(no, marked, { runs: runs.map((run, n) => [run, whole[n]!.get(no)] as const), first: first.get(no) })
         }
         if (excerpt === undefined) continue
         this.budget = Math.max(this.budget, before)
@@ -287,7 +310,8 @@ export class IndexSearch {
   }
 
   /** Sessions of several segments, not yet seen, whose segments hold every term between them. */
-  private acrossSegments(terms: readonly QueryTerm[], expansions: Expansions, match: string, admit: (id: string) => boolean, seen: ReadonlySet<number>): string[] {
+  private acrossSegments(asked: { readonly terms: readonly QueryTerm[]; readonly expansions: Expansions; readonly match: string }, admit: (id: string) => boolean, seen: ReadonlySet<number>): string[] {
+    const { terms, expansions, match } = asked
     if (terms.length < 2) return []
     const split = (this.file.split.all() as { no: number }[]).map(({ no }) => no)
     if (split.length === 0) return []
@@ -355,7 +379,8 @@ export class IndexSearch {
   }
 
   /** The excerpt of a session's first message that holds the query's first word or run, made from the pieces of text `places` named: each run of the query must stand whole in a message of a piece that holds its pairs (the first such piece is tried, then the session's others; else `undefined`: its parts were found apart). Where the named piece gives no excerpt (a match past what excerpts scan of a long message), the session's pieces are read in order. */
-  private excerpt(no: number, terms: readonly QueryTerm[], runs: readonly (readonly [Run, number | undefined])[], first: number | undefined): Pick<ContentHit, 'snippet' | 'origin'> | undefined {
+  private excerpt(no: number, terms: readonly QueryTerm[], found: { readonly runs: readonly (readonly [Run, number | undefined])[]; readonly first: number | undefined }): Pick<ContentHit, 'snippet' | 'origin'> | undefined {
+    const { runs, first } = found
     const from = no * ROW_SPAN
     const holds = (row: number, run: Run): boolean => this.piece(row)[0].some((_, n, messages) => this.foldedAt(row, messages, n).includes(run.text))
     let lead = first

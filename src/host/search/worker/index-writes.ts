@@ -127,7 +127,7 @@ export class IndexWrites {
     }
     if (!appends) withPlaces = piecesOf(messages, 0) > PLACES_FROM
     if (known !== undefined && !appends) this.dropSessionText(known.no)
-    this.writeText(id, { ...entry, messages }, 0, appends ? known! : undefined, digest.whole, withPlaces)
+    this.writeText(id, { ...entry, messages }, { offset: 0, known: appends ? known! : undefined, digest: digest.whole, withPlaces })
   }
 
   /** Adds a live session's new messages, when the file holds exactly the earlier ones the append names (their count and digest). `entry`: the new messages, with the title, count and revision now. Returns whether they were added; when not, the caller sends the whole text. */
@@ -139,7 +139,7 @@ export class IndexWrites {
       if (known.messages + entry.messages.length > MAX_MESSAGES) return
       const withPlaces = this.isPlaced(known.no)
       if (!withPlaces && this.heldPieces(known.no) + piecesOf(entry.messages, 0) > PLACES_FROM) return
-      this.writeText(id, entry, known.messages, known, entry.digest, withPlaces)
+      this.writeText(id, entry, { offset: known.messages, known, digest: entry.digest, withPlaces })
       added = true
     })
     return added
@@ -153,8 +153,9 @@ export class IndexWrites {
     return (this.statements.pieceCount.get(no * ROW_SPAN, (no + 1) * ROW_SPAN) as { n: number }).n
   }
 
-  /** Writes a session's row and the messages the file does not hold yet. `text`: messages from number `offset` on, with their origins. `known`: the session's row when its first messages stay, else `undefined` (the text is written from the first). */
-  private writeText(id: string, entry: ConversationText & { readonly revision: string | undefined }, offset: number, known: KnownSession | undefined, digest: string, withPlaces: boolean): void {
+  /** Writes a session's row and the messages the file does not hold yet. `entry`: messages from number `offset` on, with their origins. `known`: the session's row when its first messages stay, else `undefined` (the text is written from the first). `digest`: of every message the row stands for. `withPlaces`: whether its pieces are named in `places`. */
+  private writeText(id: string, entry: ConversationText & { readonly revision: string | undefined }, at: { readonly offset: number; readonly known: KnownSession | undefined; readonly digest: string; readonly withPlaces: boolean }): void {
+    const { offset, known, digest, withPlaces } = at
     const { messages } = entry
     const count = offset + messages.length
     const from = known?.messages ?? 0

@@ -36,7 +36,8 @@ export interface SearchedSession {
 }
 
 /** The pieces of one session's rows that hold every term, in order, where a term may be named in `places` (the first piece of a segment that holds a word; every piece that holds a pair) or in `inside` (a word's later pieces): each term's pieces from both, then the pieces every term has. */
-export function piecesHolding(file: SearchedSession, from: number, terms: readonly QueryTerm[], expansions: Expansions): number[] {
+export function piecesHolding(file: SearchedSession, from: number, asked: { readonly terms: readonly QueryTerm[]; readonly expansions: Expansions }): number[] {
+  const { terms, expansions } = asked
   const rowsOf = file.statement('SELECT rowid AS row FROM places WHERE places MATCH ?1 AND rowid >= ?2 AND rowid < ?3 UNION SELECT rowid AS row FROM inside WHERE inside MATCH ?1 AND rowid >= ?2 AND rowid < ?3')
   let common: Set<number> | undefined
   for (const term of terms) {
@@ -53,7 +54,7 @@ export function searchMessages(file: SearchedSession, session: IndexedSession, q
   const { terms: asked, expansions, limit } = query
   const from = no * ROW_SPAN
   const rows = placed
-    ? piecesHolding(file, from, asked, expansions).slice(0, MAX_SEARCHED_PIECES + 1).map(row => ({ row }))
+    ? piecesHolding(file, from, { terms: asked, expansions }).slice(0, MAX_SEARCHED_PIECES + 1).map(row => ({ row }))
     : file.statement('SELECT row FROM texts WHERE row >= ? AND row < ? ORDER BY row LIMIT ?').all(from, from + ROW_SPAN, MAX_SEARCHED_PIECES + 1) as { row: number }[]
   const groups = matchedGroups(asked, expansions)
   const marked = withForms(asked, expansions)

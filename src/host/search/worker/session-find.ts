@@ -17,13 +17,13 @@ export function findInIndex(file: SearchedSession, session: IndexedSession, quer
   const { terms, expansions, after, limit } = query
   const from = no * ROW_SPAN
   const rows = placed
-    ? piecesHolding(file, from, terms, expansions)
+    ? piecesHolding(file, from, { terms, expansions })
     : (file.statement('SELECT row FROM texts WHERE row >= ? AND row < ? ORDER BY row').all(from, from + ROW_SPAN) as { row: number }[]).map(({ row }) => row)
   // The piece holding message `after + 1` starts at or before it: the last candidate starting before it is read too.
   let start = rows.findIndex(row => row - from >= after)
   if (start < 0) start = rows.length
   if (start > 0 && after > 0) start -= 1
-  const collector = new FindCollector(terms, expansions, after, limit)
+  const collector = new FindCollector({ terms, expansions }, { after, limit })
   const text = file.statement('SELECT body FROM texts WHERE row = ?')
   const end = Math.min(rows.length, start + MAX_FIND_PIECES)
   for (let at = start; at < end; at += 1) {

@@ -11,7 +11,7 @@ import { IndexDamagedError, isBusy, isDamaged, openIndexFile, removeIndexFile, R
 import { SegmentSizes } from './segment-sizes.ts'
 import { IndexWrites } from './index-writes.ts'
 import { type ExpectedFile, indexFileProblem } from './index-health.ts'
-import { type AdmittedRows, IndexSearch, RANKED_ROWS } from './index-search.ts'
+import { type AdmittedRows, IndexSearch, type RankedQuery, RANKED_ROWS } from './index-search.ts'
 import { PARTIAL_ROWS } from './partial-matches.ts'
 import { searchMessages } from './message-search.ts'
 import { findInIndex } from './session-find.ts'
@@ -148,8 +148,8 @@ export class SqliteIndex {
   health(): void {
     const expected = this.expected
     if (expected === undefined) return
-    const problem = indexFileProblem(this.sqlite, this.path, expected)
-    if (problem !== undefined && indexFileProblem(this.sqlite, this.path, expected) !== undefined) throw new IndexDamagedError(new Error(problem))
+    const problem = indexFileProblem(this.sqlite, { path: this.path, expected })
+    if (problem !== undefined && indexFileProblem(this.sqlite, { path: this.path, expected }) !== undefined) throw new IndexDamagedError(new Error(problem))
   }
 
   /** Removes an index file and the write-ahead log beside it. */
@@ -329,9 +329,10 @@ export class SqliteIndex {
   }
 
   /** Sessions whose text has every term, best match first; ties go to the order `tieBreak` gives. Matching rows are ranked a bounded batch at a time (see {@link RANKED_ROWS}); excerpts are made only for the sessions returned. `admit`: whether a session may be found at all. `admitted`: when given, the only sessions whose rows are read at all (their ids, or a table {@link fillScope} filled): rows of other sessions are left out inside SQLite, so they never take the place of admitted ones. */
-  search(terms: readonly QueryTerm[], admit: (id: string) => boolean, limit: number, tieBreak: (a: string, b: string) => number, admitted?: AdmittedRows, role?: MessageRole): ContentHit[] {
+  search(terms: readonly QueryTerm[], asked: RankedQuery): ContentHit[] {
+    const { limit } = asked
     if (terms.length === 0 || limit <= 0) return []
-    return this.guarded(() => this.searcher.search(terms, admit, limit, tieBreak, admitted, role))
+    return this.guarded(() => this.searcher.search(terms, asked))
   }
 
   /** What the index knows of one session without reading its log: how many messages it has, its first user message, and its newest message's log event (two pieces of text unpacked, whatever the session's length). Returns the facts; `undefined` when the index does not hold the session. */
@@ -374,7 +375,8 @@ export class SqliteIndex {
   }
 
   /** The messages of one session that hold every word group of a query, in order, after message `after` (see `session-find.ts`). Returns the page; `undefined` when the index does not hold the session. */
-  findInSession(id: string, terms: readonly QueryTerm[], after: number, limit: number): SessionFind | undefined {
+  findInSession(id: string, query: { readonly terms: readonly QueryTerm[]; readonly after: number; readonly limit: number }): SessionFind | undefined {
+    const { terms, after, limit } = query
     const no = (this.statements.session.get(id) as { no: number } | undefined)?.no
     if (no === undefined) return undefined
     if (terms.length === 0) return { matches: [], total: 0, complete: true }

@@ -25,22 +25,22 @@ export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
       keeper.apply(session, null)
       return null
     },
-    search: ({ terms, limit, role, ...scope }) => keeper.search(terms, scope, limit, role),
+    search: ({ terms, limit, role, ...scope }) => keeper.search(scope, { terms, limit, role }),
     hold: scope => keeper.hold(scope),
     save: ({ file, complete, merge }) => keeper.save(file, complete, merge),
     load: ({ file, freeSpaceMiB }) => keeper.load(file, freeSpaceMiB),
     check: ({ freeSpaceMiB }) => keeper.check(freeSpaceMiB),
-    page: ({ path, revision, from, maxChars }) => reader.page(path, revision, from, maxChars),
+    page: ({ path, revision, from, maxChars }) => reader.page({ path, revision }, { from, maxChars }),
     facts: ({ session }) => keeper.facts(session) ?? null,
     searchSession: ({ session, terms, limit, path, revision }) => keeper.searchSession(session, terms, limit)
-      ?? (path === undefined || revision === undefined ? null : reader.matches(path, revision, terms, limit)),
+      ?? (path === undefined || revision === undefined ? null : reader.matches({ path, revision }, { terms, limit })),
     wordCounts: ({ words, cap }) => keeper.wordCounts(words, cap) ?? null,
     shutdown: () => {
       setImmediate(() => process.exit(0))
       return null
     },
-    findInSession: ({ session, terms, after, limit, path, revision }) => keeper.findInSession(session, terms, after, limit)
-      ?? (path === undefined || revision === undefined ? null : reader.find(path, revision, terms, after, limit)),
+    findInSession: ({ session, terms, after, limit, path, revision }) => keeper.findInSession(session, { terms, after, limit })
+      ?? (path === undefined || revision === undefined ? null : reader.find({ path, revision }, { terms, after, limit })),
   }
   const serve = async (request: WorkerRequest): Promise<WorkerReply> => {
     try {
