@@ -41,7 +41,7 @@ export interface ReferenceParts {
 export function referenceParts(ctx: Context): ReferenceParts {
   const catalog = new SessionCatalog(ctx)
   const resolver = new ScopedMentionResolver(catalog)
-  const preparerWith = ({ surfaceTtlMs }: { readonly surfaceTtlMs?: number }) => new SnapshotPreparer(ctx, new SurfaceCache(ctx, catalog, surfaceTtlMs === undefined ? undefined : { ttlMs: surfaceTtlMs }), catalog)
+  const preparerWith = ({ surfaceTtlMs }: { readonly surfaceTtlMs?: number }) => new SnapshotPreparer(ctx, { cache: new SurfaceCache(ctx, catalog, surfaceTtlMs === undefined ? undefined : { ttlMs: surfaceTtlMs }), catalog: catalog })
   const preparer = preparerWith({})
   return { catalog, resolver, preparer, check: new SendCheck({ resolver, preparer }), preparerWith }
 }
@@ -49,7 +49,7 @@ export function referenceParts(ctx: Context): ReferenceParts {
 /** The search path of one host: the session catalog and the content search over the host's logs. */
 export function searchParts(ctx: Context, options: ContentSearchOptions): { readonly catalog: SessionCatalog; readonly content: ContentSearch } {
   const catalog = new SessionCatalog(ctx)
-  return { catalog, content: new ContentSearch(ctx, catalog, new SessionLogLocator(ctx), options) }
+  return { catalog, content: new ContentSearch(ctx, { catalog: catalog, logs: new SessionLogLocator(ctx) }, options) }
 }
 
 /** The two model tools over a catalog and content search, under fixed settings. */

@@ -181,7 +181,7 @@ export interface FindBarProps extends LocaleSeat {
   /** Changes each time the bar is asked to take the focus again. */
   readonly focusCount: number
   /** A page of a session's matches of a query, in order after message number `after`. */
-  find(sessionId: string, query: string, after: number, signal: AbortSignal): Promise<FindResponse>
+  find(asked: { readonly sessionId: string; readonly query: string; readonly after: number }, signal: AbortSignal): Promise<FindResponse>
   /** Opens the session at a match, and highlights the match's words in its row. */
   show(sessionId: string, match: FoundMessage): void
   close(): void

@@ -139,11 +139,11 @@ describe('the copy actions', () => {
 
   it('copies a message reference inside the click when it is ready, and after its lookup otherwise', async () => {
     const ready = setup({ ready: '@[Kiwi · #4](dsh-messages:x/7)' })
-    ready.actions.copyMessageReference(SOURCE, { messageId: 'message-1' }, anchor, 'below')
+    ready.actions.copyMessageReference(SOURCE, { messageId: 'message-1' }, { anchor, side: 'below' })
     expect(ready.copy).toHaveBeenCalledWith('@[Kiwi · #4](dsh-messages:x/7)')
     await vi.waitFor(() => { expect(ready.show).toHaveBeenCalledWith(expect.objectContaining({ text: 'Message reference copied', ok: true })) })
     const missing = setup({})
-    missing.actions.copyMessageReference(SOURCE, { messageId: 'message-1' }, anchor, 'below')
+    missing.actions.copyMessageReference(SOURCE, { messageId: 'message-1' }, { anchor, side: 'below' })
     await vi.waitFor(() => { expect(missing.show).toHaveBeenCalledWith(expect.objectContaining({ text: 'Could not copy the message reference', ok: false })) })
     expect(missing.messages.load).toHaveBeenCalledWith(SOURCE, { messageId: 'message-1' })
   })

@@ -25,7 +25,7 @@ function draft(rev = 1): DraftSnapshot {
 }
 
 function setup(response: PreflightResponse, snapshot: () => DraftSnapshot = () => draft()) {
-  const preflight = vi.fn((_id: string, _text: string, _chips: readonly string[], _signal: AbortSignal) => Promise.resolve(response))
+  const preflight = vi.fn((_draft: { readonly sessionId: string; readonly text: string; readonly chips: readonly string[] }, _signal: AbortSignal) => Promise.resolve(response))
   const batch = new DraftPreflight({
     source: 'dsh-sessions',
     draft: snapshot,
@@ -44,8 +44,8 @@ describe('the draft preflight', () => {
     const signal = new AbortController().signal
     await Promise.all([batch.check('session-t', signal), batch.check('session-t', signal), batch.check('session-t', signal)])
     expect(preflight).toHaveBeenCalledTimes(1)
-    expect(preflight.mock.calls[0]![1]).toBe('compare @[A](dsh-session:s-a) and @[B](dsh-session:s-b) with @[C](dsh-session:s-c), see session-9 \n> quoted q')
-    expect(preflight.mock.calls[0]![2]).toEqual(['s-a', 's-b', 's-c'])
+    expect(preflight.mock.calls[0]![0].text).toBe('compare @[A](dsh-session:s-a) and @[B](dsh-session:s-b) with @[C](dsh-session:s-c), see session-9 \n> quoted q')
+    expect(preflight.mock.calls[0]![0].chips).toEqual(['s-a', 's-b', 's-c'])
   })
 
   it('checks again for the next send, even of the same draft', async () => {

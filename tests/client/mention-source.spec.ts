@@ -41,7 +41,7 @@ function setup(overrides: Partial<SessionsApi> = {}, files = vi.fn(() => Promise
     source: MENTION_SOURCE,
     draft: () => ({ draft: '@chip ', draftRev: 1, occurrences: [{ source: MENTION_SOURCE, ref: sending, offset: 0, length: 5, clipboardText: '' }] }),
     serializeOther: () => Promise.reject(new Error('no other chips')),
-    preflight: (sessionId, text, chips, signal) => api.preflight(sessionId, text, chips, signal),
+    preflight: (draft, signal) => api.preflight(draft, signal),
     t: englishT(),
   })
   const created = createMentionSource({
@@ -154,7 +154,7 @@ describe('the @ source', () => {
     const { source, api } = setup()
     const ref = JSON.stringify({ kind: 'session', citingSessionId: 'session-t', citedSessionId: 'session-a', label: 'Orchard plans', mention: alpha.mention })
     expect(await source.codec!.serialize(ref, new AbortController().signal)).toBe(alpha.mention)
-    expect(api.preflight).toHaveBeenCalledWith('session-t', alpha.mention, ['session-a'], expect.any(AbortSignal))
+    expect(api.preflight).toHaveBeenCalledWith({ sessionId: 'session-t', text: alpha.mention, chips: ['session-a'] }, expect.any(AbortSignal))
     expect(await source.codec!.serialize(JSON.stringify({ kind: 'file', mention: '@README.md' }), new AbortController().signal)).toBe('@README.md')
   })
 

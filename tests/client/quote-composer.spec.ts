@@ -17,9 +17,9 @@ const byLabel = (machine: Machine, name: string) => machine.occurrences.find(o =
 describe('adding quotes to the draft', () => {
   it('puts each quote chip on a line of its own at the end of the draft', () => {
     const machine = inputMachine({ draft: 'see ' })
-    expect(appendQuote(machine.port, 's', 'first', label)).toBe(machine.draft.length)
+    expect(appendQuote(machine.port, { sessionId: 's', text: 'first' }, label)).toBe(machine.draft.length)
     expect(machine.draft).toBe('see \n@Quote 1\n')
-    appendQuote(machine.port, 's', 'second', label)
+    appendQuote(machine.port, { sessionId: 's', text: 'second' }, label)
     expect(machine.draft).toBe('see \n@Quote 1\n@Quote 2\n')
     expect(machine.occurrences.map(o => [o.label, decodeQuoteRef(o.ref)])).toEqual([['Quote 1', { text: 'first', n: 1 }], ['Quote 2', { text: 'second', n: 2 }]])
     expect(machine.port.insertReference).toHaveBeenCalledWith('s', expect.objectContaining({
@@ -30,10 +30,10 @@ describe('adding quotes to the draft', () => {
 
   it('adds no line break before a quote in an empty draft or after one', () => {
     const machine = inputMachine()
-    appendQuote(machine.port, 's', 'q', label)
+    appendQuote(machine.port, { sessionId: 's', text: 'q' }, label)
     expect(machine.draft).toBe('@Quote 1\n')
     const afterBreak = inputMachine({ draft: 'intro\n' })
-    appendQuote(afterBreak.port, 's', 'q', label)
+    appendQuote(afterBreak.port, { sessionId: 's', text: 'q' }, label)
     expect(afterBreak.draft).toBe('intro\n@Quote 1\n')
   })
 
@@ -52,32 +52,32 @@ describe('adding quotes to the draft', () => {
         return insert(id, request)
       },
     }
-    expect(appendQuote(port, 's', 'q', label)).toBe(machine.draft.length)
+    expect(appendQuote(port, { sessionId: 's', text: 'q' }, label)).toBe(machine.draft.length)
     expect(machine.draft).toBe('a\nxx@Quote 1\n')
   })
 
   it('inserts nothing outside the plain phase or without a session', () => {
     const busy = inputMachine({ draft: 'text', phase: 'submitting' })
-    expect(appendQuote(busy.port, 's', 'q', label)).toBeUndefined()
+    expect(appendQuote(busy.port, { sessionId: 's', text: 'q' }, label)).toBeUndefined()
     expect(busy.draft).toBe('text')
     const none: ComposerPort = { state: () => undefined, insertReference: vi.fn(), insertText: vi.fn(), consumeToken: vi.fn() }
-    expect(appendQuote(none, 's', 'q', label)).toBeUndefined()
+    expect(appendQuote(none, { sessionId: 's', text: 'q' }, label)).toBeUndefined()
   })
 })
 
 describe('quote labels', () => {
   it('never repeat: a new quote after a removal takes the next number after the highest', () => {
     const machine = inputMachine()
-    appendQuote(machine.port, 's', 'one', label)
-    appendQuote(machine.port, 's', 'two', label)
+    appendQuote(machine.port, { sessionId: 's', text: 'one' }, label)
+    appendQuote(machine.port, { sessionId: 's', text: 'two' }, label)
     expect(removeQuote(machine.port, 's', byLabel(machine, 'Quote 1'))).toBe(true)
-    appendQuote(machine.port, 's', 'three', label)
+    appendQuote(machine.port, { sessionId: 's', text: 'three' }, label)
     expect(labels(machine)).toEqual(['Quote 2', 'Quote 3'])
   })
 
   it('keep every chip its number: nothing is renumbered when an earlier quote goes', () => {
     const machine = inputMachine()
-    for (const text of ['a', 'b', 'c']) appendQuote(machine.port, 's', text, label)
+    for (const text of ['a', 'b', 'c']) appendQuote(machine.port, { sessionId: 's', text }, label)
     removeQuote(machine.port, 's', byLabel(machine, 'Quote 2'))
     expect(machine.occurrences.map(o => [o.label, decodeQuoteRef(o.ref)?.text])).toEqual([['Quote 1', 'a'], ['Quote 3', 'c']])
   })
@@ -92,7 +92,7 @@ describe('quote labels', () => {
     fc.assert(fc.property(fc.array(op, { maxLength: 30 }), ops => {
       const machine = inputMachine()
       for (const step of ops) {
-        if (step.kind === 'add') appendQuote(machine.port, 's', step.text, label)
+        if (step.kind === 'add') appendQuote(machine.port, { sessionId: 's', text: step.text }, label)
         else if (step.kind === 'remove') {
           const quotes = machine.occurrences
           if (quotes.length > 0) removeQuote(machine.port, 's', quotes[step.index % quotes.length]!.occurrenceId)
@@ -108,7 +108,7 @@ describe('quote labels', () => {
 describe('removing quotes', () => {
   it('removes a chip with the line break after it and keeps the chips around it', () => {
     const machine = inputMachine({ draft: 'see' })
-    for (const text of ['a', 'b', 'c']) appendQuote(machine.port, 's', text, label)
+    for (const text of ['a', 'b', 'c']) appendQuote(machine.port, { sessionId: 's', text }, label)
     machine.type('ask')
     expect(machine.draft).toBe('see\n@Quote 1\n@Quote 2\n@Quote 3\nask')
     removeQuote(machine.port, 's', byLabel(machine, 'Quote 3'))
@@ -122,8 +122,8 @@ describe('removing quotes', () => {
 
   it('is one undo step', () => {
     const machine = inputMachine()
-    appendQuote(machine.port, 's', 'a', label)
-    appendQuote(machine.port, 's', 'b', label)
+    appendQuote(machine.port, { sessionId: 's', text: 'a' }, label)
+    appendQuote(machine.port, { sessionId: 's', text: 'b' }, label)
     const before = machine.draft
     removeQuote(machine.port, 's', byLabel(machine, 'Quote 1'))
     machine.undo()
@@ -135,8 +135,8 @@ describe('removing quotes', () => {
 describe('what the model reads', () => {
   it('ends each quote block with an empty line and starts the question on a line of its own', async () => {
     const machine = inputMachine()
-    appendQuote(machine.port, 's', 'You said: Tell me', label)
-    appendQuote(machine.port, 's', 'line one\n\nline two', label)
+    appendQuote(machine.port, { sessionId: 's', text: 'You said: Tell me' }, label)
+    appendQuote(machine.port, { sessionId: 's', text: 'line one\n\nline two' }, label)
     machine.type('compare these')
     const sent = await machine.send(serialize)
     expect(sent.split('\n')).toEqual(['> You said: Tell me', '', '> line one', '>', '> line two', '', 'compare these'])
@@ -144,15 +144,15 @@ describe('what the model reads', () => {
 
   it('keeps text typed before the quotes as its own paragraph line', async () => {
     const machine = inputMachine({ draft: 'Look at this:' })
-    appendQuote(machine.port, 's', 'quoted', label)
+    appendQuote(machine.port, { sessionId: 's', text: 'quoted' }, label)
     machine.type('Why?')
     expect((await machine.send(serialize)).split('\n')).toEqual(['Look at this:', '> quoted', '', 'Why?'])
   })
 
   it('sends the same text as the saved draft and the copied draft', async () => {
     const machine = inputMachine({ draft: 'a ' })
-    appendQuote(machine.port, 's', 'x\ny', label)
-    appendQuote(machine.port, 's', 'z', label)
+    appendQuote(machine.port, { sessionId: 's', text: 'x\ny' }, label)
+    appendQuote(machine.port, { sessionId: 's', text: 'z' }, label)
     machine.type('question')
     expect(await machine.send(serialize)).toBe(machine.projection().trim())
   })
@@ -166,7 +166,7 @@ describe('what the model reads', () => {
     await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 20 }), async ops => {
       const machine = inputMachine()
       for (const step of ops) {
-        if (step.kind === 'add') appendQuote(machine.port, 's', step.text, label)
+        if (step.kind === 'add') appendQuote(machine.port, { sessionId: 's', text: step.text }, label)
         else if (step.kind === 'remove') {
           const quotes = machine.occurrences
           if (quotes.length > 0) removeQuote(machine.port, 's', quotes[step.index % quotes.length]!.occurrenceId)

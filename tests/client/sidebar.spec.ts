@@ -112,7 +112,7 @@ describe('the sidebar search', () => {
   it('asks the route for as many sessions as the host\'s sidebar shows of an answer, no more', async () => {
     const search = vi.fn(() => Promise.resolve(answer))
     const sessions = { searchResultLimit: 20, list: { getSnapshot: () => ({ byId: { a: {}, b: {}, c: {} } }) } } as unknown as ClientContext['sessions']
-    const sidebar = createSidebar(sessions, { search, titles: vi.fn() }, t, marked)
+    const sidebar = createSidebar(sessions, { search, titles: vi.fn() }, { t, excerpt: marked })
     const asked = signal()
     await sidebar.search('quetzal', asked, vi.fn())
     expect(search).toHaveBeenCalledWith('quetzal', 20, asked)

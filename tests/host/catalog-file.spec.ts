@@ -96,7 +96,7 @@ describe('a restart answers from the session catalog\'s file', () => {
     for (let n = 0; n < 1_000; n += 1) entries.stored({ id: id(n + 10), cwd: A, createdAt: n }, `Session ${n}`)
     const logged = vi.fn(() => (session: string) => session !== id(10))
     const file = join(temporaryFolder('dsh-sessions-catalog-file-'), 'session-catalog.json.gz')
-    const keeper = new CatalogFileKeeper(h.ctx, file, { entries, isListed: () => true, logged, signal: new AbortController().signal }, () => undefined)
+    const keeper = new CatalogFileKeeper(h.ctx, { file: file, kept: { entries, isListed: () => true, logged, signal: new AbortController().signal } }, () => undefined)
     await keeper.save()
     expect(logged).toHaveBeenCalledTimes(1)
     const written = (await readCatalogFile(file))!

@@ -166,11 +166,11 @@ describe('the log pass and the index file', () => {
     const fiber = h.ctx.plugin({ name: 'pass-host', inject: ['sessionQuery', 'sessions'], apply: () => undefined })
     await fiber
     const index = new SessionCatalog(fiber.ctx, { reconcileMs })
-    const content = new ContentSearch(fiber.ctx, index, new SessionLogLocator(fiber.ctx), { file, duty: 1, ...searchOptions })
+    const content = new ContentSearch(fiber.ctx, { catalog: index, logs: new SessionLogLocator(fiber.ctx) }, { file, duty: 1, ...searchOptions })
     return { h, index, content, ctx: fiber.ctx, stop: () => fiber.dispose() }
   }
 
-  const find = async (content: ContentSearch, query: string) => (await content.search(queryTerms(query), () => true, 10)).map(hit => hit.id)
+  const find = async (content: ContentSearch, query: string) => (await content.search(queryTerms(query), { admit: () => true, limit: 10 })).map(hit => hit.id)
   const sqliteFile = (file: string) => join(file, '..', 'content-index.sqlite')
 
   it('send a live session\'s new messages alone once the index holds the earlier ones, and the whole text where it does not', async () => {
@@ -432,11 +432,11 @@ describe('the log pass and the index file', () => {
     const h = await createHostHarness({ persistenceRoot: root })
     h.session(TARGET, { cwd: A })
     const index = new SessionCatalog(h.ctx)
-    const content = new ContentSearch(h.ctx, index, new SessionLogLocator(h.ctx), { workerModule: new URL('file:///nonexistent/worker.js') })
+    const content = new ContentSearch(h.ctx, { catalog: index, logs: new SessionLogLocator(h.ctx) }, { workerModule: new URL('file:///nonexistent/worker.js') })
     await content.whenReady()
     await waitFor(() => index.get(id(3))?.label === 'Weekly sync' && index.get(id(2))?.label === 'Billing notes')
     expect(content.status()).toMatchObject({ available: false, start: 'unavailable', sessions: 0 })
-    expect(await content.search(queryTerms('migration'), () => true, 10)).toEqual([])
+    expect(await content.search(queryTerms('migration'), { admit: () => true, limit: 10 })).toEqual([])
   })
 
   it('never fail the plugin\'s start over a bad file: the routes answer and search still works', async () => {

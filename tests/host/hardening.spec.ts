@@ -234,7 +234,7 @@ describe('index faults', () => {
     h.faults.cold.set(id(8), { cwd: A, createdAt: 5 })
     h.faults.cold.set(id(9), { cwd: A, createdAt: 6, title: 'Cold title' })
     const index = new SessionCatalog(h.ctx, { reconcileMs: 40 })
-    new ContentSearch(h.ctx, index, new SessionLogLocator(h.ctx))
+    new ContentSearch(h.ctx, { catalog: index, logs: new SessionLogLocator(h.ctx) })
     await index.ready()
     // The pass starts once the worker has opened its index; then four more reconciliations must read no title again.
     await waitFor(async () => h.faults.calls.has(`readTitle:${id(8)}`) && h.faults.calls.has(`readTitle:${id(9)}`), 3_000)

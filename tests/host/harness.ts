@@ -126,7 +126,7 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
 export async function searchIndexes(h: HostHarness): Promise<{ index: SessionCatalog; content: ContentSearch }> {
   const index = new SessionCatalog(h.ctx)
   await index.ready()
-  const content = new ContentSearch(h.ctx, index, new SessionLogLocator(h.ctx), { liveDelayMs: 0 })
+  const content = new ContentSearch(h.ctx, { catalog: index, logs: new SessionLogLocator(h.ctx) }, { liveDelayMs: 0 })
   await content.whenReady()
   return { index, content }
 }

@@ -36,14 +36,14 @@ describe('the official service, as this plugin reaches it', () => {
     await expect(service.prepare(agent, [], [{ sessionId: SessionId(id(1)) }])).rejects.toMatchObject({ code: 'SESSION_REFERENCE_SELF_REFERENCE' })
     await expect(service.prepare(agent, [], [{ sessionId: SessionId(id(2)) }])).rejects.toMatchObject({ code: 'SESSION_REFERENCE_READ_FAILED' })
     expect(new Set(touched.filter(key => typeof key === 'string'))).toEqual(new Set(['id']))
-    await expect(prepareFor(service, id(1), [{ sessionId: SessionId(id(1)) }])).rejects.toMatchObject({ code: 'SESSION_REFERENCE_SELF_REFERENCE' })
+    await expect(prepareFor(service, { citingId: id(1), references: [{ sessionId: SessionId(id(1)) }] })).rejects.toMatchObject({ code: 'SESSION_REFERENCE_SELF_REFERENCE' })
   })
 
   it('cancels a caller\'s wait with the same error the official service rejects with', async () => {
     const service = await official({})
     const reason = new Error('the caller left')
     const officialAbort = new AbortController()
-    const officialWait = prepareFor(service, id(1), [{ sessionId: SessionId(id(2)) }], officialAbort.signal)
+    const officialWait = prepareFor(service, { citingId: id(1), references: [{ sessionId: SessionId(id(2)) }] }, officialAbort.signal)
     officialAbort.abort(reason)
     const theirs = await officialWait.catch((error: unknown) => error)
     const oursAbort = new AbortController()

@@ -96,7 +96,7 @@ describe('per-id cost of the routes', () => {
     const index = new SessionCatalog(reader.ctx)
     await index.ready()
     const seqs = new MessageSeqs(reader.ctx, new SessionLogLocator(reader.ctx))
-    const messages = new SourceMessages(new SurfaceCache(reader.ctx, index), index, seqs)
+    const messages = new SourceMessages({ cache: new SurfaceCache(reader.ctx, index), catalog: index }, seqs)
     const sources = [...Array.from({ length: 20 }, () => ({ sessionId: id(2), capturedThroughSeq: null })), { sessionId: id(3), capturedThroughSeq: null }]
     const first = await messages.since(sources)
     expect(first.map(source => source.newMessages)).toEqual(Array.from({ length: 21 }, () => 3))

@@ -31,7 +31,7 @@ async function coldStore(count: number): Promise<{ writer: HostHarness; reader: 
   const index = new SessionCatalog(reader.ctx)
   await index.ready()
   const cache = new SurfaceCache(reader.ctx, index)
-  return { writer, reader, index, cache, preparer: new SnapshotPreparer(reader.ctx, cache, index) }
+  return { writer, reader, index, cache, preparer: new SnapshotPreparer(reader.ctx, { cache: cache, catalog: index }) }
 }
 
 describe('read-once snapshots', () => {
@@ -41,7 +41,7 @@ describe('read-once snapshots', () => {
     const references = [2, 3, 4].map(n => ({ sessionId: SessionId(id(n)), label: `Source ${n}` }))
     const measured = await Promise.all(references.map(reference => preparer.measure(target, reference)))
     expect(measured.map(measure => measure.bytes! > 0 && measure.failure === undefined)).toEqual([true, true, true])
-    const attached = await preparer.attach(target, [{ type: 'text', text: 'compare' }], references)
+    const attached = await preparer.attach(target, { content: [{ type: 'text', text: 'compare' }], references: references })
     expect(attached.attached).toHaveLength(3)
     for (const n of [2, 3, 4]) expect(attached.prepared!.additionalContext!.content[0]).toMatchObject({ text: expect.stringContaining(`body of source ${n}`) })
     expect([...cache.reads.values()]).toEqual([1, 1, 1])
@@ -51,8 +51,8 @@ describe('read-once snapshots', () => {
     const { cache, preparer } = await coldStore(1)
     const target = { id: id(1), cwd: A }
     const reference = { sessionId: SessionId(id(2)), label: 'Source 2' }
-    const first = await preparer.attach(target, [{ type: 'text', text: 'one' }], [reference])
-    const second = await preparer.attach(target, [{ type: 'text', text: 'two' }], [reference])
+    const first = await preparer.attach(target, { content: [{ type: 'text', text: 'one' }], references: [reference] })
+    const second = await preparer.attach(target, { content: [{ type: 'text', text: 'two' }], references: [reference] })
     const [a, b] = [first.prepared!.additionalContext!, second.prepared!.additionalContext!]
     expect(a.id).not.toBe(b.id)
     expect(b.content).toEqual(a.content)
@@ -70,7 +70,7 @@ describe('read-once snapshots', () => {
     const live = writer.ctx.sessions.get(SessionId(id(2)))!
     live.append('user/message', createUserMessage({ content: [{ type: 'text', text: 'a later message' }], source: { kind: 'user' } }), { surfaceOp: 'append' })
     await writer.ctx.sessions.flush(live)
-    const after = await preparer.attach(target, [{ type: 'text', text: 'x' }], [reference])
+    const after = await preparer.attach(target, { content: [{ type: 'text', text: 'x' }], references: [reference] })
     expect(cache.reads.get(id(2))).toBe(2)
     expect(after.prepared!.additionalContext!.content[0]).toMatchObject({ text: expect.stringContaining('a later message') })
   })
@@ -101,14 +101,14 @@ describe('the outcome log', () => {
   it('answers newer outcomes at once, waits for the next one, and stops waiting when told', async () => {
     const log = new OutcomeLog()
     log.record('s', { kind: 'not-attached', references: [{ label: 'A', code: 'not-found', message: 'm' }] })
-    expect((await log.read('s', 0, 1_000, new AbortController().signal)).map(outcome => outcome.id)).toEqual([1])
-    const waiting = log.read('s', 1, 5_000, new AbortController().signal)
+    expect((await log.read({ sessionId: 's', after: 0, waitMs: 1_000 }, new AbortController().signal)).map(outcome => outcome.id)).toEqual([1])
+    const waiting = log.read({ sessionId: 's', after: 1, waitMs: 5_000 }, new AbortController().signal)
     setTimeout(() => log.record('s', { kind: 'rejected', references: [], text: 'hello' }), 20)
     expect(await waiting).toMatchObject([{ id: 2, kind: 'rejected', text: 'hello' }])
-    expect(await log.read('other', 0, 30, new AbortController().signal)).toEqual([])
+    expect(await log.read({ sessionId: 'other', after: 0, waitMs: 30 }, new AbortController().signal)).toEqual([])
     const abort = new AbortController()
     const started = performance.now()
-    const ended = log.read('s', 2, 5_000, abort.signal)
+    const ended = log.read({ sessionId: 's', after: 2, waitMs: 5_000 }, abort.signal)
     abort.abort()
     expect(await ended).toEqual([])
     expect(performance.now() - started).toBeLessThan(1_000)

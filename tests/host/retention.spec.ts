@@ -137,7 +137,7 @@ async function environment(maxReferenceBytes: number, officialSurfaces: Readonly
   }
   const cache = { readSurface: shared, readForSnapshot, revisionOf: () => Promise.resolve(undefined) } as unknown as SurfaceCache
   const index = { refresh: () => Promise.resolve() } as unknown as SessionCatalog
-  const preparer = new SnapshotPreparer(ctx, cache, index)
+  const preparer = new SnapshotPreparer(ctx, { cache: cache, catalog: index })
   afterTest(() => ctx.fiber.dispose())
   return { official: ctx.sessionReferenceResolver, preparer }
 }
@@ -170,7 +170,7 @@ const inputOf = (reference: CitedSource): SessionReferenceInput => ({ sessionId:
  */
 async function officialAttach(env: Environment, references: readonly CitedSource[], partSeqs: ReadonlyMap<string, number[]>): Promise<Outcome> {
   const prepare = async (sources: readonly CitedSource[]): Promise<UserMessage> => {
-    const prepared = await prepareFor(env.official, TARGET.id, sources.map(inputOf))
+    const prepared = await prepareFor(env.official, { citingId: TARGET.id, references: sources.map(inputOf) })
     const context = prepared.additionalContext!
     if (context.source.kind !== 'session-reference' || partSeqs.size === 0) return context
     const seqsOf = (reference: { sessionId: string }) => partSeqs.get(reference.sessionId)
@@ -195,7 +195,7 @@ async function officialAttach(env: Environment, references: readonly CitedSource
 }
 
 async function pluginAttach(env: Environment, references: readonly CitedSource[]): Promise<Outcome> {
-  const attachment = await env.preparer.attach(TARGET, [], references)
+  const attachment = await env.preparer.attach(TARGET, { content: [], references: references })
   return outcomeOf(attachment.prepared?.additionalContext, attachment.attached, attachment.failures)
 }
 
@@ -278,7 +278,7 @@ describe('the snapshot serialization, as the official service has it', () => {
     const surface = surfaceOf(id(2), [checkpoint('<compacted-summary>x</compacted-summary>'), ...hostile.map(user), assistant('<<a>>')], '/w/<cwd>')
     const env = await environment(DEFAULT_MAX_REFERENCE_BYTES, new Map([[id(2), surface]]), new Map())
     const label = 'the <label> 标签 🍐'
-    const prepared = await prepareFor(env.official, TARGET.id, [{ sessionId: SessionId(id(2)), label }])
+    const prepared = await prepareFor(env.official, { citingId: TARGET.id, references: [{ sessionId: SessionId(id(2)), label }] })
     const block = prepared.additionalContext!.content[0]!
     const { json, data } = await dataOf(block.type === 'text' ? block.text : '')
     // The official text is this serialization of its own data: a change to upstream's escaping fails here.
@@ -349,7 +349,7 @@ describe('whole-session retention', () => {
       const theirs = await officialAttach(env, references, new Map())
       expect(theirs.failures.map(failure => failure.code)).toEqual(['too-large', 'too-large'])
       expect(await pluginAttach(env, references)).toEqual(theirs)
-      await expect(prepareFor(env.official, TARGET.id, [references[1]!])).rejects.toMatchObject({ code: 'SESSION_REFERENCE_BUDGET_EXCEEDED' })
+      await expect(prepareFor(env.official, { citingId: TARGET.id, references: [references[1]!] })).rejects.toMatchObject({ code: 'SESSION_REFERENCE_BUDGET_EXCEEDED' })
     }
   })
 

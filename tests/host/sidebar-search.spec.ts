@@ -74,7 +74,7 @@ describe('the sidebar search', () => {
     const events = h.ctx.sessions.get(SessionId(id(1)))!.events
     const reply = events.find(event => event.type === 'assistant/message')!
     expect(answer.matches[0]!.snippet).toMatchObject({ message: 3 })
-    const hit = (await content.search([{ term: 'nine', prefix: false }], () => true, 5))[0]!
+    const hit = (await content.search([{ term: 'nine', prefix: false }], { admit: () => true, limit: 5 }))[0]!
     expect(hit.origin).toEqual({ seq: reply.seq, time: reply.time, role: 'assistant' })
   })
 
@@ -100,7 +100,7 @@ describe('the host\'s session.search provider', () => {
   it('answers the host\'s request from the index with the matching message\'s event, page by page', async () => {
     const { h, index, content } = await setup()
     const official = () => Promise.reject(new SessionQueryError('off', 'SESSION_QUERY_SEARCH_DISABLED'))
-    const search = hostSearch(h.ctx, index, content, official)
+    const search = hostSearch(h.ctx, { catalog: index, content: content }, official)
     const first = await until(() => search({ query: 'quetzal', eventFilters: MESSAGES, limit: 1 }), page => page.items.length === 1)
     expect(first.items[0]!.header.id).toBe(id(3))
     expect(first.items[0]!.bestMatch).toMatchObject({ sessionId: id(3), type: 'user/message', surface: 'current', snippet: expect.stringContaining('quetzal') })
@@ -120,7 +120,7 @@ describe('the host\'s session.search provider', () => {
 
   it('refuses a bad limit, query or cursor, and an aborted call, with the host\'s own errors', async () => {
     const { h, index, content } = await setup()
-    const search = hostSearch(h.ctx, index, content, () => Promise.reject(new Error('not called')))
+    const search = hostSearch(h.ctx, { catalog: index, content: content }, () => Promise.reject(new Error('not called')))
     const code = (promise: Promise<unknown>) => promise.then(() => 'resolved', (error: unknown) => error instanceof SessionQueryError ? error.code : String(error))
     expect(await code(search({ query: 'kiwi', eventFilters: MESSAGES, limit: 0 }))).toBe('SESSION_QUERY_INVALID_LIMIT')
     expect(await code(search({ query: 'kiwi', eventFilters: MESSAGES, limit: 1.5 }))).toBe('SESSION_QUERY_INVALID_LIMIT')
@@ -137,7 +137,7 @@ describe('the host\'s session.search provider', () => {
   it('passes requests it does not answer to the official method', async () => {
     const { h, index, content } = await setup()
     const asked: SessionSearchRequest[] = []
-    const search = hostSearch(h.ctx, index, content, request => {
+    const search = hostSearch(h.ctx, { catalog: index, content: content }, request => {
       asked.push(request)
       return Promise.resolve({ items: [] })
     })

@@ -46,17 +46,17 @@ async function readers(h: HostHarness, dir: string, fromLogBytes: number): Promi
   const index = new SessionCatalog(h.ctx)
   await index.ready()
   const logs = new SessionLogLocator(h.ctx)
-  const tails = new SnapshotTails(h.ctx, index, logs, { dir, fromLogBytes })
+  const tails = new SnapshotTails(h.ctx, { catalog: index, logs: logs }, { dir, fromLogBytes })
   const fresh = () => {
     const cache = new SurfaceCache(h.ctx, index, { tails })
-    return { cache, preparer: new SnapshotPreparer(h.ctx, cache, index) }
+    return { cache, preparer: new SnapshotPreparer(h.ctx, { cache: cache, catalog: index }) }
   }
   return { index, logs, tails, fresh }
 }
 
 /** The snapshot message text and statistics of one whole-session source. */
 async function snapshotOf(preparer: SnapshotPreparer, reference: CitedSource): Promise<{ text: string; source: unknown }> {
-  const attachment = await preparer.attach({ id: TARGET, cwd: A }, [], [reference])
+  const attachment = await preparer.attach({ id: TARGET, cwd: A }, { content: [], references: [reference] })
   const context = attachment.prepared!.additionalContext!
   const block = context.content[0]!
   return { text: block.type === 'text' ? block.text : '', source: context.source }
@@ -136,7 +136,7 @@ describe('kept snapshot tails', () => {
     const first = reader.ctx.plugin({
       inject: ['sessions', 'sessionQuery'],
       apply: async (ctx: typeof reader.ctx) => {
-        const content = new ContentSearch(ctx, index, logs, { file })
+        const content = new ContentSearch(ctx, { catalog: index, logs: logs }, { file })
         await content.whenReady()
         await until(() => Promise.resolve(content.status().reads), reads => reads === 2)
         await content.idle()
@@ -145,9 +145,9 @@ describe('kept snapshot tails', () => {
     await first
     await first.dispose()
     // A second one over the same file reads no log; its follower still keeps the long session's tail, and only that.
-    const tails = new SnapshotTails(reader.ctx, index, logs, { dir, fromLogBytes })
+    const tails = new SnapshotTails(reader.ctx, { catalog: index, logs: logs }, { dir, fromLogBytes })
     const keep = vi.spyOn(tails, 'keep')
-    const content = new ContentSearch(reader.ctx, index, logs, { file, follower: tails })
+    const content = new ContentSearch(reader.ctx, { catalog: index, logs: logs }, { file, follower: tails })
     await content.whenReady()
     await until(() => Promise.resolve(readdirSync(dir)), files => files.length === 1)
     await content.idle()
@@ -166,8 +166,8 @@ describe('kept snapshot tails', () => {
     const index = new SessionCatalog(h.ctx)
     await index.ready()
     const logs = new SessionLogLocator(h.ctx)
-    const tails = new SnapshotTails(h.ctx, index, logs, { dir, fromLogBytes: 1 })
-    const content = new ContentSearch(h.ctx, index, logs, { liveDelayMs: 0, follower: tails })
+    const tails = new SnapshotTails(h.ctx, { catalog: index, logs: logs }, { dir, fromLogBytes: 1 })
+    const content = new ContentSearch(h.ctx, { catalog: index, logs: logs }, { liveDelayMs: 0, follower: tails })
     await content.whenReady()
     await content.idle()
     h.session(LONG, { cwd: A, title: 'Long kiwi notes', messages: ['the first kiwi note'] })

@@ -177,10 +177,10 @@ async function liveInProcess(messages: number, runs: number): Promise<LiveFigure
   let bytes = { whole: 0, part: 0 }
   for (let n = 0; n < runs + 5; n += 1) {
     let started = performance.now()
-    const wholeText = textOfCheck(await check.message(nextTarget(), [{ type: 'text', text: whole }], config))
+    const wholeText = textOfCheck(await check.message({ target: nextTarget(), content: [{ type: 'text', text: whole }] }, config))
     const wholeMs = performance.now() - started
     started = performance.now()
-    const partText = textOfCheck(await check.message(nextTarget(), [{ type: 'text', text: part }], config))
+    const partText = textOfCheck(await check.message({ target: nextTarget(), content: [{ type: 'text', text: part }] }, config))
     const partMs = performance.now() - started
     bytes = { whole: utf8(wholeText), part: utf8(partText) }
     if (n < 5) continue
@@ -195,7 +195,7 @@ async function liveInProcess(messages: number, runs: number): Promise<LiveFigure
     const official = await harness.ctx.sessionReferenceResolver.prepare({ id: target.id } as never, [{ type: 'text', text: 'compare please' }], [{ sessionId: source as never, label }])
     samples.official.push(performance.now() - started)
     const officialText = official.additionalContext!.content.map(block => (block.type === 'text' ? block.text : '')).join('')
-    const ours = textOfCheck(await check.message(nextTarget(), [{ type: 'text', text: whole }], config))
+    const ours = textOfCheck(await check.message({ target: nextTarget(), content: [{ type: 'text', text: whole }] }, config))
     identical &&= ours === officialText
     console.log(`live, official prepare() run ${n + 1}/${OFFICIAL_RUNS}: ${ms(samples.official.at(-1)!)}; plugin snapshot ${ours === officialText ? 'identical' : 'DIFFERENT'} (${utf8(officialText)} bytes)`)
   }

@@ -37,7 +37,7 @@ export async function measurePreStep(sessions: number, workspaces: number, runs:
     started = performance.now()
     const resolution = await resolver.resolveText(targetRef, text, config)
     if (resolution.references.length !== 1) throw new Error(`expected one reference, got ${resolution.references.length}`)
-    await preparer.attach(targetRef, [{ type: 'text', text: resolution.text }], resolution.references)
+    await preparer.attach(targetRef, { content: [{ type: 'text', text: resolution.text }], references: resolution.references })
     if (run >= 10) resolved.push(performance.now() - started)
   }
   return { prepare: percentiles(prepareOnly), resolved: percentiles(resolved) }

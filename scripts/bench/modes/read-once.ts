@@ -65,7 +65,7 @@ export async function measureReadOnce(sessions: number, runs: number): Promise<R
     const send = async (preparer: SnapshotPreparer) => {
       const resolved = await resolver.resolveText(target, text, config)
       await Promise.all(resolved.references.map(reference => preparer.measure(target, reference)))
-      const attached = await preparer.attach(target, [{ type: 'text', text: resolved.text }], resolved.references)
+      const attached = await preparer.attach(target, { content: [{ type: 'text', text: resolved.text }], references: resolved.references })
       if (attached.attached.length !== 3) throw new Error('expected 3 attached sources')
     }
     const timed = async (work: () => Promise<void>, count: number) => {

@@ -137,7 +137,7 @@ export async function measureScoped(sessions: number, workspaces: number, runs: 
     await content.idle()
     const target = { id: 'session-ffffffff-0000-4000-8000-000000000000', cwd: workspaceOf(0) }
     const official: SearchSessions = () => Promise.reject(new Error('not asked'))
-    const host = hostSearch(fiber.ctx, index, content, official)
+    const host = hostSearch(fiber.ctx, { catalog: index, content: content }, official)
     const routes: Record<string, (query: string) => Promise<unknown>> = {
       '@ (workspace)': async query => {
         const found = await listCandidates({ catalog: index, content }, { target, query, scope: 'workspace', candidateLimit: CAP })

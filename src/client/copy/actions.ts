@@ -11,6 +11,12 @@ import type { ReferenceLookup } from './session-mention-lookup.ts'
 import type { ShowToast } from './toast.tsx'
 
 /** The actions. */
+/** Where a copy's toast shows: beside its anchor, on the given side. */
+export interface ToastAt {
+  readonly anchor: HTMLElement | null
+  readonly side: ToastSide
+}
+
 export interface CopyActions {
   /** Copies the session's native id. */
   copyId(sessionId: string, anchor: HTMLElement | null, side: ToastSide): void
@@ -19,7 +25,7 @@ export interface CopyActions {
   /** Starts looking up the session's mention ahead of a click. */
   prefetch(sessionId: string): void
   /** Copies the reference to one message of a session, `@[Title · #n](dsh-messages:…)`. */
-  copyMessageReference(sessionId: string, message: MessageHandle, anchor: HTMLElement | null, side: ToastSide): void
+  copyMessageReference(sessionId: string, message: MessageHandle, at: ToastAt): void
   /** Starts looking up a message's reference ahead of a click. */
   prefetchMessage(sessionId: string, message: MessageHandle): void
 }
@@ -38,27 +44,27 @@ export interface CopyActionsDeps {
 /** Builds the actions. `deps`: mention lookup, toast outlet, locale and clipboard. */
 export function createCopyActions(deps: CopyActionsDeps): CopyActions {
   const copy = deps.copy ?? (text => copyText(text))
-  const report = (copied: Promise<boolean>, says: { readonly done: SessionsKey; readonly failed: SessionsKey }, anchor: HTMLElement | null, side: ToastSide) => {
-    void copied.then(ok => { deps.show({ text: deps.t(ok ? says.done : says.failed), ok, anchor, side }) })
+  const report = (copied: Promise<boolean>, says: { readonly done: SessionsKey; readonly failed: SessionsKey }, at: ToastAt) => {
+    void copied.then(ok => { deps.show({ text: deps.t(ok ? says.done : says.failed), ok, ...at }) })
   }
   return {
     copyId(sessionId, anchor, side) {
-      report(copy(sessionId), { done: 'copy.id.done', failed: 'copy.id.failed' }, anchor, side)
+      report(copy(sessionId), { done: 'copy.id.done', failed: 'copy.id.failed' }, { anchor, side })
     },
     copyReference(sessionId, anchor, side) {
       const ready = deps.lookup.ready(sessionId)
       const copied = ready !== undefined
         ? copy(ready)
         : deps.lookup.load(sessionId).then(mention => (mention === undefined ? false : copy(mention)))
-      report(copied, { done: 'copy.reference.done', failed: 'copy.reference.failed' }, anchor, side)
+      report(copied, { done: 'copy.reference.done', failed: 'copy.reference.failed' }, { anchor, side })
     },
     prefetch: sessionId => { deps.lookup.prefetch(sessionId) },
-    copyMessageReference(sessionId, message, anchor, side) {
+    copyMessageReference(sessionId, message, { anchor, side }) {
       const ready = deps.messages.ready(sessionId, message)
       const copied = ready !== undefined
         ? copy(ready)
         : deps.messages.load(sessionId, message).then(mention => (mention === undefined ? false : copy(mention)))
-      report(copied, { done: 'copy.message.done', failed: 'copy.message.failed' }, anchor, side)
+      report(copied, { done: 'copy.message.done', failed: 'copy.message.failed' }, { anchor, side })
     },
     prefetchMessage: (sessionId, message) => { deps.messages.prefetch(sessionId, message) },
   }

@@ -71,7 +71,7 @@ function registerCopyActions(ctx: ClientContext, { api, t, excerpt }: CopyConfig
     order: MESSAGE_ACTION_ORDER,
     locale: NS,
     inject: (sessionId): MessageReferenceActionInjected => ({
-      copy: (messageId, anchor) => { actions.copyMessageReference(sessionId, { messageId }, anchor, 'below') },
+      copy: (messageId, anchor) => { actions.copyMessageReference(sessionId, { messageId }, { anchor, side: 'below' }) },
       prefetch: messageId => { actions.prefetchMessage(sessionId, { messageId }) },
     }),
   }, MessageReferenceAction)), 'dsh-sessions: copy message reference')
@@ -84,5 +84,5 @@ function registerCopyActions(ctx: ClientContext, { api, t, excerpt }: CopyConfig
       return () => {}
     }
   }, 'dsh-sessions: copy message reference on user messages')
-  mountWorkspaceBrowser(ctx, { rowMenu: createRowMenu(t, actions), sidebar: createSidebar(ctx.sessions, api, t, excerpt) })
+  mountWorkspaceBrowser(ctx, { rowMenu: createRowMenu(t, actions), sidebar: createSidebar(ctx.sessions, api, { t, excerpt }) })
 }

@@ -57,7 +57,7 @@ export function decorateUserMessages(deps: UserMessageActionsDeps): () => void {
           <MessageReferenceAction
             messageId={String(seq)}
             t={deps.t}
-            copy={(_, anchor) => { deps.actions.copyMessageReference(sessionId, { seq }, anchor, 'below') }}
+            copy={(_, anchor) => { deps.actions.copyMessageReference(sessionId, { seq }, { anchor, side: 'below' }) }}
             prefetch={() => { deps.actions.prefetchMessage(sessionId, { seq }) }}
           />,
         )

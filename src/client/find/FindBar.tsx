@@ -36,7 +36,7 @@ export function FindBar(props: FindBarProps) {
     const abort = new AbortController()
     asking.current = abort
     const timer = setTimeout(() => {
-      props.find(sessionId, query, 0, abort.signal).then(
+      props.find({ sessionId, query, after: 0 }, abort.signal).then(
         page => { if (!abort.signal.aborted) setPosition(positionOf(page)) },
         () => { if (!abort.signal.aborted) setFailed(true) },
       )
@@ -55,7 +55,7 @@ export function FindBar(props: FindBarProps) {
       const abort = new AbortController()
       asking.current?.abort()
       asking.current = abort
-      props.find(sessionId, query, next.load, abort.signal).then(
+      props.find({ sessionId, query, after: next.load }, abort.signal).then(
         page => {
           if (abort.signal.aborted) return
           const loaded = withPage(from, page)

@@ -40,12 +40,12 @@ function isShortcut(event: KeyboardEvent): boolean {
 function registerFind(ctx: ClientContext, { api, t }: FindConfig): void {
   const outlet = createFindOutlet({
     t,
-    find: (sessionId, query, after, signal) => api.find(sessionId, query, after, signal),
+    find: (asked, signal) => api.find(asked, signal),
     show: (sessionId, match) => {
       clearFound(document)
       if (match.seq === undefined) return
       const words = match.snippet.marks.map(([start, end]) => match.snippet.text.slice(start, end))
-      void openAtMessage(ctx.sessions, sessionId, match.seq, { shown: row => { highlightFound(row, words) } })
+      void openAtMessage(ctx.sessions, { sessionId, seq: match.seq }, { shown: row => { highlightFound(row, words) } })
     },
     closed: () => { clearFound(document) },
   })

@@ -39,7 +39,7 @@ export function openChipsOnClick(deps: ChipOpenDeps): () => void {
     const seqs = part?.reference?.selection.map(([first]) => first) ?? []
     const [first, ...rest] = seqs
     if (first === undefined) deps.sessions.open(SessionId(ref.citedSessionId))
-    else void openAtMessage(deps.sessions, ref.citedSessionId, first, { alsoMark: rest })
+    else void openAtMessage(deps.sessions, { sessionId: ref.citedSessionId, seq: first }, { alsoMark: rest })
   }
   return listenOnPage('click', onClick)
 }

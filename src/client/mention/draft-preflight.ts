@@ -25,7 +25,7 @@ export interface DraftPreflightDeps {
   /** Another source's model form of one of its chips. */
   serializeOther(sessionId: string, chip: SentChip, signal: AbortSignal): Promise<string>
   /** Asks the host to check a whole draft (`POST /dsh-sessions/preflight`). */
-  preflight(sessionId: string, text: string, chips: readonly string[], signal: AbortSignal): Promise<PreflightResponse>
+  preflight(draft: { readonly sessionId: string; readonly text: string; readonly chips: readonly string[] }, signal: AbortSignal): Promise<PreflightResponse>
   /** Text of a key in the active locale. */
   t(key: SessionsKey, params?: Record<string, string>): string
 }
@@ -77,7 +77,7 @@ export class DraftPreflight {
     }))
     let result: PreflightResponse
     try {
-      result = await this.deps.preflight(sessionId, sentText(snapshot, forms), chips, signal)
+      result = await this.deps.preflight({ sessionId, text: sentText(snapshot, forms), chips }, signal)
     } catch {
       // The send is held with a sentence the person sees; the draft is kept.
       throw new Error(this.deps.t('error.unavailable'))

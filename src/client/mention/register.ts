@@ -50,7 +50,7 @@ function registerMentions(ctx: ClientContext, { api, t, refused, excerpt }: Ment
       if (actx === undefined) return Promise.resolve(chip.clipboardText)
       return ctx.inputTriggers.sessionOf(actx).serializeReference(chip.source, chip.ref, signal)
     },
-    preflight: (sessionId, text, chips, signal) => api.preflight(sessionId, text, chips, signal),
+    preflight: (draft, signal) => api.preflight(draft, signal),
     t,
   })
   const source = createMentionSource({

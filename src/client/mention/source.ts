@@ -73,13 +73,14 @@ function sessionSection(indexing: IndexingProgress | undefined, deps: MentionSou
 }
 
 /** What the sessions section holds: the sessions found, or, while the index is built and nothing matched, a row saying so (picking it inserts nothing). */
-function sessionRows(citingSessionId: string, query: string, response: CandidatesResponse, deps: MentionSourceDeps): InputTriggerCandidate[] {
+function sessionRows(asked: { readonly citingSessionId: string; readonly query: string }, response: CandidatesResponse, deps: MentionSourceDeps): InputTriggerCandidate[] {
+  const { citingSessionId, query } = asked
   const section = sessionSection(response.indexing, deps)
   if (response.candidates.length === 0 && response.indexing !== undefined && query.trim() !== '') {
     const notice: CandidateValue = { kind: 'notice' }
     return [{ name: deps.t(response.indexing.paused === 'low-disk' ? 'candidate.paused' : 'candidate.stillIndexing'), section, value: JSON.stringify(notice) }]
   }
-  return response.candidates.map(candidate => sessionRow(citingSessionId, candidate, section, deps))
+  return response.candidates.map(candidate => sessionRow({ citingSessionId, section }, candidate, deps))
 }
 
 /** The row a query that matches nothing shows; picking it inserts nothing. */
@@ -89,7 +90,8 @@ function noMatchRow(query: string, deps: MentionSourceDeps): InputTriggerCandida
 }
 
 /** A session row: its title alone as the name (the menu gives the name 40 % of the row, and the section heading already says these are sessions), then what tells two like titles apart: its age and, for a session of another workspace, that workspace's name. A session found by what was said in it shows the excerpt first, so the match stays visible in a narrow row. The id stays with the row menu's Copy session ID. */
-function sessionRow(citingSessionId: string, candidate: Candidate, section: string, deps: MentionSourceDeps): InputTriggerCandidate {
+function sessionRow(row: { readonly citingSessionId: string; readonly section: string }, candidate: Candidate, deps: MentionSourceDeps): InputTriggerCandidate {
+  const { citingSessionId, section } = row
   const age = formatAge(candidate.createdAt, deps.now(), deps.locale())
   const parts = [
     ...(candidate.snippet === undefined ? [] : [deps.excerpt(candidate.snippet)]),
@@ -120,7 +122,7 @@ export function createMentionSource(deps: MentionSourceDeps): InputTriggerSource
       if (signal.aborted) return []
       const rows = [
         ...fileItems.flatMap(file => fileRow(file, quoted === true, deps)),
-        ...sessionRows(session.sessionId, query, sessionResponse, deps),
+        ...sessionRows({ citingSessionId: session.sessionId, query }, sessionResponse, deps),
       ]
       // A query that matches nothing says so, where the menu would otherwise close without a word.
       return rows.length > 0 || query.trim() === '' ? rows : [noMatchRow(query, deps)]

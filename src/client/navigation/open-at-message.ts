@@ -43,7 +43,8 @@ export interface OpenOptions {
 }
 
 /** Opens a session at a message. Returns when the row has been shown, or the search given up. */
-export async function openAtMessage(sessions: ClientContext['sessions'], sessionId: string, seq: number, options: OpenOptions = {}): Promise<void> {
+export async function openAtMessage(sessions: ClientContext['sessions'], at: { readonly sessionId: string; readonly seq: number }, options: OpenOptions = {}): Promise<void> {
+  const { sessionId, seq } = at
   const { alsoMark = [], shown } = options
   const id = SessionId(sessionId)
   sessions.open(id)

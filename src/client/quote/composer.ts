@@ -47,7 +47,8 @@ function retried(port: ComposerPort, sessionId: string, step: (state: DraftState
 }
 
 /** Appends a quote chip at the end of the draft, on a line of its own. `text`: the quote text (already trimmed and truncated). `label`: the chip label for a number (`Quote N`). Returns the draft length after the insertion, or `undefined` when the draft does not accept it. */
-export function appendQuote(port: ComposerPort, sessionId: string, text: string, label: (n: number) => string): number | undefined {
+export function appendQuote(port: ComposerPort, quote: { readonly sessionId: string; readonly text: string }, label: (n: number) => string): number | undefined {
+  const { sessionId, text } = quote
   const lineStart = retried(port, sessionId, state => {
     const end = state.draft.length
     if (end === 0 || state.draft.endsWith('\n')) return true

@@ -38,7 +38,7 @@ function registerQuotes(ctx: ClientContext, { t }: { readonly t: SessionsLookup 
       const id = current()
       const text = quoteText(selected, t('quote.truncated'))
       if (id === undefined || text === '') return
-      const end = appendQuote(port, id, text, n => t('quote.chip', { n: String(n) }))
+      const end = appendQuote(port, { sessionId: id, text }, n => t('quote.chip', { n: String(n) }))
       if (end !== undefined) focusComposer(end)
     },
   }

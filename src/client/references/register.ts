@@ -27,12 +27,12 @@ const RETRY_MS = 3_000
 const RESTORE_WAIT_MS = 15_000
 
 /** Reports a session's outcomes as they arrive, from the newest one known at the first call on, until the signal ends. */
-async function follow(api: SessionsApi, session: { readonly id: string; readonly seen: Map<string, number> }, report: (outcome: Outcome) => void, signal: AbortSignal): Promise<void> {
-  const { id: sessionId, seen } = session
+async function follow(api: SessionsApi, session: { readonly id: string; readonly seen: Map<string, number>; readonly report: (outcome: Outcome) => void }, signal: AbortSignal): Promise<void> {
+  const { id: sessionId, seen, report } = session
   while (!signal.aborted) {
     try {
       const known = seen.get(sessionId)
-      const response = await api.outcomes(sessionId, known ?? 0, known === undefined ? 0 : WAIT_MS, signal)
+      const response = await api.outcomes({ sessionId, after: known ?? 0, waitMs: known === undefined ? 0 : WAIT_MS }, signal)
       if (known !== undefined) for (const outcome of response.outcomes) report(outcome)
       seen.set(sessionId, response.last)
     } catch {
@@ -66,13 +66,13 @@ function registerReferenceDock(ctx: ClientContext, { api, t, refused }: { readon
       source: MENTION_SOURCE,
       locale: () => ctx.locale.getLocale().active,
       measure: (chips, signal) =>
-        api.preflight(sessionId, chips.map(chip => chip.mention).join(' '), chips.map(chip => chip.sessionId), signal),
-      watch: (report, signal) => { void follow(api, { id: sessionId, seen }, report, signal) },
+        api.preflight({ sessionId, text: chips.map(chip => chip.mention).join(' '), chips: chips.map(chip => chip.sessionId) }, signal),
+      watch: (report, signal) => { void follow(api, { id: sessionId, seen, report }, signal) },
       onRefused: listener => refused.follow(sessionId, listener),
       open: cited => { ctx.sessions.open(SessionId(cited)) },
       messages: (cited, signal) => api.messages(sessionId, cited, signal),
       wholeMention: cited => wholeMentions.load(cited),
-      replace: (occurrenceId, chip) => replaceChip(ctx, sessionId, occurrenceId, chip),
+      replace: (occurrenceId, chip) => replaceChip(ctx, { sessionId, occurrenceId }, chip),
       readingSettings: () => reading.current(),
       onReadingSettings: listener => reading.subscribe(listener),
       restore: text => {
@@ -119,7 +119,8 @@ function registerReferenceDock(ctx: ClientContext, { api, t, refused }: { readon
 const ATTEMPTS = 5
 
 /** Replaces one chip of a session's draft with a chip of this plugin citing `chip`: the chip comes out (`slash/input-consume-token` over its span) and the new one goes in at its place (`slash/input-insert-reference`), each guarded by the draft revision and retried when it moved. Returns true when the new chip is in. */
-function replaceChip(ctx: ClientContext, sessionId: string, occurrenceId: number, chip: { readonly sessionId: string; readonly label: string; readonly mention: string }): boolean {
+function replaceChip(ctx: ClientContext, at: { readonly sessionId: string; readonly occurrenceId: number }, chip: { readonly sessionId: string; readonly label: string; readonly mention: string }): boolean {
+  const { sessionId, occurrenceId } = at
   const actx = ctx.sessions.scope(SessionId(sessionId))
   if (actx === undefined) return false
   const input = ctx.conversation.input.for(actx)

@@ -97,7 +97,7 @@ export function decorateSentReferences(deps: SentReferencesDeps): () => void {
     const seqs = since !== null ? [Number(since)] : (element.dataset.dshSessionsSeqs ?? '').split(',').filter(Boolean).map(Number)
     const [first, ...rest] = seqs
     if (first === undefined || !Number.isSafeInteger(first)) deps.sessions.open(SessionId(sessionId))
-    else void openAtMessage(deps.sessions, sessionId, first, { alsoMark: rest })
+    else void openAtMessage(deps.sessions, { sessionId, seq: first }, { alsoMark: rest })
   }
   const target = (event: Event) => (event.target instanceof Element ? closestMarked(event.target, SOURCE_ATTR) : null)
   const onClick = (event: MouseEvent) => {

@@ -43,7 +43,7 @@ function registerRelated(ctx: ClientContext, { api, highlight }: RelatedConfig):
     inject: (sessionId): RelatedRowInjected => ({
       source: MENTION_SOURCE,
       locale: () => ctx.locale.getLocale().active,
-      ask: (text, except, signal) => api.related(sessionId, text, except, signal),
+      ask: (text, except, signal) => api.related({ sessionId, text, except }, signal),
       attach: session => {
         const actx = ctx.sessions.scope(SessionId(sessionId))
         if (actx === undefined) return false

@@ -17,7 +17,8 @@ import { SidebarSearch } from './search.ts'
 import { TitleStore } from './titles.ts'
 
 /** Builds the module. */
-export function createSidebar(sessions: ClientContext['sessions'], api: Pick<SessionsApi, 'search' | 'titles'>, t: SessionsLookup, excerpt: (snippet: MarkedText) => string): Sidebar {
+export function createSidebar(sessions: ClientContext['sessions'], api: Pick<SessionsApi, 'search' | 'titles'>, rows: { readonly t: SessionsLookup; readonly excerpt: (snippet: MarkedText) => string }): Sidebar {
+  const { t, excerpt } = rows
   const titles = new TitleStore(api)
   // The plugin's route is asked for as many sessions as the host's sidebar shows of an answer: it makes an excerpt of each.
   const search = new SidebarSearch({ search: (query, signal) => api.search(query, sessions.searchResultLimit, signal) }, t, { titles, excerpt, list: sessionList(sessions) })
@@ -27,7 +28,7 @@ export function createSidebar(sessions: ClientContext['sessions'], api: Pick<Ses
     openResult(sessionId, open) {
       const seq = search.matchOf(sessionId)?.seq
       if (seq === undefined) open(sessionId)
-      else void openAtMessage(sessions, sessionId, seq)
+      else void openAtMessage(sessions, { sessionId, seq })
     },
     useList(list) {
       const version = useSyncExternalStore(titles.subscribe, titles.version)

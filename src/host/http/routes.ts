@@ -109,7 +109,7 @@ const HANDLERS: { readonly [K in Route]: (request: RouteRequest<K>, call: RouteC
   },
 
   async outcomes({ citingSessionId, after = 0, waitMs = 0 }, { deps, signal }) {
-    const found = await deps.outcomes.read(citingSessionId, after, Math.min(waitMs, MAX_OUTCOME_WAIT_MS), signal)
+    const found = await deps.outcomes.read({ sessionId: citingSessionId, after: after, waitMs: Math.min(waitMs, MAX_OUTCOME_WAIT_MS) }, signal)
     return { outcomes: found, last: Math.max(after, deps.outcomes.latest()) }
   },
 
@@ -191,7 +191,8 @@ const HANDLERS: { readonly [K in Route]: (request: RouteRequest<K>, call: RouteC
 }
 
 /** Serves one `POST` route: its body read and parsed, its handler run, its answer sent unless the client went away. */
-async function served<K extends Route>(route: K, call: Omit<RouteCall, 'signal'>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function served<K extends Route>(route: K, call: Omit<RouteCall, 'signal'>, exchange: { readonly req: IncomingMessage; readonly res: ServerResponse }): Promise<void> {
+  const { req, res } = exchange
   const request = parseBody(route, await readJson(req))
   const abort = new AbortController()
   res.once('close', () => abort.abort())
@@ -214,7 +215,7 @@ export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
   type Endpoint = { methods: Readonly<Record<string, RouteAuthority>>; handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> }
   const call = { ctx, deps }
   const endpoints: Record<string, Endpoint> = Object.fromEntries((Object.keys(HANDLERS) as Route[]).map(route => [
-    `${ROUTE_PREFIX}/${route}`, { methods: { POST: 'trusted-host' }, handle: (req, res) => served(route, call, req, res) } satisfies Endpoint,
+    `${ROUTE_PREFIX}/${route}`, { methods: { POST: 'trusted-host' }, handle: (req, res) => served(route, call, { req, res }) } satisfies Endpoint,
   ]))
   Object.assign(endpoints, {
     [`${ROUTE_PREFIX}/content-index`]: { methods: { GET: 'trusted-host' }, handle: (_req, res) => Promise.resolve(send(res, 200, { ...deps.content.status(), catalog: deps.catalog.catalogStatus() })) },

@@ -33,7 +33,8 @@ export function referenceLimits(service: SessionReferenceResolver): ReferenceLim
 }
 
 /** The official `prepare` of references alone (a message without content of its own) for a citing session known by id. `citingId`: the session the message is sent in; references to it are rejected. */
-export function prepareFor(service: SessionReferenceResolver, citingId: string, references: SessionReferenceInput[], signal?: AbortSignal): Promise<PreparedReferencedMessage> {
+export function prepareFor(service: SessionReferenceResolver, asked: { readonly citingId: string; readonly references: SessionReferenceInput[] }, signal?: AbortSignal): Promise<PreparedReferencedMessage> {
+  const { citingId, references } = asked
   const citing = { id: citingId } as Agent
   return service.prepare(citing, [], references, signal)
 }
@@ -73,7 +74,7 @@ export async function snapshotFraming(): Promise<SnapshotFraming> {
   const fiber = ctx.plugin(SessionReferenceResolver, {})
   try {
     await fiber
-    const prepared = await prepareFor(ctx.sessionReferenceResolver, 'session-1', [{ sessionId: source }])
+    const prepared = await prepareFor(ctx.sessionReferenceResolver, { citingId: 'session-1', references: [{ sessionId: source }] })
     const block = prepared.additionalContext?.content[0]
     const text = block?.type === 'text' ? block.text : ''
     const start = text.indexOf('[{')

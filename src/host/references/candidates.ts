@@ -92,7 +92,7 @@ export async function listCandidates(from: CandidateSources, asked: CandidateQue
   const terms = queryTerms(text)
   if (terms.length === 0) return found
   const scope = filteredScope(view.set, view.ranked, filters)
-  for (const hit of await content.search(terms, { key: scope.key, sessions: scope.ids, except: [target.id, ...taken] }, cap - found.length, filters.from)) {
+  for (const hit of await content.search(terms, { admit: { key: scope.key, sessions: scope.ids, except: [target.id, ...taken] }, limit: cap - found.length, role: filters.from })) {
     const session = catalog.get(hit.id)
     if (session !== undefined) take(session, hit.snippet)
   }

@@ -42,7 +42,8 @@ export class OutcomeLog {
   }
 
   /** The outcomes of a session newer than `after`, waiting up to `waitMs` for one when there is none yet. `after`: the id of the newest outcome the reader has; 0 for all kept. Returns the newer outcomes, oldest first, possibly none. */
-  async read(sessionId: string, after: number, waitMs: number, signal: AbortSignal): Promise<Outcome[]> {
+  async read(asked: { readonly sessionId: string; readonly after: number; readonly waitMs: number }, signal: AbortSignal): Promise<Outcome[]> {
+    const { sessionId, after, waitMs } = asked
     const newer = () => (this.bySession.get(sessionId) ?? []).filter(outcome => outcome.id > after)
     if (newer().length > 0 || waitMs <= 0 || signal.aborted) return newer()
     const waiting = this.waiters.get(sessionId) ?? new Set()

@@ -36,7 +36,7 @@ export function registerPreStep(ctx: Context, deps: PreStepDependencies): void {
         messages.push(message)
         continue
       }
-      const checked = await deps.check.message(target, message.content, config, signal)
+      const checked = await deps.check.message({ target: target, content: message.content }, config, signal)
       const left = checked.failures
       for (const failure of left.slice(0, LOGGED_FAILURES)) {
         logger.warn('session %s: reference %s failed (%s): %s', agent.id, failure.sessionId ?? '-', failure.code, failure.message)

@@ -85,12 +85,13 @@ export class SendCheck {
       const about = { ...(blocking.sessionId === undefined ? {} : { sessionId: blocking.sessionId }), label: blocking.label }
       return { ok: false, code: blocking.code ?? 'unavailable', message: blocking.message ?? refusal('unavailable', {}).message, ...about, ...listed }
     }
-    await preparer.attach(target, [{ type: 'text', text: resolved.text }], resolved.references, signal).catch(() => {})
+    await preparer.attach(target, { content: [{ type: 'text', text: resolved.text }], references: resolved.references }, signal).catch(() => {})
     return { ok: true, text: resolved.text, references: resolved.references.slice(0, limit), ...listed }
   }
 
   /** Resolves one sent message's text blocks and attaches every source that can be attached; when a reference fails and `failureMode` is `reject`, nothing is attached. `signal`: cancellation of the step; a cancelled attachment throws. */
-  async message(target: ReferenceTarget, content: readonly ContentBlock[], config: Config, signal?: AbortSignal): Promise<MessageCheck> {
+  async message(sent: { readonly target: ReferenceTarget; readonly content: readonly ContentBlock[] }, config: Config, signal?: AbortSignal): Promise<MessageCheck> {
+    const { target, content } = sent
     const cited: CitedSource[] = []
     const failures: ReferenceFailure[] = []
     const failedIds = new Set<string>()
@@ -118,7 +119,7 @@ export class SendCheck {
     const sameSource = (failed: readonly ReferenceFailure[]): CitedSource[] => references.filter(reference => reference.alsoInText === true && !failed.some(failure => failure.sessionId === reference.sessionId))
     if (references.length === 0 || (failures.length > 0 && config.failureMode === 'reject')) return { content: readable, changed, failures, idsAsText, sameSource: [] }
     try {
-      const attachment = await this.deps.preparer.attach(target, readable, references, signal)
+      const attachment = await this.deps.preparer.attach(target, { content: readable, references: references }, signal)
       return {
         content: readable,
         changed,

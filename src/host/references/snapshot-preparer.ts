@@ -102,7 +102,8 @@ export class SnapshotPreparer {
   private readonly framing = new Framing()
 
   /** @param pointers - what pointers tell of their sessions; without it a pointer fails as unreadable. */
-  constructor(ctx: Context, cache: SurfaceCache, catalog: SessionCatalog, pointers?: PointerReader) {
+  constructor(ctx: Context, reads: { readonly cache: SurfaceCache; readonly catalog: SessionCatalog; readonly pointers?: PointerReader | undefined }) {
+    const { cache, catalog, pointers } = reads
     this.ctx = ctx
     this.cache = cache
     this.catalog = catalog
@@ -143,7 +144,8 @@ export class SnapshotPreparer {
   }
 
   /** Attaches a message's sources: the first {@link maxReferences} in text order, each that can be read and fits the budget; the rest are reported. */
-  async attach(target: ReferenceTarget, content: ContentBlock[], references: readonly CitedSource[], signal?: AbortSignal): Promise<Attachment> {
+  async attach(target: ReferenceTarget, message: { readonly content: ContentBlock[]; readonly references: readonly CitedSource[] }, signal?: AbortSignal): Promise<Attachment> {
+    const { content, references } = message
     const limit = this.maxReferences
     const failures = pastTheLimit(references, limit)
     let candidates = references.slice(0, limit)
@@ -183,7 +185,7 @@ export class SnapshotPreparer {
         // The service prepares the first of several inputs of one session, under that input's label.
         for (const input of inputs) if (!labels.has(input.sessionId)) labels.set(input.sessionId, input.label ?? input.sessionId)
         const preparation: Preparation = { parts: surfaces, labels, maxBytes: referenceLimits(service).maxReferenceBytes, leftOut: new Map() }
-        const prepared = await this.preparation.run(preparation, () => prepareFor(service, target.id, inputs))
+        const prepared = await this.preparation.run(preparation, () => prepareFor(service, { citingId: target.id, references: inputs }))
         if (prepared.additionalContext === undefined) throw new SessionReferenceError('no snapshot was prepared', 'SESSION_REFERENCE_READ_FAILED')
         const whole = withLeftOutStats(prepared.additionalContext, preparation.leftOut)
         return surfaces.size === 0 ? whole : withMessageSeqs(whole, surfaces)

@@ -49,7 +49,8 @@ interface TailFile {
   readonly surface: SessionSurfaceSnapshot
 }
 
-function isTailFile(value: unknown, sessionId: string, revision: string, maxBytes: number): value is TailFile {
+function isTailFile(value: unknown, expected: { readonly sessionId: string; readonly revision: string; readonly maxBytes: number }): value is TailFile {
+  const { sessionId, revision, maxBytes } = expected
   if (typeof value !== 'object' || value === null) return false
   const file = value as Partial<TailFile>
   const leftOut = file.leftOut as Partial<LeftOut> | undefined
@@ -76,7 +77,8 @@ export class SnapshotTails implements LogFollower {
   private readonly ctx: Context
   private readonly logs: SessionLogLocator
 
-  constructor(ctx: Context, catalog: SessionCatalog, logs: SessionLogLocator, options: SnapshotTailsOptions) {
+  constructor(ctx: Context, sources: { readonly catalog: SessionCatalog; readonly logs: SessionLogLocator }, options: SnapshotTailsOptions) {
+    const { catalog, logs } = sources
     this.ctx = ctx
     this.logs = logs
     this.dir = options.dir
@@ -138,7 +140,7 @@ export class SnapshotTails implements LogFollower {
     const names = await this.kept()
     if (names.get(id) !== name) return undefined
     const value = await readGzipJson(join(this.dir, name))
-    if (isTailFile(value, id, revision, maxBytes)) return { surface: value.surface, leftOut: value.leftOut }
+    if (isTailFile(value, { sessionId: id, revision, maxBytes })) return { surface: value.surface, leftOut: value.leftOut }
     if (names.get(id) === name) names.delete(id)
     await rm(join(this.dir, name), { force: true })
     return undefined

@@ -44,7 +44,8 @@ export class SourceMessages {
   private readonly readTitle: (sessionId: string) => Promise<string | undefined>
 
   /** `seqs`: where each session's messages are in its log, for `since`. `readTitle`: a session's title from its log, for one the index has none for yet. */
-  constructor(cache: SurfaceCache, catalog: SessionCatalog, seqs: MessageSeqs, readTitle: (sessionId: string) => Promise<string | undefined> = () => Promise.resolve(undefined)) {
+  constructor(reads: { readonly cache: SurfaceCache; readonly catalog: SessionCatalog }, seqs: MessageSeqs, readTitle: (sessionId: string) => Promise<string | undefined> = () => Promise.resolve(undefined)) {
+    const { cache, catalog } = reads
     this.cache = cache
     this.catalog = catalog
     this.seqs = seqs

@@ -59,11 +59,12 @@ export class ContentSearch {
   private readonly catalog: SessionCatalog
   private readonly logs: SessionLogLocator
 
-  constructor(ctx: Context, catalog: SessionCatalog, logs: SessionLogLocator, options: ContentSearchOptions = {}) {
+  constructor(ctx: Context, sources: { readonly catalog: SessionCatalog; readonly logs: SessionLogLocator }, options: ContentSearchOptions = {}) {
+    const { catalog, logs } = sources
     this.ctx = ctx
     this.catalog = catalog
     this.logs = logs
-    this.upkeep = new IndexUpkeep(ctx, { catalog, logs }, options, () => { this.datesStale = true })
+    this.upkeep = new IndexUpkeep(ctx, { catalog, logs, dropped: () => { this.datesStale = true } }, options)
     // Once the sessions are listed and indexed, the scope of every session (the sidebar's) is sent ahead of the first search in it.
     const prepareEvery = (): void => {
       void this.whenReady().then(() => {
@@ -101,7 +102,8 @@ export class ContentSearch {
   }
 
   /** Sessions whose text has every term, best first, then newest first. `admit`: which sessions may be found: a predicate, asked of every indexed session, or a scope's sessions ({@link Admission}), which the worker keeps for the next query in the same scope; either way applied before the worker sees the query, so it never makes an excerpt of another. `role`: only the words one side said count (a query's `from:`). Returns the hits with their excerpts; none when the worker is not running. */
-  async search(terms: readonly QueryTerm[], admit: ((id: string) => boolean) | Admission, limit: number, role?: MessageRole): Promise<readonly ContentHit[]> {
+  async search(terms: readonly QueryTerm[], asked: { readonly admit: ((id: string) => boolean) | Admission; readonly limit: number; readonly role?: MessageRole | undefined }): Promise<readonly ContentHit[]> {
+    const { admit, limit, role } = asked
     const side = role === undefined ? {} : { role }
     const worker = this.upkeep.worker
     // While the index is built again after damage, titles alone answer.

@@ -76,7 +76,8 @@ function headerOf(session: CatalogedSession): SessionHeader {
 }
 
 /** The `searchSessions` this plugin serves. `official`: the official method, for requests this index does not answer. */
-export function hostSearch(ctx: Context, catalog: SessionCatalog, content: ContentSearch, official: SearchSessions): SearchSessions {
+export function hostSearch(ctx: Context, sources: { readonly catalog: SessionCatalog; readonly content: ContentSearch }, official: SearchSessions): SearchSessions {
+  const { catalog, content } = sources
   return async (request, exec) => {
     const signal = exec?.signal
     const aborted = () => new SessionQueryError('session search was aborted', 'SESSION_QUERY_ABORTED', { cause: signal?.reason })
@@ -95,7 +96,7 @@ export function hostSearch(ctx: Context, catalog: SessionCatalog, content: Conte
     const wanted = Math.min(at + limit + 1, MAX_HITS)
     const every = scopeViewsOf(catalog).everyone()
     const scope = filteredScope(every.set, every.ranked, filters)
-    const hits = terms.length === 0 || at >= wanted ? [] : await content.search(terms, { key: scope.key, sessions: scope.ids }, wanted, filters.from)
+    const hits = terms.length === 0 || at >= wanted ? [] : await content.search(terms, { admit: { key: scope.key, sessions: scope.ids }, limit: wanted, role: filters.from })
     if (isAborted()) throw aborted()
     const items: SessionSearchHit[] = []
     for (const hit of hits.slice(at, at + limit)) {
@@ -120,7 +121,7 @@ export function hostSearch(ctx: Context, catalog: SessionCatalog, content: Conte
 export function serveHostSearch(ctx: Context, catalog: SessionCatalog, content: ContentSearch): void {
   ctx.effect(() => {
     try {
-      return replaceSearchSessions(ctx.sessionQuery, official => hostSearch(ctx, catalog, content, official))
+      return replaceSearchSessions(ctx.sessionQuery, official => hostSearch(ctx, { catalog: catalog, content: content }, official))
     } catch (error) {
       // The host's search stays the official one; the plugin's own sidebar search does not depend on it.
       ctx.logger('dsh-sessions').warn('the host\'s session search is left as it is: %s', error)

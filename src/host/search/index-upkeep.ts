@@ -58,9 +58,9 @@ export class IndexUpkeep implements ContentSink {
   private readonly engineAsked: IndexEngine | undefined
   private engine: IndexEngine | undefined
 
-  /** `dropped`: called when sessions leave what the index holds. */
-  constructor(ctx: Context, sources: { readonly catalog: SessionCatalog; readonly logs: SessionLogLocator }, options: ContentSearchOptions, dropped: () => void) {
-    const { catalog, logs } = sources
+  /** `sources.dropped`: called when sessions leave what the index holds. */
+  constructor(ctx: Context, sources: { readonly catalog: SessionCatalog; readonly logs: SessionLogLocator; readonly dropped: () => void }, options: ContentSearchOptions) {
+    const { catalog, logs, dropped } = sources
     this.ctx = ctx
     this.dropped = dropped
     this.catalog = catalog

@@ -121,7 +121,8 @@ export async function searchSidebar(from: SidebarSources, asked: SidebarQuery): 
   const matches: SidebarMatch[] = []
   const byTitle = new Set<string>()
   // Title matches are kept while the listing stays the same; a query typed further narrows an earlier one's.
-  const titled = filters.from !== undefined ? [] : titleMemoOf(catalog).get(catalog.generation, words.join('\u0000'), () => titledIn(catalog.list(), words), {
+  const titled = filters.from !== undefined ? [] : titleMemoOf(catalog).get(catalog.generation, words.join('\u0000'), {
+    listing: () => titledIn(catalog.list(), words),
     test: session => titleHolds(session, words),
     narrows: earlier => earlier.split('\u0000').every(word => words.some(typed => typed.includes(word))),
   }).filter(session => passes(filters, session))
@@ -135,7 +136,7 @@ export async function searchSidebar(from: SidebarSources, asked: SidebarQuery): 
   const room = cap - matches.length
   const every = scopeViewsOf(catalog).everyone()
   const scope = filteredScope(every.set, every.ranked, filters)
-  const hits = await content.search(terms, { key: scope.key, sessions: scope.ids, except: [...byTitle] }, room + 1, filters.from)
+  const hits = await content.search(terms, { admit: { key: scope.key, sessions: scope.ids, except: [...byTitle] }, limit: room + 1, role: filters.from })
   let more = false
   for (const hit of hits) {
     const session = catalog.get(hit.id)

@@ -83,7 +83,8 @@ export class CatalogFileKeeper {
   private readonly restored: () => void
 
   /** @param restored - called once the file has given the catalog at least one session. */
-  constructor(ctx: Context, file: string, kept: KeptCatalog, restored: () => void) {
+  constructor(ctx: Context, place: { readonly file: string; readonly kept: KeptCatalog }, restored: () => void) {
+    const { file, kept } = place
     this.ctx = ctx
     this.file = file
     this.kept = kept

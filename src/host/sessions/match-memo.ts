@@ -13,9 +13,9 @@ export class MatchMemo<T> {
   private generation: number | undefined
   private readonly matches = new BoundedMap<string, readonly T[]>(QUERIES_KEPT)
 
-  /** Every item of the listing that matches a query, in the listing's order. `generation`: the listing's generation; another empties the memo. `listing`: every item, in order (read only when no memo serves). `matches.test`: whether an item matches the query; `matches.narrows`: whether every match of the query matches an earlier query too. */
-  get(generation: number, query: string, listing: () => readonly T[], matches: { readonly test: (item: T) => boolean; readonly narrows: (earlier: string) => boolean }): readonly T[] {
-    const { test, narrows } = matches
+  /** Every item of the listing that matches a query, in the listing's order. `generation`: the listing's generation; another empties the memo. `matches.listing`: every item, in order (read only when no memo serves); `matches.test`: whether an item matches the query; `matches.narrows`: whether every match of the query matches an earlier query too. */
+  get(generation: number, query: string, matches: { readonly listing: () => readonly T[]; readonly test: (item: T) => boolean; readonly narrows: (earlier: string) => boolean }): readonly T[] {
+    const { listing, test, narrows } = matches
     if (this.generation !== generation) {
       this.generation = generation
       this.matches.clear()

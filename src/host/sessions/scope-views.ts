@@ -86,7 +86,7 @@ export class ScopeViews {
     return {
       ranked,
       set,
-      matching: typed => memo.get(0, typed, () => inOrder(this.holding(listing, typed)), { test: session => holds(session, typed), narrows: earlier => typed.includes(earlier) }),
+      matching: typed => memo.get(0, typed, { listing: () => inOrder(this.holding(listing, typed)), test: session => holds(session, typed), narrows: earlier => typed.includes(earlier) }),
       inOrder,
     }
   }

@@ -79,7 +79,7 @@ export class SessionCatalog {
     this.arrivals = new CatalogArrivals(ctx, { ...owner, relist: () => void this.listing.reconcile(), changed: id => this.tell(this.storedListeners, id) }, options.arrivalMs ?? 250)
     let restoredFile!: () => void
     const restored = new Promise<void>(resolve => { restoredFile = resolve })
-    this.file = options.file === undefined ? undefined : new CatalogFileKeeper(ctx, options.file, {
+    this.file = options.file === undefined ? undefined : new CatalogFileKeeper(ctx, { file: options.file, kept: {
       entries: this.entries,
       isListed: () => this.listing.isListed,
       logged: () => {
@@ -87,7 +87,7 @@ export class SessionCatalog {
         return id => (sessions.get(SessionId(id))?.seq ?? 1) > 0
       },
       signal,
-    }, restoredFile)
+    } }, restoredFile)
     ctx.on('session/created', session => {
       this.listing.upsertLive(session)
     })

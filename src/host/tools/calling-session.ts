@@ -24,7 +24,8 @@ export function callingTarget(ctx: Context, catalog: SessionCatalog, agent: Agen
 }
 
 /** The session a tool argument names, when the caller may see it. Returns the session; `undefined` for every id the caller may not see, for whatever reason. */
-export async function visibleSession(catalog: SessionCatalog, target: ReferenceTarget, scope: ReferenceScope, id: string): Promise<CatalogedSession | undefined> {
+export async function visibleSession(catalog: SessionCatalog, reader: { readonly target: ReferenceTarget; readonly scope: ReferenceScope }, id: string): Promise<CatalogedSession | undefined> {
+  const { target, scope } = reader
   if (!isSessionId(id) || id === target.id) return undefined
   const session = await catalog.lookup(SessionId(id))
   return session !== undefined && isInScope(scope, target, session) ? session : undefined

@@ -106,7 +106,7 @@ export function readSessionTool(ctx: Context, deps: SessionToolDependencies): To
       const target = callingTarget(ctx, deps.catalog, exec.agent)
       if (target === undefined) return NOT_FOUND
       await deps.catalog.ready()
-      const session = await visibleSession(deps.catalog, target, deps.settings.current().scope, args.sessionId)
+      const session = await visibleSession(deps.catalog, { target: target, scope: deps.settings.current().scope }, args.sessionId)
       if (session === undefined) return NOT_FOUND
       exec.signal.throwIfAborted()
       const about = { found: true as const, sessionId: session.id, title: session.label, ...(session.cwd === undefined ? {} : { workspace: session.cwd }) }

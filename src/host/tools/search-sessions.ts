@@ -31,17 +31,18 @@ const MAX_QUERY = 256
 /** The filter arguments as the query's own filter tokens; an argument that is not a well-formed filter is refused, naming it. */
 function filterTokens(args: { readonly workspace?: string | undefined; readonly after?: string | undefined; readonly before?: string | undefined; readonly from?: string | undefined }): string {
   const tokens: string[] = []
-  const add = (name: string, key: string, value: string | undefined, expected: string): void => {
+  const add = (filter: { readonly name: string; readonly key: string; readonly expected: string }, value: string | undefined): void => {
+    const { name, key, expected } = filter
     if (value === undefined) return
     if (typeof value !== 'string' || value.length > MAX_QUERY || value.includes('"')) throw new DshSessionsError(`${name} must be ${expected}`, 'bad-request')
     const token = `${key}:"${value.trim()}"`
     if (parseQuery(token).text !== '') throw new DshSessionsError(`${name} must be ${expected}`, 'bad-request')
     tokens.push(token)
   }
-  add('workspace', 'in', args.workspace, 'a workspace folder name or path')
-  add('after', 'after', args.after, 'a date (2026-11-01) or an age (7d, 2w, 12h)')
-  add('before', 'before', args.before, 'a date (2026-11-01) or an age (7d, 2w, 12h)')
-  add('from', 'from', args.from, 'me or agent')
+  add({ name: 'workspace', key: 'in', expected: 'a workspace folder name or path' }, args.workspace)
+  add({ name: 'after', key: 'after', expected: 'a date (2026-11-01) or an age (7d, 2w, 12h)' }, args.after)
+  add({ name: 'before', key: 'before', expected: 'a date (2026-11-01) or an age (7d, 2w, 12h)' }, args.before)
+  add({ name: 'from', key: 'from', expected: 'me or agent' }, args.from)
   return tokens.join(' ')
 }
 

@@ -50,7 +50,8 @@ function timeOf(value: string, now: number): number | undefined {
 /** Reads a query's filters. The last of each key wins; a malformed one (`after:yesterdayish`, `from:nobody`, `in:`) stays in the text as words. `query`: the text typed, already bounded in length. `now`: the time ages count back from. */
 export function parseQuery(query: string, now: number = Date.now()): ParsedQuery {
   const filters: { -readonly [K in keyof QueryFilters]: QueryFilters[K] } = {}
-  const text = query.replace(FILTER, (whole, space: string, key: string, raw: string) => {
+  const text = query.replace(FILTER, (...match: string[]) => {
+    const [whole, space, key, raw] = match as [string, string, string, string]
     const value = raw.startsWith('"') ? raw.slice(1, -1).trim() : raw
     switch (key.toLowerCase()) {
       case 'in':

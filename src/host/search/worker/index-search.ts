@@ -13,7 +13,7 @@ import { formsOf, withForms } from '../text/form-expansion.ts'
 import type { MessageRole } from '../../official/conversation.ts'
 import { addPartialMatches } from './partial-matches.ts'
 import { scannedExcerpt } from './scanned-excerpt.ts'
-import { type AdmittedRows, excerptAt, type Scope, type SearchedIndex, sessionHolds } from './searched-index.ts'
+import { type AdmittedRows, excerptAt, type ExcerptQuery, type RankedQuery, type Scope, type SearchedIndex, sessionHolds } from './searched-index.ts'
 import { holdsTerm, snippetOf } from '../text/snippet.ts'
 import { type StoredPiece, UnpackError, unpack } from '../text/stored-text.ts'
 import { foldedForMatch, isUnspaced, pairsOf, type QueryTerm } from '../text/terms.ts'
@@ -21,24 +21,7 @@ import { foldedForMatch, isUnspaced, pairsOf, type QueryTerm } from '../text/ter
 import type { ContentHit } from '../worker-protocol.ts'
 import type { Answer } from './partial-matches.ts'
 
-export type { AdmittedRows, SearchedIndex } from './searched-index.ts'
-
-/** How a query ranks: which sessions may be found (`admit`), the most it returns, the order of ties, the only sessions whose rows are read at all (`admitted`, when given), and the side whose words count (`role`, a query's `from:`). */
-export interface RankedQuery {
-  readonly admit: (id: string) => boolean
-  readonly limit: number
-  readonly tieBreak: (a: string, b: string) => number
-  readonly admitted?: AdmittedRows | undefined
-  readonly role?: MessageRole | undefined
-}
-
-/** What a query's excerpts are cut for: its terms, their expansions, its runs and the most hits. */
-interface ExcerptQuery {
-  readonly terms: readonly QueryTerm[]
-  readonly expansions: Expansions
-  readonly runs: readonly Run[]
-  readonly limit: number
-}
+export type { AdmittedRows, RankedQuery, SearchedIndex } from './searched-index.ts'
 
 /** Compressed bytes of stored text one query unpacks at most for sessions it then passes over (a phrase or long word found only apart, a `from:` the other side said; a piece of about 4 KiB of English is some 2 KB and 70 µs, of Chinese some 5 KB and 140 µs): what bounds its work whatever the store holds. What a session it answers with takes is given back. A query that spends them answers with what it has found, in its order; a Chinese or Japanese query's first pass (the run standing whole) has a budget of its own, as large. */
 export const MAX_UNPACKED = 96_000
@@ -128,16 +111,16 @@ export class IndexSearch {
       // A Chinese or Japanese query of several words: the sessions where it stands whole as typed come first.
       const whole = terms[0]?.whole
       try {
-        if (whole !== undefined) this.gather(pairsOf(whole).map(term => ({ term, prefix: false, run: 0 })), { asked: new Map(), exact: undefined }, { admit, limit, tieBreak, scope }, { seen, hits })
+        if (whole !== undefined) this.gather({ terms: pairsOf(whole).map(term => ({ term, prefix: false, run: 0 })), expansionsOf: { asked: new Map(), exact: undefined } }, { admit, limit, tieBreak, scope }, { seen, hits })
       } catch (error) {
         if (!(error instanceof BudgetSpent)) throw error
       }
       this.budget = MAX_UNPACKED
-      const passed = this.gather(terms, { asked, exact: forms.size === 0 ? undefined : prefixes }, { admit, limit, tieBreak, scope }, { seen, hits })
+      const passed = this.gather({ terms, expansionsOf: { asked, exact: forms.size === 0 ? undefined : prefixes } }, { admit, limit, tieBreak, scope }, { seen, hits })
       // Sessions the index says hold every word whose text had a phrase or long word only apart.
       const apart = new Set([...passed].filter(no => !seen.has(no)))
       this.together(terms, hits, asked)
-      if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, { terms, expansions: asked }, { admit, limit, tieBreak, scope, apart, rows: this.partialRows, budget: this.account(), ...(role === undefined ? {} : { role }) }, { hits, seen })
+      if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, { terms, expansions: asked, admit, limit, tieBreak, scope, apart, rows: this.partialRows, budget: this.account(), ...(role === undefined ? {} : { role }) }, { hits, seen })
     } catch (error) {
       if (!(error instanceof BudgetSpent)) throw error
       this.together(terms, hits, asked)
@@ -168,7 +151,8 @@ export class IndexSearch {
   }
 
   /** Adds to `hits` the sessions not seen yet whose text has every term (each as `expansions.asked` gives it), best first, until `limit`: within each batch of rows, those whose segment has every term as `expansions.exact` gives it (when given) first, then the shorter segment first. Returns the sessions it read, hits or not. */
-  private gather(terms: readonly QueryTerm[], expansionsOf: { readonly asked: Expansions; readonly exact: Expansions | undefined }, ranked: RankedQuery & { readonly scope: Scope }, into: Answer): ReadonlySet<number> {
+  private gather(asked: { readonly terms: readonly QueryTerm[]; readonly expansionsOf: { readonly asked: Expansions; readonly exact: Expansions | undefined } }, ranked: RankedQuery & { readonly scope: Scope }, into: Answer): ReadonlySet<number> {
+    const { terms, expansionsOf } = asked
     const { admit, limit, tieBreak, scope } = ranked
     const { seen, hits } = into
     const expansions = expansionsOf.asked

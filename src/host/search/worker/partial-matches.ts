@@ -60,8 +60,8 @@ interface Partial {
 }
 
 /** Adds to `hits`, until `limit` (at most {@link MAX_PARTIAL} of them), sessions not seen yet that hold some of the query's word groups, ranked by BM25 with each word counted once (the sum of each held group's inverse document frequency, normalised by the session's length against the mean), then by `tieBreak`; each with the groups it lacks. A group in more than `rows` segment rows is common: the sessions holding every common group together are candidates (when there are few enough), and a candidate's common groups are looked for in the text it is read for. */
-export function addPartialMatches(file: SearchedIndex, asked: { readonly terms: readonly QueryTerm[]; readonly expansions: Expansions }, query: PartialQuery, into: Answer): void {
-  const { terms, expansions } = asked
+export function addPartialMatches(file: SearchedIndex, query: PartialQuery & { readonly terms: readonly QueryTerm[]; readonly expansions: Expansions }, into: Answer): void {
+  const { terms, expansions } = query
   const { hits, seen } = into
   const { admit, limit, tieBreak, scope, rows: partialRows } = query
   const room = Math.min(limit - hits.length, MAX_PARTIAL)

@@ -4,12 +4,14 @@
  */
 import type { StatementSync } from 'node:sqlite'
 import type { Snippet } from '../../../shared/wire.ts'
-import type { MessageOrigin } from '../../official/conversation.ts'
+import type { MessageOrigin, MessageRole } from '../../official/conversation.ts'
 import type { Forms } from '../text/form-expansion.ts'
 import type { Vocabulary } from './prefix-expansion.ts'
 import type { StoredPiece } from '../text/stored-text.ts'
 import { SEGMENT_SPAN } from './index-file.ts'
 import type { ContentHit } from '../worker-protocol.ts'
+import type { Expansions, Run } from '../text/match-expression.ts'
+import type { QueryTerm } from '../text/terms.ts'
 
 /** One session found by its text. */
 /** The SQL that keeps a query to the admitted sessions' segment rows, and its parameter. */
@@ -55,4 +57,21 @@ export interface SearchedIndex {
 /** Whether any segment of session `no` matches an FTS5 expression: one seek of the index (some 0.6 ms for a common word at 20,000 sessions). */
 export function sessionHolds(file: Pick<SearchedIndex, 'statement'>, no: number, match: string): boolean {
   return file.statement('SELECT 1 AS hit FROM terms WHERE terms MATCH ? AND rowid >= ? AND rowid < ? LIMIT 1').get(match, no * SEGMENT_SPAN, (no + 1) * SEGMENT_SPAN) !== undefined
+}
+
+/** How a query ranks: which sessions may be found (`admit`), the most it returns, the order of ties, the only sessions whose rows are read at all (`admitted`, when given), and the side whose words count (`role`, a query's `from:`). */
+export interface RankedQuery {
+  readonly admit: (id: string) => boolean
+  readonly limit: number
+  readonly tieBreak: (a: string, b: string) => number
+  readonly admitted?: AdmittedRows | undefined
+  readonly role?: MessageRole | undefined
+}
+
+/** What a query's excerpts are cut for: its terms, their expansions, its runs and the most hits. */
+export interface ExcerptQuery {
+  readonly terms: readonly QueryTerm[]
+  readonly expansions: Expansions
+  readonly runs: readonly Run[]
+  readonly limit: number
 }

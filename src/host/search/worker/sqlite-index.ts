@@ -84,7 +84,7 @@ export class SqliteIndex {
   private readonly expected: ExpectedFile | undefined
   readonly path: string
 
-  private constructor(sqlite: SqliteModule, db: DatabaseSync, path: string, options: SqliteIndexOptions) {
+  private constructor(sqlite: SqliteModule, { db, path }: { readonly db: DatabaseSync; readonly path: string }, options: SqliteIndexOptions) {
     this.sqlite = sqlite
     this.db = db
     this.path = path
@@ -137,7 +137,7 @@ export class SqliteIndex {
   private static openAt(sqlite: SqliteModule, path: string, options: SqliteIndexOptions): SqliteOpened {
     const { db, rebuilt } = openIndexFile(sqlite, path)
     try {
-      return { index: new SqliteIndex(sqlite, db, path, options), rebuilt }
+      return { index: new SqliteIndex(sqlite, { db, path }, options), rebuilt }
     } catch (error) {
       db.close()
       throw error
@@ -330,8 +330,7 @@ export class SqliteIndex {
 
   /** Sessions whose text has every term, best match first; ties go to the order `tieBreak` gives. Matching rows are ranked a bounded batch at a time (see {@link RANKED_ROWS}); excerpts are made only for the sessions returned. `admit`: whether a session may be found at all. `admitted`: when given, the only sessions whose rows are read at all (their ids, or a table {@link fillScope} filled): rows of other sessions are left out inside SQLite, so they never take the place of admitted ones. */
   search(terms: readonly QueryTerm[], asked: RankedQuery): ContentHit[] {
-    const { limit } = asked
-    if (terms.length === 0 || limit <= 0) return []
+    if (terms.length === 0 || asked.limit <= 0) return []
     return this.guarded(() => this.searcher.search(terms, asked))
   }
 
