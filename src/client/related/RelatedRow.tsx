@@ -2,7 +2,8 @@
  * The related-sessions row by the composer: once the draft says enough and typing pauses, up to three
  * past sessions the draft is about, each with its title, age and the excerpt that matched; a click
  * attaches one as a chip. A newer keystroke cancels the request in flight, an unchanged draft asks
- * nothing, and the row can be dismissed for the draft (until the composer is empty again).
+ * nothing, and the row can be dismissed for the draft (until the composer is empty again, or holds a draft
+ * that begins otherwise).
  * @module @wishp3/dsh-sessions/client/related/RelatedRow
  */
 import { IconCloseOutline16 } from '@deepseek-ai/dsh-client-ui-primitives'
@@ -10,7 +11,7 @@ import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import type { RelatedSession } from '../../shared/wire.ts'
 import type { RelatedRowProps } from '../contract.ts'
 import { formatAge } from '../core/age.ts'
-import { DRAFT_CHARS, isTelling } from '../core/related-draft.ts'
+import { DRAFT_CHARS, draftStart, isDismissedDraft, isTelling } from '../core/related-draft.ts'
 import { citedByChips } from './draft-chips.ts'
 import css from './RelatedRow.module.css'
 
@@ -22,18 +23,19 @@ export function RelatedRow(props: RelatedRowProps) {
   const { t } = props
   const settings = useSyncExternalStore(props.onReadingSettings, props.readingSettings)
   const [shown, setShown] = useState<{ key: string; sessions: readonly RelatedSession[] } | undefined>(undefined)
-  const [dismissed, setDismissed] = useState(false)
+  const [dismissedAt, setDismissedAt] = useState<string | undefined>(undefined)
   const answered = useRef<string | undefined>(undefined)
   const text = props.input.draft.slice(0, DRAFT_CHARS)
   const cited = citedByChips(props.input.occurrences, props.source)
   const key = `${cited.join(' ')}\u0000${text}`
+  const dismissed = isDismissedDraft(text, dismissedAt)
   const wanted = settings.suggestRelated && !dismissed && isTelling(text)
   const empty = props.input.draft.trim() === ''
 
   // A sent or cleared draft starts over: the last answer goes, and the row may come back for the next draft.
   useEffect(() => {
     if (!empty) return
-    setDismissed(false)
+    setDismissedAt(undefined)
     setShown(undefined)
     answered.current = undefined
   }, [empty])
@@ -78,7 +80,7 @@ export function RelatedRow(props: RelatedRowProps) {
           </li>
         ))}
       </ul>
-      <button type="button" className={css.dismiss} aria-label={t('related.dismiss')} title={t('related.dismiss')} onClick={() => { setDismissed(true) }}>
+      <button type="button" className={css.dismiss} aria-label={t('related.dismiss')} title={t('related.dismiss')} onClick={() => { setDismissedAt(draftStart(text)) }}>
         <IconCloseOutline16 />
       </button>
     </div>
