@@ -88,12 +88,12 @@ export class ContentSearch {
 
   /** Resolves once the index answers for every session. */
   whenReady(): Promise<void> {
-    return this.upkeep.whenReady()
+    return this.upkeep.readiness.whenReady()
   }
 
   /** Resolves when the log pass has nothing left to read. */
   idle(): Promise<void> {
-    return this.upkeep.idle()
+    return this.upkeep.pass.idle()
   }
 
   /** Whether the search worker runs. */

@@ -32,8 +32,10 @@ export class IndexUpkeep implements ContentSink {
   /** Started when the session catalog's first listing begins, so the host's own start goes first. */
   private current: SearchWorker | undefined
   private readonly workerModule: URL
-  private readonly pass: LogPass
-  private readonly readiness = new IndexReadiness()
+  /** The background pass over the logs (its `idle` resolves when it has nothing left to read). */
+  readonly pass: LogPass
+  /** Whether the index answers for every listed session (its `whenReady` resolves then). */
+  readonly readiness = new IndexReadiness()
   private start: ContentSearchStatus['start'] = 'pending'
   private savedBytes = 0
   private readonly damage: DamageRebuild
@@ -149,16 +151,6 @@ export class IndexUpkeep implements ContentSink {
       if (this.summaries.has(session.id)) indexed += 1
     }
     return { indexed, total, ...(this.diskPause.reason === undefined ? {} : { paused: this.diskPause.reason }) }
-  }
-
-  /** Resolves once the index answers for every session. */
-  whenReady(): Promise<void> {
-    return this.readiness.whenReady()
-  }
-
-  /** Resolves when the log pass has nothing left to read. */
-  idle(): Promise<void> {
-    return this.pass.idle()
   }
 
   /** Whether the search worker runs. */
