@@ -198,7 +198,6 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30
   }
 }
 
-const card = (page: Page) => page.locator('[data-composer-card]').first()
 const dock = (page: Page) => page.locator('[data-dsh-sessions-reference-dock]').first()
 const rowOf = (page: Page, title: string) => page.locator('[data-dsh-session-row]').filter({ has: page.getByText(title, { exact: true }) }).first()
 

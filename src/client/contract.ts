@@ -8,7 +8,7 @@ import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
 import type {} from '@deepseek-ai/dsh-client-ui-layout/client'
 import type { SettingsPluginItemOwnerProps } from '@deepseek-ai/dsh-client-ui-settings-plugins/client'
 import type { HostObservable, InjectFace, OwnerOf } from '@deepseek-ai/dsh-client-ui-slots'
-import type { Config, ReferenceMode, ReferenceScope } from '../config.ts'
+import type { Config, ReferenceMode } from '../config.ts'
 import type { FindResponse, FoundMessage, Outcome, PreflightResponse, RelatedResponse, RelatedSession, Snippet, SourceMessagesResponse } from '../shared/wire.ts'
 import type { SessionsKey } from './locales.ts'
 

@@ -1,7 +1,4 @@
 /** The pre-step on the official rc.8 services: readable text and exactly one snapshot per citing message, scope, failure modes and per-source outcomes. */
-import type { PreStepDecision } from '@deepseek-ai/dsh-agent'
-import type { UserMessage } from '@deepseek-ai/dsh-llm'
-import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
 import { describe, expect, it } from 'vitest'
 import { A, B, createHostHarness, type HostHarness, id, mention, post, snapshots, TARGET, texts } from './harness.ts'
 

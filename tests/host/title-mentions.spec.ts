@@ -1,6 +1,4 @@
 /** @Title at the pre-step: CJK text right after a title, the longest title first, and either Unicode normalization form. */
-import type { PreStepDecision } from '@deepseek-ai/dsh-agent'
-import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import { describe, expect, it } from 'vitest'
 import { A, createHostHarness, type HostHarness, id, snapshots, TARGET } from './harness.ts'
 

@@ -4,7 +4,6 @@
  */
 import type { ClientContext } from '@deepseek-ai/dsh-client-runtime/client'
 import type {} from '@deepseek-ai/dsh-client-ui-conversation/client'
-import { SessionId } from '@deepseek-ai/dsh-session/types'
 import { mountWorkspaceBrowser } from '../../workspace-browser/mount.ts'
 import type { SessionsApi } from '../api.ts'
 import type { HeaderCopyActionsInjected, MessageReferenceActionInjected } from '../contract.ts'

@@ -56,7 +56,6 @@ export class IndexUpkeep implements ContentSink {
   private readonly catalog: SessionCatalog
   private readonly dropped: () => void
   private readonly file: string | undefined
-  private readonly logs: SessionLogLocator
   private readonly engineAsked: IndexEngine | undefined
   private engine: IndexEngine | undefined
 
@@ -66,7 +65,6 @@ export class IndexUpkeep implements ContentSink {
     this.ctx = ctx
     this.dropped = dropped
     this.catalog = catalog
-    this.logs = logs
     this.file = options.file
     this.damage = new DamageRebuild({
       stopped: () => this.disposed,

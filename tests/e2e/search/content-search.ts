@@ -19,7 +19,7 @@ import { hostDir } from '../../../dev/pinned-host.ts'
 import { writeSessionStore } from '../../../dev/session-store.ts'
 import { chooseWorkspace, composer, openApp, sendAndAwaitReply, startNewSession } from '../../../dev/web-ui.ts'
 import { citation } from '../harness/requests.ts'
-import { menuRows, sessionMenuRows } from '../harness/menu.ts'
+import { sessionMenuRows } from '../harness/menu.ts'
 import { type Topic, useTopic } from '../harness/real-host.ts'
 import { untilAsync as until } from '../harness/wait.ts'
 import { installApplyProbe, openSessionInPage } from '../../../dev/apply-probe.ts'
@@ -58,7 +58,6 @@ interface Status {
   passes: number
 }
 
-const menu = menuRows
 
 /** The session rows of a menu, as "name | description". */
 async function sessionRows(page: Page, text: string): Promise<string[]> {

@@ -56,8 +56,7 @@ function fileProblem(path: string, expected: ExpectedFile): string | undefined {
 }
 
 /** Reads back the schema, `meta` and random rows of each table through its own connection. */
-function readProblem(sqlite: SqliteModule, file: { readonly path: string; readonly expected: ExpectedFile }, probes: number): string | undefined {
-  const { path, expected } = file
+function readProblem(sqlite: SqliteModule, path: string, probes: number): string | undefined {
   let db
   try {
     db = new sqlite.DatabaseSync(path, { readOnly: true, timeout: BUSY_MS })
@@ -98,7 +97,7 @@ function readProblem(sqlite: SqliteModule, file: { readonly path: string; readon
 export function indexFileProblem(sqlite: SqliteModule, file: { readonly path: string; readonly expected: ExpectedFile }, probes = HEALTH_PROBES): string | undefined {
   const { path, expected } = file
   try {
-    return fileProblem(path, expected) ?? readProblem(sqlite, file, probes)
+    return fileProblem(path, expected) ?? readProblem(sqlite, path, probes)
   } catch (error) {
     return `the file cannot be read: ${String(error)}`
   }

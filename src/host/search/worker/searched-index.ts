@@ -4,7 +4,7 @@
  */
 import type { StatementSync } from 'node:sqlite'
 import type { Snippet } from '../../../shared/wire.ts'
-import type { MessageOrigin, MessageRole } from '../../official/conversation.ts'
+import type { MessageRole } from '../../official/conversation.ts'
 import type { Forms } from '../text/form-expansion.ts'
 import type { Vocabulary } from './prefix-expansion.ts'
 import type { StoredPiece } from '../text/stored-text.ts'

@@ -5,10 +5,8 @@
  * @module @wishp3/dsh-sessions/host/search/worker/session-find
  */
 import { ROW_SPAN } from './index-file.ts'
-import type { Expansions } from '../text/match-expression.ts'
 import { type IndexedSession, piecesHolding, type SearchedSession, type SessionQuery } from './message-search.ts'
 import { unpack } from '../text/stored-text.ts'
-import type { QueryTerm } from '../text/terms.ts'
 import { FindCollector, MAX_FIND_PIECES, type SessionFind } from '../text/conversation-find.ts'
 
 /** The matches after message `after` (0: from the start) of one indexed session, in order, at most `limit` with their excerpts. */
