@@ -9,7 +9,8 @@
  * header carries both actions.
  */
 import { formatSessionReferenceMention } from '@deepseek-ai/dsh-session-reference'
-import type { BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
+import type { Browser } from '../../../dev/browser.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { hostDir } from '../../../dev/pinned-host.ts'
 import type { Stack } from '../../../dev/stack.ts'
@@ -42,7 +43,7 @@ interface CopyAction {
   readonly row: () => StoredSession
   readonly text: (session: StoredSession) => string
   /** Makes the action fail in this page, before the app opens. */
-  refuse(page: Page, context: BrowserContext): Promise<void>
+  refuse(browser: Browser): Promise<void>
   /** Whether the page can still read the clipboard once the action is refused (to see it left alone). */
   readonly readable: boolean
 }
@@ -56,7 +57,7 @@ const ACTIONS: readonly CopyAction[] = [
     row: () => orchard,
     text: session => session.id,
     // Both clipboard paths refuse.
-    refuse: async (_page, context) => {
+    refuse: async ({ context }) => {
       await context.addInitScript(() => {
         document.execCommand = () => false
         Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) } })
@@ -72,7 +73,7 @@ const ACTIONS: readonly CopyAction[] = [
     row: () => alpha,
     text: mentionOf,
     // The host cannot give the reference.
-    refuse: async page => { await page.route('**/dsh-sessions/mention', route => route.abort()) },
+    refuse: async ({ page }) => { await page.route('**/dsh-sessions/mention', route => route.abort()) },
     readable: true,
   },
 ]
@@ -98,6 +99,18 @@ export const copyActions: Topic = {
   tests: group => describe('Copy session ID and Copy reference, in the row menu and the session header', () => {
     const host = useTopic(group, { browser: false })
 
+    /** Runs `steps` on a fresh page of the app (in Chinese when asked), `before` set up ahead of its opening; the page is closed after. */
+    const onApp = async (steps: (page: Page, browser: Browser) => Promise<void>, options: { readonly locale?: string; readonly before?: (browser: Browser) => Promise<void> } = {}): Promise<void> => {
+      const browser = await host.open(options.locale === undefined ? {} : { locale: options.locale })
+      try {
+        await options.before?.(browser)
+        await openApp(browser.page, host.stack.web.url)
+        await steps(browser.page, browser)
+      } finally {
+        await browser.close()
+      }
+    }
+
     beforeAll(async () => {
       // Wait until the plugin's session catalog has listed the stored sessions (at its first request at the latest).
       await until(async () => {
@@ -109,10 +122,7 @@ export const copyActions: Topic = {
     })
 
     it.each(ACTIONS)('$name copies its text from the row menu, after the built-in items, with a status toast beside the row', async action => {
-      const browser = await host.open()
-      try {
-        const page = browser.page
-        await openApp(page, host.stack.web.url)
+      await onApp(async (page, browser) => {
         const title = action.row().title
         expect(await openRowMenu(page, title)).toEqual(['Rename', 'Fork session', 'Archive session', 'Copy session ID', 'Copy reference'])
         await page.getByRole('menuitem', { name: action.item.en }).click()
@@ -123,49 +133,33 @@ export const copyActions: Topic = {
         expect(beside.gapToRow).toBeGreaterThanOrEqual(0)
         expect(beside.overlapsTitle).toBe(false)
         expect(browser.errors).toEqual([])
-      } finally {
-        await browser.close()
-      }
+      })
     })
 
     it.each(ACTIONS)('$name shows the failure toast and leaves the clipboard alone when it cannot copy', async action => {
-      const browser = await host.open()
-      try {
-        const page = browser.page
-        await action.refuse(page, browser.context)
-        await openApp(page, host.stack.web.url)
+      await onApp(async page => {
         await openRowMenu(page, action.row().title)
         if (action.readable) await page.evaluate(() => navigator.clipboard.writeText('untouched'))
         await page.getByRole('menuitem', { name: action.item.en }).click()
         await page.getByRole('status').filter({ hasText: action.failed }).waitFor()
         expect(await page.locator('[data-dsh-sessions-toast="failed"]').count()).toBe(1)
         if (action.readable) expect(await clipboard(page)).toBe('untouched')
-      } finally {
-        await browser.close()
-      }
+      }, { before: action.refuse })
     })
 
     it.each(ACTIONS)('$name speaks Chinese with the UI in Chinese', async action => {
-      const browser = await host.open({ locale: 'zh-CN' })
-      try {
-        const page = browser.page
-        await openApp(page, host.stack.web.url)
+      await onApp(async page => {
         const title = action.row().title
         expect((await openRowMenu(page, title, `会话“${title}”的操作`)).slice(-2)).toEqual(['复制会话 ID', '复制引用'])
         await page.getByRole('menuitem', { name: action.item.zh }).click()
         await page.getByRole('status').filter({ hasText: action.copied.zh }).waitFor()
         expect(await clipboard(page)).toBe(action.text(action.row()))
         expect((await toastBeside(page, title)).centreOffset).toBeLessThanOrEqual(2)
-      } finally {
-        await browser.close()
-      }
+      }, { locale: 'zh-CN' })
     })
 
     it('keeps the id\'s toast 4 s', async () => {
-      const browser = await host.open()
-      try {
-        const page = browser.page
-        await openApp(page, host.stack.web.url)
+      await onApp(async page => {
         // The toast's lifetime is measured in the page, from its appearance to its removal, so the
         // test's own round trips (slow on a loaded machine) are not in the figure.
         await page.evaluate(() => {
@@ -188,16 +182,11 @@ export const copyActions: Topic = {
         const lifetime = await page.evaluate(() => Reflect.get(window, 'dshSessionsToastLifetime') as Promise<number>)
         expect(lifetime).toBeGreaterThan(3_500)
         expect(lifetime).toBeLessThan(5_500)
-      } finally {
-        await browser.close()
-      }
+      })
     })
 
     it('puts the id\'s toast at the height of whichever row it came from', async () => {
-      const browser = await host.open()
-      try {
-        const page = browser.page
-        await openApp(page, host.stack.web.url)
+      await onApp(async page => {
         const heights: number[] = []
         for (const session of [budget, orchard]) {
           await openRowMenu(page, session.title)
@@ -211,30 +200,20 @@ export const copyActions: Topic = {
           heights.push((await page.locator('[data-dsh-sessions-toast]').boundingBox())!.y)
         }
         expect(heights[0]).not.toBe(heights[1])
-      } finally {
-        await browser.close()
-      }
+      })
     })
 
     it('offers no menu on the blank New Session row', async () => {
-      const browser = await host.open()
-      try {
-        const page = browser.page
-        await openApp(page, host.stack.web.url)
+      await onApp(async page => {
         await startNewSession(page)
         const blank = rowOf(page, 'New Session')
         await blank.waitFor()
         expect(await blank.getByRole('button', { includeHidden: true }).count()).toBe(0)
-      } finally {
-        await browser.close()
-      }
+      })
     })
 
     it('copies the other workspace\'s reference once its sessions are listed', async () => {
-      const browser = await host.open()
-      try {
-        const page = browser.page
-        await openApp(page, host.stack.web.url)
+      await onApp(async page => {
         // The sidebar lists a workspace's sessions once the workspace is opened.
         await startNewSession(page)
         await chooseWorkspace(page, 'beta')
@@ -242,16 +221,11 @@ export const copyActions: Topic = {
         await page.getByRole('menuitem', { name: 'Copy reference' }).click()
         await expect.poll(() => clipboard(page)).toBe(mentionOf(beta))
         await page.getByRole('status').filter({ hasText: 'Reference copied' }).waitFor()
-      } finally {
-        await browser.close()
-      }
+      })
     })
 
     it('resolves a pasted reference like a chip in the same workspace, and not outside it', async () => {
-      const browser = await host.open()
-      try {
-        const page = browser.page
-        await openApp(page, host.stack.web.url)
+      await onApp(async page => {
         await startNewSession(page)
         await chooseWorkspace(page, 'alpha')
         const inScope = await sendAndCite(host.stack, page, `paste marker ${mentionOf(alpha)} what do pears need?`, 'paste marker')
@@ -263,16 +237,11 @@ export const copyActions: Topic = {
         const outside = await sendAndCite(host.stack, page, `outside marker ${mentionOf(beta)}`, 'outside marker')
         expect(outside.direct).toBe(`outside marker @${BETA_TITLE}`)
         expect(outside.following).toBeUndefined()
-      } finally {
-        await browser.close()
-      }
+      })
     })
 
     it.each(['en', 'zh'] as const)('copies the id and the reference from the session header (%s), the toast below the button', async language => {
-      const browser = await host.open(language === 'zh' ? { locale: 'zh-CN' } : {})
-      try {
-        const page = browser.page
-        await openApp(page, host.stack.web.url)
+      await onApp(async page => {
         await rowOf(page, ALPHA_TITLE).click()
         const header = page.locator('[data-dsh-sessions-header-copy]')
         await header.waitFor()
@@ -292,9 +261,7 @@ export const copyActions: Topic = {
         await header.getByRole('button', { name: reference.item[language] }).click()
         await page.getByRole('status').filter({ hasText: reference.copied[language] }).waitFor()
         expect(await clipboard(page)).toBe(mentionOf(alpha))
-      } finally {
-        await browser.close()
-      }
+      }, { ...(language === 'zh' ? { locale: 'zh-CN' } : {}) })
     })
   }),
 }

@@ -5,6 +5,7 @@
  */
 import type { Snippet } from '../../../shared/wire.ts'
 import { fold, isUnspaced, type QueryTerm, WORD_CHARACTER } from './terms.ts'
+import { remembered } from './remembered.ts'
 
 /** Characters (code points) an excerpt holds at most, not counting the ellipses. */
 export const SNIPPET_LENGTH = 80
@@ -38,21 +39,14 @@ function oneForOne(text: string, folded: string): boolean {
   return folded.length === text.length && !SURROGATE.test(text) && !UNEVEN.test(text)
 }
 
-/** Folded characters seen so far (a few thousand distinct ones in practice); emptied when it grows past {@link MAX_FOLDED}. */
-const foldedChars = new Map<string, string>()
-const MAX_FOLDED = 20_000
+/** A character folded through {@link fold}, remembered for the characters seen so far (a few thousand distinct ones in practice). */
+const foldedOnce = remembered(fold, 20_000)
 
 /** One character folded: ASCII by its case alone, others through {@link fold}, remembered. */
 function foldChar(char: string): string {
   const code = char.charCodeAt(0)
   if (code < 0x80) return code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 0x20) : char
-  let piece = foldedChars.get(char)
-  if (piece === undefined) {
-    if (foldedChars.size >= MAX_FOLDED) foldedChars.clear()
-    piece = fold(char)
-    foldedChars.set(char, piece)
-  }
-  return piece
+  return foldedOnce(char)
 }
 
 function foldWithOrigin(text: string): Folded {
