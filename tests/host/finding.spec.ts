@@ -118,6 +118,21 @@ describe('partial matches', () => {
     expect(hits.find(hit => hit.id === 'session-out')!.snippet.missing).toEqual(['cookie', 'domain'])
   })
 
+  it('rank by the words held alone when asked for a draft: a short session holding the rare words before a long one holding every word', () => {
+    const index = openIndex()
+    for (let n = 0; n < 6; n += 1) put(index, `session-f${n}`, `alpha beta filler ${n}`)
+    put(index, 'session-long', `quetzal orchard alpha beta ${Array.from({ length: 300 }, (_, n) => `word${n}`).join(' ')}`)
+    put(index, 'session-short', 'the quetzal orchard')
+    const asked = { admit: () => true, limit: 3, tieBreak: newestFirst }
+    expect(index.search(queryTerms('quetzal orchard alpha beta'), asked).map(hit => hit.id)).toEqual(['session-long', 'session-short', expect.any(String)])
+    const most = index.search(queryTerms('quetzal orchard alpha beta'), { ...asked, mostWords: true })
+    expect(most[0]).toMatchObject({ id: 'session-short', snippet: { missing: ['alpha', 'beta'] } })
+    // The long session holds every word, yet weighs less for its length.
+    const long = index.search(queryTerms('quetzal orchard alpha beta'), { ...asked, limit: 20, mostWords: true }).find(hit => hit.id === 'session-long')!
+    expect(long.snippet.missing).toBeUndefined()
+    expect(long.score).toBeLessThan(most[0]!.score)
+  })
+
   it('say a common word is missing only when the session lacks it, wherever in a long session it stands', () => {
     const index = openIndex({ partialRows: 4 })
     for (let n = 0; n < 6; n += 1) put(index, `session-n${n}`, `node release ${n}`)

@@ -50,6 +50,8 @@ export interface CandidateQuery {
   readonly scope: Config['scope']
   readonly candidateLimit: number
   readonly limit?: number
+  /** Rank what was said by the words held alone, each by its rarity, a session holding every word first only as far as its words weigh (a draft's many words; see `RankedQuery.mostWords`). */
+  readonly mostWords?: boolean
 }
 
 /**
@@ -60,16 +62,27 @@ export interface CandidateQuery {
  * `query-grammar.ts`) narrow every tier; with `from:` only what was said matches.
  */
 export async function listCandidates(from: CandidateSources, asked: CandidateQuery): Promise<Candidate[]> {
+  return (await rankedCandidates(from, asked)).map(({ candidate }) => candidate)
+}
+
+/** A candidate, with its score in the content ranking where what was said found it (see `ContentHit.score`). */
+export interface RankedCandidate {
+  readonly candidate: Candidate
+  readonly score?: number
+}
+
+/** The candidates of {@link listCandidates}, in its order, each with its score where the content ranking found it. */
+export async function rankedCandidates(from: CandidateSources, asked: CandidateQuery): Promise<RankedCandidate[]> {
   const { catalog, content } = from
   const { target, query } = asked
   const limit = asked.limit ?? asked.candidateLimit
   const { text, filters } = parseQuery(query)
   const typed = text.toLocaleLowerCase()
   const cap = Math.min(limit, asked.candidateLimit)
-  const found: Candidate[] = []
+  const found: RankedCandidate[] = []
   const taken = new Set<string>()
-  const take = (session: CatalogedSession, snippet?: Snippet): void => {
-    found.push(candidate(session, target, snippet))
+  const take = (session: CatalogedSession, hit?: { readonly snippet: Snippet; readonly score: number }): void => {
+    found.push(hit === undefined ? { candidate: candidate(session, target) } : { candidate: candidate(session, target, hit.snippet), score: hit.score })
     taken.add(session.id)
   }
   const admissible = (session: CatalogedSession): boolean => session.id !== target.id && !taken.has(session.id) && !catalog.isEmptyDraft(session.id) && passes(filters, session)
@@ -92,9 +105,9 @@ export async function listCandidates(from: CandidateSources, asked: CandidateQue
   const terms = queryTerms(text)
   if (terms.length === 0) return found
   const scope = filteredScope(view.set, view.ranked, filters)
-  for (const hit of await content.search(terms, { admit: { key: scope.key, sessions: scope.ids, except: [target.id, ...taken] }, limit: cap - found.length, role: filters.from })) {
+  for (const hit of await content.search(terms, { admit: { key: scope.key, sessions: scope.ids, except: [target.id, ...taken] }, limit: cap - found.length, role: filters.from, mostWords: asked.mostWords })) {
     const session = catalog.get(hit.id)
-    if (session !== undefined) take(session, hit.snippet)
+    if (session !== undefined) take(session, hit)
   }
   return found
 }

@@ -1,10 +1,12 @@
 /**
  * Related sessions for a draft: its telling words (the first {@link MAX_DRAFT_CHARS} characters, without
  * mentions, ids, links, stop words or numbers), the rarest {@link MAX_ASKED_WORDS} of those the index
- * holds asked as one query of the `@` menu's ranking, which answers the sessions holding most of them,
- * rarer words weighing more. A session is offered only when it holds two of the words, one of them
- * specific: held by at most {@link SPECIFIC_SHARE} of the sessions. So a draft about nothing in the
- * store offers nothing.
+ * holds asked as one query of the `@` menu's ranking in its partial tier, which ranks the sessions by
+ * the words they hold, rarer words weighing more and long sessions less, as BM25 does. A session holding every
+ * word is not put first for it: a long session holds many common words by chance. A session is offered
+ * only when it holds two of the words, and either scores {@link CHANCE_MARGIN} above what chance gives
+ * (see {@link leastScore}) or holds a word nearly its own (held by at most {@link SPECIFIC_SHARE} of the
+ * sessions, the test a small store meets first), so a draft about nothing in the store offers nothing.
  * @module @wishp3/dsh-sessions/host/references/related-sessions
  */
 import { eng, zho } from 'stopword'
@@ -15,7 +17,7 @@ import { fold, isUnspaced, MAX_QUERY_LENGTH, RUNS } from '../search/text/terms.t
 import { unspacedWords } from '../search/text/unspaced-words.ts'
 import type { ReferenceTarget } from '../sessions/scope.ts'
 import type { SessionCatalog } from '../sessions/session-catalog.ts'
-import { listCandidates } from './candidates.ts'
+import { rankedCandidates } from './candidates.ts'
 
 /** Characters of a draft read. */
 export const MAX_DRAFT_CHARS = 2_000
@@ -35,8 +37,16 @@ const MAX_COUNTED = 1_000
 /** Candidates of the ranking looked at: twice as many as are offered. Twelve offered the same sessions for every draft of the relevance bench, and took some fifth more time. */
 const LOOKED_AT = 6
 
-/** Share of the sessions that may hold a specific word (at least two sessions may). */
+/** Share of the sessions that may hold a word nearly a session's own (at least two sessions may). */
 export const SPECIFIC_SHARE = 0.002
+
+/** How far above chance a session offered scores (see {@link leastScore}). Measured in the relevance bench: both targets, continuing drafts offered and drafts about nothing left empty, held on all three corpora at 2,000 and at 20,000 sessions for every margin from 5.5 to 7; this is the middle. */
+export const CHANCE_MARGIN = 6.25
+
+/** The least score of a session offered among `sessions`. A session's score is the sum of its held words' rarities (each the log of how many sessions there are to each holding it), weighed by its length; words that one session in all of them holds by chance sum to about the log of their number, so the least score grows with it. */
+export function leastScore(sessions: number): number {
+  return Math.log(Math.max(1, sessions)) + CHANCE_MARGIN
+}
 
 /** Words a session must hold to be offered. */
 export const MIN_HELD_WORDS = 2
@@ -81,15 +91,14 @@ export function askedWords(words: readonly string[], counts: readonly number[]):
   return words.map((word, k) => ({ word, count: counts[k] ?? 0 })).filter(({ count }) => count > 0).sort((a, b) => a.count - b.count).slice(0, MAX_ASKED_WORDS)
 }
 
-/** Of a ranking's sessions (each with the words its excerpt says it lacks), those worth offering, most specific first, at most {@link MAX_RELATED}: holding {@link MIN_HELD_WORDS} of the asked words, one of them specific among `sessions`. */
-export function offered<T extends { readonly missing: readonly string[] }>(found: readonly T[], asked: readonly { word: string; count: number }[], sessions: number): T[] {
+/** Of a ranking's sessions among `sessions`, in its order (each with its score and the words its excerpt says it lacks), those worth offering, at most {@link MAX_RELATED}: holding {@link MIN_HELD_WORDS} of the asked words (each with the segments holding it), and either scoring at least {@link leastScore} or holding a word held by at most {@link SPECIFIC_SHARE} of the sessions. */
+export function offered<T extends { readonly missing: readonly string[]; readonly score: number }>(found: readonly T[], asked: readonly { word: string; count: number }[], sessions: number): T[] {
+  const least = leastScore(sessions)
   const specific = Math.max(2, sessions * SPECIFIC_SHARE)
-  const rated = found.map((session, rank) => {
+  return found.filter(session => {
     const held = asked.filter(({ word }) => !session.missing.includes(word))
-    return { session, rank, held: held.length, rarest: Math.min(...held.map(({ count }) => count)) }
-  })
-  return rated.filter(({ held, rarest }) => held >= MIN_HELD_WORDS && rarest <= specific)
-    .sort((a, b) => a.rarest - b.rarest || a.rank - b.rank).slice(0, MAX_RELATED).map(({ session }) => session)
+    return held.length >= MIN_HELD_WORDS && (session.score >= least || held.some(({ count }) => count <= specific))
+  }).slice(0, MAX_RELATED)
 }
 
 /** What related sessions are read from. */
@@ -116,8 +125,7 @@ export async function relatedSessions(sources: RelatedSources, draft: RelatedDra
   const asked = askedWords(words, weighed.counts)
   if (asked.length < MIN_HELD_WORDS) return []
   const skipped = new Set(except)
-  const found = (await listCandidates(sources, { target: who, query: draftQuery(asked.map(({ word }) => word)), scope: config.scope, candidateLimit: LOOKED_AT + skipped.size }))
-    .filter(candidate => candidate.snippet !== undefined && !skipped.has(candidate.sessionId))
-    .map(candidate => ({ candidate, missing: candidate.snippet!.missing ?? [] }))
+  const found = (await rankedCandidates(sources, { target: who, query: draftQuery(asked.map(({ word }) => word)), scope: config.scope, candidateLimit: LOOKED_AT + skipped.size, mostWords: true }))
+    .flatMap(({ candidate, score }) => (candidate.snippet === undefined || score === undefined || skipped.has(candidate.sessionId) ? [] : [{ candidate, score, missing: candidate.snippet.missing ?? [] }]))
   return offered(found, asked, weighed.sessions).map(({ candidate }) => ({ sessionId: candidate.sessionId, label: candidate.label, createdAt: candidate.createdAt, mention: candidate.mention, snippet: candidate.snippet! }))
 }

@@ -102,9 +102,9 @@ export class ContentSearch {
   }
 
   /** Sessions whose text has every term, best first, then newest first. `admit`: which sessions may be found: a predicate, asked of every indexed session, or a scope's sessions ({@link Admission}), which the worker keeps for the next query in the same scope; either way applied before the worker sees the query, so it never makes an excerpt of another. `role`: only the words one side said count (a query's `from:`). Returns the hits with their excerpts; none when the worker is not running. */
-  async search(terms: readonly QueryTerm[], asked: { readonly admit: ((id: string) => boolean) | Admission; readonly limit: number; readonly role?: MessageRole | undefined }): Promise<readonly ContentHit[]> {
-    const { admit, limit, role } = asked
-    const side = role === undefined ? {} : { role }
+  async search(terms: readonly QueryTerm[], asked: { readonly admit: ((id: string) => boolean) | Admission; readonly limit: number; readonly role?: MessageRole | undefined; readonly mostWords?: boolean | undefined }): Promise<readonly ContentHit[]> {
+    const { admit, limit, role, mostWords } = asked
+    const side = { ...(role === undefined ? {} : { role }), ...(mostWords === true ? { mostWords } : {}) }
     const worker = this.upkeep.worker
     // While the index is built again after damage, titles alone answer.
     if (terms.length === 0 || limit <= 0 || worker?.alive !== true || this.upkeep.rebuilding) return []
@@ -135,7 +135,7 @@ export class ContentSearch {
   }
 
   /** A query within a scope: its sessions (with the creation times the worker lacks) are sent once per key and set, and the worker keeps them; later queries in the same scope send only the sessions they leave out. */
-  private async searchIn(worker: SearchWorker, admission: Admission, query: { readonly terms: readonly QueryTerm[]; readonly limit: number; readonly role?: MessageRole }): Promise<readonly ContentHit[]> {
+  private async searchIn(worker: SearchWorker, admission: Admission, query: { readonly terms: readonly QueryTerm[]; readonly limit: number; readonly role?: MessageRole; readonly mostWords?: boolean }): Promise<readonly ContentHit[]> {
     const { terms, limit, ...side } = query
     const except = admission.except ?? []
     if (admission.sessions.size <= except.length && [...admission.sessions].every(id => except.includes(id))) return []

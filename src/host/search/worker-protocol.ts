@@ -86,6 +86,14 @@ export interface WorkerStart {
 /** How the index file was found when it was loaded; `low-disk`: no file exists and the disk has no room for one (nothing is open). */
 export type LoadReason = 'restored' | 'partial' | 'missing' | 'corrupt' | 'outdated' | 'unavailable' | 'low-disk'
 
+/** One query: its terms, the most hits, the side whose words count (`from:`), and whether it ranks by the words held alone (see `RankedQuery.mostWords`). */
+export interface SearchAsk {
+  readonly terms: readonly QueryTerm[]
+  readonly limit: number
+  readonly role?: MessageRole | undefined
+  readonly mostWords?: boolean | undefined
+}
+
 /** Which sessions a query may find. The worker keeps a creation time per session, given once (`dates`) and forgotten when asked (`dropped`); a query admits the sessions named in `only`, or else every session with a creation time except those in `except`, so the larger of the two lists is never sent. */
 export interface SearchScope {
   /** Creation times (Unix epoch milliseconds) to keep, new or changed. */
@@ -142,7 +150,7 @@ export interface WorkerCalls {
   read: { args: { logs: readonly LogToRead[] }; result: { read: readonly LogRead[] } }
   forget: { args: { session: string }; result: null }
   /** Sessions whose text has every term, among those admitted (see {@link SearchScope}, or within `held`, see {@link HeldScopeQuery}), equally good ones newest first. */
-  search: { args: SearchScope & { terms: readonly QueryTerm[]; limit: number; held?: HeldScopeQuery; role?: MessageRole }; result: readonly ContentHit[] }
+  search: { args: SearchScope & SearchAsk & { held?: HeldScopeQuery }; result: readonly ContentHit[] }
   /** Keeps a scope's sessions (with creation times to keep or forget) before any query asks within it, its table of session numbers made where it needs one: what a first query in the scope would otherwise wait for. */
   hold: { args: Pick<SearchScope, 'dates' | 'dropped'> & { held: HeldScopeQuery }; result: null }
   /** Records whether the build completed (`complete`: every listed session is indexed) and folds the write-ahead log into the file; with `merge`, the first such save of a complete file merges its term tables too (seconds at 20,000 sessions, so a stop does not ask it). */

@@ -7,7 +7,6 @@ import { existsSync } from 'node:fs'
 import { readdir, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { readLogFile } from '../../official/log-file.ts'
-import type { MessageRole } from '../../official/conversation.ts'
 import { type DiskReader, diskSpaceOf, isDiskFull, LowDiskError, statDisk } from './disk-space.ts'
 import { IndexDamagedError, sqliteCodeOf } from './index-file.ts'
 import { loadSqlite, type SqliteModule } from './sqlite-capability.ts'
@@ -16,7 +15,7 @@ import type { SessionMatches } from '../text/conversation-search.ts'
 import type { SessionFind } from '../text/conversation-find.ts'
 import type { QueryTerm } from '../text/terms.ts'
 import { type HeldScope, HeldScopes } from './held-scopes.ts'
-import { type ContentAppend, type ContentHit, type DiskSpace, type HeldScopeQuery, type IndexEngine, type LogRead, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD, type SearchScope, type SessionFacts, type WorkerCalls } from '../worker-protocol.ts'
+import { type ContentAppend, type ContentHit, type DiskSpace, type HeldScopeQuery, type IndexEngine, type LogRead, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD, type SearchAsk, type SearchScope, type SessionFacts, type WorkerCalls } from '../worker-protocol.ts'
 import { DshSessionsError } from '../../errors.ts'
 
 /** Characters of text one batch of logs holds at most before it is written (a log that takes it past counts whole): what bounds the memory of a build whatever its sessions hold, while a transaction for many sessions costs some tenth less than one each. */
@@ -147,20 +146,20 @@ export class IndexKeeper {
   }
 
   /** Sessions whose text has every term; see {@link SqliteIndex.search}. `scope`: creation times to keep or forget, and which sessions may be found (see {@link SearchScope}), or a scope held between queries (`held`, see {@link HeldScopeQuery}). Returns the hits; none before the file is opened, or without an index. Throws {@link SCOPE_NOT_HELD} when `held` names a version not held and does not give its sessions. */
-  search(scope: SearchScope & { readonly held?: HeldScopeQuery }, query: { readonly terms: readonly QueryTerm[]; readonly limit: number; readonly role?: MessageRole | undefined }): readonly ContentHit[] {
-    const { terms, limit, role } = query
+  search(scope: SearchScope & { readonly held?: HeldScopeQuery }, query: SearchAsk): readonly ContentHit[] {
+    const { terms, limit, role, mostWords } = query
     const createdAt = this.createdAt
     for (const id of scope.dropped ?? []) createdAt.delete(id)
     for (const [id, at] of scope.dates ?? []) createdAt.set(id, at)
     const disk = this.disk
     if (disk === undefined) return []
-    if (scope.held !== undefined) return this.searchHeld(disk, scope.held, { terms, limit, role })
+    if (scope.held !== undefined) return this.searchHeld(disk, scope.held, query)
     const only = scope.only === undefined ? undefined : new Set(scope.only)
     const except = new Set(scope.except)
     const admit = only === undefined ? (id: string): boolean => createdAt.has(id) && !except.has(id) : (id: string): boolean => only.has(id) && createdAt.has(id)
     const newer = (a: string, b: string): number => (createdAt.get(b) ?? 0) - (createdAt.get(a) ?? 0)
     // A short list of the sessions admitted is applied inside SQLite, before any row is ranked; sessions left out are skipped as rows are read.
-    return this.guarded(() => disk.search(terms, { admit, limit, tieBreak: newer, admitted: scope.only, role }))
+    return this.guarded(() => disk.search(terms, { admit, limit, tieBreak: newer, admitted: scope.only, role, mostWords }))
   }
 
   /** Keeps a scope's sessions before a query asks within it (see `WorkerCalls.hold`), with creation times to keep or forget. Returns `null`. */
@@ -211,15 +210,15 @@ export class IndexKeeper {
   }
 
   /** Sessions whose text has every term within a held scope, but those the query leaves out; when the scope holds fewer sessions than the file, only its sessions' rows are read (through its table of session numbers). */
-  private searchHeld(disk: SqliteIndex, query: HeldScopeQuery, asked: { readonly terms: readonly QueryTerm[]; readonly limit: number; readonly role: MessageRole | undefined }): readonly ContentHit[] {
-    const { terms, limit, role } = asked
+  private searchHeld(disk: SqliteIndex, query: HeldScopeQuery, asked: SearchAsk): readonly ContentHit[] {
+    const { terms, limit, role, mostWords } = asked
     const held = this.heldScope(query, disk)
     if (held === undefined) throw new DshSessionsError(SCOPE_NOT_HELD, 'unavailable')
     const createdAt = this.createdAt
     const except = new Set(query.except)
     const admit = (id: string): boolean => held.ids.has(id) && !except.has(id)
     const newer = (a: string, b: string): number => (createdAt.get(b) ?? 0) - (createdAt.get(a) ?? 0)
-    return this.guarded(() => disk.search(terms, { admit, limit, tieBreak: newer, admitted: held.ids.size < disk.size() ? { table: this.scopes.tableOf(held, disk) } : undefined, role }))
+    return this.guarded(() => disk.search(terms, { admit, limit, tieBreak: newer, admitted: held.ids.size < disk.size() ? { table: this.scopes.tableOf(held, disk) } : undefined, role, mostWords }))
   }
 
   /** Records whether the build completed and folds the write-ahead log into the file. `_file`: the index file (opened by {@link load} already). `merge`: whether the first save of a complete file merges its term tables (see {@link merged}); a stop, bounded in time, does not. */

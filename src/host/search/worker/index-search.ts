@@ -95,7 +95,7 @@ export class IndexSearch {
    * cannot tell who said a word, so each candidate's text is read to tell, at most {@link ROLE_CHECKS}.
    */
   search(terms: readonly QueryTerm[], ranked: RankedQuery): ContentHit[] {
-    const { admit, limit, tieBreak, admitted, role } = ranked
+    const { admit, limit, tieBreak, admitted, role, mostWords } = ranked
     const prefixes = expansionsOf(terms, this.file.vocabulary)
     const forms = formsOf(terms, this.file.forms)
     // Every form a word may match: its prefix's terms and its other forms.
@@ -108,6 +108,10 @@ export class IndexSearch {
     this.overdraft = MAX_UNPACKED
     this.side = role === undefined ? undefined : { role, checks: ROLE_CHECKS }
     try {
+      if (mostWords === true) {
+        if (groupsOf(terms).length > 1) addPartialMatches(this.file, { terms, expansions: asked, admit, limit, tieBreak, scope, apart: new Set(), rows: this.partialRows, budget: this.account(), ...(role === undefined ? {} : { role }) }, { hits, seen })
+        return hits
+      }
       // A Chinese or Japanese query of several words: the sessions where it stands whole as typed come first.
       const whole = terms[0]?.whole
       try {

@@ -159,11 +159,17 @@ export function addPartialMatches(file: SearchedIndex, query: PartialQuery & { r
     query.budget.refund(mark)
     // A common group the text read did not show may stand further on (never with `from:`, which reads who said it).
     const unseen = excerpt.whole || query.role !== undefined ? [] : unknown.filter(group => excerpt.lacking.has(group))
-    scannedHits.push({ hit: { id, score: scoreOf(entry), ...excerpt.hit, snippet: { ...excerpt.hit.snippet, missing: missing.map(groupText) } }, unseen, no })
+    scannedHits.push({ hit: { id, score: scoreOf(entry), ...excerpt.hit, snippet: lacking(excerpt.hit.snippet, missing.map(groupText)) }, unseen, no })
   }
   for (const { hit, unseen, no } of scannedHits.map((entry, n) => [entry, n] as const).sort(([a, x], [b, y]) => b.hit.score - a.hit.score || x - y).slice(0, room).map(([entry]) => entry)) {
     const further = new Set(unseen.filter(group => sessionHolds(file, no, matchOf(group, expansions))).map(groupText))
     seen.add(no)
-    hits.push(further.size === 0 ? hit : { ...hit, snippet: { ...hit.snippet, missing: hit.snippet.missing!.filter(text => !further.has(text)) } })
+    hits.push(further.size === 0 ? hit : { ...hit, snippet: lacking(hit.snippet, (hit.snippet.missing ?? []).filter(text => !further.has(text))) })
   }
+}
+
+/** An excerpt saying which words its session lacks; none said when it lacks none (a session holding every word, found by the words held alone). */
+function lacking(snippet: ContentHit['snippet'], missing: readonly string[]): ContentHit['snippet'] {
+  const { missing: _, ...rest } = snippet
+  return missing.length === 0 ? rest : { ...rest, missing: [...missing] }
 }

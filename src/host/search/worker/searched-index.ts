@@ -66,6 +66,8 @@ export interface RankedQuery {
   readonly tieBreak: (a: string, b: string) => number
   readonly admitted?: AdmittedRows | undefined
   readonly role?: MessageRole | undefined
+  /** Rank by the words held alone, each by its rarity (the partial tier), a session holding every word first only as far as its words weigh: for a long text of many words, such as a draft. */
+  readonly mostWords?: boolean | undefined
 }
 
 /** What a query's excerpts are cut for: its terms, their expansions, its runs and the most hits. */

@@ -25,7 +25,7 @@ export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
       keeper.apply(session, null)
       return null
     },
-    search: ({ terms, limit, role, ...scope }) => keeper.search(scope, { terms, limit, role }),
+    search: ({ terms, limit, role, mostWords, ...scope }) => keeper.search(scope, { terms, limit, role, mostWords }),
     hold: scope => keeper.hold(scope),
     save: ({ file, complete, merge }) => keeper.save(file, complete, merge),
     load: ({ file, freeSpaceMiB }) => keeper.load(file, freeSpaceMiB),
