@@ -40,7 +40,7 @@ export interface RelevanceCorpusFigures {
   /** Each route's slowest query: the one whose median over its asks is the highest. */
   readonly slowest: { readonly sidebar: SlowestQuery; readonly menu: SlowestQuery }
   /** Related sessions for the drafts: how many drafts that continue a planted conversation are offered it among at most three, how many drafts about nothing are offered nothing, and the route's latency. */
-  readonly related: { readonly found: number; readonly continuing: number; readonly missed?: readonly string[]; readonly empty: number; readonly unrelated: number; readonly latency: Percentiles; readonly slowest: SlowestQuery }
+  readonly related: { readonly found: number; readonly continuing: number; readonly missed?: readonly string[]; readonly noise?: readonly string[]; readonly empty: number; readonly unrelated: number; readonly latency: Percentiles; readonly slowest: SlowestQuery }
   /** From the host's boot to the content index's being ready (the cold build). */
   readonly readyMs: number
   /** The searchable text of the store, and the plugin's whole folder once the index is built. */
@@ -158,14 +158,18 @@ async function measureCorpus(context: BenchContext, corpus: CorpusName, sessions
     let found = 0
     let empty = 0
     const missed: string[] = []
+    const noise: string[] = []
     for (const draft of RELATED_DRAFTS) {
       for (let run = 0; run < runs; run += 1) {
         const answer = await post(`${url}/dsh-sessions/related`, { citingSessionId: citing, text: draft.draft })
         relatedAsks.set(draft.draft, [...(relatedAsks.get(draft.draft) ?? []), answer.ms])
         if (run > 0) continue
         const offered = (answer.json.sessions as { sessionId: string }[]).map(row => row.sessionId)
-        if (draft.meant === null) empty += offered.length === 0 ? 1 : 0
-        else if (offered.includes(ids.get(draft.meant)!)) found += 1
+        // Each draft's outcome is kept, so a run names the drafts it missed and those about nothing that were offered something.
+        if (draft.meant === null) {
+          if (offered.length === 0) empty += 1
+          else noise.push(draft.draft)
+        } else if (offered.includes(ids.get(draft.meant)!)) found += 1
         else missed.push(draft.draft)
       }
     }
@@ -177,6 +181,7 @@ async function measureCorpus(context: BenchContext, corpus: CorpusName, sessions
       latency: percentiles([...relatedAsks.values()].flat()),
       slowest: slowestOf(relatedAsks),
       missed,
+      noise,
     }
     const ask = async (query: LabelledQuery): Promise<void> => {
       const meant = ids.get(query.meant)!
