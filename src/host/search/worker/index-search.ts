@@ -373,7 +373,9 @@ export class IndexSearch {
     const holds = (row: number, run: Run): boolean => this.piece(row)[0].some((_, n, messages) => this.foldedAt(row, messages, n).includes(run.text))
     let lead = first
     for (const [n, [run, row]] of runs.entries()) {
-      if (row !== undefined && holds(row, run)) continue
+      // No piece `places` names holds the run's words together: none of the session's others will.
+      if (row === undefined) return undefined
+      if (holds(row, run)) continue
       const other = (this.file.placesOf.all(matchOf(run.terms), from, from + ROW_SPAN) as { row: number }[]).find(({ row: piece }) => piece !== row && holds(piece, run))
       if (other === undefined) return undefined
       // The first run may be the query's first group, whose piece the excerpt is made from.
