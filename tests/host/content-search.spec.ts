@@ -158,7 +158,7 @@ describe('content candidates through the route', () => {
 
 describe('the log pass and the index file', () => {
   /** Host over a store with the classes wired by hand, a short reconciliation and the index file in a temp folder; stopped after the test. */
-  async function passHost(root: string, file: string, options: { workerModule?: URL; engine?: 'sqlite' | 'none'; duty?: number; holdListings?: Promise<void>; checkMs?: number; retryMs?: number; freeSpaceMiB?: () => number; reconcileMs?: number } = {}) {
+  async function passHost(root: string, file: string, options: { workerModule?: URL; engine?: 'sqlite' | 'none'; duty?: number; holdListings?: Promise<void>; checkMs?: number; pausedCheckMs?: number; retryMs?: number; freeSpaceMiB?: () => number; reconcileMs?: number } = {}) {
     const { holdListings, reconcileMs = 60, ...searchOptions } = options
     const h = await createHostHarness({ persistenceRoot: root })
     h.faults.holdListings = holdListings
@@ -487,6 +487,21 @@ describe('the log pass and the index file', () => {
       await content.whenReady()
       expect(content.status().paused).toBeUndefined()
       expect(content.progress()).toBeUndefined()
+      expect(await find(content, 'invoices')).toEqual([id(2)])
+    })
+
+    it('looks at the disk sooner while paused: space freed is found well before the usual look', async () => {
+      const root = temporary('dsh-sessions-pass-')
+      const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+      await writeStore(root, { 2: STORE[2]! })
+      setDisk(file, 60)
+      // The usual look is a minute away; the paused one 20 ms.
+      const { content, index } = await passHost(root, file, { workerModule: faultWorker, checkMs: 60_000, pausedCheckMs: 20, retryMs: 20, freeSpaceMiB: () => 100 })
+      await index.ready()
+      await waitFor(() => content.status().paused === 'low-disk' && content.status().disk !== undefined)
+      setDisk(file, 500)
+      await waitFor(() => content.status().paused === undefined)
+      await content.whenReady()
       expect(await find(content, 'invoices')).toEqual([id(2)])
     })
 

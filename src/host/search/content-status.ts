@@ -9,6 +9,9 @@ import type { IndexEngine, LoadReason } from './worker-protocol.ts'
 /** Milliseconds between looks at the file's health and the disk's free space, by default. */
 export const CHECK_MS = 15_000
 
+/** Milliseconds between looks at the disk while indexing is paused for lack of space, by default: a look is one `statfs`, and indexing resumes this soon after space is freed. */
+export const PAUSED_CHECK_MS = 3_000
+
 /** Milliseconds before a pass that left sessions pending runs again, by default. */
 export const RETRY_MS = 30_000
 
@@ -26,6 +29,8 @@ export interface ContentSearchOptions {
   readonly freeSpaceMiB?: () => number
   /** Milliseconds between looks at the file's health and the disk's free space. */
   readonly checkMs?: number
+  /** Milliseconds between those looks while indexing is paused for lack of space (never more than {@link checkMs}). */
+  readonly pausedCheckMs?: number
   /** Milliseconds before a pass that left sessions pending runs again. */
   readonly retryMs?: number
   /** The worker's module (tests only). */

@@ -7,7 +7,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { LiveFollower } from './live-follower.ts'
 import { LogPass, type ContentSink } from './log-pass.ts'
-import { CHECK_MS, type ContentSearchOptions, type ContentSearchStatus, RETRY_MS, says } from './content-status.ts'
+import { CHECK_MS, type ContentSearchOptions, type ContentSearchStatus, PAUSED_CHECK_MS, RETRY_MS, says } from './content-status.ts'
 import type { SessionLogLocator } from './log-locator.ts'
 import { SearchWorker, workerModule } from './worker-client.ts'
 import { DiskPause } from './disk-pause.ts'
@@ -49,6 +49,7 @@ export class IndexUpkeep implements ContentSink {
   private retryTimer: NodeJS.Timeout | undefined
   private readonly freeSpaceMiB: () => number
   private readonly checkMs: number
+  private readonly pausedCheckMs: number
   private readonly retryMs: number
   private readonly live: LiveFollower
   private disposed = false
@@ -95,6 +96,7 @@ export class IndexUpkeep implements ContentSink {
     this.engineAsked = options.engine
     this.freeSpaceMiB = options.freeSpaceMiB ?? (() => 0)
     this.checkMs = options.checkMs ?? CHECK_MS
+    this.pausedCheckMs = Math.min(this.checkMs, options.pausedCheckMs ?? PAUSED_CHECK_MS)
     this.retryMs = options.retryMs ?? RETRY_MS
     this.pass = new LogPass(ctx, { catalog, logs, sink: this }, { ...(options.duty === undefined ? {} : { duty: options.duty }), ...(options.follower === undefined ? {} : { follower: options.follower }) })
     ctx.on('session/disposed', session => {
@@ -112,7 +114,7 @@ export class IndexUpkeep implements ContentSink {
   private async stop(): Promise<void> {
     this.disposed = true
     this.live.stop()
-    clearInterval(this.checkTimer)
+    clearTimeout(this.checkTimer)
     clearTimeout(this.retryTimer)
     const worker = this.current
     if (worker === undefined) return
@@ -243,10 +245,7 @@ export class IndexUpkeep implements ContentSink {
       this.ctx.logger('dsh-sessions').warn('content search: %s', error)
     }
     if (this.disposed) return
-    if (this.current?.alive === true && this.engine === 'sqlite' && this.file !== undefined) {
-      this.checkTimer = setInterval(() => void this.check(), this.checkMs)
-      this.checkTimer.unref()
-    }
+    if (this.current?.alive === true && this.engine === 'sqlite' && this.file !== undefined) this.scheduleCheck()
     this.catalog.onListed(() => this.runPass())
     if (this.catalog.isListed) this.runPass()
   }
@@ -331,18 +330,27 @@ export class IndexUpkeep implements ContentSink {
     }
   }
 
+  /** Looks at the file and the disk once the delay that stands now has passed, then again: sooner while indexing is paused for lack of space. */
+  private scheduleCheck(): void {
+    clearTimeout(this.checkTimer)
+    if (this.disposed) return
+    this.checkTimer = setTimeout(() => void this.check().finally(() => this.scheduleCheck()), this.diskPause.reason === undefined ? this.checkMs : this.pausedCheckMs)
+    this.checkTimer.unref()
+  }
+
   /** Pauses indexing for lack of disk space (said once in the log); the next look learns how much space there was. */
   private pause(): void {
     if (this.disposed || !this.diskPause.pause()) return
     this.onPaused()
   }
 
-  /** What pausing does: not ready, said once, and a look at once. */
+  /** What pausing does: not ready, said once, a look at once, and looks at the paused cadence after it. */
   private onPaused(): void {
     // Not ready while sessions may wait to be written.
     this.readiness.unmark()
     this.ctx.logger('dsh-sessions').warn('content search: indexing is paused: the disk that holds %s is low on space; what the index holds still answers, and indexing resumes once the disk has room again', this.file)
     setImmediate(() => void this.check())
+    if (this.checkTimer !== undefined) this.scheduleCheck()
   }
 
   /** Whether an error of the worker says a write was not made for lack of disk space; if so, indexing pauses. */
