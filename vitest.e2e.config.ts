@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config'
  * without a cache of earlier runs vitest starts the largest files first, and
  * the group files are small. A file not named here starts after these.
  */
-const LONGEST_FIRST = ['menus', 'hardened', 'search', 'conversation', 'parity', 'low-disk', 'long-sessions', 'index-crash', 'profile', 'start']
+const LONGEST_FIRST = ['search', 'menus', 'hardened', 'conversation', 'parity', 'long-sessions', 'profile', 'low-disk', 'start', 'index-crash']
 
 class LongestFirst extends BaseSequencer {
   override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
