@@ -7,14 +7,14 @@ import { liveSession } from '../official/live-sessions.ts'
 import type { Context } from '@deepseek-ai/cordis'
 import { dshHomePath } from '@deepseek-ai/dsh-home-paths'
 import type { SessionLogLocator } from './log-locator.ts'
-import { type MessageRole, roledConversationOf } from '../official/conversation.ts'
+import { roledConversationOf } from '../official/conversation.ts'
 import { type ConversationPage, pageOf } from './text/conversation-page.ts'
 import { scanMessages, type SessionMatches } from './text/conversation-search.ts'
 import { findInConversation, type SessionFind } from './text/conversation-find.ts'
 import type { QueryTerm } from './text/terms.ts'
 import type { SearchWorker } from './worker-client.ts'
 import { BoundedMap } from '../bounded-map.ts'
-import { type HeldScopeQuery, MAX_READ_TEXT, SCOPE_NOT_HELD, SCOPES_HELD, type SessionFacts, type ContentHit } from './worker-protocol.ts'
+import { type HeldScopeQuery, MAX_READ_TEXT, SCOPE_NOT_HELD, SCOPES_HELD, type SearchAsk, type SessionFacts, type ContentHit } from './worker-protocol.ts'
 import type { CatalogedSession, SessionCatalog } from '../sessions/session-catalog.ts'
 import { scopeViewsOf } from '../sessions/scope-views.ts'
 import type { IndexingProgress } from '../../shared/wire.ts'
@@ -102,7 +102,7 @@ export class ContentSearch {
   }
 
   /** Sessions whose text has every term, best first, then newest first. `admit`: which sessions may be found: a predicate, asked of every indexed session, or a scope's sessions ({@link Admission}), which the worker keeps for the next query in the same scope; either way applied before the worker sees the query, so it never makes an excerpt of another. `role`: only the words one side said count (a query's `from:`). Returns the hits with their excerpts; none when the worker is not running. */
-  async search(terms: readonly QueryTerm[], asked: { readonly admit: ((id: string) => boolean) | Admission; readonly limit: number; readonly role?: MessageRole | undefined; readonly mostWords?: boolean | undefined }): Promise<readonly ContentHit[]> {
+  async search(terms: readonly QueryTerm[], asked: Omit<SearchAsk, 'terms'> & { readonly admit: ((id: string) => boolean) | Admission }): Promise<readonly ContentHit[]> {
     const { admit, limit, role, mostWords } = asked
     const side = { ...(role === undefined ? {} : { role }), ...(mostWords === true ? { mostWords } : {}) }
     const worker = this.upkeep.worker
@@ -135,7 +135,7 @@ export class ContentSearch {
   }
 
   /** A query within a scope: its sessions (with the creation times the worker lacks) are sent once per key and set, and the worker keeps them; later queries in the same scope send only the sessions they leave out. */
-  private async searchIn(worker: SearchWorker, admission: Admission, query: { readonly terms: readonly QueryTerm[]; readonly limit: number; readonly role?: MessageRole; readonly mostWords?: boolean }): Promise<readonly ContentHit[]> {
+  private async searchIn(worker: SearchWorker, admission: Admission, query: SearchAsk): Promise<readonly ContentHit[]> {
     const { terms, limit, ...side } = query
     const except = admission.except ?? []
     if (admission.sessions.size <= except.length && [...admission.sessions].every(id => except.includes(id))) return []

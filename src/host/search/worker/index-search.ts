@@ -107,9 +107,12 @@ export class IndexSearch {
     this.budget = MAX_UNPACKED
     this.overdraft = MAX_UNPACKED
     this.side = role === undefined ? undefined : { role, checks: ROLE_CHECKS }
+    /** The partial tier, given the sessions the full pass passed over for a phrase or long word found only apart. */
+    const partial = (apart: ReadonlySet<number>): void => addPartialMatches(this.file, { terms, expansions: asked, admit, limit, tieBreak, scope, apart, rows: this.partialRows, budget: this.account(), ...(role === undefined ? {} : { role }) }, { hits, seen })
     try {
+      // A draft's many words: the partial tier alone ranks them.
       if (mostWords === true) {
-        if (groupsOf(terms).length > 1) addPartialMatches(this.file, { terms, expansions: asked, admit, limit, tieBreak, scope, apart: new Set(), rows: this.partialRows, budget: this.account(), ...(role === undefined ? {} : { role }) }, { hits, seen })
+        if (groupsOf(terms).length > 1) partial(new Set())
         return hits
       }
       // A Chinese or Japanese query of several words: the sessions where it stands whole as typed come first.
@@ -124,7 +127,7 @@ export class IndexSearch {
       // Sessions the index says hold every word whose text had a phrase or long word only apart.
       const apart = new Set([...passed].filter(no => !seen.has(no)))
       this.together(terms, hits, asked)
-      if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) addPartialMatches(this.file, { terms, expansions: asked, admit, limit, tieBreak, scope, apart, rows: this.partialRows, budget: this.account(), ...(role === undefined ? {} : { role }) }, { hits, seen })
+      if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) partial(apart)
     } catch (error) {
       if (!(error instanceof BudgetSpent)) throw error
       this.together(terms, hits, asked)
