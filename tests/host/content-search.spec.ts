@@ -63,7 +63,8 @@ async function searchHost(config: object = {}, store: Record<number, Stored> = S
   const h = await createHostHarness({ persistenceRoot: root })
   h.session(TARGET, { cwd: A, messages: ['the billing migration is mine to cite from, not to find'] })
   const mounted = await h.mount(config)
-  await waitFor(async () => (await (await fetch(`${mounted.url}/dsh-sessions/content-index`)).json()).ready === true)
+  // The worker's first start compiles its modules: on a loaded machine that alone has taken over 10 s (the test's own limit is 20 s).
+  await waitFor(async () => (await (await fetch(`${mounted.url}/dsh-sessions/content-index`)).json()).ready === true, 18_000)
   const search = async (query: string) => {
     const res = await post(mounted.url, 'candidates', { citingSessionId: TARGET, query })
     expect(res.status).toBe(200)
