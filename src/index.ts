@@ -18,6 +18,7 @@ import { SourceMessages } from './host/references/source-messages.ts'
 import { SnapshotPreparer } from './host/references/snapshot-preparer.ts'
 import { SurfaceCache } from './host/references/surface-cache.ts'
 import { SnapshotTails, snapshotTailsDir } from './host/references/snapshot-tails.ts'
+import { StoredReads } from './host/references/stored-reads.ts'
 import { catalogFile } from './host/sessions/catalog-file.ts'
 import { ContentSearch, contentIndexFile } from './host/search/content-search.ts'
 import { PointerReader } from './host/references/pointer.ts'
@@ -45,9 +46,10 @@ export function apply(ctx: Context, config: Config): void {
   const settings = installSessionsSettings(ctx, config)
   const catalog = new SessionCatalog(ctx, { startAfterMs: START_AFTER_MS, startFrom: bootSettled(ctx), file: catalogFile() })
   const logs = new SessionLogLocator(ctx)
-  const tails = new SnapshotTails(ctx, { catalog: catalog, logs: logs }, { dir: snapshotTailsDir() })
+  const reads = new StoredReads(ctx)
+  const tails = new SnapshotTails(ctx, { catalog: catalog, logs: logs }, { dir: snapshotTailsDir(), reads })
   const content = new ContentSearch(ctx, { catalog: catalog, logs: logs }, { file: contentIndexFile(), follower: tails, freeSpaceMiB: () => settings.current().indexFreeSpaceMiB })
-  const surfaces = new SurfaceCache(ctx, catalog, { tails })
+  const surfaces = new SurfaceCache(ctx, catalog, { tails, reads })
   const preparer = new SnapshotPreparer(ctx, { cache: surfaces, catalog: catalog, pointers: new PointerReader(catalog, content, surfaces) })
   const check = new SendCheck({ resolver: new ScopedMentionResolver(catalog), preparer })
   const outcomes = new OutcomeLog()

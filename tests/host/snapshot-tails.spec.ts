@@ -15,6 +15,7 @@ import { describe, expect, it, vi } from 'vitest'
 import type { CitedSource } from '../../src/host/references/cited-source.ts'
 import { SnapshotPreparer } from '../../src/host/references/snapshot-preparer.ts'
 import { SnapshotTails } from '../../src/host/references/snapshot-tails.ts'
+import { StoredReads } from '../../src/host/references/stored-reads.ts'
 import { SurfaceCache } from '../../src/host/references/surface-cache.ts'
 import { ContentSearch } from '../../src/host/search/content-search.ts'
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
@@ -121,6 +122,33 @@ describe('kept snapshot tails', () => {
     const changed = fresh()
     expect((await snapshotOf(changed.preparer, { sessionId: SessionId(LONG) })).text).toContain('the newest kiwi answer')
     expect(changed.cache.reads.get(LONG)).toBe(1)
+  })
+
+  it('shares one read of a log between its tail being kept and a snapshot asked for meanwhile, and reads again for another revision', { timeout: 60_000 }, async () => {
+    const { writer, reader, dir } = await coldHost(40)
+    const index = new SessionCatalog(reader.ctx)
+    await index.ready()
+    const logs = new SessionLogLocator(reader.ctx)
+    const reads = new StoredReads(reader.ctx)
+    const tails = new SnapshotTails(reader.ctx, { catalog: index, logs: logs }, { dir, fromLogBytes: 1, reads })
+    const cache = new SurfaceCache(reader.ctx, index, { tails, reads })
+    const preparer = new SnapshotPreparer(reader.ctx, { cache, catalog: index })
+    const source = index.get(LONG)!
+    const state = await logs.state(source)
+    if (typeof state === 'string') throw new Error('no log state')
+    const inspect = vi.spyOn(reader.ctx.sessionPersistence, 'inspect')
+    // The tail is being kept (its read under way) when a draft cites the session.
+    const keeping = tails.keep(source, state.revision, new AbortController().signal)
+    const [snapshot] = await Promise.all([snapshotOf(preparer, { sessionId: SessionId(LONG) }), keeping])
+    expect(inspect).toHaveBeenCalledTimes(1)
+    expect(snapshot.text).toContain('answer 39 ')
+    // The log grows: its new revision is read anew, once more.
+    writer.turn(LONG, 'the newest kiwi question', 'the newest kiwi answer')
+    await writer.ctx.sessions.flush(writer.ctx.sessions.get(SessionId(LONG))!)
+    const now = await logs.state(source)
+    if (typeof now === 'string') throw new Error('no log state')
+    await Promise.all([tails.keep(source, now.revision, new AbortController().signal), reads.read(SessionId(LONG), now.revision)])
+    expect(inspect).toHaveBeenCalledTimes(2)
   })
 
   it('is kept by the log pass for long logs only, logs the content index already held included, and dropped with its session', { timeout: 60_000 }, async () => {

@@ -108,30 +108,41 @@ export function snapshotBytes(header: number, sizes: readonly number[]): number 
   return sizes.length === 0 ? total : total + sizes.length - 1
 }
 
-/** The messages of each surface read and their sizes, measured once per surface object (a surface is read-only). */
-const measures = new WeakMap<SessionSurfaceSnapshot, { readonly messages: readonly SnapshotMessage[]; readonly sizes: readonly number[] }>()
+/** The messages of each surface read, and the sizes of those measured so far, kept per surface object (a surface is read-only). */
+const measures = new WeakMap<SessionSurfaceSnapshot, { readonly messages: readonly SnapshotMessage[]; readonly sizes: (number | undefined)[] }>()
 
-function measured(surface: SessionSurfaceSnapshot): { readonly messages: readonly SnapshotMessage[]; readonly sizes: readonly number[] } {
+function measured(surface: SessionSurfaceSnapshot): { readonly messages: readonly SnapshotMessage[]; size(n: number): number } {
   let measure = measures.get(surface)
   if (measure === undefined) {
     const messages = snapshotMessages(surface)
-    measure = { messages, sizes: messages.map(messageBytes) }
+    measure = { messages, sizes: new Array<number | undefined>(messages.length) }
     measures.set(surface, measure)
   }
-  return measure
+  const { messages, sizes } = measure
+  return { messages, size: n => (sizes[n] ??= messageBytes(messages[n]!)) }
 }
 
-/** A surface without the messages its snapshot leaves out to fit a byte budget: the oldest first, one after another while the snapshot is over the budget, never a compaction checkpoint and never the newest message. `label`: the label the snapshot carries (it counts in the budget). `maxBytes`: the budget of one source's serialized snapshot. */
+/** A surface without the messages its snapshot leaves out to fit a byte budget: the oldest first, one after another while the snapshot is over the budget, never a compaction checkpoint and never the newest message. That keeps the longest run of the newest messages that fits beside the checkpoints and the newest one, so it is found from the newest back, and only the messages kept are measured as JSON. `label`: the label the snapshot carries (it counts in the budget). `maxBytes`: the budget of one source's serialized snapshot. */
 export function trimSurface(surface: SessionSurfaceSnapshot, label: string, maxBytes: number): TrimmedSurface {
-  const { messages, sizes } = measured(surface)
-  let size = snapshotBytes(headerBytes(surface, label), sizes)
+  const { messages, size } = measured(surface)
+  const last = messages.length - 1
+  if (last < 1) return { surface, leftOut: NOTHING_LEFT_OUT }
+  // What is never left out: the header, the newest message and every checkpoint, each after the first with its comma.
+  let total = headerBytes(surface, label) + size(last)
+  for (let n = 0; n < last; n += 1) if (messages[n]!.checkpoint) total += size(n) + 1
+  let oldestKept = last
+  for (let n = last - 1; n >= 0; n -= 1) {
+    if (messages[n]!.checkpoint) continue
+    const added = size(n) + 1
+    if (total + added > maxBytes) break
+    total += added
+    oldestKept = n
+  }
   const left = new Set<number>()
   let bytes = 0
-  // The newest message (the last) is never left out, so at least one message stays and each one left out takes its comma with it.
-  for (let n = 0; n < messages.length - 1 && size > maxBytes; n += 1) {
+  for (let n = 0; n < oldestKept; n += 1) {
     const message = messages[n]!
     if (message.checkpoint) continue
-    size -= sizes[n]! + 1
     left.add(message.event)
     bytes += utf8(message.text)
   }

@@ -13,11 +13,11 @@ import type { SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
 import type {} from '@deepseek-ai/dsh-session-reference'
 import { readGzipJson, writeGzipJson } from '../gzip-json-file.ts'
 import { referenceLimits } from '../official/session-reference.ts'
-import { readStoredSurface } from '../official/session-query.ts'
 import type { LogHeader, SessionLogLocator } from '../search/log-locator.ts'
 import type { LogFollower } from '../search/log-pass.ts'
 import type { SessionCatalog } from '../sessions/session-catalog.ts'
 import { type LeftOut, tailOf, type TrimmedSurface } from './retention.ts'
+import { StoredReads } from './stored-reads.ts'
 
 /** Bytes of a log file from which its session's tail is kept: a log this long takes tens of milliseconds to read and fold. */
 export const TAIL_FROM_LOG_BYTES = 256 * 1024
@@ -66,6 +66,8 @@ export interface SnapshotTailsOptions {
   readonly dir: string
   /** Bytes of a log file from which a tail is kept. */
   readonly fromLogBytes?: number
+  /** The reads of stored surfaces, shared with the snapshot cache; one of its own when not given. */
+  readonly reads?: StoredReads
 }
 
 /** The kept tails. */
@@ -76,12 +78,14 @@ export class SnapshotTails implements LogFollower {
   private readonly dir: string
   private readonly ctx: Context
   private readonly logs: SessionLogLocator
+  private readonly reads: StoredReads
 
   constructor(ctx: Context, sources: { readonly catalog: SessionCatalog; readonly logs: SessionLogLocator }, options: SnapshotTailsOptions) {
     const { catalog, logs } = sources
     this.ctx = ctx
     this.logs = logs
     this.dir = options.dir
+    this.reads = options.reads ?? new StoredReads(ctx)
     this.fromLogBytes = options.fromLogBytes ?? TAIL_FROM_LOG_BYTES
     ctx.effect(() => catalog.onRemoved(id => { void this.forget(id) }), 'dsh-sessions: snapshot tails')
   }
@@ -120,7 +124,7 @@ export class SnapshotTails implements LogFollower {
     const persistence = this.ctx.get('sessionPersistence')
     if (persistence === undefined || !FILE_SAFE.test(session.id)) return
     const maxBytes = this.maxBytes
-    const surface = await readStoredSurface(persistence, SessionId(session.id), signal)
+    const surface = await this.reads.read(SessionId(session.id), revision, signal)
     // A log that changed while it was read is kept at the pass that reads its new revision.
     const now = await this.logs.state(session)
     if (typeof now === 'string' || now.revision !== revision) return

@@ -9,12 +9,13 @@ import type { Context } from '@deepseek-ai/cordis'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-persistence'
 import { SessionQueryError, type SessionSurfaceSnapshot } from '@deepseek-ai/dsh-session-query'
-import { readLiveSurface, readStoredSurface, readStoredTitle } from '../official/session-query.ts'
+import { readLiveSurface, readStoredTitle } from '../official/session-query.ts'
 import { type LogState, SessionLogLocator } from '../search/log-locator.ts'
 import type { SessionCatalog } from '../sessions/session-catalog.ts'
 import { BoundedMap } from '../bounded-map.ts'
 import { NOTHING_LEFT_OUT, type TrimmedSurface } from './retention.ts'
 import type { SnapshotTails } from './snapshot-tails.ts'
+import { StoredReads } from './stored-reads.ts'
 
 /** Options of {@link SurfaceCache}. */
 export interface SurfaceCacheOptions {
@@ -24,6 +25,8 @@ export interface SurfaceCacheOptions {
   readonly maxEntries?: number
   /** The kept tails of long sessions, read for a whole-session snapshot instead of the log. */
   readonly tails?: SnapshotTails
+  /** The reads of stored surfaces, shared with the kept tails; one of its own when not given. */
+  readonly reads?: StoredReads
 }
 
 interface Entry {
@@ -43,11 +46,13 @@ export class SurfaceCache {
   private readonly catalog: SessionCatalog
   private readonly logs: SessionLogLocator
   private readonly tails: SnapshotTails | undefined
+  private readonly stored: StoredReads
 
   constructor(ctx: Context, catalog: SessionCatalog, options: SurfaceCacheOptions = {}) {
     this.ctx = ctx
     this.catalog = catalog
     this.tails = options.tails
+    this.stored = options.reads ?? new StoredReads(ctx)
     this.logs = new SessionLogLocator(ctx)
     this.ttlMs = options.ttlMs ?? 60_000
     this.entries = new BoundedMap(options.maxEntries ?? 16)
@@ -71,7 +76,7 @@ export class SurfaceCache {
     // A log deleted on disk is not found, whatever the persistence service still keeps of it.
     if (state === 'missing') throw new SessionQueryError(`session "${id}" not found`, 'SESSION_QUERY_SESSION_NOT_FOUND')
     this.reads.set(id, (this.reads.get(id) ?? 0) + 1)
-    const snapshot = await this.readStored(id)
+    const snapshot = await this.readStored(id, revision)
     if (revision !== undefined) this.entries.set(id, { revision, snapshot, expires: Date.now() + this.ttlMs })
     return snapshot
   }
@@ -95,10 +100,10 @@ export class SurfaceCache {
     return readStoredTitle(persistence, sessionId)
   }
 
-  /** A session that is not live: from its one log when the index holds it, not found without a read when the listed index does not. */
-  private readStored(id: SessionId): Promise<SessionSurfaceSnapshot> {
+  /** A session that is not live: from its one log when the index holds it (a read of the same revision under way is shared), not found without a read when the listed index does not. */
+  private readStored(id: SessionId, revision: string | undefined): Promise<SessionSurfaceSnapshot> {
     const persistence = this.ctx.get('sessionPersistence')
-    if (this.catalog.get(id) !== undefined && persistence !== undefined) return readStoredSurface(persistence, id)
+    if (this.catalog.get(id) !== undefined && persistence !== undefined) return this.stored.read(id, revision)
     if (this.catalog.isListed) return Promise.reject(new SessionQueryError(`session "${id}" not found`, 'SESSION_QUERY_SESSION_NOT_FOUND'))
     return this.ctx.sessionQuery.readSurface(id)
   }
