@@ -16,6 +16,7 @@ import SessionReferenceResolver from '@deepseek-ai/dsh-session-reference'
 import { SettingsProvider } from '@deepseek-ai/dsh-settings'
 import WebServer from '@deepseek-ai/dsh-host-webserver'
 import type { Config } from '../src/config.ts'
+import { StoreReader } from '../src/host/reader/store-reader.ts'
 import * as plugin from '../src/index.ts'
 
 /** Ids whose stored log reads fail, as after a deletion on disk. */
@@ -85,6 +86,25 @@ class TestSessionQueryEngine extends SessionQueryEngine {
   searchEvents(request: { sessionId: SessionId }) {
     return this.readSurface(request.sessionId).then(surface => ({ session: surface.session, items: [] }))
   }
+}
+
+/** The plugin's store reader lists a JSONL store in its own thread, past the query engine: the same faults apply to its listings, counted as the engine's are. */
+const readerList = StoreReader.prototype.list
+StoreReader.prototype.list = async function list(this: StoreReader) {
+  count('listSessions')
+  if (faults.failListings > 0) {
+    faults.failListings -= 1
+    throw new Error('injected listing failure')
+  }
+  const headers = await readerList.call(this)
+  if (headers === undefined) {
+    // Not listed here: the query engine lists, and counts it.
+    faults.calls.set('listSessions', faults.calls.get('listSessions')! - 1)
+    return undefined
+  }
+  const cold = [...faults.cold].map(([id, meta]) => ({ version: 1, id: SessionId(id), createdAt: meta.createdAt, ...(meta.cwd === undefined ? {} : { cwd: meta.cwd }) }))
+  await faults.holdListings
+  return [...headers, ...cold] as typeof headers
 }
 
 /** Settings held in memory; `persisted` records every written section. */

@@ -19,6 +19,7 @@ import { SnapshotPreparer } from './host/references/snapshot-preparer.ts'
 import { SurfaceCache } from './host/references/surface-cache.ts'
 import { SnapshotTails, snapshotTailsDir } from './host/references/snapshot-tails.ts'
 import { StoredReads } from './host/references/stored-reads.ts'
+import { StoreReader } from './host/reader/store-reader.ts'
 import { catalogFile } from './host/sessions/catalog-file.ts'
 import { ContentSearch, contentIndexFile } from './host/search/content-search.ts'
 import { PointerReader } from './host/references/pointer.ts'
@@ -44,17 +45,18 @@ export const inject = ['sessionReferenceResolver', 'sessionQuery', 'sessions', '
 /** Host plugin body. Cordis validates the row `config` against {@link Config} before it runs. `config`: the validated row configuration, the base of the settings section. */
 export function apply(ctx: Context, config: Config): void {
   const settings = installSessionsSettings(ctx, config)
-  const catalog = new SessionCatalog(ctx, { startAfterMs: START_AFTER_MS, startFrom: bootSettled(ctx), file: catalogFile() })
+  const reader = new StoreReader(ctx)
+  const catalog = new SessionCatalog(ctx, { startAfterMs: START_AFTER_MS, startFrom: bootSettled(ctx), file: catalogFile(), store: reader })
   const logs = new SessionLogLocator(ctx)
   const reads = new StoredReads(ctx)
-  const tails = new SnapshotTails(ctx, { catalog: catalog, logs: logs }, { dir: snapshotTailsDir(), reads })
+  const tails = new SnapshotTails(ctx, { catalog: catalog, logs: logs }, { dir: snapshotTailsDir(), reads, reader })
   const content = new ContentSearch(ctx, { catalog: catalog, logs: logs }, { file: contentIndexFile(), follower: tails, freeSpaceMiB: () => settings.current().indexFreeSpaceMiB })
-  const surfaces = new SurfaceCache(ctx, catalog, { tails, reads })
+  const surfaces = new SurfaceCache(ctx, catalog, { tails, reads, reader })
   const preparer = new SnapshotPreparer(ctx, { cache: surfaces, catalog: catalog, pointers: new PointerReader(catalog, content, surfaces) })
   const check = new SendCheck({ resolver: new ScopedMentionResolver(catalog), preparer })
   const outcomes = new OutcomeLog()
   registerPreStep(ctx, { check, settings, outcomes })
-  registerRoutes(ctx, { catalog, content, check, settings, outcomes, messages: new SourceMessages({ cache: surfaces, catalog: catalog }, new MessageSeqs(ctx, logs), id => surfaces.readTitle(id)) })
+  registerRoutes(ctx, { catalog, content, check, settings, outcomes, reader, messages: new SourceMessages({ cache: surfaces, catalog: catalog }, new MessageSeqs(ctx, logs), id => surfaces.readTitle(id)) })
   registerSessionTools(ctx, { catalog, content, settings })
   serveHostSearch(ctx, catalog, content)
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { runInNewContext } from 'node:vm'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { SHELL_MODULES } from '../../scripts/client-bundle.ts'
+import type { StoreReaderCalls } from '../../src/host/reader/store-reader-calls.ts'
 
 const lib = join(import.meta.dirname, '..', '..', 'lib')
 
@@ -18,7 +19,7 @@ beforeAll(() => {
 })
 
 describe('host half (lib/index.js)', () => {
-  it.each(['index.js', 'content-worker.js'])('%s imports only harness packages and Node builtins, left external', file => {
+  it.each(['index.js', 'content-worker.js', 'store-reader.js'])('%s imports only harness packages and Node builtins, left external', file => {
     const source = readFileSync(join(lib, file), 'utf8')
     const specifiers = [...source.matchAll(/^import\s[^'"]*['"]([^'"]+)['"]/gm)].map(match => match[1])
     expect(specifiers.length).toBeGreaterThan(0)
@@ -50,6 +51,21 @@ describe('host half (lib/index.js)', () => {
       expect(hits.map(hit => hit.id)).toEqual(['s'])
     } finally {
       await worker.stop()
+    }
+  })
+
+  it('starts the built store reader beside index.js, and it lists a store as the host does', { timeout: 30_000 }, async () => {
+    const { WorkerThread } = await import('../../src/host/worker-thread.ts')
+    const { createHostHarness, temporaryFolder } = await import('../host/harness.ts')
+    const root = temporaryFolder('dsh-sessions-built-reader-')
+    const writer = await createHostHarness({ persistenceRoot: root })
+    const session = writer.session('session-00000000-0000-4000-8000-000000000002', { cwd: '/w/alpha', messages: ['a stored note'] })
+    await writer.ctx.sessions.flush(writer.ctx.sessions.get(session)!)
+    const thread = new WorkerThread<StoreReaderCalls>('store reader', new URL(`file://${join(lib, 'store-reader.js')}`), { data: { root }, onFailure: () => undefined })
+    try {
+      expect(await thread.call('list', {})).toEqual(await writer.ctx.sessionPersistence.list())
+    } finally {
+      await thread.stop()
     }
   })
 

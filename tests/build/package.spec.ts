@@ -18,7 +18,7 @@ describe('published package', () => {
     const pages = readdirSync(join(root, 'docs')).filter(name => name.endsWith('.md')).map(name => `docs/${name}`)
     expect(pages.length).toBeGreaterThan(0)
     expect(packed().sort()).toEqual([
-      'CHANGELOG.md', 'CHANGELOG.zh.md', 'LICENSE', 'README.i18n.yaml', 'README.md', 'README.zh.md', 'cordis.patch.yml', 'lib/client.js', 'lib/content-worker.js', 'lib/index.js', 'package.json', ...pages,
+      'CHANGELOG.md', 'CHANGELOG.zh.md', 'LICENSE', 'README.i18n.yaml', 'README.md', 'README.zh.md', 'cordis.patch.yml', 'lib/client.js', 'lib/content-worker.js', 'lib/index.js', 'lib/store-reader.js', 'package.json', ...pages,
     ].sort())
   })
 

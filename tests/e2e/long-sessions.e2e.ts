@@ -18,6 +18,9 @@
  * plugin host with the plugin. Both times from Send to the model request are
  * printed; the plugin's is held under a generous bound.
  *
+ * The plugin host lists the store and reads the long log whole in its store
+ * reader's thread; the index's status says it did, with no failure.
+ *
  * Then, once the plugin host's log pass has kept the long session's tail
  * (a file under the home's `dsh-sessions/snapshot-tails`), the host is
  * restarted and the session cited again: the snapshot, now prepared from
@@ -79,6 +82,11 @@ describe('a long stored session referenced whole', () => {
   })
   const sent: { snapshot: string; direct: string; ms: number }[] = []
 
+  /** What the plugin's store reader has done, from the index's status. */
+  async function readerStatus(): Promise<{ reader: { listings: number; tails: number; failure?: string } }> {
+    return await (await fetch(`${host.stack.web.url}/dsh-sessions/content-index`)).json() as { reader: { listings: number; tails: number; failure?: string } }
+  }
+
   /** Pastes the canonical mention into the open draft, sends, and times Send to the model request. */
   async function cite(marker: string): Promise<{ turn: RecordedRequest; ms: number }> {
     const page = host.browser.page
@@ -125,6 +133,10 @@ describe('a long stored session referenced whole', () => {
     expect(Buffer.from(cited.following!, 'utf8').equals(Buffer.from(sent[0]!.snapshot, 'utf8'))).toBe(true)
     expect(cited.direct.replace('PLUGIN-LONG', 'BARE-LONG')).toBe(sent[0]!.direct)
     expect(ms).toBeLessThan(5_000)
+    // The store was listed in the store reader's thread, not on the host's.
+    const { reader } = await readerStatus()
+    expect(reader.failure).toBeUndefined()
+    expect(reader.listings).toBeGreaterThanOrEqual(1)
   })
 
   it('after the log pass kept the session\'s tail, a restarted plugin host sends the same bytes without reading the log', async () => {
@@ -132,6 +144,10 @@ describe('a long stored session referenced whole', () => {
     // The plugin host of the test before has listed its sessions; its log pass keeps the tail of the long log.
     const tails = join(host.stack.home.dshHome, 'dsh-sessions', 'snapshot-tails')
     await poll(() => existsSync(tails) && readdirSync(tails).some(file => file.startsWith(`${source.id}.`)), 'a snapshot tail kept', 100_000, 250)
+    // The long log was read whole in the store reader's thread (for the reference, or for the tail kept).
+    const { reader } = await readerStatus()
+    expect(reader.failure).toBeUndefined()
+    expect(reader.tails).toBeGreaterThanOrEqual(1)
     await host.stack.restart()
     await openApp(host.browser.page, host.stack.web.url)
     await startNewSession(host.browser.page)

@@ -9,6 +9,7 @@ import type {} from '@deepseek-ai/dsh-host-webserver'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import { listCandidates, mentionOf } from '../references/candidates.ts'
 import { relatedSessions } from '../references/related-sessions.ts'
+import type { StoreReader } from '../reader/store-reader.ts'
 import type { ContentSearch } from '../search/content-search.ts'
 import { searchSidebar } from '../search/sidebar-search.ts'
 import { MAX_FIND_MATCHES } from '../search/text/conversation-find.ts'
@@ -42,6 +43,8 @@ export interface RouteDependencies {
   readonly settings: SessionsSettings
   readonly outcomes: OutcomeLog
   readonly messages: SourceMessages
+  /** Reads the store off the host's thread; its figures are part of the index's status. */
+  readonly reader?: StoreReader
 }
 
 /** The HTTP status each error code is answered with: the one place codes meet HTTP. */
@@ -218,7 +221,7 @@ export function registerRoutes(ctx: Context, deps: RouteDependencies): void {
     `${ROUTE_PREFIX}/${route}`, { methods: { POST: 'trusted-host' }, handle: (req, res) => served(route, call, { req, res }) } satisfies Endpoint,
   ]))
   Object.assign(endpoints, {
-    [`${ROUTE_PREFIX}/content-index`]: { methods: { GET: 'trusted-host' }, handle: (_req, res) => Promise.resolve(send(res, 200, { ...deps.content.status(), catalog: deps.catalog.catalogStatus() })) },
+    [`${ROUTE_PREFIX}/content-index`]: { methods: { GET: 'trusted-host' }, handle: (_req, res) => Promise.resolve(send(res, 200, { ...deps.content.status(), catalog: deps.catalog.catalogStatus(), ...(deps.reader === undefined ? {} : { reader: deps.reader.status() }) })) },
     [`${ROUTE_PREFIX}/settings`]: { methods: { GET: 'trusted-host', POST: 'loopback' }, handle: (req, res) => settings(deps, req, res) },
   } satisfies Record<string, Endpoint>)
   const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

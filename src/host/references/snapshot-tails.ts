@@ -68,6 +68,14 @@ export interface SnapshotTailsOptions {
   readonly fromLogBytes?: number
   /** The reads of stored surfaces, shared with the snapshot cache; one of its own when not given. */
   readonly reads?: StoredReads
+  /** Reads a tail off the host's thread, where it can. */
+  readonly reader?: TailReader
+}
+
+/** What reads the tail of a cold session's log off the host's thread (see `tailOf`). */
+export interface TailReader {
+  /** The tail of a session's log at a revision under a byte budget; `undefined` when it cannot read here (the caller reads on the host's thread then). */
+  tail(id: string, revision: string, maxBytes: number): Promise<TrimmedSurface | undefined>
 }
 
 /** The kept tails. */
@@ -79,6 +87,7 @@ export class SnapshotTails implements LogFollower {
   private readonly ctx: Context
   private readonly logs: SessionLogLocator
   private readonly reads: StoredReads
+  private readonly reader: TailReader | undefined
 
   constructor(ctx: Context, sources: { readonly catalog: SessionCatalog; readonly logs: SessionLogLocator }, options: SnapshotTailsOptions) {
     const { catalog, logs } = sources
@@ -86,6 +95,7 @@ export class SnapshotTails implements LogFollower {
     this.logs = logs
     this.dir = options.dir
     this.reads = options.reads ?? new StoredReads(ctx)
+    this.reader = options.reader
     this.fromLogBytes = options.fromLogBytes ?? TAIL_FROM_LOG_BYTES
     ctx.effect(() => catalog.onRemoved(id => { void this.forget(id) }), 'dsh-sessions: snapshot tails')
   }
@@ -124,11 +134,10 @@ export class SnapshotTails implements LogFollower {
     const persistence = this.ctx.get('sessionPersistence')
     if (persistence === undefined || !FILE_SAFE.test(session.id)) return
     const maxBytes = this.maxBytes
-    const surface = await this.reads.read(SessionId(session.id), revision, signal)
+    const tail = await this.reader?.tail(session.id, revision, maxBytes) ?? tailOf(await this.reads.read(SessionId(session.id), revision, signal), maxBytes)
     // A log that changed while it was read is kept at the pass that reads its new revision.
     const now = await this.logs.state(session)
     if (typeof now === 'string' || now.revision !== revision) return
-    const tail = tailOf(surface, maxBytes)
     const file: TailFile = { format: FORMAT, version: VERSION, sessionId: session.id, revision, maxBytes, leftOut: tail.leftOut, surface: tail.surface }
     const names = await this.kept()
     const name = tailFileName(session.id, revision, maxBytes)

@@ -172,18 +172,3 @@ export interface WorkerCalls {
   /** Opens the index file (see `index-keeper.ts`), or without one (`null`) an index in memory; engine `none` and `why` where SQLite cannot serve. */
   load: { args: { file: string | null; freeSpaceMiB?: number }; result: { engine: IndexEngine; entries: readonly (readonly [string, EntrySummary])[]; reason: LoadReason; bytes: number; why?: string } }
 }
-
-/** A call's name. */
-export type WorkerCall = keyof WorkerCalls
-
-/** One request. */
-export interface WorkerRequest<K extends WorkerCall = WorkerCall> {
-  readonly id: number
-  readonly call: K
-  readonly args: WorkerCalls[K]['args']
-}
-
-/** One answer. */
-export type WorkerReply =
-  | { readonly id: number; readonly ok: true; readonly result: unknown }
-  | { readonly id: number; readonly ok: false; readonly error: string }

@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Context } from '@deepseek-ai/cordis'
-import { type Session, type SessionEvent, SessionId } from '@deepseek-ai/dsh-session'
+import { type Session, type SessionEvent, type SessionHeader, SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-projection-cache'
 import type { SessionRecord } from '@deepseek-ai/dsh-session-query'
 import type { CatalogEntries } from './catalog-entries.ts'
@@ -29,6 +29,12 @@ function latestTitle(events: readonly SessionEvent[]): string | undefined {
   return undefined
 }
 
+/** What lists the stored sessions' headers as the host's persistence service does, off the host's thread. */
+export interface StoredListing {
+  /** Every stored session's header; `undefined` when it cannot list here (the host's query service lists then). Rejects with the listing's failure. */
+  list(): Promise<readonly SessionHeader[] | undefined>
+}
+
 /** The listings of one catalog. */
 export class CatalogListing {
   /** Ids the host's events announced while a listing was under way: that listing may predate them. */
@@ -37,10 +43,13 @@ export class CatalogListing {
   private reconciling: Promise<boolean> | undefined
   private readonly ctx: Context
   private readonly owner: ListingOwner
+  private readonly store: StoredListing | undefined
 
-  constructor(ctx: Context, owner: ListingOwner) {
+  /** `store`: lists the stored sessions off the host's thread, where it can. */
+  constructor(ctx: Context, owner: ListingOwner, store?: StoredListing) {
     this.ctx = ctx
     this.owner = owner
+    this.store = store
   }
 
   /** Whether a listing has succeeded since start. */
@@ -86,13 +95,23 @@ export class CatalogListing {
     }
   }
 
+  /** The stored sessions and the live ones, as the query service lists them, listed by the store's own lister; `undefined` where it cannot list. */
+  private async listStored(): Promise<Pick<SessionRecord, 'header'>[] | undefined> {
+    const headers = await this.store?.list()
+    if (headers === undefined) return undefined
+    const records = headers.map(header => ({ header }))
+    const stored = new Set(headers.map(header => header.id))
+    for (const session of this.ctx.sessions.list()) if (!stored.has(session.id)) records.push({ header: session.header })
+    return records
+  }
+
   /** Lists every session and merges: new ones added, vanished cold ones dropped, event titles kept. */
   private async listAndMerge(): Promise<boolean> {
     const { entries, signal } = this.owner
     this.announcedDuringListing.clear()
-    let records: SessionRecord[]
+    let records: readonly Pick<SessionRecord, 'header'>[]
     try {
-      records = await this.ctx.sessionQuery.listSessions(signal)
+      records = await this.listStored() ?? await this.ctx.sessionQuery.listSessions(signal)
     } catch (error) {
       if (!signal.aborted) this.ctx.logger('dsh-sessions').warn('session catalog listing failed: %s', error)
       return false

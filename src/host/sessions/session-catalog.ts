@@ -14,12 +14,13 @@ import { locatedLog } from '../official/session-query.ts'
 import { CatalogArrivals } from './catalog-arrivals.ts'
 import { type CatalogedSession, CatalogEntries } from './catalog-entries.ts'
 import { CatalogFileKeeper } from './catalog-file.ts'
-import { CatalogListing } from './catalog-listing.ts'
+import { CatalogListing, type StoredListing } from './catalog-listing.ts'
 import { CatalogLookup, type LookupBudget } from './catalog-lookup.ts'
 import { StoreWatcher, storeRoot } from './store-watcher.ts'
 
 export type { CatalogedSession } from './catalog-entries.ts'
 export { type LookupBudget, STORAGE_READS_PER_TEXT } from './catalog-lookup.ts'
+export type { StoredListing } from './catalog-listing.ts'
 
 /** Options of {@link SessionCatalog}. */
 export interface SessionCatalogOptions {
@@ -41,6 +42,8 @@ export interface SessionCatalogOptions {
   readonly watch?: boolean
   /** Milliseconds from a change another process made to a session's log until it is taken. */
   readonly arrivalMs?: number
+  /** Lists the stored sessions off the host's thread (see `catalog-listing.ts`); without it, the host's query service lists them. */
+  readonly store?: StoredListing
 }
 
 /** Most remembered sessions that left the catalog; the oldest are forgotten first. */
@@ -74,7 +77,7 @@ export class SessionCatalog {
     this.ctx = ctx
     const signal = this.controller.signal
     const owner = { entries: this.entries, remove: (id: string) => this.remove(id), signal }
-    this.listing = new CatalogListing(ctx, { ...owner, listed: () => this.afterListing() })
+    this.listing = new CatalogListing(ctx, { ...owner, listed: () => this.afterListing() }, options.store)
     this.lookups = new CatalogLookup(ctx, { ...owner, isListed: () => this.listing.isListed }, options.missMs ?? 10_000)
     this.arrivals = new CatalogArrivals(ctx, { ...owner, relist: () => void this.listing.reconcile(), changed: id => this.tell(this.storedListeners, id) }, options.arrivalMs ?? 250)
     let restoredFile!: () => void

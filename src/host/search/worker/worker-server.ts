@@ -7,14 +7,13 @@
 import type { MessagePort } from 'node:worker_threads'
 import type { IndexKeeper } from './index-keeper.ts'
 import { ConversationReader } from './conversation-reader.ts'
-import type { WorkerCall, WorkerCalls, WorkerReply, WorkerRequest } from '../worker-protocol.ts'
-
-type Handlers = { [K in WorkerCall]: (args: WorkerCalls[K]['args']) => Promise<WorkerCalls[K]['result']> | WorkerCalls[K]['result'] }
+import { type CallHandlers, serveCalls } from '../../worker-calls.ts'
+import type { WorkerCalls } from '../worker-protocol.ts'
 
 /** Answers the requests that arrive on a port from a keeper. `port`: the worker's port to the host half. */
 export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
   const reader = new ConversationReader()
-  const handlers: Handlers = {
+  const handlers: CallHandlers<WorkerCalls> = {
     put: ({ session, entry }) => {
       keeper.apply(session, entry)
       return null
@@ -35,22 +34,8 @@ export function serveIndex(keeper: IndexKeeper, port: MessagePort): void {
     searchSession: ({ session, terms, limit, path, revision }) => keeper.searchSession(session, terms, limit)
       ?? (path === undefined || revision === undefined ? null : reader.matches({ path, revision }, { terms, limit })),
     wordCounts: ({ words, cap }) => keeper.wordCounts(words, cap) ?? null,
-    shutdown: () => {
-      setImmediate(() => process.exit(0))
-      return null
-    },
     findInSession: ({ session, terms, after, limit, path, revision }) => keeper.findInSession(session, { terms, after, limit })
       ?? (path === undefined || revision === undefined ? null : reader.find({ path, revision }, { terms, after, limit })),
   }
-  const serve = async (request: WorkerRequest): Promise<WorkerReply> => {
-    try {
-      const handler = handlers[request.call] as (args: unknown) => unknown
-      return { id: request.id, ok: true, result: await handler(request.args) }
-    } catch (error) {
-      return { id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) }
-    }
-  }
-  port.on('message', (request: WorkerRequest) => {
-    void serve(request).then(reply => port.postMessage(reply))
-  })
+  serveCalls<WorkerCalls>(port, handlers)
 }
