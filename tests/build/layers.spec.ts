@@ -129,8 +129,8 @@ describe('source layers', () => {
     const text = 'src/host/search/text/'
     const protocol = 'src/host/search/worker-protocol.ts'
     const SIDES: [folder: string, allowed: readonly string[]][] = [
-      // The worker: its own folder, the text, the protocol, the host's log format, the one error type, the thread's end of calls and the shared wire types.
-      [worker, [worker, text, protocol, 'src/host/official/', 'src/host/errors.ts', 'src/host/worker-calls.ts', 'src/shared/']],
+      // The worker: its own folder, the text, the protocol, the host's log format, the one error type, the thread's end of calls, its priority and the shared wire types.
+      [worker, [worker, text, protocol, 'src/host/official/', 'src/host/errors.ts', 'src/host/worker-calls.ts', 'src/host/thread-priority.ts', 'src/shared/']],
       // Pure text functions both threads call: nothing of either side.
       [text, [text, 'src/host/official/conversation.ts', 'src/shared/']],
       [protocol, [text, 'src/host/official/conversation.ts', 'src/shared/']],

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { getPriority } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it, vi } from 'vitest'
-import { lowerThreadPriority } from '../../src/host/search/worker/thread-priority.ts'
+import { lowerThreadPriority } from '../../src/host/thread-priority.ts'
 
 /** The nice value in a `/proc/…/stat` text. */
 const niceIn = (stat: string): number => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
@@ -28,7 +28,7 @@ describe('the search worker\'s priority', () => {
     const before = getPriority()
     const main = () => niceIn(readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8'))
     const mainBefore = main()
-    const module = new URL('../../src/host/search/worker/thread-priority.ts', import.meta.url).href
+    const module = new URL('../../src/host/thread-priority.ts', import.meta.url).href
     // The worker reports its own thread's nice value, read from `/proc/thread-self`, once it has lowered it.
     const worker = new Worker(`import(${JSON.stringify(module)}).then(m => { m.lowerThreadPriority(); require('node:worker_threads').parentPort.postMessage(require('node:fs').readFileSync('/proc/thread-self/stat', 'utf8')) })`, { eval: true, execArgv: ['--experimental-strip-types', '--no-warnings'] })
     try {

@@ -10,8 +10,12 @@ import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
 import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
 import { readStoredSurface } from '../official/session-query.ts'
 import { tailOf } from '../references/retention.ts'
+import { lowerThreadPriority } from '../thread-priority.ts'
 import { serveCalls } from '../worker-calls.ts'
 import type { StoreReaderCalls, StoreReaderStart } from './store-reader-calls.ts'
+
+// Listings and whole-log reads yield the processor to the host's own threads.
+lowerThreadPriority()
 
 const start = workerData as StoreReaderStart
 

@@ -35,6 +35,9 @@ export interface StoredListing {
   list(): Promise<readonly SessionHeader[] | undefined>
 }
 
+/** Records merged between two turns of the host's event loop. */
+export const MERGED_PER_TURN = 256
+
 /** The listings of one catalog. */
 export class CatalogListing {
   /** Ids the host's events announced while a listing was under way: that listing may predate them. */
@@ -117,12 +120,16 @@ export class CatalogListing {
       return false
     }
     const cache = this.ctx.get('sessionProjectionCache')
+    const sessions = this.ctx.sessions
     const seen = new Set<string>()
-    for (const record of records) {
+    for (const [n, record] of records.entries()) {
+      // A slice of the records at a time: each title looked up in the host's projection cache costs tens of microseconds on the host's thread.
+      if (n > 0 && n % MERGED_PER_TURN === 0) await new Promise(resolve => setImmediate(resolve))
+      if (signal.aborted) return false
       const { id } = record.header
       seen.add(id)
       if (entries.isEventTitled(id)) continue
-      const live = this.ctx.sessions.get(id)
+      const live = sessions.get(id)
       if (live !== undefined) {
         this.upsertLive(live)
         continue

@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { IndexKeeper } from './index-keeper.ts'
-import { lowerThreadPriority } from './thread-priority.ts'
+import { lowerThreadPriority } from '../../thread-priority.ts'
 import { serveIndex } from './worker-server.ts'
 import type { WorkerStart } from '../worker-protocol.ts'
 

@@ -1,8 +1,8 @@
 /**
- * The search worker's scheduling priority: the lowest, for its own thread only, so that it gets the
+ * A worker thread's scheduling priority (the search worker's and the store reader's): the lowest, for its own thread only, so that it gets the
  * processor when the host's threads leave it idle. Only Linux keeps a nice value per thread; elsewhere
  * the same call would lower the whole host process, so the priority is left as it is.
- * @module @wishp3/dsh-sessions/host/search/worker/thread-priority
+ * @module @wishp3/dsh-sessions/host/thread-priority
  */
 import { setPriority } from 'node:os'
 
