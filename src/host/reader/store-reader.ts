@@ -22,7 +22,7 @@ export function storeReaderModule(): URL {
 }
 
 /** Milliseconds without a call after which the thread is stopped. */
-export const IDLE_STOP_MS = 30_000
+export const IDLE_STOP_MS = 2_000
 
 /** Milliseconds a read tail is served again while its log is unchanged. */
 const TAIL_TTL_MS = 60_000
