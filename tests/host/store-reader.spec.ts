@@ -80,14 +80,16 @@ describe('the store reader', () => {
     calls.mockRestore()
   })
 
-  it('reads a whole-session snapshot\'s tail in its thread when none is kept: the snapshot the host\'s thread makes from the log, under any label', { timeout: 60_000 }, async () => {
+  it('reads a long log\'s tail for a whole-session snapshot in its thread when none is kept: the snapshot the host\'s thread makes from the log, under any label; a short log is read on the host\'s thread', { timeout: 60_000 }, async () => {
     const { reader } = await coldHost()
     const store = new StoreReader(reader.ctx)
     const catalog = new SessionCatalog(reader.ctx)
     await catalog.ready()
     const logs = new SessionLogLocator(reader.ctx)
+    // The log counts as long from 1 byte: the reader reads its tail. Then from past its size: the host's thread reads it, sooner than a thread starts.
+    let long = 1
     const snapshotWith = async (withReader: boolean, label: string | undefined) => {
-      const tails = new SnapshotTails(reader.ctx, { catalog, logs }, { dir: temporaryFolder('dsh-sessions-reader-tails-'), ...(withReader ? { reader: store } : {}) })
+      const tails = new SnapshotTails(reader.ctx, { catalog, logs }, { dir: temporaryFolder('dsh-sessions-reader-tails-'), fromLogBytes: long, ...(withReader ? { reader: store } : {}) })
       const cache = new SurfaceCache(reader.ctx, catalog, { tails, ...(withReader ? { reader: store } : {}) })
       const preparer = new SnapshotPreparer(reader.ctx, { cache, catalog })
       const attachment = await preparer.attach({ id: TARGET, cwd: A }, { content: [], references: [{ sessionId: SessionId(LONG), ...(label === undefined ? {} : { label }) }] })
@@ -104,6 +106,11 @@ describe('the store reader', () => {
       expect(inThread.source).toEqual(onHost.source)
       expect(inspect).not.toHaveBeenCalled()
     }
+    expect(store.status().tails).toBe(1)
+    long = 2 ** 40
+    const short = await snapshotWith(true, 'Kiwi')
+    expect(inspect).toHaveBeenCalled()
+    expect(short.text).toBe((await snapshotWith(false, 'Kiwi')).text)
     expect(store.status().tails).toBe(1)
   })
 

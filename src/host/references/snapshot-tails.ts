@@ -82,7 +82,8 @@ export interface TailReader {
 export class SnapshotTails implements LogFollower {
   /** The file name of each session's tail: the folder listed once, then kept current by this instance. */
   private names: Promise<Map<string, string>> | undefined
-  private readonly fromLogBytes: number
+  /** Bytes of a log file from which its tail is kept. */
+  readonly fromLogBytes: number
   private readonly dir: string
   private readonly ctx: Context
   private readonly logs: SessionLogLocator

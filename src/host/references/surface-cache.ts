@@ -85,7 +85,7 @@ export class SurfaceCache {
     return snapshot
   }
 
-  /** What a whole-session snapshot of a session reads: the kept tail of a cold session when one is kept for its current log and this budget (see `snapshot-tails.ts`), else its tail read off the host's thread where the reader can, else its whole surface. */
+  /** What a whole-session snapshot of a session reads: the kept tail of a cold session when one is kept for its current log and this budget (see `snapshot-tails.ts`), else, for a long log, its tail read off the host's thread where the reader can, else its whole surface. */
   async readForSnapshot(id: SessionId, maxBytes: number): Promise<TrimmedSurface> {
     const live = this.ctx.sessions.get(id)
     if (this.tails === undefined || live !== undefined) return { surface: await this.readSurface(id), leftOut: NOTHING_LEFT_OUT }
@@ -96,7 +96,8 @@ export class SurfaceCache {
     if (kept !== undefined) return kept
     const cached = this.entries.get(id)
     const fresh = cached !== undefined && cached.revision === state.revision && cached.expires > Date.now()
-    if (!fresh && this.reader !== undefined && this.catalog.get(id) !== undefined) {
+    // A long log only: a short one reads on the host's thread in a few milliseconds, sooner than the reader's thread starts.
+    if (!fresh && this.reader !== undefined && (state.bytes ?? 0) >= this.tails.fromLogBytes && this.catalog.get(id) !== undefined) {
       const tail = await this.reader.tail(id, state.revision, maxBytes)
       if (tail !== undefined) {
         this.reads.set(id, (this.reads.get(id) ?? 0) + 1)
