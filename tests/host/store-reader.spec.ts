@@ -13,9 +13,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { readStoredSurface } from '../../src/host/official/session-query.ts'
 import { StoreReader } from '../../src/host/reader/store-reader.ts'
 import { tailOf } from '../../src/host/references/retention.ts'
-import { SnapshotPreparer } from '../../src/host/references/snapshot-preparer.ts'
 import { SnapshotTails } from '../../src/host/references/snapshot-tails.ts'
-import { SurfaceCache } from '../../src/host/references/surface-cache.ts'
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { SessionCatalog } from '../../src/host/sessions/session-catalog.ts'
 import { WorkerThread } from '../../src/host/worker-thread.ts'
@@ -78,40 +76,6 @@ describe('the store reader', () => {
     expect(await tails.read(LONG, state.revision, 65_536)).toMatchObject({ surface: { session: { id: LONG } } })
     expect(hostInspect).not.toHaveBeenCalled()
     calls.mockRestore()
-  })
-
-  it('reads a long log\'s tail for a whole-session snapshot in its thread when none is kept: the snapshot the host\'s thread makes from the log, under any label; a short log is read on the host\'s thread', { timeout: 60_000 }, async () => {
-    const { reader } = await coldHost()
-    const store = new StoreReader(reader.ctx)
-    const catalog = new SessionCatalog(reader.ctx)
-    await catalog.ready()
-    const logs = new SessionLogLocator(reader.ctx)
-    // The log counts as long from 1 byte: the reader reads its tail. Then from past its size: the host's thread reads it, sooner than a thread starts.
-    let long = 1
-    const snapshotWith = async (withReader: boolean, label: string | undefined) => {
-      const tails = new SnapshotTails(reader.ctx, { catalog, logs }, { dir: temporaryFolder('dsh-sessions-reader-tails-'), fromLogBytes: long, ...(withReader ? { reader: store } : {}) })
-      const cache = new SurfaceCache(reader.ctx, catalog, { tails, ...(withReader ? { reader: store } : {}) })
-      const preparer = new SnapshotPreparer(reader.ctx, { cache, catalog })
-      const attachment = await preparer.attach({ id: TARGET, cwd: A }, { content: [], references: [{ sessionId: SessionId(LONG), ...(label === undefined ? {} : { label }) }] })
-      const context = attachment.prepared!.additionalContext!
-      const block = context.content[0]!
-      return { text: block.type === 'text' ? block.text : '', source: context.source }
-    }
-    const inspect = vi.spyOn(reader.ctx.sessionPersistence, 'inspect')
-    for (const label of [undefined, 'Kiwi', '界'.repeat(300)]) {
-      const onHost = await snapshotWith(false, label)
-      inspect.mockClear()
-      const inThread = await snapshotWith(true, label)
-      expect(inThread.text).toBe(onHost.text)
-      expect(inThread.source).toEqual(onHost.source)
-      expect(inspect).not.toHaveBeenCalled()
-    }
-    expect(store.status().tails).toBe(1)
-    long = 2 ** 40
-    const short = await snapshotWith(true, 'Kiwi')
-    expect(inspect).toHaveBeenCalled()
-    expect(short.text).toBe((await snapshotWith(false, 'Kiwi')).text)
-    expect(store.status().tails).toBe(1)
   })
 
   it('stops its thread once idle and starts it again at the next call', { timeout: 60_000 }, async () => {

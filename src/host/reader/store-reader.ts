@@ -1,8 +1,8 @@
 /**
  * The host's end of the store reader: a thread of its own that lists the host's JSONL store and reads
- * long logs whole (see `store-reader-thread.ts`), started at the first call and stopped once idle. Where
- * the host's persistence is not the JSONL backend, or the thread cannot serve, it answers `undefined`
- * and the caller reads on the host's thread as before.
+ * long logs whole for their kept tails (see `store-reader-thread.ts`), started at the first call and
+ * stopped once idle. Where the host's persistence is not the JSONL backend, or the thread cannot serve,
+ * it answers `undefined` and the caller reads on the host's thread as before.
  * @module @wishp3/dsh-sessions/host/reader/store-reader
  */
 import { resolve } from 'node:path'
@@ -21,8 +21,8 @@ export function storeReaderModule(): URL {
   return import.meta.url.endsWith('.ts') ? new URL('./store-reader-thread.ts', import.meta.url) : new URL('./store-reader.js', import.meta.url)
 }
 
-/** Milliseconds without a call after which the thread is stopped. */
-export const IDLE_STOP_MS = 2_000
+/** Milliseconds without a call after which the thread is stopped: long enough to stay through a pass that keeps tails, since each new thread's service first looks over every session folder of the store. */
+export const IDLE_STOP_MS = 30_000
 
 /** Milliseconds a read tail is served again while its log is unchanged. */
 const TAIL_TTL_MS = 60_000
