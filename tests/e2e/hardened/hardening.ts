@@ -6,7 +6,7 @@
  * preflight route and in a sent message; and a first session listing that
  * fails at boot recovers within seconds.
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { repoRoot } from '../../../dev/paths.ts'
@@ -63,7 +63,7 @@ let seeded: StoredSession[]
 let citing: StoredSession
 let stray: string
 
-/** The host this group needs: a name the host trusts besides loopback, and the storage probe that counts log reads and can fail listings. */
+/** The host this group needs: a name the host trusts besides loopback, and the storage probe that counts log reads and can fail the host's listings (the plugin's store reader is made unavailable so that the plugin lists through them). */
 export const HARDENED_STACK = {
   webArgs: ['--trusted-host', TRUSTED],
   fixtures: [join(repoRoot, 'tests/e2e/fixtures/storage-probe')],
@@ -78,9 +78,14 @@ export const hardening: Topic = {
       { cwd: home.project(OWN), title: 'Citing notes', text: 'The requests of this file are written here' },
     ])
     citing = seeded.pop()!
-    // While this flag exists, the fixture row fails every session listing.
+    // While this flag exists, the fixture row fails every session listing of the host's query service.
     stray = join(home.dshHome, 'fail-session-listing')
     writeFileSync(stray, '')
+    // The plugin's store reader lists the store in its own thread, past that service: its file is removed from the
+    // installed plugin, so its thread cannot start and the host's thread lists, as where the reader cannot serve.
+    const reader = join(home.dshHome, 'profiles', 'web', 'node_modules', '@wishp3', 'dsh-sessions', 'lib', 'store-reader.js')
+    if (!existsSync(reader)) throw new Error(`the installed plugin has no ${reader}`)
+    rmSync(reader)
   },
   tests: group => describe('hardening in the real host', () => {
     let recoveredMs: number | undefined
@@ -99,6 +104,9 @@ export const hardening: Topic = {
       recoveredMs = performance.now() - started
       report('candidates after the failing listing was repaired', recoveredMs)
       expect(recoveredMs).toBeLessThan(15_000)
+      // The store reader said why it could not serve, and only that feature degraded.
+      const status = JSON.parse((await raw(host.stack.web.url, '/dsh-sessions/content-index', {}, 'GET')).body) as { reader?: { failure?: string } }
+      expect(status.reader?.failure).toMatch(/store-reader\.js/)
     })
 
     it('admits exactly what the host fence admits: reads for the trusted host, the settings write for loopback only', async () => {
