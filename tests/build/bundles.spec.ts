@@ -3,7 +3,8 @@
  * whose harness imports stay external, and `lib/client.js` as a closure
  * factory that requires nothing outside the web shell's module table.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runInNewContext } from 'node:vm'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -56,16 +57,19 @@ describe('host half (lib/index.js)', () => {
 
   it('starts the built store reader beside index.js, and it lists a store as the host does', { timeout: 30_000 }, async () => {
     const { WorkerThread } = await import('../../src/host/worker-thread.ts')
-    const { createHostHarness, temporaryFolder } = await import('../host/harness.ts')
-    const root = temporaryFolder('dsh-sessions-built-reader-')
+    const { createHostHarness } = await import('../host/harness.ts')
+    // Made and removed here: this file registers no per-test cleanup.
+    const root = mkdtempSync(join(tmpdir(), 'dsh-sessions-built-reader-'))
     const writer = await createHostHarness({ persistenceRoot: root })
-    const session = writer.session('session-00000000-0000-4000-8000-000000000002', { cwd: '/w/alpha', messages: ['a stored note'] })
-    await writer.ctx.sessions.flush(writer.ctx.sessions.get(session)!)
     const thread = new WorkerThread<StoreReaderCalls>('store reader', new URL(`file://${join(lib, 'store-reader.js')}`), { data: { root }, onFailure: () => undefined })
     try {
+      const session = writer.session('session-00000000-0000-4000-8000-000000000002', { cwd: '/w/alpha', messages: ['a stored note'] })
+      await writer.ctx.sessions.flush(writer.ctx.sessions.get(session)!)
       expect(await thread.call('list', {})).toEqual(await writer.ctx.sessionPersistence.list())
     } finally {
       await thread.stop()
+      await writer.dispose()
+      rmSync(root, { recursive: true, force: true })
     }
   })
 
