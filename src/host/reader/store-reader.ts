@@ -10,7 +10,6 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-persistence'
 import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
-import { BoundedMap } from '../bounded-map.ts'
 import type { TrimmedSurface } from '../references/retention.ts'
 import type { ArgsOf, ResultOf } from '../worker-calls.ts'
 import { WorkerThread } from '../worker-thread.ts'
@@ -23,9 +22,6 @@ export function storeReaderModule(): URL {
 
 /** Milliseconds without a call after which the thread is stopped: long enough to stay through a pass that keeps tails, since each new thread's service first looks over every session folder of the store. */
 export const IDLE_STOP_MS = 30_000
-
-/** Milliseconds a read tail is served again while its log is unchanged. */
-const TAIL_TTL_MS = 60_000
 
 /** Options of {@link StoreReader}. */
 export interface StoreReaderOptions {
@@ -49,8 +45,8 @@ export class StoreReader {
   private failure: string | undefined
   private readonly served = { listings: 0, tails: 0 }
   private stopped = false
-  /** Tails being read or read lately, by session, revision and budget. */
-  private readonly tails = new BoundedMap<string, { readonly read: Promise<TrimmedSurface | undefined>; expires: number }>(16)
+  /** Tails being read, by session, revision and budget. */
+  private readonly tails = new Map<string, Promise<TrimmedSurface | undefined>>()
   private readonly ctx: Context
   private readonly idleStopMs: number
   private readonly module: URL
@@ -77,15 +73,14 @@ export class StoreReader {
     return this.run('list', {})
   }
 
-  /** The part of a cold session's surface any whole-session snapshot of it reads under `maxBytes` (see `tailOf`), read in the thread; a read of the same revision and budget under way or made lately is shared. `revision`: the log's revision looked at just before. Returns `undefined` when the thread cannot read (the caller reads on the host's thread); rejects with the read's own failure. */
+  /** The part of a cold session's surface any whole-session snapshot of it reads under `maxBytes` (see `tailOf`), read in the thread; a read of the same revision and budget under way is shared. `revision`: the log's revision looked at just before. Returns `undefined` when the thread cannot read (the caller reads on the host's thread); rejects with the read's own failure. */
   tail(id: string, revision: string, maxBytes: number): Promise<TrimmedSurface | undefined> {
     const key = `${id}\u0000${revision}\u0000${maxBytes}`
-    const known = this.tails.get(key)
-    if (known !== undefined && known.expires > Date.now()) return known.read
-    const read = this.run('tail', { id, maxBytes })
-    const entry = { read, expires: Number.POSITIVE_INFINITY }
-    this.tails.set(key, entry)
-    read.then(() => { entry.expires = Date.now() + TAIL_TTL_MS }, () => { if (this.tails.get(key) === entry) this.tails.delete(key) })
+    let read = this.tails.get(key)
+    if (read === undefined) {
+      read = this.run('tail', { id, maxBytes }).finally(() => this.tails.delete(key))
+      this.tails.set(key, read)
+    }
     return read
   }
 
