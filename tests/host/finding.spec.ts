@@ -5,7 +5,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { MessageRole } from '../../src/host/official/conversation.ts'
-import { MAX_PARTIAL } from '../../src/host/search/worker/partial-matches.ts'
+import { MAX_PARTIAL, PARTIAL_BELOW } from '../../src/host/search/worker/partial-matches.ts'
 import { loadSqlite } from '../../src/host/search/worker/sqlite-capability.ts'
 import { SqliteIndex } from '../../src/host/search/worker/sqlite-index.ts'
 import { queryTerms } from '../../src/host/search/text/terms.ts'
@@ -103,6 +103,24 @@ describe('partial matches', () => {
     index.delete('session-all')
     expect(find(index, 'postgres vacuum bloat')[0]).toMatchObject({ id: 'session-pg', snippet: { missing: ['bloat'] } })
     expect(find(index, 'quagga bloat')).toEqual([])
+  })
+
+  it('follow only an answer of fewer sessions holding every word than a screenful, however many are asked for', () => {
+    const index = openIndex()
+    put(index, 'session-part', 'the kestrel nested somewhere')
+    for (let n = 0; n < PARTIAL_BELOW - 1; n += 1) put(index, `session-w${String(n).padStart(2, '0')}`, `kestrel wingspan ${n}`)
+    // One fewer than a screenful holds both words: the partial match follows them, as the `@` menu's 50 and the sidebar's 21 ask.
+    for (const limit of [50, PARTIAL_BELOW]) {
+      const hits = find(index, 'kestrel wingspan', limit)
+      expect(hits).toHaveLength(PARTIAL_BELOW)
+      expect(hits.at(-1)).toMatchObject({ id: 'session-part', snippet: { missing: ['wingspan'] } })
+    }
+    // A screenful holds both: the `@` menu's 50 gets them alone, in the same order as the sidebar's first rows.
+    put(index, 'session-w99', 'kestrel wingspan 99')
+    const hits = find(index, 'kestrel wingspan', 50)
+    expect(hits).toHaveLength(PARTIAL_BELOW)
+    expect(hits.every(hit => hit.snippet.missing === undefined)).toBe(true)
+    expect(hits.slice(0, 20).map(hit => hit.id)).toEqual(find(index, 'kestrel wingspan', 20).map(hit => hit.id))
   })
 
   it('find the sessions holding the common words together when no rarer word names them, and look for a common word in the text', () => {

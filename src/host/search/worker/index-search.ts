@@ -11,7 +11,7 @@ import { type Expansions, groupsOf, groupText, isRun, matchOf, quoted, type Run,
 import { expansionsOf } from './prefix-expansion.ts'
 import { formsOf, withForms } from '../text/form-expansion.ts'
 import type { MessageRole } from '../../official/conversation.ts'
-import { addPartialMatches } from './partial-matches.ts'
+import { addPartialMatches, PARTIAL_BELOW } from './partial-matches.ts'
 import { scannedExcerpt } from './scanned-excerpt.ts'
 import { type AdmittedRows, excerptAt, type ExcerptQuery, type RankedQuery, type Scope, type SearchedIndex, sessionHolds } from './searched-index.ts'
 import { holdsTerm, snippetOf } from '../text/snippet.ts'
@@ -89,7 +89,7 @@ export class IndexSearch {
    * word in some form (see `word-forms.ts`), shortest first (BM25 with each word counted once), a
    * session holding every word as typed counting as one several times shorter (see {@link TYPED_WEIGHT}), and among the answers
    * those where the words stand together as typed first; then, while the answer has room, those
-   * holding some of the words (see `partial-matches.ts`), each with the words it lacks.
+   * holding some of the words (see `partial-matches.ts`), each with the words it lacks, unless {@link PARTIAL_BELOW} hold every word.
    * `admit`: whether a session may be found at all. `admitted`: when given, the only sessions whose
    * rows are read at all. `role`: only the words one side said count (a query's `from:`); the index
    * cannot tell who said a word, so each candidate's text is read to tell, at most {@link ROLE_CHECKS}.
@@ -127,7 +127,7 @@ export class IndexSearch {
       // Sessions the index says hold every word whose text had a phrase or long word only apart.
       const apart = new Set([...passed].filter(no => !seen.has(no)))
       this.together(terms, hits, asked)
-      if (hits.length < limit && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) partial(apart)
+      if (hits.length < Math.min(limit, PARTIAL_BELOW) && (groupsOf(terms).length > 1 || terms[0]?.phrase !== undefined)) partial(apart)
     } catch (error) {
       if (!(error instanceof BudgetSpent)) throw error
       this.together(terms, hits, asked)

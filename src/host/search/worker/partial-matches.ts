@@ -36,6 +36,9 @@ export interface Answer {
 /** Most sessions a query's partial matches add. */
 export const MAX_PARTIAL = 10
 
+/** Partial matches follow only an answer of fewer sessions holding every word than this: a screenful (the sidebar's 20 rows and the one that tells there are more; `search_sessions` asks 20 at most). Past it, sessions lacking a word add nothing a person reads, and the `@` menu's 50 would read their text for nothing. */
+export const PARTIAL_BELOW = 21
+
 /** Segment rows of a word group a partial match reads at most; a group in more is common: its sessions are not read (its weight is the least), only those holding every common group together, and it is looked for in the text of the best candidates. */
 export const PARTIAL_ROWS = 4_000
 
