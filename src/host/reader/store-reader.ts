@@ -23,6 +23,9 @@ export function storeReaderModule(): URL {
 /** Milliseconds without a call after which the thread is stopped: long enough to stay through a pass that keeps tails, since each new thread's service first looks over every session folder of the store. */
 export const IDLE_STOP_MS = 30_000
 
+/** The most the thread's young generation takes, in MiB (a thread's default on a 64-bit machine is 48). */
+export const READER_YOUNG_GENERATION_MB = 4
+
 /** Options of {@link StoreReader}. */
 export interface StoreReaderOptions {
   readonly idleStopMs?: number
@@ -121,7 +124,8 @@ export class StoreReader {
     if (!(persistence instanceof JsonlSessionPersistence)) return undefined
     const { root, compression, packChunks } = persistence.config
     const start: StoreReaderStart = { root: resolve(root), ...(compression === undefined ? {} : { compression }), ...(packChunks === undefined ? {} : { packChunks }) }
-    const thread = new WorkerThread<StoreReaderCalls>('store reader', this.module, { data: start, onFailure: error => {
+    // A small young generation keeps what a long log's parse leaves resident small; the thread reads in the background, at the lowest priority.
+    const thread = new WorkerThread<StoreReaderCalls>('store reader', this.module, { data: start, youngGenerationMb: READER_YOUNG_GENERATION_MB, onFailure: error => {
       if (this.thread !== thread) return
       this.thread = undefined
       this.failure = error.message
