@@ -51,7 +51,7 @@ export function apply(ctx: Context, config: Config): void {
   const reads = new StoredReads(ctx)
   const tails = new SnapshotTails(ctx, { catalog: catalog, logs: logs }, { dir: snapshotTailsDir(), reads, reader })
   const content = new ContentSearch(ctx, { catalog: catalog, logs: logs }, { file: contentIndexFile(), follower: tails, freeSpaceMiB: () => settings.current().indexFreeSpaceMiB })
-  const surfaces = new SurfaceCache(ctx, catalog, { tails, reads })
+  const surfaces = new SurfaceCache(ctx, catalog, { tails, reads, reader })
   const preparer = new SnapshotPreparer(ctx, { cache: surfaces, catalog: catalog, pointers: new PointerReader(catalog, content, surfaces) })
   const check = new SendCheck({ resolver: new ScopedMentionResolver(catalog), preparer })
   const outcomes = new OutcomeLog()

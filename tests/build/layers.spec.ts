@@ -88,7 +88,7 @@ describe('source layers', () => {
       expect(reach.test(code(file)), file).toBe(false)
     }
     expect(sources('src/host/official').sort()).toEqual([
-      'src/host/official/boot-settled.ts', 'src/host/official/conversation.ts', 'src/host/official/live-sessions.ts', 'src/host/official/log-file.ts', 'src/host/official/session-query.ts', 'src/host/official/session-reference.ts',
+      'src/host/official/boot-settled.ts', 'src/host/official/conversation.ts', 'src/host/official/live-sessions.ts', 'src/host/official/log-file.ts', 'src/host/official/session-query.ts', 'src/host/official/session-reference.ts', 'src/host/official/store-encoding.ts',
     ])
   })
 

@@ -3,17 +3,27 @@
  * host's own persistence service lists, and reads a long log's tail as the
  * host's thread would (the same tail, byte for byte); the session catalog
  * lists through it without the host listing, and a kept tail is made by it;
+ * a whole-session snapshot of a long log whose tail is not kept is read in it;
+ * its service takes the host's check of the store's encoding instead of
+ * looking over every session folder again;
  * reads of one revision are shared; an idle thread stops and starts again;
  * where the host persists nothing, or the thread cannot start, it answers
  * `undefined` and the host's thread serves.
  */
 import { randomBytes } from 'node:crypto'
-import { SessionId } from '@deepseek-ai/dsh-session'
+import { writeFileSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { Context } from '@deepseek-ai/cordis'
+import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
+import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
 import { describe, expect, it, vi } from 'vitest'
 import { readStoredSurface } from '../../src/host/official/session-query.ts'
+import { encodingChecked } from '../../src/host/official/store-encoding.ts'
 import { StoreReader } from '../../src/host/reader/store-reader.ts'
 import { tailOf } from '../../src/host/references/retention.ts'
+import { SnapshotPreparer } from '../../src/host/references/snapshot-preparer.ts'
 import { SnapshotTails } from '../../src/host/references/snapshot-tails.ts'
+import { SurfaceCache } from '../../src/host/references/surface-cache.ts'
 import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
 import { SessionCatalog } from '../../src/host/sessions/session-catalog.ts'
 import { WorkerThread } from '../../src/host/worker-thread.ts'
@@ -76,6 +86,61 @@ describe('the store reader', () => {
     expect(await tails.read(LONG, state.revision, 65_536)).toMatchObject({ surface: { session: { id: LONG } } })
     expect(hostInspect).not.toHaveBeenCalled()
     calls.mockRestore()
+  })
+
+  it('reads a long log\'s tail for a whole-session snapshot in its thread when none is kept: the snapshot the host\'s thread makes from the log, under any label; a short log is read on the host\'s thread', { timeout: 60_000 }, async () => {
+    const { reader } = await coldHost()
+    const store = new StoreReader(reader.ctx)
+    const catalog = new SessionCatalog(reader.ctx)
+    await catalog.ready()
+    const logs = new SessionLogLocator(reader.ctx)
+    // The log counts as long from 1 byte: the reader reads its tail. Then from past its size: the host's thread reads it, sooner than a thread starts.
+    let long = 1
+    const snapshotWith = async (withReader: boolean, label: string | undefined) => {
+      const tails = new SnapshotTails(reader.ctx, { catalog, logs }, { dir: temporaryFolder('dsh-sessions-reader-tails-'), fromLogBytes: long, ...(withReader ? { reader: store } : {}) })
+      const cache = new SurfaceCache(reader.ctx, catalog, { tails, ...(withReader ? { reader: store } : {}) })
+      const preparer = new SnapshotPreparer(reader.ctx, { cache, catalog })
+      const attachment = await preparer.attach({ id: TARGET, cwd: A }, { content: [], references: [{ sessionId: SessionId(LONG), ...(label === undefined ? {} : { label }) }] })
+      const context = attachment.prepared!.additionalContext!
+      const block = context.content[0]!
+      return { text: block.type === 'text' ? block.text : '', source: context.source }
+    }
+    const inspect = vi.spyOn(reader.ctx.sessionPersistence, 'inspect')
+    for (const label of [undefined, 'Kiwi', '界'.repeat(300)]) {
+      const onHost = await snapshotWith(false, label)
+      inspect.mockClear()
+      const inThread = await snapshotWith(true, label)
+      expect(inThread.text).toBe(onHost.text)
+      expect(inThread.source).toEqual(onHost.source)
+      expect(inspect).not.toHaveBeenCalled()
+    }
+    // One read in the thread for each snapshot.
+    expect(store.status().tails).toBe(3)
+    long = 2 ** 40
+    const short = await snapshotWith(true, 'Kiwi')
+    expect(inspect).toHaveBeenCalled()
+    expect(short.text).toBe((await snapshotWith(false, 'Kiwi')).text)
+    expect(store.status().tails).toBe(3)
+  })
+
+  it('takes the host\'s check of the store\'s encoding, which rc.8\'s service makes once, instead of looking over every session folder again', { timeout: 60_000 }, async () => {
+    const { reader, root } = await coldHost()
+    const host = reader.ctx.sessionPersistence
+    if (!(host instanceof JsonlSessionPersistence)) throw new Error('not the JSONL backend')
+    await host.list()
+    expect(await encodingChecked(host)).toBe(true)
+    // A log of the other encoding appears in another session's folder after the host's check.
+    const log = host.locate(await host.list().then(headers => headers.find(header => header.id === OTHER)!)).path
+    writeFileSync(join(dirname(log), basename(log).endsWith('.zstd') ? 'session.jsonl' : 'session.jsonl.zstd'), '')
+    // A service of its own checks once, at its first read, and refuses the store.
+    const ctx = new Context()
+    await ctx.plugin(SessionStore)
+    await ctx.plugin(JsonlSessionPersistence, { root, ...(host.config.compression === undefined ? {} : { compression: host.config.compression }) })
+    await expect(ctx.get('sessionPersistence')!.inspect(SessionId(LONG))).rejects.toThrow(/compression/)
+    // The host's own service does not look again; nor does the reader's, which took its check.
+    const revision = await new SessionLogLocator(reader.ctx).revision({ id: LONG, cwd: A, createdAt: Date.now() })
+    const onHost = tailOf(await readStoredSurface(host, SessionId(LONG)), 8_000)
+    expect(JSON.stringify(await new StoreReader(reader.ctx).tail(LONG, revision!, 8_000))).toBe(JSON.stringify(onHost))
   })
 
   it('stops its thread once idle and starts it again at the next call', { timeout: 60_000 }, async () => {

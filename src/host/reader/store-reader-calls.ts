@@ -12,6 +12,8 @@ export interface StoreReaderStart {
   readonly root: string
   readonly compression?: JsonlCompression
   readonly packChunks?: boolean
+  /** The host's own service has checked this store's encoding and found it sound (see `official/store-encoding.ts`). */
+  readonly encodingChecked?: boolean
 }
 
 /** Every call, by name: what it takes and what it answers. */

@@ -10,6 +10,7 @@ import SessionStore, { SessionId } from '@deepseek-ai/dsh-session'
 import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
 import { readStoredSurface } from '../official/session-query.ts'
 import { tailOf } from '../references/retention.ts'
+import { takeEncodingCheck } from '../official/store-encoding.ts'
 import { lowerThreadPriority } from '../thread-priority.ts'
 import { serveCalls } from '../worker-calls.ts'
 import type { StoreReaderCalls, StoreReaderStart } from './store-reader-calls.ts'
@@ -31,6 +32,7 @@ function store(): Promise<JsonlSessionPersistence> {
     await ctx.plugin(JsonlSessionPersistence, config)
     const service = ctx.get('sessionPersistence')
     if (!(service instanceof JsonlSessionPersistence)) throw new Error(`the store at ${start.root} could not be opened for reading`)
+    if (start.encodingChecked === true) takeEncodingCheck(service)
     return service
   })()
   persistence.catch(() => { persistence = undefined })

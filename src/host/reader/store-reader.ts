@@ -1,6 +1,6 @@
 /**
  * The host's end of the store reader: a thread of its own that lists the host's JSONL store and reads
- * long logs whole for their kept tails (see `store-reader-thread.ts`), started at the first call and
+ * long logs whole for their tails (see `store-reader-thread.ts`), started at the first call and
  * stopped once idle. Where the host's persistence is not the JSONL backend, or the thread cannot serve,
  * it answers `undefined` and the caller reads on the host's thread as before.
  * @module @wishp3/dsh-sessions/host/reader/store-reader
@@ -13,6 +13,7 @@ import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
 import type { TrimmedSurface } from '../references/retention.ts'
 import type { ArgsOf, ResultOf } from '../worker-calls.ts'
 import { WorkerThread } from '../worker-thread.ts'
+import { encodingChecked } from '../official/store-encoding.ts'
 import type { StoreReaderCalls, StoreReaderStart } from './store-reader-calls.ts'
 
 /** The thread's module: the TypeScript source beside this file when the plugin runs from source (its tests), else the bundle's own `store-reader.js` beside `index.js`. */
@@ -20,7 +21,7 @@ export function storeReaderModule(): URL {
   return import.meta.url.endsWith('.ts') ? new URL('./store-reader-thread.ts', import.meta.url) : new URL('./store-reader.js', import.meta.url)
 }
 
-/** Milliseconds without a call after which the thread is stopped: long enough to stay through a pass that keeps tails, since each new thread's service first looks over every session folder of the store. */
+/** Milliseconds without a call after which the thread is stopped: long enough to stay through a pass that keeps tails, so a pass starts no thread per log. */
 export const IDLE_STOP_MS = 30_000
 
 /** The most the thread's young generation takes, in MiB (a thread's default on a 64-bit machine is 48). */
@@ -43,6 +44,8 @@ export interface StoreReaderStatus {
 /** The store reader; its thread lives on the fiber that constructs it. */
 export class StoreReader {
   private thread: WorkerThread<StoreReaderCalls> | undefined
+  /** A thread being started: the host's own check of the store's encoding is awaited first. */
+  private starting: Promise<WorkerThread<StoreReaderCalls> | undefined> | undefined
   private idleTimer: NodeJS.Timeout | undefined
   private calls = 0
   private failure: string | undefined
@@ -88,7 +91,7 @@ export class StoreReader {
   }
 
   private async run<K extends 'list' | 'tail'>(call: K, args: ArgsOf<StoreReaderCalls[K]>): Promise<ResultOf<StoreReaderCalls[K]> | undefined> {
-    const thread = this.started()
+    const thread = await this.started()
     if (thread === undefined) return undefined
     this.calls += 1
     clearTimeout(this.idleTimer)
@@ -117,13 +120,20 @@ export class StoreReader {
   }
 
   /** The running thread, started when the host's persistence is the JSONL backend; `undefined` once a thread failed. */
-  private started(): WorkerThread<StoreReaderCalls> | undefined {
-    if (this.stopped || this.failure !== undefined) return undefined
-    if (this.thread?.alive === true) return this.thread
+  private started(): Promise<WorkerThread<StoreReaderCalls> | undefined> {
+    if (this.stopped || this.failure !== undefined) return Promise.resolve(undefined)
+    if (this.thread?.alive === true) return Promise.resolve(this.thread)
     const persistence = this.ctx.get('sessionPersistence')
-    if (!(persistence instanceof JsonlSessionPersistence)) return undefined
+    if (!(persistence instanceof JsonlSessionPersistence)) return Promise.resolve(undefined)
+    this.starting ??= this.start(persistence).finally(() => { this.starting = undefined })
+    return this.starting
+  }
+
+  private async start(persistence: JsonlSessionPersistence): Promise<WorkerThread<StoreReaderCalls> | undefined> {
+    const checked = await encodingChecked(persistence)
+    if (this.stopped || this.failure !== undefined) return undefined
     const { root, compression, packChunks } = persistence.config
-    const start: StoreReaderStart = { root: resolve(root), ...(compression === undefined ? {} : { compression }), ...(packChunks === undefined ? {} : { packChunks }) }
+    const start: StoreReaderStart = { root: resolve(root), encodingChecked: checked, ...(compression === undefined ? {} : { compression }), ...(packChunks === undefined ? {} : { packChunks }) }
     // A small young generation keeps what a long log's parse leaves resident small; the thread reads in the background, at the lowest priority.
     const thread = new WorkerThread<StoreReaderCalls>('store reader', this.module, { data: start, youngGenerationMb: READER_YOUNG_GENERATION_MB, onFailure: error => {
       if (this.thread !== thread) return

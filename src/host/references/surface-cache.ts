@@ -14,7 +14,7 @@ import { type LogState, SessionLogLocator } from '../search/log-locator.ts'
 import type { SessionCatalog } from '../sessions/session-catalog.ts'
 import { BoundedMap } from '../bounded-map.ts'
 import { NOTHING_LEFT_OUT, type TrimmedSurface } from './retention.ts'
-import type { SnapshotTails } from './snapshot-tails.ts'
+import type { SnapshotTails, TailReader } from './snapshot-tails.ts'
 import { StoredReads } from './stored-reads.ts'
 
 /** Options of {@link SurfaceCache}. */
@@ -27,6 +27,8 @@ export interface SurfaceCacheOptions {
   readonly tails?: SnapshotTails
   /** The reads of stored surfaces, shared with the kept tails; one of its own when not given. */
   readonly reads?: StoredReads
+  /** Reads the tail of a long log off the host's thread, where it can, for a whole-session snapshot of a session whose tail is not kept. */
+  readonly reader?: TailReader
 }
 
 interface Entry {
@@ -47,12 +49,14 @@ export class SurfaceCache {
   private readonly logs: SessionLogLocator
   private readonly tails: SnapshotTails | undefined
   private readonly stored: StoredReads
+  private readonly reader: TailReader | undefined
 
   constructor(ctx: Context, catalog: SessionCatalog, options: SurfaceCacheOptions = {}) {
     this.ctx = ctx
     this.catalog = catalog
     this.tails = options.tails
     this.stored = options.reads ?? new StoredReads(ctx)
+    this.reader = options.reader
     this.logs = new SessionLogLocator(ctx)
     this.ttlMs = options.ttlMs ?? 60_000
     this.entries = new BoundedMap(options.maxEntries ?? 16)
@@ -81,14 +85,26 @@ export class SurfaceCache {
     return snapshot
   }
 
-  /** What a whole-session snapshot of a session reads: the kept tail of a cold session when one is kept for its current log and this budget (see `snapshot-tails.ts`), else its whole surface. A log is read here, on the host's thread, through the host's own persistence service: a reader of another thread would first look over every session folder of the store (its service's check of the store's encoding), a cost in proportion to the store for one answer. */
+  /** What a whole-session snapshot of a session reads: the kept tail of a cold session when one is kept for its current log and this budget (see `snapshot-tails.ts`), else, for a long log, its tail read off the host's thread where the reader can, else its whole surface. */
   async readForSnapshot(id: SessionId, maxBytes: number): Promise<TrimmedSurface> {
     const live = this.ctx.sessions.get(id)
     if (this.tails === undefined || live !== undefined) return { surface: await this.readSurface(id), leftOut: NOTHING_LEFT_OUT }
     // One look at the log tells both whether the tail is current and, when it is not, whether the read before still serves.
     const state = await this.stateOf(id)
-    const tail = typeof state === 'string' ? undefined : await this.tails.read(id, state.revision, maxBytes)
-    return tail ?? { surface: await this.readCold(id, state), leftOut: NOTHING_LEFT_OUT }
+    if (typeof state === 'string') return { surface: await this.readCold(id, state), leftOut: NOTHING_LEFT_OUT }
+    const kept = await this.tails.read(id, state.revision, maxBytes)
+    if (kept !== undefined) return kept
+    const cached = this.entries.get(id)
+    const fresh = cached !== undefined && cached.revision === state.revision && cached.expires > Date.now()
+    // A long log only: a short one reads on the host's thread in a few milliseconds, sooner than the reader's thread starts.
+    if (!fresh && this.reader !== undefined && (state.bytes ?? 0) >= this.tails.fromLogBytes && this.catalog.get(id) !== undefined) {
+      const tail = await this.reader.tail(id, state.revision, maxBytes)
+      if (tail !== undefined) {
+        this.reads.set(id, (this.reads.get(id) ?? 0) + 1)
+        return tail
+      }
+    }
+    return { surface: await this.readCold(id, state), leftOut: NOTHING_LEFT_OUT }
   }
 
   /** A session's latest title, read as its surface is: from memory while it is live, else from its one log. Returns the title; `undefined` when none is logged or the session cannot be read here. */
