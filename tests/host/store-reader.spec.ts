@@ -6,7 +6,8 @@
  * a whole-session snapshot of a long log whose tail is not kept is read in it;
  * its service takes the host's check of the store's encoding instead of
  * looking over every session folder again;
- * reads of one revision are shared; an idle thread stops and starts again;
+ * reads of one revision are shared; an idle thread stops, and a thread that
+ * listed stops at once, and starts again; nothing read is kept between calls;
  * where the host persists nothing, or the thread cannot start, it answers
  * `undefined` and the host's thread serves.
  */
@@ -114,13 +115,13 @@ describe('the store reader', () => {
       expect(inThread.source).toEqual(onHost.source)
       expect(inspect).not.toHaveBeenCalled()
     }
-    // One read in the thread for each snapshot.
-    expect(store.status().tails).toBe(3)
+    // One read in the thread: the tail of that revision serves the snapshots after it.
+    expect(store.status().tails).toBe(1)
     long = 2 ** 40
     const short = await snapshotWith(true, 'Kiwi')
     expect(inspect).toHaveBeenCalled()
     expect(short.text).toBe((await snapshotWith(false, 'Kiwi')).text)
-    expect(store.status().tails).toBe(3)
+    expect(store.status().tails).toBe(1)
   })
 
   it('takes the host\'s check of the store\'s encoding, which rc.8\'s service makes once, instead of looking over every session folder again', { timeout: 60_000 }, async () => {
@@ -143,14 +144,22 @@ describe('the store reader', () => {
     expect(JSON.stringify(await new StoreReader(reader.ctx).tail(LONG, revision!, 8_000))).toBe(JSON.stringify(onHost))
   })
 
-  it('stops its thread once idle and starts it again at the next call', { timeout: 60_000 }, async () => {
+  it('stops its thread once idle after a tail, at once after a listing, and starts it again at the next call', { timeout: 60_000 }, async () => {
     const { reader } = await coldHost()
-    const store = new StoreReader(reader.ctx, { idleStopMs: 20 })
+    const store = new StoreReader(reader.ctx, { idleStopMs: 60_000 })
     const stop = vi.spyOn(WorkerThread.prototype, 'stop')
     expect(await store.list()).toHaveLength(2)
-    await until(() => stop.mock.calls.length === 1, 'the idle thread stopped', 10_000)
+    expect(stop).toHaveBeenCalledTimes(1)
+    const revision = await new SessionLogLocator(reader.ctx).revision({ id: LONG, cwd: A, createdAt: Date.now() })
+    expect(await store.tail(LONG, revision!, 8_000)).toBeDefined()
+    expect(stop).toHaveBeenCalledTimes(1)
+    const quick = new StoreReader(reader.ctx, { idleStopMs: 20 })
+    expect(await quick.tail(LONG, revision!, 8_000)).toBeDefined()
+    await until(() => stop.mock.calls.length === 2, 'the idle thread stopped', 10_000)
+    expect(await quick.tail(LONG, revision!, 9_000)).toBeDefined()
     expect(await store.list()).toHaveLength(2)
-    expect(store.status()).toEqual({ listings: 2, tails: 0 })
+    expect(store.status()).toEqual({ listings: 2, tails: 1 })
+    expect(quick.status()).toEqual({ listings: 0, tails: 2 })
     stop.mockRestore()
   })
 

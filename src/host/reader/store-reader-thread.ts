@@ -1,7 +1,7 @@
 /**
- * The store reader's thread: the host's own JSONL persistence service, a second instance over the same
- * folder that only reads (it lists and inspects, never writes), so that listing the store and reading a
- * long log whole never hold up the host's thread.
+ * The store reader's thread: the host's own JSONL persistence service, an instance over the same folder
+ * for each call that only reads (it lists and inspects, never writes), so that listing the store and
+ * reading a long log whole never hold up the host's thread.
  * @module @wishp3/dsh-sessions/host/reader/store-reader-thread
  */
 import { parentPort, workerData } from 'node:worker_threads'
@@ -20,28 +20,28 @@ lowerThreadPriority()
 
 const start = workerData as StoreReaderStart
 
-let persistence: Promise<JsonlSessionPersistence> | undefined
-
-/** The persistence service over the store, made at the first call (its constructor wants the folder to exist) and again after a failed start. */
-function store(): Promise<JsonlSessionPersistence> {
-  persistence ??= (async () => {
-    const ctx = new Context()
-    await ctx.plugin(SessionStore)
-    // One prepared session kept: each read here is of a log not read before.
-    const config = { root: start.root, preparedSessionCacheSize: 1, ...(start.compression === undefined ? {} : { compression: start.compression }), ...(start.packChunks === undefined ? {} : { packChunks: start.packChunks }) }
-    await ctx.plugin(JsonlSessionPersistence, config)
+/** Runs `use` with a persistence service over the store made for this call alone, and disposes of it after: rc.8's service keeps the last log it inspected, which here is a long one, so nothing read is kept between calls. */
+async function withStore<T>(use: (service: JsonlSessionPersistence) => Promise<T>): Promise<T> {
+  const ctx = new Context()
+  const sessions = ctx.plugin(SessionStore)
+  const config = { root: start.root, preparedSessionCacheSize: 1, ...(start.compression === undefined ? {} : { compression: start.compression }), ...(start.packChunks === undefined ? {} : { packChunks: start.packChunks }) }
+  const persistence = ctx.plugin(JsonlSessionPersistence, config)
+  try {
+    await sessions
+    await persistence
     const service = ctx.get('sessionPersistence')
     if (!(service instanceof JsonlSessionPersistence)) throw new Error(`the store at ${start.root} could not be opened for reading`)
     if (start.encodingChecked === true) takeEncodingCheck(service)
-    return service
-  })()
-  persistence.catch(() => { persistence = undefined })
-  return persistence
+    return await use(service)
+  } finally {
+    await persistence.dispose()
+    await sessions.dispose()
+  }
 }
 
 if (parentPort !== null) {
   serveCalls<StoreReaderCalls>(parentPort, {
-    list: async () => (await store()).list(),
-    tail: async ({ id, maxBytes }) => tailOf(await readStoredSurface(await store(), SessionId(id)), maxBytes),
+    list: () => withStore(service => service.list()),
+    tail: ({ id, maxBytes }) => withStore(async service => tailOf(await readStoredSurface(service, SessionId(id)), maxBytes)),
   })
 }

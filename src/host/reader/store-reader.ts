@@ -1,7 +1,7 @@
 /**
  * The host's end of the store reader: a thread of its own that lists the host's JSONL store and reads
  * long logs whole for their tails (see `store-reader-thread.ts`), started at the first call and
- * stopped once idle. Where the host's persistence is not the JSONL backend, or the thread cannot serve,
+ * stopped once idle, or at once after a listing. Where the host's persistence is not the JSONL backend, or the thread cannot serve,
  * it answers `undefined` and the caller reads on the host's thread as before.
  * @module @wishp3/dsh-sessions/host/reader/store-reader
  */
@@ -10,6 +10,7 @@ import type { Context } from '@deepseek-ai/cordis'
 import type { SessionHeader } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-persistence'
 import JsonlSessionPersistence from '@deepseek-ai/dsh-session-persistence-jsonl'
+import { BoundedMap } from '../bounded-map.ts'
 import type { TrimmedSurface } from '../references/retention.ts'
 import type { ArgsOf, ResultOf } from '../worker-calls.ts'
 import { WorkerThread } from '../worker-thread.ts'
@@ -23,6 +24,9 @@ export function storeReaderModule(): URL {
 
 /** Milliseconds without a call after which the thread is stopped: long enough to stay through a pass that keeps tails, so a pass starts no thread per log. */
 export const IDLE_STOP_MS = 30_000
+
+/** Milliseconds a read tail is served again while its log is unchanged: the thread keeps nothing between calls. */
+const TAIL_TTL_MS = 60_000
 
 /** The most the thread's young generation takes, in MiB (a thread's default on a 64-bit machine is 48). */
 export const READER_YOUNG_GENERATION_MB = 4
@@ -51,8 +55,8 @@ export class StoreReader {
   private failure: string | undefined
   private readonly served = { listings: 0, tails: 0 }
   private stopped = false
-  /** Tails being read, by session, revision and budget. */
-  private readonly tails = new Map<string, Promise<TrimmedSurface | undefined>>()
+  /** Tails being read or read lately, by session, revision and budget. */
+  private readonly tails = new BoundedMap<string, { readonly read: Promise<TrimmedSurface | undefined>; expires: number }>(16)
   private readonly ctx: Context
   private readonly idleStopMs: number
   private readonly module: URL
@@ -79,14 +83,16 @@ export class StoreReader {
     return this.run('list', {})
   }
 
-  /** The part of a cold session's surface any whole-session snapshot of it reads under `maxBytes` (see `tailOf`), read in the thread; a read of the same revision and budget under way is shared. `revision`: the log's revision looked at just before. Returns `undefined` when the thread cannot read (the caller reads on the host's thread); rejects with the read's own failure. */
+  /** The part of a cold session's surface any whole-session snapshot of it reads under `maxBytes` (see `tailOf`), read in the thread; a read of the same revision and budget under way or made in the last minute is shared. `revision`: the log's revision looked at just before. Returns `undefined` when the thread cannot read (the caller reads on the host's thread); rejects with the read's own failure. */
   tail(id: string, revision: string, maxBytes: number): Promise<TrimmedSurface | undefined> {
     const key = `${id}\u0000${revision}\u0000${maxBytes}`
-    let read = this.tails.get(key)
-    if (read === undefined) {
-      read = this.run('tail', { id, maxBytes }).finally(() => this.tails.delete(key))
-      this.tails.set(key, read)
-    }
+    const known = this.tails.get(key)
+    if (known !== undefined && known.expires > Date.now()) return known.read
+    const read = this.run('tail', { id, maxBytes })
+    const entry = { read, expires: Number.POSITIVE_INFINITY }
+    this.tails.set(key, entry)
+    const forget = (): void => { if (this.tails.get(key) === entry) this.tails.delete(key) }
+    read.then(tail => { if (tail === undefined) forget(); else entry.expires = Date.now() + TAIL_TTL_MS }, forget)
     return read
   }
 
@@ -106,7 +112,9 @@ export class StoreReader {
       throw error
     } finally {
       this.calls -= 1
-      if (this.calls === 0 && !this.stopped) {
+      // A listing grows the thread's heap by the whole store's headers: the thread is stopped as soon as nothing else is asked of it.
+      if (this.calls === 0 && !this.stopped && call === 'list') this.stopIdle(thread)
+      else if (this.calls === 0 && !this.stopped) {
         this.idleTimer = setTimeout(() => this.stopIdle(thread), this.idleStopMs)
         this.idleTimer.unref()
       }
