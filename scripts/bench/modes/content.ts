@@ -487,13 +487,18 @@ export function corporaTable(figures: readonly ContentFigures[]): Table {
   const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`
   const median = (values: readonly number[]) => percentiles(values).p50
   const signed = (value: number) => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(0)}`
+  const columnKey = (one: ContentFigures) => `${one.corpus} ${one.sessions}`
+  const times = new Map<string, number>()
+  for (const one of figures) times.set(columnKey(one), (times.get(columnKey(one)) ?? 0) + 1)
+  const runs = new Map<string, number>()
   return {
     title: 'The content index through the real host, each corpus and size in homes of its own (p50 / p95 where two figures)',
-    columns: ['', ...figures.map((one, n) => {
+    columns: ['', ...figures.map(one => {
       // A corpus measured again at the same size (`--corpus realistic,realistic`) is told apart by its run.
-      const run = figures.slice(0, n + 1).filter(other => other.corpus === one.corpus && other.sessions === one.sessions).length
-      const repeated = figures.filter(other => other.corpus === one.corpus && other.sessions === one.sessions).length > 1
-      return `${one.corpus}, ${one.sessions.toLocaleString('en')} sessions${repeated ? `, run ${run}` : ''}`
+      const key = columnKey(one)
+      const run = (runs.get(key) ?? 0) + 1
+      runs.set(key, run)
+      return `${one.corpus}, ${one.sessions.toLocaleString('en')} sessions${(times.get(key) ?? 0) > 1 ? `, run ${run}` : ''}`
     }), 'target'],
     rows: [
       row('messages, average size', one => `${one.messages.toLocaleString('en')}, ${Math.round(one.textBytes / one.messages)} B`, '—'),

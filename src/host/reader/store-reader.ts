@@ -1,8 +1,9 @@
 /**
  * The host's end of the store reader: a thread of its own that lists the host's JSONL store and reads
  * long logs whole for their tails (see `store-reader-thread.ts`), started at the first call and
- * stopped once idle, or at once after a listing. Where the host's persistence is not the JSONL backend, or the thread cannot serve,
- * it answers `undefined` and the caller reads on the host's thread as before.
+ * stopped once idle, or at once after a listing. Where the host's persistence is not the JSONL
+ * backend, or the thread cannot serve, it answers `undefined` and the caller reads on the host's
+ * thread as before.
  * @module @wishp3/dsh-sessions/host/reader/store-reader
  */
 import { resolve } from 'node:path'
