@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { ms, note, pair, percentiles, renderBlocks, renderTable, table, timed } from '../../scripts/bench/figures.ts'
 import { type RenderedReport, writeTables } from '../../scripts/bench/tables.ts'
+import { columnNames } from '../../scripts/bench/modes/content.ts'
 
 const since: RenderedReport = {
   mode: 'since',
@@ -88,5 +89,21 @@ describe('bench tables written into Markdown', () => {
     expect(() => writeTables('<!-- /bench:since -->\n', [since])).toThrow(/closes no/)
     expect(() => writeTables('<!-- bench:since -->\n<!-- bench:tools -->\n<!-- /bench:tools -->\n<!-- /bench:since -->\n', [since])).toThrow(/opens inside/)
     expect(() => writeTables('<!-- bench:since -->\n<!-- /bench:tools -->\n', [since])).toThrow(/closes no/)
+  })
+})
+
+describe('the content bench\'s columns', () => {
+  it('names a corpus and size measured again by its run, and one measured once by itself', () => {
+    expect(columnNames([
+      { corpus: 'realistic', sessions: 20000 },
+      { corpus: 'prose', sessions: 20000 },
+      { corpus: 'realistic', sessions: 20000 },
+      { corpus: 'realistic', sessions: 2000 },
+    ])).toEqual([
+      'realistic, 20,000 sessions, run 1',
+      'prose, 20,000 sessions',
+      'realistic, 20,000 sessions, run 2',
+      'realistic, 2,000 sessions',
+    ])
   })
 })

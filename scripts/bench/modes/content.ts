@@ -476,6 +476,19 @@ export function contentReport(figures: ContentFigures): string[] {
   return lines
 }
 
+/** The name of each run's column: its corpus and size, and its run where the same corpus and size were measured again (`--corpus realistic,realistic`). */
+export function columnNames(figures: readonly Pick<ContentFigures, 'corpus' | 'sessions'>[]): string[] {
+  const key = (one: Pick<ContentFigures, 'corpus' | 'sessions'>) => `${one.corpus} ${one.sessions}`
+  const times = new Map<string, number>()
+  for (const one of figures) times.set(key(one), (times.get(key(one)) ?? 0) + 1)
+  const runs = new Map<string, number>()
+  return figures.map(one => {
+    const run = (runs.get(key(one)) ?? 0) + 1
+    runs.set(key(one), run)
+    return `${one.corpus}, ${one.sessions.toLocaleString('en')} sessions${(times.get(key(one)) ?? 0) > 1 ? `, run ${run}` : ''}`
+  })
+}
+
 /**
  * The targets on every corpus and store size measured, side by side.
  * @param figures - one corpus at one size each.
@@ -487,19 +500,9 @@ export function corporaTable(figures: readonly ContentFigures[]): Table {
   const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`
   const median = (values: readonly number[]) => percentiles(values).p50
   const signed = (value: number) => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(0)}`
-  const columnKey = (one: ContentFigures) => `${one.corpus} ${one.sessions}`
-  const times = new Map<string, number>()
-  for (const one of figures) times.set(columnKey(one), (times.get(columnKey(one)) ?? 0) + 1)
-  const runs = new Map<string, number>()
   return {
     title: 'The content index through the real host, each corpus and size in homes of its own (p50 / p95 where two figures)',
-    columns: ['', ...figures.map(one => {
-      // A corpus measured again at the same size (`--corpus realistic,realistic`) is told apart by its run.
-      const key = columnKey(one)
-      const run = (runs.get(key) ?? 0) + 1
-      runs.set(key, run)
-      return `${one.corpus}, ${one.sessions.toLocaleString('en')} sessions${(times.get(key) ?? 0) > 1 ? `, run ${run}` : ''}`
-    }), 'target'],
+    columns: ['', ...columnNames(figures), 'target'],
     rows: [
       row('messages, average size', one => `${one.messages.toLocaleString('en')}, ${Math.round(one.textBytes / one.messages)} B`, '—'),
       row('searchable text / logs on disk', one => `${mb(one.textBytes)} / ${mb(one.storeBytes)}`, '—'),
