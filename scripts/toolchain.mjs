@@ -21,7 +21,13 @@ const cacheRoot = process.env.DSH_SESSIONS_CACHE
 
 /** One TypeScript program per face: the host half (Node, no DOM), the browser half (DOM, no Node), its tests, and the tooling. */
 const TS_PROJECTS = ['tsconfig.host.json', 'tsconfig.client.json', 'tests/client/tsconfig.json', 'tsconfig.json']
-const typecheck = () => [runTogether(TS_PROJECTS.map(project => ['tsc', ['--noEmit', '-p', project]]))]
+/**
+ * The type checks run on TypeScript 7's native compiler (the dev dependency `typescript-7`), a fifth of the time
+ * of TypeScript 6's on these programs, with the same diagnostics. `typescript` (6) stays for the tools that use
+ * its compiler API: tsdown and `tests/build/parameters.spec.ts`.
+ */
+const TSC = join(root, 'node_modules', 'typescript-7', 'bin', 'tsc')
+const typecheck = () => [runTogether(TS_PROJECTS.map(project => [process.execPath, [TSC, '--noEmit', '-p', project], `tsc --noEmit -p ${project}`]))]
 
 const steps = {
   build: () => [run('tsdown', [])],
@@ -162,9 +168,9 @@ function hasCommand(name) {
   return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0
 }
 
-/** Runs commands side by side (the machine has two cores); each one's output is printed whole when it ends. */
+/** Runs commands side by side (the machine has two cores); each one's output is printed whole when it ends, under its label (the command line unless given). */
 function runTogether(commands) {
-  return () => Promise.all(commands.map(([command, args]) => new Promise(resolve => {
+  return () => Promise.all(commands.map(([command, args, label = [command, ...args].join(' ')]) => new Promise(resolve => {
     const started = Date.now()
     const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
     const output = []
@@ -173,7 +179,7 @@ function runTogether(commands) {
     child.on('error', error => fail(`${command}: ${error.message}`))
     child.on('close', code => {
       process.stdout.write(Buffer.concat(output))
-      log(`${[command, ...args].join(' ')} exited ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
+      log(`${label} exited ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
       resolve(code ?? 1)
     })
   }))).then(codes => codes.find(code => code !== 0) ?? 0)
