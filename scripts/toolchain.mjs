@@ -6,7 +6,7 @@
 // under Node 22.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
-import { homedir, tmpdir } from 'node:os'
+import { homedir, setPriority, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -185,6 +185,9 @@ function runTogether(commands) {
   }))).then(codes => codes.find(code => code !== 0) ?? 0)
 }
 
+/** The install's niceness beside the steps (0 is theirs, 19 the lowest). */
+const INSTALL_NICENESS = 10
+
 /** Work started beside the steps; the run ends after it, whether the steps passed or not, so it leaves no process behind. */
 const meanwhile = []
 
@@ -199,6 +202,12 @@ function installHostMeanwhile() {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  // Below the steps' priority, so the unit tests keep both cores; npm, which the install starts, inherits it.
+  try {
+    if (child.pid !== undefined) setPriority(child.pid, INSTALL_NICENESS)
+  } catch {
+    // Not lowered (no such process any more, or not allowed): it runs at the steps' priority.
+  }
   const started = Date.now()
   const output = []
   child.stdout.on('data', chunk => output.push(chunk))
