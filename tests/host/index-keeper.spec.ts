@@ -1,4 +1,5 @@
-/** The worker's index and its file: a change before the file is opened is refused (nothing held in memory), the JSON file of earlier versions goes, no SQLite means no index, and a file damaged while open is set aside and replaced at once. */
+/** The worker's index and its file: logs read in the worker's own thread, never waiting in the process's libuv pool; a change before the file is opened is refused (nothing held in memory), the JSON file of earlier versions goes, no SQLite means no index, and a file damaged while open is set aside and replaced at once. */
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
@@ -8,6 +9,8 @@ import { IndexKeeper, sqliteFileOf } from '../../src/host/search/worker/index-ke
 import { queryTerms } from '../../src/host/search/text/terms.ts'
 import { DAMAGED_MESSAGE, NOT_OPEN_MESSAGE } from '../../src/host/search/worker-protocol.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
+
+const BUSY_POOL_READ = new URL('./fixtures/busy-pool-read.ts', import.meta.url).pathname
 
 const indexFile = (): string => join(temporaryFolder('dsh-sessions-keeper-'), 'content-index.json')
 
@@ -19,6 +22,28 @@ function keeperOf(options: ConstructorParameters<typeof IndexKeeper>[0] = {}): I
   afterTest(() => keeper.close())
   return keeper
 }
+
+/** Reads logs as the worker does, in a process of its own whose libuv pool a hashing job holds (see the fixture). */
+function readWhilePoolIsBusy(mode: 'keeper' | 'reader'): { settledFirst: boolean; found: unknown } {
+  const run = spawnSync(process.execPath, ['--no-warnings', BUSY_POOL_READ, temporaryFolder('dsh-sessions-pool-'), mode], { encoding: 'utf8' })
+  if (run.status !== 0) throw new Error(`busy-pool-read ${mode} exited ${run.status}: ${run.stderr}`)
+  return JSON.parse(run.stdout) as { settledFirst: boolean; found: unknown }
+}
+
+describe('reading logs in the worker, beside the host', () => {
+  // The libuv pool is the process's: a build's reads waiting there would hold up the host's own file requests, and theirs it.
+  it('reads a batch of logs while every thread of the process\'s libuv pool is busy: the reads do not wait in it', () => {
+    const { settledFirst, found } = readWhilePoolIsBusy('keeper')
+    expect(settledFirst).toBe(true)
+    expect(found).toEqual(['session-a', 'session-b', 'session-c'])
+  })
+
+  it('reads a conversation for the tools and the find bar the same way', () => {
+    const { settledFirst, found } = readWhilePoolIsBusy('reader')
+    expect(settledFirst).toBe(true)
+    expect(JSON.stringify(found)).toContain('the heron ledger')
+  })
+})
 
 describe('the keeper', () => {
   it('refuses changes that come before the file is opened, holding nothing of them, and removes the JSON file and temporary files of earlier versions', async () => {

@@ -2,6 +2,7 @@
  * The searchable text of one session log file, read straight from disk.
  * @module @wishp3/dsh-sessions/host/official/log-file
  */
+import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { zstdDecompressSync } from 'node:zlib'
 import { ConversationBuilder, MAX_SESSION_TEXT, messageText, type RoledConversation } from './conversation.ts'
@@ -86,11 +87,24 @@ function* linesOf(pieces: Iterable<Buffer>, { types, pattern }: WantedEvents): G
   }
 }
 
+/** How a log file's bytes are read (see {@link LOG_BYTES}). */
+export type LogBytes = (path: string) => Buffer | Promise<Buffer>
+
+/**
+ * The two ways to read a log's bytes. The host's thread reads without blocking, through the process's libuv
+ * pool. A thread of the plugin's own reads in that thread: the pool is the process's, four threads for all
+ * of it, and the host's own file requests (its `/api` among them) would queue behind a build's reads there.
+ */
+export const LOG_BYTES = {
+  unblocking: (path: string): Promise<Buffer> => readFile(path),
+  inThisThread: (path: string): Buffer => readFileSync(path),
+} as const satisfies Record<string, LogBytes>
+
 /** The decoded text of a log file, a piece at a time (a frame of a Zstandard log, or the whole of a plain one). `undefined` when the file does not exist. */
-async function logPieces(path: string): Promise<Iterable<Buffer> | undefined> {
+async function logPieces(path: string, bytes: LogBytes = LOG_BYTES.unblocking): Promise<Iterable<Buffer> | undefined> {
   let buffer: Buffer
   try {
-    buffer = await readFile(path)
+    buffer = await bytes(path)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw error
@@ -116,9 +130,9 @@ export async function readMessageSeqs(path: string): Promise<number[] | undefine
   return seqs
 }
 
-/** Reads a log file's searchable text. `path`: the log file (`.zstd` for a compressed one). Returns its title, message texts and their roles; `undefined` when the file does not exist. */
-export async function readLogFile(path: string, maxText: number = MAX_SESSION_TEXT): Promise<RoledConversation | undefined> {
-  const pieces = await logPieces(path)
+/** Reads a log file's searchable text. `path`: the log file (`.zstd` for a compressed one). `bytes`: how its bytes are read (see {@link LOG_BYTES}). Returns its title, message texts and their roles; `undefined` when the file does not exist. */
+export async function readLogFile(path: string, maxText: number = MAX_SESSION_TEXT, bytes: LogBytes = LOG_BYTES.unblocking): Promise<RoledConversation | undefined> {
+  const pieces = await logPieces(path, bytes)
   if (pieces === undefined) return undefined
   const builder = new ConversationBuilder(maxText)
   for (const line of linesOf(pieces, SEARCHED)) parse(line, builder)

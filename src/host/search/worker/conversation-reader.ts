@@ -5,7 +5,7 @@
  */
 import type { RoledConversation } from '../../official/conversation.ts'
 import { type ConversationPage, pageOf } from '../text/conversation-page.ts'
-import { readLogFile } from '../../official/log-file.ts'
+import { LOG_BYTES, readLogFile } from '../../official/log-file.ts'
 import { scanMessages, type SessionMatches } from '../text/conversation-search.ts'
 import { findInConversation, type SessionFind } from '../text/conversation-find.ts'
 import type { QueryTerm } from '../text/terms.ts'
@@ -48,7 +48,7 @@ export class ConversationReader {
     const key = `${path}\u0000${revision}`
     let reading = this.kept.get(key)
     if (reading === undefined) {
-      reading = readLogFile(path, MAX_READ_TEXT)
+      reading = readLogFile(path, MAX_READ_TEXT, LOG_BYTES.inThisThread)
       this.kept.set(key, reading)
       if (this.kept.size > KEPT) this.kept.delete(this.kept.keys().next().value!)
       reading.catch(() => { this.kept.delete(key) })

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs'
 import { readdir, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import { readLogFile } from '../../official/log-file.ts'
+import { LOG_BYTES, readLogFile } from '../../official/log-file.ts'
 import { type DiskReader, diskSpaceOf, isDiskFull, LowDiskError, statDisk } from './disk-space.ts'
 import { IndexDamagedError, sqliteCodeOf } from './index-file.ts'
 import { loadSqlite, type SqliteModule } from './sqlite-capability.ts'
@@ -132,7 +132,7 @@ export class IndexKeeper {
     let chars = 0
     for (const { session, path, revision } of logs) {
       if (chars >= this.batchChars) break
-      const conversation = await readLogFile(path).catch((error: unknown) => new Error(error instanceof Error ? error.message : String(error)))
+      const conversation = await readLogFile(path, undefined, LOG_BYTES.inThisThread).catch((error: unknown) => new Error(error instanceof Error ? error.message : String(error)))
       if (conversation instanceof Error) {
         read.push({ failed: conversation.message })
         continue
