@@ -92,8 +92,9 @@ export type LogBytes = (path: string) => Buffer | Promise<Buffer>
 
 /**
  * The two ways to read a log's bytes. The host's thread reads without blocking, through the process's libuv
- * pool. A thread of the plugin's own reads in that thread: the pool is the process's, four threads for all
- * of it, and the host's own file requests (its `/api` among them) would queue behind a build's reads there.
+ * pool. A thread of the plugin's own reads in that thread, at that thread's priority: the pool is the
+ * process's, four threads for all of it at the host's priority, and the host's own file requests (its `/api`
+ * among them) would wait behind a build's reads there.
  */
 export const LOG_BYTES = {
   unblocking: (path: string): Promise<Buffer> => readFile(path),
