@@ -168,21 +168,29 @@ function hasCommand(name) {
   return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0
 }
 
+/** Starts a command in the background, its output collected. Returns the child and how it ended: its exit code and output, or the error that kept it from starting. */
+function startCollected(command, args) {
+  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+  const output = []
+  child.stdout.on('data', chunk => output.push(chunk))
+  child.stderr.on('data', chunk => output.push(chunk))
+  const ended = new Promise(resolve => {
+    child.on('error', error => resolve({ error, output: Buffer.concat(output) }))
+    child.on('close', code => resolve({ code, output: Buffer.concat(output) }))
+  })
+  return { child, ended }
+}
+
 /** Runs commands side by side (the machine has two cores); each one's output is printed whole when it ends, under its label (the command line unless given). */
 function runTogether(commands) {
-  return () => Promise.all(commands.map(([command, args, label = [command, ...args].join(' ')]) => new Promise(resolve => {
+  return () => Promise.all(commands.map(async ([command, args, label = [command, ...args].join(' ')]) => {
     const started = Date.now()
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
-    const output = []
-    child.stdout.on('data', chunk => output.push(chunk))
-    child.stderr.on('data', chunk => output.push(chunk))
-    child.on('error', error => fail(`${command}: ${error.message}`))
-    child.on('close', code => {
-      process.stdout.write(Buffer.concat(output))
-      log(`${label} exited ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
-      resolve(code ?? 1)
-    })
-  }))).then(codes => codes.find(code => code !== 0) ?? 0)
+    const { error, code, output } = await startCollected(command, args).ended
+    if (error !== undefined) fail(`${command}: ${error.message}`)
+    process.stdout.write(output)
+    log(`${label} exited ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    return code ?? 1
+  })).then(codes => codes.find(code => code !== 0) ?? 0)
 }
 
 /** The install's niceness beside the steps (0 is theirs, 19 the lowest). */
@@ -198,10 +206,7 @@ const meanwhile = []
  * and says why it could not.
  */
 function installHostMeanwhile() {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', "await (await import('./dev/pinned-host.ts')).ensureHost()"], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const { child, ended } = startCollected(process.execPath, ['--input-type=module', '-e', "await (await import('./dev/pinned-host.ts')).ensureHost()"])
   // Below the steps' priority, so the unit tests keep both cores; npm, which the install starts, inherits it.
   try {
     if (child.pid !== undefined) setPriority(child.pid, INSTALL_NICENESS)
@@ -209,17 +214,10 @@ function installHostMeanwhile() {
     // Not lowered (no such process any more, or not allowed): it runs at the steps' priority.
   }
   const started = Date.now()
-  const output = []
-  child.stdout.on('data', chunk => output.push(chunk))
-  child.stderr.on('data', chunk => output.push(chunk))
-  const ended = new Promise(resolve => {
-    child.on('error', error => resolve(`failed to start: ${error.message}`))
-    child.on('close', code => resolve(`exited ${code}`))
-  })
   meanwhile.push(ended)
-  return () => ended.then(how => {
-    process.stderr.write(Buffer.concat(output))
-    log(`pinned host install ${how} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  return () => ended.then(({ error, code, output }) => {
+    process.stderr.write(output)
+    log(`pinned host install ${error === undefined ? `exited ${code}` : `failed to start: ${error.message}`} after ${((Date.now() - started) / 1000).toFixed(1)} s`)
     return 0
   })
 }

@@ -3,12 +3,12 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
-import { zstdCompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { IndexKeeper, sqliteFileOf } from '../../src/host/search/worker/index-keeper.ts'
 import { queryTerms } from '../../src/host/search/text/terms.ts'
 import { DAMAGED_MESSAGE, NOT_OPEN_MESSAGE } from '../../src/host/search/worker-protocol.ts'
 import { afterTest, temporaryFolder } from './cleanup.ts'
+import { writeZstdLog } from './zstd-log.ts'
 
 const BUSY_POOL_READ = new URL('./fixtures/busy-pool-read.ts', import.meta.url).pathname
 
@@ -69,11 +69,7 @@ describe('the keeper', () => {
 
   it('reads a batch of logs in order into one transaction, until their text reaches its bound; a log that cannot be read says why and the others are written', async () => {
     const folder = temporaryFolder('dsh-sessions-batch-')
-    const log = (name: string, text: string): string => {
-      const path = join(folder, `${name}.jsonl.zstd`)
-      writeFileSync(path, zstdCompressSync(Buffer.from(`${JSON.stringify({ type: 'user/message', data: { content: [{ type: 'text', text }], source: { kind: 'user' } } })}\n`)))
-      return path
-    }
+    const log = (name: string, text: string): string => writeZstdLog(folder, name, text)
     const unreadable = join(folder, 'a-folder')
     mkdirSync(unreadable)
     const keeper = keeperOf({ batchChars: 60 })
