@@ -9,7 +9,7 @@ import type { ConversationText } from '../../official/conversation.ts'
 import { TEXT_QUALITY, PIECE_CHARS, PLACES_FROM, ROW_SPAN, SEGMENT_SPAN } from './index-file.ts'
 import type { SegmentSizes } from './segment-sizes.ts'
 import { digestOf, pack, type StoredPiece } from '../text/stored-text.ts'
-import { visitIndexTerms } from '../text/terms.ts'
+import { type TermKind, visitIndexTerms } from '../text/terms.ts'
 import { stemOf } from '../text/word-forms.ts'
 import type { ContentAppend, ContentEntry } from '../worker-protocol.ts'
 
@@ -168,24 +168,24 @@ export class IndexWrites {
     this.statements.setPlaced.run(withPlaces ? 1 : 0, row.no)
     if (added === 0) return
     const rowid = row.no * SEGMENT_SPAN + segments - 1
-    // Terms are gathered per piece first (a term repeats far more often within a piece than across pieces), then once per piece into the segment's.
-    const terms = new Set<string>()
+    // Each term of the segment, with the number of the last piece that held it: one map for the whole segment tells a piece's repeats, its new words and its words seen in earlier pieces apart, so no set is made per piece.
+    const lastPiece = new Map<string, number>()
     let piece: StoredPiece = [[], []]
-    let pieceWords = new Set<string>()
-    let piecePairs = new Set<string>()
+    let pieceNo = 0
+    // `places` names, of a word or a single character, the segment's first piece that holds it (what an excerpt is made from), and of a pair every piece that holds it (a run stands whole in one of them); `inside` names a piece's other words.
+    let placed: string[] = []
+    let later: string[] = []
     let pieceAt = from
     let chars = 0
+    const visit = (term: string, kind: TermKind): void => {
+      const seen = lastPiece.get(term)
+      if (seen === pieceNo) return
+      lastPiece.set(term, pieceNo)
+      if (kind === 'pair' || seen === undefined) placed.push(term)
+      else later.push(term)
+    }
     const putPiece = (): void => {
       if (piece[0].length === 0) return
-      // `places` names, of a word or a single character, the segment's first piece that holds it (what an excerpt is made from), and of a pair every piece that holds it (a run stands whole in one of them).
-      const placed = [...piecePairs]
-      const later: string[] = []
-      for (const term of pieceWords) {
-        if (!terms.has(term)) placed.push(term)
-        else later.push(term)
-        terms.add(term)
-      }
-      for (const term of piecePairs) terms.add(term)
       this.beforeWrite()
       this.statements.putText.run(row.no * ROW_SPAN + pieceAt, pack(piece, TEXT_QUALITY))
       if (!withPlaces) return
@@ -200,31 +200,29 @@ export class IndexWrites {
       if (chars > 0 && chars + message.length > PIECE_CHARS) {
         putPiece()
         piece = [[], []]
-        pieceWords = new Set()
-        piecePairs = new Set()
+        pieceNo += 1
+        placed = []
+        later = []
         pieceAt = n
         chars = 0
       }
-      visitIndexTerms(message, (term, kind) => {
-        if (kind === 'pair') piecePairs.add(term)
-        else pieceWords.add(term)
-      })
+      visitIndexTerms(message, visit)
       const origin = entry.origins?.[n - offset]
       piece[0].push(message)
       piece[1].push(origin === undefined ? null : [origin.seq, origin.time, origin.role])
       chars += message.length
     }
     putPiece()
-    this.putForms(terms)
+    this.putForms(lastPiece.keys())
     this.beforeWrite()
-    this.statements.putSegment.run(rowid, terms.size)
-    this.sizes.put(rowid, terms.size)
+    this.statements.putSegment.run(rowid, lastPiece.size)
+    this.sizes.put(rowid, lastPiece.size)
     this.beforeWrite()
-    this.statements.putTerms.run(rowid, [...terms].join(' '))
+    this.statements.putTerms.run(rowid, [...lastPiece.keys()].join(' '))
   }
 
   /** Records, for each English word of a segment whose stem differs from it, that the stem has this form (a word once recorded stays: a form no text holds any more matches nothing). */
-  private putForms(terms: ReadonlySet<string>): void {
+  private putForms(terms: Iterable<string>): void {
     for (const word of terms) {
       if (this.knownForms.has(word)) continue
       const stem = stemOf(word)
