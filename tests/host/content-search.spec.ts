@@ -1,5 +1,5 @@
 /** Content search: terms, excerpts, what text counts (held to the official snapshot), ranking after title matches, scope, freshness, invalidation, the index file (SQLite), damage found while it is in use, and no SQLite at all. */
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { createAssistantMessage, createUserMessage } from '@deepseek-ai/dsh-llm'
@@ -7,7 +7,8 @@ import { SessionId } from '@deepseek-ai/dsh-session'
 import { DatabaseSync } from 'node:sqlite'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { ContentSearch, contentIndexFile } from '../../src/host/search/content-search.ts'
-import { SessionLogLocator } from '../../src/host/search/log-locator.ts'
+import { type LogLookup, logRevision, SessionLogLocator } from '../../src/host/search/log-locator.ts'
+import type { Context } from '@deepseek-ai/cordis'
 import { BATCH } from '../../src/host/search/log-pass.ts'
 import { conversationOf } from '../../src/host/official/conversation.ts'
 import { queryTerms } from '../../src/host/search/text/terms.ts'
@@ -159,15 +160,15 @@ describe('content candidates through the route', () => {
 
 describe('the log pass and the index file', () => {
   /** Host over a store with the classes wired by hand, a short reconciliation and the index file in a temp folder; stopped after the test. */
-  async function passHost(root: string, file: string, options: { workerModule?: URL; engine?: 'sqlite' | 'none'; duty?: number; holdListings?: Promise<void>; checkMs?: number; pausedCheckMs?: number; retryMs?: number; freeSpaceMiB?: () => number; reconcileMs?: number } = {}) {
-    const { holdListings, reconcileMs = 60, ...searchOptions } = options
+  async function passHost(root: string, file: string, options: { workerModule?: URL; engine?: 'sqlite' | 'none'; duty?: number; holdListings?: Promise<void>; checkMs?: number; pausedCheckMs?: number; retryMs?: number; freeSpaceMiB?: () => number; reconcileMs?: number; logs?: (ctx: Context) => SessionLogLocator } = {}) {
+    const { holdListings, reconcileMs = 60, logs = (ctx: Context) => new SessionLogLocator(ctx), ...searchOptions } = options
     const h = await createHostHarness({ persistenceRoot: root })
     h.faults.holdListings = holdListings
     h.session(TARGET, { cwd: A })
     const fiber = h.ctx.plugin({ name: 'pass-host', inject: ['sessionQuery', 'sessions'], apply: () => undefined })
     await fiber
     const index = new SessionCatalog(fiber.ctx, { reconcileMs })
-    const content = new ContentSearch(fiber.ctx, { catalog: index, logs: new SessionLogLocator(fiber.ctx) }, { file, duty: 1, ...searchOptions })
+    const content = new ContentSearch(fiber.ctx, { catalog: index, logs: logs(fiber.ctx) }, { file, duty: 1, ...searchOptions })
     return { h, index, content, ctx: fiber.ctx, stop: () => fiber.dispose() }
   }
 
@@ -318,28 +319,62 @@ describe('the log pass and the index file', () => {
     await stop()
   })
 
+  it('builds a first index with no look at each log on the host\'s thread: the worker looks as it reads, and a later pass looks at the logs the index holds', async () => {
+    const root = temporary('dsh-sessions-pass-')
+    const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+    await writeStore(root, { 2: STORE[2]!, 3: STORE[3]!, 4: STORE[4]! })
+    // Every look the log pass asks of the host's side, by session.
+    const looks: string[] = []
+    class CountedLooks extends SessionLogLocator {
+      override lookup(): LogLookup {
+        const look = super.lookup()
+        return { ...look, state: header => { looks.push(header.id); return look.state(header) } }
+      }
+    }
+    // One listing each, so one pass each.
+    const first = await passHost(root, file, { logs: ctx => new CountedLooks(ctx), reconcileMs: 600_000 })
+    await waitFor(() => first.content.status().passes >= 1)
+    // The three logs read, and the live session's text.
+    expect(first.content.status()).toMatchObject({ reads: 3, sessions: 4 })
+    expect(looks).toEqual([])
+    expect(await find(first.content, 'invoices')).toEqual([id(2)])
+    // What the index holds of each is the revision of its file as it is.
+    const locator = new SessionLogLocator(first.ctx)
+    const upkeep = (first.content as unknown as { upkeep: { entry(id: string): { revision: string | undefined } | undefined } }).upkeep
+    for (const n of [2, 3, 4]) expect(upkeep.entry(id(n))?.revision).toBe(logRevision(statSync(locator.path(first.index.get(id(n))!)!)))
+    await first.stop()
+    // Restarted over the same file: each log the index holds is looked at, and none is read again.
+    const second = await passHost(root, file, { logs: ctx => new CountedLooks(ctx), reconcileMs: 600_000 })
+    await waitFor(() => second.content.status().passes >= 1)
+    expect(second.content.status()).toMatchObject({ start: 'restored', ready: true, reads: 0 })
+    expect(looks.sort()).toEqual([id(2), id(3), id(4)])
+    await second.stop()
+  })
+
   it('a build stopped midway answers from what it held at once and reads only the rest', async () => {
     const root = temporary('dsh-sessions-pass-')
     const file = join(temporary('dsh-sessions-pass-home-'), 'content-index.json')
+    const FILLERS = 100
     const many: Record<number, Stored> = { 2: STORE[2]! }
-    for (let n = 10; n < 50; n += 1) many[n] = { createdAt: n, turns: [[`filler note number${n}`, 'ok']] }
+    // Four batches of logs (see `BATCH`): a stop after the first leaves most unread, however late the wait below sees it.
+    for (let n = 10; n < 10 + FILLERS; n += 1) many[n] = { createdAt: n, turns: [[`filler note number${n}`, 'ok']] }
     await writeStore(root, many)
     const first = await passHost(root, file, { duty: 0.05 })
     // At a 5 % duty each read waits nineteen times its own length, which a busy machine stretches.
     await waitFor(() => first.content.status().reads >= 3, 40_000)
     await first.stop()
     const held = first.content.status().reads
-    expect(held).toBeLessThan(41)
+    expect(held).toBeLessThan(FILLERS + 1)
     const second = await passHost(root, file)
     await waitFor(() => second.content.status().start !== 'pending' && second.index.isListed)
     expect(second.content.status()).toMatchObject({ start: 'partial', ready: false })
     // The routes and the tools say how far it has come (the live target is one of the listed sessions).
-    expect(second.content.progress()).toMatchObject({ total: 42 })
+    expect(second.content.progress()).toMatchObject({ total: FILLERS + 2 })
     expect(second.content.progress()!.indexed).toBeGreaterThanOrEqual(held)
-    // Newest first: session 49 was read before the stop.
-    expect(await find(second.content, 'number49')).toEqual([id(49)])
+    // Newest first: the newest session was read before the stop.
+    expect(await find(second.content, `number${9 + FILLERS}`)).toEqual([id(9 + FILLERS)])
     await second.content.whenReady()
-    expect(second.content.status().reads).toBe(41 - held)
+    expect(second.content.status().reads).toBe(FILLERS + 1 - held)
     expect(second.content.progress()).toBeUndefined()
     expect(await find(second.content, 'invoices')).toEqual([id(2)])
     await second.stop()

@@ -210,7 +210,7 @@ export class IndexUpkeep implements ContentSink {
     // Written to a file set aside since: the rebuild's pass reads them again.
     for (const [n, one] of (epoch === this.epoch ? read : []).entries()) {
       if ('failed' in one) continue
-      if (one.found) this.summaries.set(logs[n]!.session, { revision: logs[n]!.revision, title: one.title })
+      if (one.found) this.summaries.set(logs[n]!.session, { revision: one.revision ?? logs[n]!.revision, title: one.title })
       else this.dropSummary(logs[n]!.session)
     }
     return read

@@ -8,6 +8,8 @@ import type { Context } from '@deepseek-ai/cordis'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-persistence'
 import { locatedLog } from '../official/session-query.ts'
+import { logRevision } from './worker-protocol.ts'
+import type { Session } from '@deepseek-ai/dsh-session'
 
 /** What names a session's log. */
 export interface LogHeader {
@@ -24,9 +26,16 @@ export function liveRevision(session: { readonly seq: number }): string {
   return `live:${session.seq}`
 }
 
-/** The revision of a cold session's content, from its log file's status. `info`: the log file's size and modification time. */
-export function logRevision(info: { readonly size: number; readonly mtimeMs: number }): string {
-  return `${info.size}:${info.mtimeMs}`
+export { logRevision } from './worker-protocol.ts'
+
+/** The host's services a look at many sessions' logs asks, each looked up once: the look at one session through the context costs more than the look itself (a fresh proxy of each service per lookup). Good for one short stretch of work, not to be kept. */
+export interface LogLookup {
+  /** The session while it is live in this process. */
+  live(id: string): Session | undefined
+  /** See {@link SessionLogLocator.path}. */
+  path(header: LogHeader): string | undefined
+  /** See {@link SessionLogLocator.state}. */
+  state(header: LogHeader): Promise<LogState>
 }
 
 /** Locations and revisions of session logs. */
@@ -37,10 +46,26 @@ export class SessionLogLocator {
     this.ctx = ctx
   }
 
+  /** The host's services as they are now, for a stretch of looks at many sessions (see {@link LogLookup}). */
+  lookup(): LogLookup {
+    const sessions = this.ctx.sessions
+    const persistence = this.ctx.get('sessionPersistence')
+    const path = (header: LogHeader): string | undefined => persistence === undefined ? undefined : locatedLog(persistence, header)?.path
+    return {
+      live: id => sessions.get(SessionId(id)),
+      path,
+      state: async header => {
+        const live = sessions.get(SessionId(header.id))
+        if (live !== undefined) return { revision: liveRevision(live) }
+        const info = await fileStat(path(header))
+        return typeof info === 'string' ? info : { revision: logRevision(info), bytes: info.size }
+      },
+    }
+  }
+
   /** The log file of a session. Returns the path; `undefined` when the backend keeps no file per session. */
   path(header: LogHeader): string | undefined {
-    const persistence = this.ctx.get('sessionPersistence')
-    return persistence === undefined ? undefined : locatedLog(persistence, header)?.path
+    return this.lookup().path(header)
   }
 
   /** When a session last changed: its newest event's time while it is live in this process, else its log's modification time. Returns Unix epoch milliseconds; `undefined` when there is no log file to look at. */
@@ -58,21 +83,22 @@ export class SessionLogLocator {
   }
 
   /** A session's revision, or why there is none, at the cost of at most one look at its log: a backend without a file per session never says `'missing'`. Returns its {@link liveRevision} while it is live in this process, else `size:mtime` of its log, else `'missing'` or `'unknown'` (see {@link LogState}). */
-  async state(header: LogHeader): Promise<LogState> {
-    const live = this.ctx.sessions.get(SessionId(header.id))
-    if (live !== undefined) return { revision: liveRevision(live) }
-    const info = await this.logStat(header)
-    return typeof info === 'string' ? info : { revision: logRevision(info), bytes: info.size }
+  state(header: LogHeader): Promise<LogState> {
+    return this.lookup().state(header)
   }
 
   /** Size and modification time of the session's log file; `'missing'` when the named file does not exist, `'unknown'` when none is named or it cannot be read. */
   private async logStat(header: LogHeader): Promise<{ size: number; mtimeMs: number } | 'missing' | 'unknown'> {
-    const path = this.path(header)
-    if (path === undefined) return 'unknown'
-    try {
-      return await stat(path)
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unknown'
-    }
+    return fileStat(this.path(header))
+  }
+}
+
+/** Size and modification time of a log file; `'missing'` when it does not exist, `'unknown'` when none is named or it cannot be read. */
+async function fileStat(path: string | undefined): Promise<{ size: number; mtimeMs: number } | 'missing' | 'unknown'> {
+  if (path === undefined) return 'unknown'
+  try {
+    return await stat(path)
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unknown'
   }
 }

@@ -2,11 +2,11 @@
  * The one background pass over session logs, shared by the title repair and the content index.
  * @module @wishp3/dsh-sessions/host/search/log-pass
  */
-import { coldTitle, liveSession } from '../official/live-sessions.ts'
+import { coldTitle } from '../official/live-sessions.ts'
 import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-session-projection-cache'
 import type {} from '@deepseek-ai/dsh-session-query'
-import type { LogHeader, SessionLogLocator } from './log-locator.ts'
+import type { LogHeader, LogLookup, SessionLogLocator } from './log-locator.ts'
 import type { EntrySummary, LogRead, LogToRead } from './worker-protocol.ts'
 import type { CatalogedSession, SessionCatalog } from '../sessions/session-catalog.ts'
 
@@ -74,13 +74,16 @@ export interface FailedVisit {
 /** Logs a pass reads in one batch at most, and their files' bytes at most (the worker also stops at a bound of the text read, see `index-keeper.ts`). */
 export const BATCH = { logs: 32, bytes: 2 ** 20 } as const
 
-/** A session whose visit found a log to read: the file, its revision and its size. */
+/** A session whose visit found a log to read: the file, its revision and its size, unless the worker is to look at them as it reads the log (a log the index does not hold). */
 interface LogToVisit {
   readonly session: CatalogedSession
   readonly path: string
-  readonly revision: string
+  readonly revision: string | undefined
   readonly bytes: number | undefined
 }
+
+/** Visits after which the pass looks up the host's services again (see `LogLookup`): a pass over a large store lasts minutes, and a service may be replaced meanwhile. */
+const LOOKUP_VISITS = 64
 
 /** Milliseconds after a visit of a session that stopped being live before it is visited once more. */
 const LOOK_AGAIN_MS = 10_000
@@ -165,7 +168,7 @@ export class LogPass {
       this.soon.delete(id)
       const session = this.catalog.get(id)
       if (session === undefined || this.controller.signal.aborted || this.sink.paused) continue
-      const log = await this.tryVisit(session)
+      const log = await this.tryVisit(session, this.logs.lookup())
       if (log !== undefined) await this.readBatch([log])
       if (again) setTimeout(() => this.queue(id, 0, false), LOOK_AGAIN_MS).unref()
     }
@@ -191,9 +194,9 @@ export class LogPass {
   }
 
   /** Visits a session, recording whether it failed. Returns its log when that is to be read. */
-  private async tryVisit(session: CatalogedSession): Promise<LogToVisit | undefined> {
+  private async tryVisit(session: CatalogedSession, look: LogLookup): Promise<LogToVisit | undefined> {
     try {
-      const log = await this.visit(session)
+      const log = await this.visit(session, look)
       if (log === undefined) this.failures.delete(session.id)
       return log
     } catch (error) {
@@ -214,7 +217,7 @@ export class LogPass {
   private async readBatch(logs: readonly LogToVisit[]): Promise<LogToVisit[]> {
     let read: readonly LogRead[]
     try {
-      read = await this.sink.readLogs(logs.map(({ session, path, revision }) => ({ session: session.id, path, revision })))
+      read = await this.sink.readLogs(logs.map(({ session, path, revision }) => ({ session: session.id, path, ...(revision === undefined ? {} : { revision }) })))
     } catch (error) {
       for (const { session } of logs) {
         if (this.sink.available) this.failed(session, error)
@@ -224,16 +227,22 @@ export class LogPass {
     }
     this.stats.batches += 1
     for (const [n, one] of read.entries()) {
-      const { session, revision, bytes } = logs[n]!
+      const log = logs[n]!
+      const { session } = log
       if ('failed' in one) {
         this.failed(session, new Error(one.failed))
         continue
       }
       this.failures.delete(session.id)
       this.stats.reads += 1
-      if (!one.found) continue
+      if (!one.found) {
+        // A log looked at by the worker alone and not there: the session is titled as one without a log.
+        if (log.revision === undefined) await this.titleWithoutLog(session.id)
+        continue
+      }
       if (one.title !== undefined) this.catalog.repairTitle(session.id, one.title)
-      await this.follow(session, revision, bytes)
+      const revision = one.revision ?? log.revision
+      if (revision !== undefined) await this.follow(session, revision, one.bytes ?? log.bytes)
     }
     return read.length === 0 ? [] : logs.slice(read.length)
   }
@@ -250,11 +259,13 @@ export class LogPass {
     const order = [...listed.filter(session => this.catalog.needsTitle(session.id)), ...listed.filter(session => !this.catalog.needsTitle(session.id))]
     // Logs to read are gathered into a batch, read in one transaction once it is full, and at the end.
     let batch: LogToVisit[] = []
+    let look = this.logs.lookup()
     for (let next = 0; next < order.length || batch.length > 0;) {
       // Stopped, or paused for lack of disk space: the pass ends here, uncounted, and the next one starts over.
       if (this.controller.signal.aborted || this.sink.paused) return
       const spent = performance.now()
-      const log = next < order.length ? await this.tryVisit(order[next++]!) : undefined
+      if (next % LOOKUP_VISITS === 0) look = this.logs.lookup()
+      const log = next < order.length ? await this.tryVisit(order[next++]!, look) : undefined
       if (log !== undefined) batch.push(log)
       if (batch.length >= BATCH.logs || batch.reduce((sum, one) => sum + (one.bytes ?? 0), 0) >= BATCH.bytes || (next >= order.length && batch.length > 0)) batch = await this.readBatch(batch)
       const elapsed = performance.now() - spent
@@ -275,23 +286,25 @@ export class LogPass {
     return this.catalog.isListed ? this.sink.ids().filter(id => this.catalog.get(id) === undefined) : []
   }
 
-  /** Visits a session: its title, a live session followed, and the follower given a log the index already holds. Returns its log when the index lacks its current text. */
-  private async visit(session: CatalogedSession): Promise<LogToVisit | undefined> {
+  /** Visits a session: its title, a live session followed, and the follower given a log the index already holds. Returns its log when the index lacks its current text. `look`: the host's services, looked up for a stretch of visits. */
+  private async visit(session: CatalogedSession, look: LogLookup): Promise<LogToVisit | undefined> {
     if (this.catalog.get(session.id) === undefined) return undefined
-    if (liveSession(this.ctx, session.id) !== undefined) {
+    if (look.live(session.id) !== undefined) {
       this.sink.followLive(session.id)
       return undefined
     }
-    const path = this.logs.path(session)
-    const state = path === undefined ? undefined : await this.logs.state(session)
+    const path = look.path(session)
+    const known = path === undefined ? undefined : this.sink.entry(session.id)
+    // A log the index does not hold is read whatever its revision: the worker looks at the file as it reads it, in its own thread, so a first build costs the host's thread no look at each log.
+    if (path !== undefined && known === undefined && this.sink.available) return { session, path, revision: undefined, bytes: undefined }
+    const state = path === undefined ? undefined : await look.state(session)
     const revision = typeof state === 'object' ? state.revision : undefined
     const bytes = typeof state === 'object' ? state.bytes : undefined
-    if (path === undefined || revision === undefined || !this.sink.available) {
+    if (path === undefined || revision === undefined || known === undefined || !this.sink.available) {
       await this.titleWithoutLog(session.id)
       return undefined
     }
-    const known = this.sink.entry(session.id)
-    if (known?.revision !== revision) return { session, path, revision, bytes }
+    if (known.revision !== revision) return { session, path, revision, bytes }
     if (known.title !== undefined) this.catalog.repairTitle(session.id, known.title)
     await this.follow(session, revision, bytes)
     return undefined

@@ -68,15 +68,20 @@ export interface ContentAppend extends ConversationText {
   readonly digest: string
 }
 
-/** A session's log to read into the index: the file and its revision. */
+/** The revision of a cold session's content, from its log file's status, as both sides tell it (the worker looks at a log itself when it reads one the index does not hold). `info`: the log file's size and modification time. */
+export function logRevision(info: { readonly size: number; readonly mtimeMs: number }): string {
+  return `${info.size}:${info.mtimeMs}`
+}
+
+/** A session's log to read into the index: the file and its revision; without a revision, the worker looks at the file as it reads it, and answers with what it found. */
 export interface LogToRead {
   readonly session: string
   readonly path: string
-  readonly revision: string
+  readonly revision?: string
 }
 
-/** What reading a log gave: its title and whether it was there (`found: false`: the file is gone, and the session forgotten), or why it could not be read. */
-export type LogRead = { readonly found: boolean; readonly title: string | undefined } | { readonly failed: string }
+/** What reading a log gave: its title and whether it was there (`found: false`: the file is gone, and the session forgotten), with the revision and size of a file the worker looked at itself; or why it could not be read. */
+export type LogRead = { readonly found: boolean; readonly title: string | undefined; readonly revision?: string; readonly bytes?: number } | { readonly failed: string }
 
 /** What the worker is started with. */
 export interface WorkerStart {

@@ -3,7 +3,7 @@
  * disk in SQLite (see `sqlite-index.ts`).
  * @module @wishp3/dsh-sessions/host/search/worker/index-keeper
  */
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { readdir, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { LOG_BYTES, readLogFile } from '../../official/log-file.ts'
@@ -15,7 +15,7 @@ import type { SessionMatches } from '../text/conversation-search.ts'
 import type { SessionFind } from '../text/conversation-find.ts'
 import type { QueryTerm } from '../text/terms.ts'
 import { type HeldScope, HeldScopes } from './held-scopes.ts'
-import { type ContentAppend, type ContentHit, type DiskSpace, type HeldScopeQuery, type IndexEngine, type LogRead, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD, type SearchAsk, type SearchScope, type SessionFacts, type WorkerCalls } from '../worker-protocol.ts'
+import { type ContentAppend, type ContentHit, type DiskSpace, type HeldScopeQuery, type IndexEngine, type LogRead, logRevision, NOT_OPEN_MESSAGE, SCOPE_NOT_HELD, type SearchAsk, type SearchScope, type SessionFacts, type WorkerCalls } from '../worker-protocol.ts'
 import { DshSessionsError } from '../../errors.ts'
 
 /** Characters of text one batch of logs holds at most before it is written (a log that takes it past counts whole): what bounds the memory of a build whatever its sessions hold, while a transaction for many sessions costs some tenth less than one each. */
@@ -33,6 +33,17 @@ export interface IndexKeeperOptions {
   readonly batchChars?: number
 }
 
+
+/** A log's revision and size, looked at in this thread; `'missing'` when the file is not there, an error when it cannot be looked at. */
+function lookAtLog(path: string): { readonly revision: string; readonly bytes: number } | 'missing' | Error {
+  try {
+    const info = statSync(path)
+    return { revision: logRevision(info), bytes: info.size }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing'
+    return new Error(error instanceof Error ? error.message : String(error))
+  }
+}
 
 /** The SQLite file of the index named by `file`, the `.json` path the plugin names its index by (a file of an earlier format there is removed, see {@link IndexKeeper.load}). */
 export function sqliteFileOf(file: string): string {
@@ -130,16 +141,23 @@ export class IndexKeeper {
     const changes: [string, ContentEntry | null][] = []
     const read: LogRead[] = []
     let chars = 0
-    for (const { session, path, revision } of logs) {
+    for (const { session, path, revision: given } of logs) {
       if (chars >= this.batchChars) break
-      const conversation = await readLogFile(path, undefined, LOG_BYTES.inThisThread).catch((error: unknown) => new Error(error instanceof Error ? error.message : String(error)))
+      const looked = given === undefined ? lookAtLog(path) : { revision: given, bytes: undefined }
+      if (looked instanceof Error) {
+        read.push({ failed: looked.message })
+        continue
+      }
+      const conversation = looked === 'missing' ? undefined : await readLogFile(path, undefined, LOG_BYTES.inThisThread).catch((error: unknown) => new Error(error instanceof Error ? error.message : String(error)))
       if (conversation instanceof Error) {
         read.push({ failed: conversation.message })
         continue
       }
       for (const message of conversation?.messages ?? []) chars += message.length
+      const revision = looked === 'missing' ? undefined : looked.revision
       changes.push([session, conversation === undefined ? null : { revision, title: conversation.title, messages: conversation.messages, ...(conversation.origins === undefined ? {} : { origins: conversation.origins }) }])
-      read.push({ found: conversation !== undefined, title: conversation?.title })
+      const file = given === undefined && revision !== undefined && looked !== 'missing' ? { revision, ...(looked.bytes === undefined ? {} : { bytes: looked.bytes }) } : {}
+      read.push({ found: conversation !== undefined, title: conversation?.title, ...file })
     }
     this.write(this.opened(), changes)
     return { read }
