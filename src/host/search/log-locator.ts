@@ -5,11 +5,10 @@
  */
 import { stat } from 'node:fs/promises'
 import type { Context } from '@deepseek-ai/cordis'
-import { SessionId } from '@deepseek-ai/dsh-session'
+import { type Session, SessionId } from '@deepseek-ai/dsh-session'
 import type {} from '@deepseek-ai/dsh-session-persistence'
 import { locatedLog } from '../official/session-query.ts'
 import { logRevision } from './worker-protocol.ts'
-import type { Session } from '@deepseek-ai/dsh-session'
 
 /** What names a session's log. */
 export interface LogHeader {
@@ -25,8 +24,6 @@ export type LogState = { readonly revision: string; readonly bytes?: number } | 
 export function liveRevision(session: { readonly seq: number }): string {
   return `live:${session.seq}`
 }
-
-export { logRevision } from './worker-protocol.ts'
 
 /** The host's services a look at many sessions' logs asks, each looked up once: the look at one session through the context costs more than the look itself (a fresh proxy of each service per lookup). Good for one short stretch of work, not to be kept. */
 export interface LogLookup {
@@ -72,7 +69,7 @@ export class SessionLogLocator {
   async lastActivity(header: LogHeader): Promise<number | undefined> {
     const live = this.ctx.sessions.get(SessionId(header.id))
     if (live !== undefined) return live.events.at(-1)?.time ?? header.createdAt
-    const info = await this.logStat(header)
+    const info = await fileStat(this.path(header))
     return typeof info === 'string' ? undefined : info.mtimeMs
   }
 
@@ -87,10 +84,6 @@ export class SessionLogLocator {
     return this.lookup().state(header)
   }
 
-  /** Size and modification time of the session's log file; `'missing'` when the named file does not exist, `'unknown'` when none is named or it cannot be read. */
-  private async logStat(header: LogHeader): Promise<{ size: number; mtimeMs: number } | 'missing' | 'unknown'> {
-    return fileStat(this.path(header))
-  }
 }
 
 /** Size and modification time of a log file; `'missing'` when it does not exist, `'unknown'` when none is named or it cannot be read. */

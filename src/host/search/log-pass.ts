@@ -294,16 +294,19 @@ export class LogPass {
       return undefined
     }
     const path = look.path(session)
-    const known = path === undefined ? undefined : this.sink.entry(session.id)
-    // A log the index does not hold is read whatever its revision: the worker looks at the file as it reads it, in its own thread, so a first build costs the host's thread no look at each log.
-    if (path !== undefined && known === undefined && this.sink.available) return { session, path, revision: undefined, bytes: undefined }
-    const state = path === undefined ? undefined : await look.state(session)
-    const revision = typeof state === 'object' ? state.revision : undefined
-    const bytes = typeof state === 'object' ? state.bytes : undefined
-    if (path === undefined || revision === undefined || known === undefined || !this.sink.available) {
+    if (path === undefined || !this.sink.available) {
       await this.titleWithoutLog(session.id)
       return undefined
     }
+    const known = this.sink.entry(session.id)
+    // A log the index does not hold is read whatever its revision: the worker looks at the file as it reads it, in its own thread, so a first build costs the host's thread no look at each log.
+    if (known === undefined) return { session, path, revision: undefined, bytes: undefined }
+    const state = await look.state(session)
+    if (typeof state !== 'object') {
+      await this.titleWithoutLog(session.id)
+      return undefined
+    }
+    const { revision, bytes } = state
     if (known.revision !== revision) return { session, path, revision, bytes }
     if (known.title !== undefined) this.catalog.repairTitle(session.id, known.title)
     await this.follow(session, revision, bytes)

@@ -24,7 +24,7 @@ import { type Topic, useTopic } from '../harness/real-host.ts'
 import { untilAsync as until } from '../harness/wait.ts'
 import { installApplyProbe, openSessionInPage } from '../../../dev/apply-probe.ts'
 import { PLUGIN } from '../../../dev/stack.ts'
-import { logRevision } from '../../../src/host/search/log-locator.ts'
+import { logRevision } from '../../../src/host/search/worker-protocol.ts'
 
 /** The topic's own workspaces: the sidebar's topic keeps alpha's group to itself. */
 const OWN = 'gamma'

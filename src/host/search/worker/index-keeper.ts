@@ -143,7 +143,8 @@ export class IndexKeeper {
     let chars = 0
     for (const { session, path, revision: given } of logs) {
       if (chars >= this.batchChars) break
-      const looked = given === undefined ? lookAtLog(path) : { revision: given, bytes: undefined }
+      // A log sent without its revision is looked at here, and its revision and size go back with what was read.
+      const looked = given === undefined ? lookAtLog(path) : undefined
       if (looked instanceof Error) {
         read.push({ failed: looked.message })
         continue
@@ -154,10 +155,9 @@ export class IndexKeeper {
         continue
       }
       for (const message of conversation?.messages ?? []) chars += message.length
-      const revision = looked === 'missing' ? undefined : looked.revision
+      const revision = given ?? (typeof looked === 'object' ? looked.revision : undefined)
       changes.push([session, conversation === undefined ? null : { revision, title: conversation.title, messages: conversation.messages, ...(conversation.origins === undefined ? {} : { origins: conversation.origins }) }])
-      const file = given === undefined && revision !== undefined && looked !== 'missing' ? { revision, ...(looked.bytes === undefined ? {} : { bytes: looked.bytes }) } : {}
-      read.push({ found: conversation !== undefined, title: conversation?.title, ...file })
+      read.push({ found: conversation !== undefined, title: conversation?.title, ...(typeof looked === 'object' ? looked : {}) })
     }
     this.write(this.opened(), changes)
     return { read }
