@@ -1,4 +1,5 @@
 /** Reading a session log straight from disk: Zstandard frames in order, a corrupt or torn frame ends the text there and keeps what came before it. */
+import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { zstdCompressSync } from 'node:zlib'
@@ -15,6 +16,9 @@ function logFile(...parts: Buffer[]): string {
 }
 
 const frame = (text: string) => zstdCompressSync(Buffer.from(text))
+
+/** Reads one log of long frames again and again in a process of its own, and prints how much it grew. */
+const READS = new URL('./fixtures/repeated-log-reads.ts', import.meta.url).pathname
 
 describe('a Zstandard log', () => {
   it('reads every frame in order', async () => {
@@ -47,6 +51,15 @@ describe('a Zstandard log', () => {
     const at = Buffer.from(line('first') + lookalike).length + cut
     const path = logFile(zstdCompressSync(text.subarray(0, at)), zstdCompressSync(text.subarray(at)))
     expect((await readLogFile(path))?.messages).toEqual(['first', 'split across two frames 跨帧', 'type later'])
+  })
+
+  it('gives back the memory its long frames took: a store read through leaves the process as large as it was', () => {
+    // Decoded a small piece at a time, as Node does by default, 100 reads of two 1.5 MB frames left some 55 MiB with the allocator for good.
+    const run = spawnSync(process.execPath, ['--expose-gc', READS, '100'], { encoding: 'utf8' })
+    expect(run.status, run.stderr).toBe(0)
+    const { messages, grewMiB } = JSON.parse(run.stdout) as { messages: number; grewMiB: number }
+    expect(messages).toBe(200)
+    expect(grewMiB).toBeLessThan(24)
   })
 
   it('answers a missing file with nothing and fails on an unreadable one', async () => {

@@ -34,13 +34,21 @@ function isDecodedFrame(value: unknown): value is DecodedFrame {
   return Buffer.isBuffer((value as { buffer?: unknown } | null)?.buffer) && typeof (engine as { bytesWritten?: unknown } | null)?.bytesWritten === 'number'
 }
 
+/**
+ * Bytes of output a frame is decoded into at a time. Node's default (16 KiB) makes a long frame thousands of
+ * small buffers, and the C library's allocator keeps what they took after they are freed, spread over its arenas:
+ * reading a store's logs in one thread grew its memory by hundreds of megabytes for good. A piece this large is
+ * mapped for the call and given back whole when freed; only the pages the frame fills are ever touched.
+ */
+const DECODED_PIECE_BYTES = 4 * 1024 * 1024
+
 /** Each decoded frame of a Zstandard log, in order; stops at a torn or corrupt frame. */
 function* frames(buffer: Buffer): Generator<Buffer> {
   let offset = 0
   while (offset < buffer.length) {
     let decoded: unknown
     try {
-      decoded = zstdDecompressSync(buffer.subarray(offset), { info: true })
+      decoded = zstdDecompressSync(buffer.subarray(offset), { info: true, chunkSize: DECODED_PIECE_BYTES })
     } catch {
       // A damaged frame ends the log: what was read before it stands.
       return
