@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { zstdCompressSync } from 'node:zlib'
+import { createZstdCompress, zstdCompressSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { readLogFile, readMessageSeqs } from '../../src/host/official/log-file.ts'
 import { temporaryFolder } from './cleanup.ts'
@@ -51,6 +51,19 @@ describe('a Zstandard log', () => {
     const at = Buffer.from(line('first') + lookalike).length + cut
     const path = logFile(zstdCompressSync(text.subarray(0, at)), zstdCompressSync(text.subarray(at)))
     expect((await readLogFile(path))?.messages).toEqual(['first', 'split across two frames 跨帧', 'type later'])
+  })
+
+  it('reads frames whose headers state their size in each width, and one that states none', async () => {
+    // A one-shot frame states its size in one, two or four bytes by how long it is; a streamed frame states none.
+    const streamed = await new Promise<Buffer>(resolve => {
+      const parts: Buffer[] = []
+      const stream = createZstdCompress()
+      stream.on('data', (part: Buffer) => parts.push(part)).on('end', () => resolve(Buffer.concat(parts)))
+      stream.end(line(`streamed ${'s'.repeat(70_000)}`))
+    })
+    const sized = ['tiny', `medium ${'m'.repeat(900)}`, `long ${'l'.repeat(70_000)}`].map(text => frame(line(text)))
+    const path = logFile(...sized, streamed)
+    expect((await readLogFile(path))?.messages.map(text => text.split(' ')[0])).toEqual(['tiny', 'medium', 'long', 'streamed'])
   })
 
   it('gives back the memory its long frames took: a store read through leaves the process as large as it was', () => {

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { zstdDecompressSync } from 'node:zlib'
+import { constants as zlibConstants, zstdDecompressSync } from 'node:zlib'
 import { ConversationBuilder, MAX_SESSION_TEXT, messageText, type RoledConversation } from './conversation.ts'
 
 /** Event types a reading wants, and the pattern that finds them in a line wherever its type stands. */
@@ -35,12 +35,35 @@ function isDecodedFrame(value: unknown): value is DecodedFrame {
 }
 
 /**
- * Bytes of output a frame is decoded into at a time. Node's default (16 KiB) makes a long frame thousands of
- * small buffers, and the C library's allocator keeps what they took after they are freed, spread over its arenas:
- * reading a store's logs in one thread grew its memory by hundreds of megabytes for good. A piece this large is
- * mapped for the call and given back whole when freed; only the pages the frame fills are ever touched.
+ * Most bytes of output a frame is decoded into at a time. A frame is decoded into one piece of the size its header
+ * states (RFC 8878), up to this; one that states none, into pieces of this size. Node's default, 16 KiB pieces,
+ * makes a long frame thousands of small buffers, and the C library's allocator kept what they took after they were
+ * freed: a process reading a store's logs grew by hundreds of megabytes for good.
  */
-const DECODED_PIECE_BYTES = 4 * 1024 * 1024
+const MAX_DECODED_PIECE = 4 * 1024 * 1024
+
+/** The zstd magic number that opens a frame, little-endian. */
+const FRAME_MAGIC = 0xfd2fb528
+
+/** The decoded size a zstd frame's header states (RFC 8878, 3.1.1), read at `offset`; `undefined` when it states none or is not a frame's header. */
+function statedSize(buffer: Buffer, offset: number): number | undefined {
+  if (offset + 5 > buffer.length || buffer.readUInt32LE(offset) !== FRAME_MAGIC) return undefined
+  const descriptor = buffer[offset + 4]!
+  const singleSegment = (descriptor >> 5) & 1
+  const sizeBytes = [singleSegment === 1 ? 1 : 0, 2, 4, 8][descriptor >> 6]!
+  const at = offset + 5 + (singleSegment === 1 ? 0 : 1) + [0, 1, 2, 4][descriptor & 3]!
+  if (sizeBytes === 0 || at + sizeBytes > buffer.length) return undefined
+  if (sizeBytes === 1) return buffer[at]
+  if (sizeBytes === 2) return buffer.readUInt16LE(at) + 256
+  if (sizeBytes === 4) return buffer.readUInt32LE(at)
+  return Number(buffer.readBigUInt64LE(at))
+}
+
+/** The piece a frame at `offset` is decoded into: one byte more than it states, so that filling it asks for no second piece. */
+function pieceFor(buffer: Buffer, offset: number): number {
+  const size = statedSize(buffer, offset)
+  return size === undefined ? MAX_DECODED_PIECE : Math.min(MAX_DECODED_PIECE, Math.max(zlibConstants.Z_MIN_CHUNK, size + 1))
+}
 
 /** Each decoded frame of a Zstandard log, in order; stops at a torn or corrupt frame. */
 function* frames(buffer: Buffer): Generator<Buffer> {
@@ -48,7 +71,7 @@ function* frames(buffer: Buffer): Generator<Buffer> {
   while (offset < buffer.length) {
     let decoded: unknown
     try {
-      decoded = zstdDecompressSync(buffer.subarray(offset), { info: true, chunkSize: DECODED_PIECE_BYTES })
+      decoded = zstdDecompressSync(buffer.subarray(offset), { info: true, chunkSize: pieceFor(buffer, offset) })
     } catch {
       // A damaged frame ends the log: what was read before it stands.
       return
