@@ -35,12 +35,15 @@ function isDecodedFrame(value: unknown): value is DecodedFrame {
 }
 
 /**
- * Most bytes of output a frame is decoded into at a time. A frame is decoded into one piece of the size its header
- * states (RFC 8878), up to this; one that states none, into pieces of this size. Node's default, 16 KiB pieces,
- * makes a long frame thousands of small buffers, and the C library's allocator kept what they took after they were
- * freed: a process reading a store's logs grew by hundreds of megabytes for good.
+ * The piece a long frame is decoded into, and a frame that states no size. Node's default, 16 KiB pieces, makes a
+ * long frame thousands of small buffers, and the C library's allocator kept what they took after they were freed:
+ * a process reading a store's logs grew by hundreds of megabytes for good. A piece this large is mapped for the
+ * call and given back whole; only the pages the frame fills are touched.
  */
-const MAX_DECODED_PIECE = 4 * 1024 * 1024
+const LONG_FRAME_PIECE = 4 * 1024 * 1024
+
+/** Frames whose header states fewer decoded bytes than this (the C library's default threshold for mapping an allocation on its own) are decoded into one piece of that size, as cheap as a small buffer. */
+const SHORT_FRAME = 128 * 1024
 
 /** The zstd magic number that opens a frame, little-endian. */
 const FRAME_MAGIC = 0xfd2fb528
@@ -59,10 +62,10 @@ function statedSize(buffer: Buffer, offset: number): number | undefined {
   return Number(buffer.readBigUInt64LE(at))
 }
 
-/** The piece a frame at `offset` is decoded into: one byte more than it states, so that filling it asks for no second piece. */
+/** The piece a frame at `offset` is decoded into: a short frame's one byte more than it states (filling it asks for no second piece), any other {@link LONG_FRAME_PIECE}. */
 function pieceFor(buffer: Buffer, offset: number): number {
   const size = statedSize(buffer, offset)
-  return size === undefined ? MAX_DECODED_PIECE : Math.min(MAX_DECODED_PIECE, Math.max(zlibConstants.Z_MIN_CHUNK, size + 1))
+  return size !== undefined && size < SHORT_FRAME ? Math.max(zlibConstants.Z_MIN_CHUNK, size + 1) : LONG_FRAME_PIECE
 }
 
 /** Each decoded frame of a Zstandard log, in order; stops at a torn or corrupt frame. */
